@@ -1,0 +1,36 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * Main, preload and renderer of the desktop app. The preload is emitted as
+ * CommonJS (`preload.cjs`): the package is ESM, and an ESM preload cannot run
+ * in a sandboxed renderer.
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      lib: { entry: resolve(root, 'src/main/hosts/electron/main.ts'), formats: ['es'] },
+      rolldownOptions: { output: { entryFileNames: 'index.js' } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      lib: { entry: resolve(root, 'src/main/hosts/electron/preload.ts'), formats: ['cjs'] },
+      rolldownOptions: { output: { format: 'cjs', entryFileNames: 'preload.cjs' } },
+    },
+  },
+  renderer: {
+    root: resolve(root, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(root, 'out/renderer'),
+      rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,161 @@
+import { GitBookAPI } from '@gitbook/api';
+import { ApiError, CancelledError, NetworkError } from './errors';
+import type { ApiEvent, ApiStats } from './events';
+import { createPacedFetch } from './fetch-adapter';
+import { Pacer } from './pacer';
+import { followPages, type Page } from './paging';
+import { linkSignals } from './signals';
+import { Transport } from './transport';
+
+export interface ApiClientOptions {
+  /** API origin, e.g. `https://api.gitbook.com`; the official client appends `/v1`. */
+  baseUrl: string;
+  token: string;
+  /** Maximum requests in flight. Default 8. */
+  concurrency?: number;
+  /** Per attempt, including reading the body. Default 30 000. */
+  timeoutMs?: number;
+  /** Attempts per request, first one included. Default 6. */
+  maxAttempts?: number;
+  /** Cancels everything this client does. */
+  signal?: AbortSignal;
+  fetch?: typeof fetch;
+  onEvent?: (event: ApiEvent) => void;
+  /** Source of retry jitter, in [0, 1). */
+  random?: () => number;
+  /** Clock in ms since the epoch (compared with the server's X-RateLimit-Reset). */
+  now?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** Pass these through to the official client method so per-call cancellation reaches the request. */
+export interface CallParams {
+  signal: AbortSignal;
+}
+
+export type Operation<T> = (api: GitBookAPI, params: CallParams) => Promise<{ data: T }>;
+
+export type PagedOperation<T> = (
+  api: GitBookAPI,
+  query: { page?: string; limit: number },
+  params: CallParams,
+) => Promise<{ data: Page<T> }>;
+
+export interface PaginateOptions extends CallOptions {
+  /** Items per page. Default 1000, the API maximum, so big lists take few requests. */
+  limit?: number;
+}
+
+export const MAX_PAGE_LIMIT = 1000;
+
+/**
+ * Thin wrapper around the official `GitBookAPI`: every request it makes goes through our transport
+ * (concurrency and rate-limit pacing, per-attempt timeout, retries with backoff, clear errors).
+ *
+ *   const org = await client.call((api, p) => api.orgs.getOrganizationById(id, p));
+ *   for await (const space of client.paginate((api, q, p) => api.orgs.listSpacesInOrganizationById(id, q, p))) ...
+ */
+export class ApiClient {
+  readonly gitbook: GitBookAPI;
+  readonly #token: string;
+  readonly #apiBase: URL;
+  readonly #signal: AbortSignal | undefined;
+  readonly #pacer: Pacer;
+  readonly #transport: Transport;
+  readonly #counters = { requests: 0, retries: 0, throttled: 0, backoffMs: 0 };
+
+  constructor(options: ApiClientOptions) {
+    const endpoint = options.baseUrl.replace(/\/+$/, '');
+    const now = options.now ?? Date.now;
+    const emit = (event: ApiEvent): void => {
+      try {
+        options.onEvent?.(event);
+      } catch {
+        // A failing listener must not fail requests.
+      }
+    };
+    this.#token = options.token;
+    this.#apiBase = new URL(`${endpoint}/v1`);
+    this.#signal = options.signal;
+    this.#pacer = new Pacer({
+      concurrency: options.concurrency ?? 8,
+      now,
+      onHold: (delayMs) => emit({ type: 'throttle', delayMs }),
+    });
+    this.#transport = new Transport({
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      pacer: this.#pacer,
+      apiBase: this.#apiBase,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxAttempts: Math.max(1, options.maxAttempts ?? 6),
+      signal: options.signal,
+      random: options.random ?? Math.random,
+      now,
+      redact: (text) => (this.#token ? text.split(this.#token).join('[redacted]') : text),
+      emit,
+      counters: this.#counters,
+    });
+    // The official client adds `Authorization: Bearer <token>` itself and hands the request to our fetch.
+    this.gitbook = new GitBookAPI({
+      endpoint,
+      authToken: options.token,
+      serviceBinding: { fetch: createPacedFetch(this.#transport) },
+    });
+  }
+
+  get stats(): ApiStats {
+    const { requests, retries, throttled, backoffMs } = this.#counters;
+    return { requests, retries, throttled, waitedMs: Math.round(backoffMs + this.#pacer.heldMs) };
+  }
+
+  /** Runs one operation of the official client and returns its `data`. */
+  async call<T>(fn: Operation<T>, options?: CallOptions): Promise<T> {
+    const link = linkSignals(this.#signal, options?.signal);
+    try {
+      return (await fn(this.gitbook, { signal: link.signal })).data;
+    } catch (error) {
+      throw normalizeError(error, link.signal);
+    } finally {
+      link.dispose();
+    }
+  }
+
+  /** Every item of a paged list, following `next.page`; pages are fetched lazily. */
+  paginate<T>(fn: PagedOperation<T>, options?: PaginateOptions): AsyncIterable<T> {
+    const limit = options?.limit ?? MAX_PAGE_LIMIT;
+    return followPages((page) => this.call((api, params) => fn(api, { page, limit }, params), options));
+  }
+
+  async listAll<T>(fn: PagedOperation<T>, options?: PaginateOptions): Promise<T[]> {
+    const items: T[] = [];
+    for await (const item of this.paginate(fn, options)) items.push(item);
+    return items;
+  }
+
+  /**
+   * Downloads a file (e.g. a File's `downloadURL`) with the same pacing, timeout and retries.
+   * The token is only sent to the API's own origin, never to a storage host.
+   */
+  async download(url: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer>> {
+    const target = new URL(url, this.#apiBase);
+    const headers: Record<string, string> =
+      target.origin === this.#apiBase.origin ? { Authorization: `Bearer ${this.#token}` } : {};
+    const link = linkSignals(this.#signal, options?.signal);
+    try {
+      return (await this.#transport.send({ url: target.href, headers, signal: link.signal })).body;
+    } catch (error) {
+      throw normalizeError(error, link.signal);
+    } finally {
+      link.dispose();
+    }
+  }
+}
+
+/** Our transport already throws ApiError/NetworkError/CancelledError; anything else is the caller's own. */
+function normalizeError(error: unknown, signal: AbortSignal): unknown {
+  if (error instanceof ApiError || error instanceof NetworkError || error instanceof CancelledError) return error;
+  return signal.aborted ? new CancelledError() : error;
+}

@@ -1,0 +1,109 @@
+/** What every error names: the request it came from, e.g. `GET /spaces/abc/content`. */
+export interface RequestDescription {
+  method: string;
+  /** Path below `/v1` for API calls; origin + path for other URLs. Never includes the query string. */
+  path: string;
+}
+
+export interface ApiErrorFields extends RequestDescription {
+  status: number;
+  statusText: string;
+  /** `error.code` from the API's `{ error: { code, message } }` body, when present. */
+  code?: string | number;
+  /** `error.message` from the API's body (or a short plain-text body), when present. */
+  apiMessage?: string;
+  attempts?: number;
+}
+
+/** The API answered with a status we cannot use (after any retries). */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly code: string | number | undefined;
+  readonly apiMessage: string | undefined;
+
+  constructor(fields: ApiErrorFields, message = describeFailure(fields)) {
+    super(message);
+    this.method = fields.method;
+    this.path = fields.path;
+    this.status = fields.status;
+    this.code = fields.code;
+    this.apiMessage = fields.apiMessage;
+  }
+}
+
+/** 401: the token is missing, expired or revoked. Never retried. */
+export class TokenRejectedError extends ApiError {
+  override name = 'TokenRejectedError';
+
+  constructor(fields: ApiErrorFields) {
+    const detail = fields.apiMessage ? ` (${fields.apiMessage})` : '';
+    super(
+      fields,
+      `${fields.method} ${fields.path}: 401 — token rejected by the API${detail}. ` +
+        'Run `quire login` to sign in again, or set QUIRE_TOKEN to a valid API token.',
+    );
+  }
+}
+
+/** No usable answer: the API was unreachable, the connection dropped, or every attempt timed out. */
+export class NetworkError extends Error {
+  override name = 'NetworkError';
+  readonly method: string;
+  readonly path: string;
+  readonly attempts: number;
+  /** True when a non-idempotent request was sent but no answer came back: the server may have applied it. */
+  readonly mayHaveBeenApplied: boolean;
+
+  constructor(
+    where: RequestDescription,
+    init: { reason: string; attempts: number; mayHaveBeenApplied: boolean; cause?: unknown },
+  ) {
+    const what = init.mayHaveBeenApplied
+      ? `${init.reason}; the request may or may not have been applied, so it was not retried automatically`
+      : `could not reach the API after ${init.attempts} attempt${init.attempts === 1 ? '' : 's'} (${init.reason})`;
+    super(
+      `${where.method} ${where.path}: ${what}. Check your connection; edits are kept and will sync later.`,
+      { cause: init.cause },
+    );
+    this.method = where.method;
+    this.path = where.path;
+    this.attempts = init.attempts;
+    this.mayHaveBeenApplied = init.mayHaveBeenApplied;
+  }
+}
+
+/** The caller cancelled (client or per-call AbortSignal). Named `AbortError` so generic abort checks recognise it. */
+export class CancelledError extends Error {
+  override name = 'AbortError';
+  readonly code = 'ABORT_ERR';
+
+  constructor(message = 'The request was cancelled.') {
+    super(message);
+  }
+}
+
+function describeFailure(f: ApiErrorFields): string {
+  const status = [f.status, f.statusText].filter(Boolean).join(' ');
+  const api = f.apiMessage ? ` — ${f.apiMessage}` : '';
+  const attempts = f.attempts && f.attempts > 1 ? ` (gave up after ${f.attempts} attempts)` : '';
+  return `${f.method} ${f.path}: ${status}${api}${attempts}`;
+}
+
+/** Reads `{ error: { code, message } }`; falls back to a short plain-text body. */
+export function readErrorBody(body: string, contentType: string | null): { code?: string | number; message?: string } {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const error = (parsed as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    return {
+      code: typeof error?.code === 'string' || typeof error?.code === 'number' ? error.code : undefined,
+      message: typeof error?.message === 'string' ? error.message : undefined,
+    };
+  } catch {
+    const text = body.trim();
+    if (!text || /html/i.test(contentType ?? '')) return {};
+    return { message: text.length > 200 ? `${text.slice(0, 200)}…` : text };
+  }
+}

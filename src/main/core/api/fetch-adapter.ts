@@ -1,0 +1,37 @@
+import { ApiError } from './errors';
+import type { HttpResult, Transport } from './transport';
+
+/** A `fetch` for the official client's serviceBinding that routes every call through our transport. */
+export function createPacedFetch(transport: Transport): typeof fetch {
+  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = input instanceof Request ? input.url : String(input);
+    const result = await transport.send({
+      url,
+      method: init?.method,
+      headers: init?.headers,
+      body: init?.body,
+      signal: init?.signal,
+    });
+    return toResponse(result);
+  };
+}
+
+function toResponse(result: HttpResult): Response {
+  const { status, statusText, headers, body, where } = result;
+  const response = new Response(body.byteLength > 0 ? body : null, { status, statusText, headers });
+  // The official client parses with response.json(); make a malformed body an ApiError that names the request.
+  Object.defineProperty(response, 'json', {
+    value: async (): Promise<unknown> => {
+      try {
+        return JSON.parse(new TextDecoder().decode(body));
+      } catch {
+        throw new ApiError(
+          { ...where, status, statusText },
+          `${where.method} ${where.path}: the API answered ${status} but the body is not valid JSON ` +
+            '(often a proxy or captive portal in the way). Check the API URL and your network, then try again.',
+        );
+      }
+    },
+  });
+  return response;
+}

@@ -1,0 +1,5 @@
+export { ApiClient, MAX_PAGE_LIMIT } from './client';
+export type { ApiClientOptions, CallOptions, CallParams, Operation, PagedOperation, PaginateOptions } from './client';
+export { ApiError, CancelledError, NetworkError, TokenRejectedError } from './errors';
+export type { ApiEvent, ApiStats } from './events';
+export type { Page } from './paging';

@@ -1,0 +1,177 @@
+import { CancelledError } from './errors';
+import type { RateLimitInfo } from './rate-limit-headers';
+
+/** Wait this long past an announced reset so a request never lands in the window that is ending. */
+const RESET_GRACE_MS = 25;
+/** Seconds-from-now resets are whole seconds: answers from one window can disagree by up to this much. */
+const RELATIVE_TOLERANCE_MS = 1000;
+
+/** What we believe about the server's current rate-limit window. */
+type Window =
+  | { kind: 'known'; limit: number; remaining: number; resetAt: number }
+  /** The known window ended at `after`; until an answer describes the next one, assume a fresh budget. */
+  | { kind: 'next'; limit: number; remaining: number; after: number };
+
+export interface Permit {
+  /** Call exactly once when the attempt is over, with the answer's rate-limit headers if any. */
+  release(info?: RateLimitInfo): void;
+}
+
+export interface PacerOptions {
+  concurrency: number;
+  now: () => number;
+  /** Called when the queue is held back for the rate limit, with the planned wait. */
+  onHold?: (delayMs: number) => void;
+}
+
+interface Waiter {
+  /** Counts against the API's rate limit (false for downloads from another host). */
+  budgeted: boolean;
+  grant(): void;
+}
+
+/**
+ * Admits requests in FIFO order: at most `concurrency` in flight, and, once the server has told us its
+ * rate limit, never more than its remaining budget per window. While the budget is ample relative to
+ * demand (in flight + queued) requests go out at once; when it gets short, the rest of the budget is
+ * spread evenly until the reset, so we neither hit 429 nor burst and then stall.
+ */
+export class Pacer {
+  private inFlight = 0;
+  private readonly queue: Waiter[] = [];
+  private window: Window | undefined;
+  private blockedUntil = 0;
+  private lastDispatchAt: number | undefined;
+  private timer: { at: number; handle: ReturnType<typeof setTimeout> } | undefined;
+  private heldSince: number | undefined;
+  private heldTotal = 0;
+
+  constructor(private readonly options: PacerOptions) {
+    if (!(options.concurrency >= 1)) throw new RangeError('concurrency must be at least 1');
+  }
+
+  /** Wall-clock time the queue has spent held back by the rate limit. */
+  get heldMs(): number {
+    const current = this.heldSince === undefined ? 0 : this.options.now() - this.heldSince;
+    return this.heldTotal + current;
+  }
+
+  /** Resolves when the request may go out; rejects with CancelledError if `signal` aborts first. */
+  acquire(signal: AbortSignal, budgeted: boolean): Promise<Permit> {
+    if (signal.aborted) return Promise.reject(new CancelledError());
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        this.queue.splice(this.queue.indexOf(waiter), 1);
+        reject(new CancelledError());
+        this.pump();
+      };
+      const waiter: Waiter = {
+        budgeted,
+        grant: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(this.permit());
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(waiter);
+      this.pump();
+    });
+  }
+
+  /** A 429 arrived: spend nothing more in this window and, given Retry-After, hold everything that long. */
+  noteThrottled(retryAfterMs: number | undefined): void {
+    if (this.window) this.window.remaining = 0;
+    if (retryAfterMs !== undefined) {
+      this.blockedUntil = Math.max(this.blockedUntil, this.options.now() + retryAfterMs);
+    }
+  }
+
+  private permit(): Permit {
+    let released = false;
+    return {
+      release: (info) => {
+        if (released) return;
+        released = true;
+        this.inFlight--;
+        if (info) this.observe(info);
+        this.pump();
+      },
+    };
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && this.inFlight < this.options.concurrency) {
+      const head = this.queue[0]!;
+      const now = this.options.now();
+      const delay = head.budgeted ? this.budgetDelay(now) : 0;
+      if (delay > 0) return this.hold(now, delay);
+      this.queue.shift();
+      this.dispatch(head, now);
+    }
+    if (this.queue.length === 0) this.stopHolding(this.options.now());
+  }
+
+  private dispatch(waiter: Waiter, now: number): void {
+    this.stopHolding(now);
+    this.inFlight++;
+    if (waiter.budgeted) {
+      this.lastDispatchAt = now;
+      if (this.window) this.window.remaining--;
+    }
+    waiter.grant();
+  }
+
+  /** How long the next budgeted request must wait; Infinity means "until an in-flight answer tells us more". */
+  private budgetDelay(now: number): number {
+    if (this.blockedUntil > now) return this.blockedUntil - now;
+    let w = this.window;
+    if (w?.kind === 'known' && now >= w.resetAt + RESET_GRACE_MS) {
+      w = this.window = { kind: 'next', limit: w.limit, remaining: w.limit - this.inFlight, after: w.resetAt };
+    }
+    if (!w) return 0; // no rate-limit headers seen yet: only the concurrency limit applies
+    if (w.kind === 'next') return w.remaining > 0 || this.inFlight === 0 ? 0 : Infinity;
+    if (w.remaining <= 0) return w.resetAt + RESET_GRACE_MS - now;
+    const demand = this.inFlight + this.queue.length;
+    if (w.remaining >= 2 * demand || this.lastDispatchAt === undefined) return 0;
+    const spacing = (w.resetAt - this.lastDispatchAt) / w.remaining;
+    return Math.max(0, this.lastDispatchAt + spacing - now);
+  }
+
+  /** Windows are identified by their reset time, which we trust even if the server's clock differs from ours. */
+  private observe(info: RateLimitInfo): void {
+    const w = this.window;
+    const tolerance = info.relative ? RELATIVE_TOLERANCE_MS : 1;
+    const reference = w === undefined ? undefined : w.kind === 'known' ? w.resetAt : w.after;
+    // Requests still in flight will be counted in this window too.
+    const budget = info.remaining - this.inFlight;
+    if (reference === undefined || info.resetAt >= reference + tolerance) {
+      this.window = { kind: 'known', limit: info.limit, remaining: budget, resetAt: info.resetAt };
+    } else if (w?.kind === 'known' && info.resetAt > reference - tolerance) {
+      // Answers can arrive out of order: the lowest remaining is the one to believe.
+      w.remaining = Math.min(w.remaining, budget);
+      w.resetAt = Math.min(w.resetAt, info.resetAt);
+      w.limit = info.limit;
+    }
+    // Otherwise the answer describes a window that has already ended.
+  }
+
+  private hold(now: number, delay: number): void {
+    this.heldSince ??= now;
+    if (!Number.isFinite(delay)) return; // release() will pump again
+    const at = now + delay;
+    if (this.timer && this.timer.at <= at) return;
+    if (this.timer) clearTimeout(this.timer.handle);
+    const handle = setTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, Math.ceil(delay));
+    this.timer = { at, handle };
+    this.options.onHold?.(Math.ceil(delay));
+  }
+
+  private stopHolding(now: number): void {
+    if (this.heldSince === undefined) return;
+    this.heldTotal += now - this.heldSince;
+    this.heldSince = undefined;
+  }
+}

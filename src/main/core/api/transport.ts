@@ -1,0 +1,227 @@
+import {
+  ApiError,
+  CancelledError,
+  NetworkError,
+  TokenRejectedError,
+  readErrorBody,
+  type RequestDescription,
+} from './errors';
+import type { ApiEvent } from './events';
+import type { Pacer } from './pacer';
+import { readRateLimit, type RateLimitInfo } from './rate-limit-headers';
+import { backoffDelayMs, parseRetryAfter, shouldRetry, type Failure } from './retry';
+import { linkSignals, sleep } from './signals';
+
+export interface TransportOptions {
+  fetch: typeof fetch;
+  pacer: Pacer;
+  /** e.g. `https://api.example.com/v1`: requests to its origin count against the rate limit. */
+  apiBase: URL;
+  timeoutMs: number;
+  maxAttempts: number;
+  signal?: AbortSignal;
+  random: () => number;
+  now: () => number;
+  /** Removes secrets from any text that ends up in an error or event. */
+  redact: (text: string) => string;
+  emit: (event: ApiEvent) => void;
+  counters: { requests: number; retries: number; throttled: number; backoffMs: number };
+}
+
+export interface HttpRequest {
+  url: string;
+  method?: string;
+  headers?: HeadersInit;
+  body?: BodyInit | null;
+  signal?: AbortSignal | null;
+}
+
+/** A 2xx answer with its body fully read (inside the attempt, so timeouts and retries cover the body too). */
+export interface HttpResult {
+  where: RequestDescription;
+  status: number;
+  statusText: string;
+  headers: Headers;
+  body: Uint8Array<ArrayBuffer>;
+}
+
+interface Target {
+  url: URL;
+  method: string;
+  request: HttpRequest;
+  where: RequestDescription;
+  /** Sent to the API's origin, so it counts against the rate limit. */
+  budgeted: boolean;
+}
+
+type Outcome =
+  | { kind: 'response'; status: number; statusText: string; headers: Headers; body: Uint8Array<ArrayBuffer> }
+  | { kind: 'timeout' }
+  | { kind: 'refused' | 'dropped'; cause: unknown };
+
+/** Sends one request with pacing, per-attempt timeout, retries and error conversion. */
+export class Transport {
+  constructor(private readonly o: TransportOptions) {}
+
+  describe(method: string, url: URL): RequestDescription {
+    const base = this.o.apiBase.href.replace(/\/+$/, '');
+    const bare = url.origin + url.pathname;
+    return { method, path: bare.startsWith(`${base}/`) ? bare.slice(base.length) : bare };
+  }
+
+  async send(request: HttpRequest): Promise<HttpResult> {
+    const method = (request.method ?? 'GET').toUpperCase();
+    const url = new URL(request.url);
+    const target: Target = {
+      url,
+      method,
+      request,
+      where: this.describe(method, url),
+      budgeted: url.origin === this.o.apiBase.origin,
+    };
+    const link = linkSignals(this.o.signal, request.signal);
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const outcome = await this.attempt(target, attempt, link.signal);
+        if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
+          return { where: target.where, ...outcome };
+        }
+        const failure: Failure = outcome.kind === 'response' ? { kind: 'status', status: outcome.status } : outcome;
+        if (attempt >= this.o.maxAttempts || !shouldRetry(failure, method)) {
+          throw this.finalError(outcome, target, attempt);
+        }
+        const retryAfter =
+          outcome.kind === 'response' ? parseRetryAfter(outcome.headers.get('retry-after'), this.o.now()) : undefined;
+        const delayMs = retryAfter ?? backoffDelayMs(attempt, this.o.random);
+        this.o.counters.retries++;
+        this.o.counters.backoffMs += delayMs;
+        this.o.emit({ type: 'retry', ...target.where, attempt, delayMs, reason: this.reason(outcome) });
+        await sleep(delayMs, link.signal);
+      }
+    } finally {
+      link.dispose();
+    }
+  }
+
+  private async attempt(target: Target, attempt: number, signal: AbortSignal): Promise<Outcome> {
+    const permit = await this.o.pacer.acquire(signal, target.budgeted);
+    this.o.counters.requests++;
+    const started = this.o.now();
+    let info: RateLimitInfo | undefined;
+    try {
+      const outcome = await this.exchange(target, signal);
+      if (outcome.kind === 'response') {
+        const durationMs = this.o.now() - started;
+        this.o.emit({ type: 'response', ...target.where, status: outcome.status, attempt, durationMs });
+        if (target.budgeted) info = readRateLimit(outcome.headers, this.o.now());
+        if (outcome.status === 429) this.noteThrottled(outcome.headers, target.budgeted);
+      }
+      return outcome;
+    } finally {
+      permit.release(info);
+    }
+  }
+
+  /** Before the permit is released, so no queued request slips out ahead of the server's Retry-After. */
+  private noteThrottled(headers: Headers, budgeted: boolean): void {
+    this.o.counters.throttled++;
+    if (budgeted) this.o.pacer.noteThrottled(parseRetryAfter(headers.get('retry-after'), this.o.now()));
+  }
+
+  private async exchange({ url, method, request }: Target, signal: AbortSignal): Promise<Outcome> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.o.timeoutMs);
+    const link = linkSignals(signal, timeout.signal);
+    try {
+      const response = await this.o.fetch(url.href, {
+        method,
+        headers: request.headers,
+        body: request.body ?? null,
+        redirect: 'follow',
+        signal: link.signal,
+      });
+      const body = new Uint8Array(await response.arrayBuffer());
+      const { status, statusText, headers } = response;
+      return { kind: 'response', status, statusText, headers, body };
+    } catch (error) {
+      if (signal.aborted) throw new CancelledError();
+      if (timeout.signal.aborted) return { kind: 'timeout' };
+      const kind = classifyConnectionFailure(error);
+      if (kind) return { kind, cause: error };
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      link.dispose();
+    }
+  }
+
+  private finalError(outcome: Outcome, { where, method }: Target, attempts: number): Error {
+    if (outcome.kind !== 'response') {
+      const retryable = shouldRetry(outcome, method);
+      return new NetworkError(where, {
+        reason: this.reason(outcome),
+        attempts,
+        mayHaveBeenApplied: !retryable,
+        cause: outcome.kind === 'timeout' ? undefined : outcome.cause,
+      });
+    }
+    const text = new TextDecoder().decode(outcome.body);
+    const { code, message } = readErrorBody(text, outcome.headers.get('content-type'));
+    const fields = {
+      ...where,
+      status: outcome.status,
+      statusText: outcome.statusText,
+      code,
+      apiMessage: message === undefined ? undefined : this.o.redact(message),
+      attempts,
+    };
+    return outcome.status === 401 ? new TokenRejectedError(fields) : new ApiError(fields);
+  }
+
+  private reason(outcome: Outcome): string {
+    switch (outcome.kind) {
+      case 'response':
+        return `${outcome.status} ${outcome.statusText}`.trim();
+      case 'timeout':
+        return `no answer within ${this.o.timeoutMs} ms`;
+      case 'refused':
+        return `connection failed: ${this.o.redact(describeCause(outcome.cause))}`;
+      case 'dropped':
+        return `connection dropped: ${this.o.redact(describeCause(outcome.cause))}`;
+    }
+  }
+}
+
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/** fetch reports network trouble as TypeError with a `cause` chain carrying the system error code. */
+function classifyConnectionFailure(error: unknown): 'refused' | 'dropped' | undefined {
+  const code = findCode(error);
+  if (code && NOT_SENT_CODES.has(code)) return 'refused';
+  if (code) return 'dropped';
+  const message = error instanceof Error ? error.message : '';
+  if (error instanceof TypeError && /fetch failed|terminated/i.test(message)) return 'dropped';
+  return /socket hang up/i.test(message) ? 'dropped' : undefined;
+}
+
+/** The error and its `cause`s, innermost last (bounded, in case of a cycle). */
+function causeChain(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e != null && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
+function findCode(error: unknown): string | undefined {
+  for (const e of causeChain(error)) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+  }
+  return undefined;
+}
+
+function describeCause(error: unknown): string {
+  const code = findCode(error);
+  const innermost = causeChain(error).at(-1);
+  const message = innermost instanceof Error ? innermost.message : String(innermost);
+  return code && !message.includes(code) ? `${code} ${message}` : message;
+}

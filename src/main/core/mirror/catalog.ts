@@ -1,0 +1,160 @@
+import type { Db } from './database';
+
+export interface OrganizationRow {
+  id: string;
+  title: string;
+}
+
+export interface SpaceRow {
+  id: string;
+  organizationId: string;
+  collectionId: string | null;
+  title: string;
+  emoji: string | null;
+  visibility: string | null;
+  remoteRevision: string;
+  selected: boolean;
+  folder: string | null;
+  syncedRevision: string | null;
+  lastSyncAt: string | null;
+  lastError: string | null;
+}
+
+export interface RemoteSpace {
+  id: string;
+  organization: string;
+  parent?: string;
+  title: string;
+  emoji?: string;
+  visibility?: string;
+  revision: string;
+}
+
+interface SpaceRecord {
+  id: string;
+  organization_id: string;
+  collection_id: string | null;
+  title: string;
+  emoji: string | null;
+  visibility: string | null;
+  remote_revision: string;
+  selected: number;
+  folder: string | null;
+  synced_revision: string | null;
+  last_sync_at: string | null;
+  last_error: string | null;
+}
+
+function toSpaceRow(r: SpaceRecord): SpaceRow {
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    collectionId: r.collection_id,
+    title: r.title,
+    emoji: r.emoji,
+    visibility: r.visibility,
+    remoteRevision: r.remote_revision,
+    selected: r.selected === 1,
+    folder: r.folder,
+    syncedRevision: r.synced_revision,
+    lastSyncAt: r.last_sync_at,
+    lastError: r.last_error,
+  };
+}
+
+/** Organizations, collections and spaces as last listed by the API. */
+export class CatalogStore {
+  constructor(private readonly db: Db) {}
+
+  upsertOrganization(org: { id: string; title: string }, json: unknown, at: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO organizations (id, title, json, refreshed_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET title = excluded.title, json = excluded.json, refreshed_at = excluded.refreshed_at`,
+      )
+      .run(org.id, org.title, JSON.stringify(json), at);
+  }
+
+  organizations(): OrganizationRow[] {
+    return this.db.prepare(`SELECT id, title FROM organizations ORDER BY title, id`).all() as OrganizationRow[];
+  }
+
+  upsertCollection(c: { id: string; organization: string; parent?: string; title: string }, json: unknown): void {
+    this.db
+      .prepare(
+        `INSERT INTO collections (id, organization_id, parent_id, title, json) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id, parent_id = excluded.parent_id,
+           title = excluded.title, json = excluded.json`,
+      )
+      .run(c.id, c.organization, c.parent ?? null, c.title, JSON.stringify(json));
+  }
+
+  knownCollectionIds(): Set<string> {
+    const rows = this.db.prepare(`SELECT id FROM collections`).all() as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
+  collections(): { id: string; organizationId: string; parentId: string | null; title: string }[] {
+    return this.db
+      .prepare(`SELECT id, organization_id AS organizationId, parent_id AS parentId, title FROM collections ORDER BY title`)
+      .all() as { id: string; organizationId: string; parentId: string | null; title: string }[];
+  }
+
+  upsertSpace(s: RemoteSpace, json: unknown): void {
+    this.db
+      .prepare(
+        `INSERT INTO spaces (id, organization_id, collection_id, title, emoji, visibility, remote_revision, json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id, collection_id = excluded.collection_id,
+           title = excluded.title, emoji = excluded.emoji, visibility = excluded.visibility,
+           remote_revision = excluded.remote_revision, json = excluded.json`,
+      )
+      .run(s.id, s.organization, s.parent ?? null, s.title, s.emoji ?? null, s.visibility ?? null, s.revision, JSON.stringify(json));
+  }
+
+  space(id: string): SpaceRow | undefined {
+    const r = this.db.prepare(`SELECT * FROM spaces WHERE id = ?`).get(id) as SpaceRecord | undefined;
+    return r && toSpaceRow(r);
+  }
+
+  spaces(): SpaceRow[] {
+    return (this.db.prepare(`SELECT * FROM spaces ORDER BY title, id`).all() as SpaceRecord[]).map(toSpaceRow);
+  }
+
+  selectedSpaces(): SpaceRow[] {
+    return this.spaces().filter((s) => s.selected);
+  }
+
+  setSelected(ids: Iterable<string>, selected: boolean): void {
+    const stmt = this.db.prepare(`UPDATE spaces SET selected = ? WHERE id = ?`);
+    for (const id of ids) stmt.run(selected ? 1 : 0, id);
+  }
+
+  usedFolders(): Set<string> {
+    const rows = this.db.prepare(`SELECT folder FROM spaces WHERE folder IS NOT NULL`).all() as { folder: string }[];
+    return new Set(rows.map((r) => r.folder.toLowerCase()));
+  }
+
+  setFolder(spaceId: string, folder: string): void {
+    this.db.prepare(`UPDATE spaces SET folder = ? WHERE id = ?`).run(folder, spaceId);
+  }
+
+  markSynced(spaceId: string, revision: string, at: string): void {
+    this.db
+      .prepare(`UPDATE spaces SET synced_revision = ?, last_sync_at = ?, last_error = NULL WHERE id = ?`)
+      .run(revision, at, spaceId);
+  }
+
+  markError(spaceId: string, message: string): void {
+    this.db.prepare(`UPDATE spaces SET last_error = ? WHERE id = ?`).run(message, spaceId);
+  }
+
+  getMeta(key: string): string | undefined {
+    const r = this.db.prepare(`SELECT value FROM meta WHERE key = ?`).get(key) as { value: string } | undefined;
+    return r?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(key, value);
+  }
+}

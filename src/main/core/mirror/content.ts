@@ -1,0 +1,171 @@
+import type { Db } from './database';
+
+/** A page of the synced revision, as the mirror remembers it. */
+export interface PageRow {
+  spaceId: string;
+  id: string;
+  parentId: string | null;
+  position: number;
+  type: string;
+  title: string;
+  slug: string | null;
+  /** Name the page owns in its parent folder. */
+  name: string | null;
+  /** Path of the page's file relative to the space folder; null for link pages. */
+  path: string | null;
+  meta: Record<string, unknown>;
+  documentId: string | null;
+  updatedAt: string | null;
+  /** Hash of the page file text as built from the remote revision. */
+  remoteHash: string | null;
+  /** Exact file text last synced: the merge base. */
+  baseContent: string | null;
+  localSize: number | null;
+  localMtimeMs: number | null;
+}
+
+export interface FileRow {
+  spaceId: string;
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  path: string;
+  remoteHash: string | null;
+}
+
+export interface ConflictRow {
+  spaceId: string;
+  path: string;
+  pageId: string | null;
+  kind: string;
+  remotePath: string | null;
+  detectedAt: string;
+}
+
+interface PageRecord {
+  space_id: string;
+  id: string;
+  parent_id: string | null;
+  position: number;
+  type: string;
+  title: string;
+  slug: string | null;
+  name: string | null;
+  path: string | null;
+  meta: string;
+  document_id: string | null;
+  updated_at: string | null;
+  remote_hash: string | null;
+  base_content: string | null;
+  local_size: number | null;
+  local_mtime_ms: number | null;
+}
+
+const toPage = (r: PageRecord): PageRow => ({
+  spaceId: r.space_id,
+  id: r.id,
+  parentId: r.parent_id,
+  position: r.position,
+  type: r.type,
+  title: r.title,
+  slug: r.slug,
+  name: r.name,
+  path: r.path,
+  meta: JSON.parse(r.meta) as Record<string, unknown>,
+  documentId: r.document_id,
+  updatedAt: r.updated_at,
+  remoteHash: r.remote_hash,
+  baseContent: r.base_content,
+  localSize: r.local_size,
+  localMtimeMs: r.local_mtime_ms,
+});
+
+/** Pages, files, revisions and conflicts of the synced spaces. */
+export class ContentStore {
+  constructor(private readonly db: Db) {}
+
+  pages(spaceId: string): PageRow[] {
+    return (this.db.prepare(`SELECT * FROM pages WHERE space_id = ? ORDER BY parent_id, position`).all(spaceId) as PageRecord[]).map(toPage);
+  }
+
+  page(spaceId: string, id: string): PageRow | undefined {
+    const r = this.db.prepare(`SELECT * FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as PageRecord | undefined;
+    return r && toPage(r);
+  }
+
+  upsertPage(p: PageRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO pages (space_id, id, parent_id, position, type, title, slug, name, path, meta, document_id, updated_at,
+           remote_hash, base_content, local_size, local_mtime_ms)
+         VALUES (@spaceId, @id, @parentId, @position, @type, @title, @slug, @name, @path, @meta, @documentId, @updatedAt,
+           @remoteHash, @baseContent, @localSize, @localMtimeMs)
+         ON CONFLICT (space_id, id) DO UPDATE SET parent_id = excluded.parent_id, position = excluded.position,
+           type = excluded.type, title = excluded.title, slug = excluded.slug, name = excluded.name, path = excluded.path, meta = excluded.meta,
+           document_id = excluded.document_id, updated_at = excluded.updated_at, remote_hash = excluded.remote_hash,
+           base_content = excluded.base_content, local_size = excluded.local_size, local_mtime_ms = excluded.local_mtime_ms`,
+      )
+      .run({ ...p, meta: JSON.stringify(p.meta) });
+  }
+
+  /** Records the on-disk size and mtime seen when a page file was last known to be in sync. */
+  setLocalStat(spaceId: string, id: string, size: number, mtimeMs: number): void {
+    this.db.prepare(`UPDATE pages SET local_size = ?, local_mtime_ms = ? WHERE space_id = ? AND id = ?`).run(size, mtimeMs, spaceId, id);
+  }
+
+  deletePage(spaceId: string, id: string): void {
+    this.db.prepare(`DELETE FROM pages WHERE space_id = ? AND id = ?`).run(spaceId, id);
+  }
+
+  files(spaceId: string): FileRow[] {
+    return this.db
+      .prepare(
+        `SELECT space_id AS spaceId, id, name, content_type AS contentType, size, path, remote_hash AS remoteHash
+         FROM files WHERE space_id = ? ORDER BY path`,
+      )
+      .all(spaceId) as FileRow[];
+  }
+
+  upsertFile(f: FileRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO files (space_id, id, name, content_type, size, path, remote_hash)
+         VALUES (@spaceId, @id, @name, @contentType, @size, @path, @remoteHash)
+         ON CONFLICT (space_id, id) DO UPDATE SET name = excluded.name, content_type = excluded.content_type,
+           size = excluded.size, path = excluded.path, remote_hash = excluded.remote_hash`,
+      )
+      .run(f);
+  }
+
+  deleteFile(spaceId: string, id: string): void {
+    this.db.prepare(`DELETE FROM files WHERE space_id = ? AND id = ?`).run(spaceId, id);
+  }
+
+  recordRevision(r: { id: string; spaceId: string; parents: string[]; createdAt?: string }, at: string): void {
+    this.db
+      .prepare(`INSERT OR IGNORE INTO revisions (id, space_id, parents, created_at, pulled_at) VALUES (?, ?, ?, ?, ?)`)
+      .run(r.id, r.spaceId, JSON.stringify(r.parents), r.createdAt ?? null, at);
+  }
+
+  conflicts(spaceId?: string): ConflictRow[] {
+    const sql = `SELECT space_id AS spaceId, path, page_id AS pageId, kind, remote_path AS remotePath, detected_at AS detectedAt
+                 FROM conflicts ${spaceId ? 'WHERE space_id = ?' : ''} ORDER BY space_id, path`;
+    const stmt = this.db.prepare(sql);
+    return (spaceId ? stmt.all(spaceId) : stmt.all()) as ConflictRow[];
+  }
+
+  addConflict(c: ConflictRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO conflicts (space_id, path, page_id, kind, remote_path, detected_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (space_id, path) DO UPDATE SET page_id = excluded.page_id, kind = excluded.kind,
+           remote_path = excluded.remote_path`,
+      )
+      .run(c.spaceId, c.path, c.pageId, c.kind, c.remotePath, c.detectedAt);
+  }
+
+  removeConflict(spaceId: string, path: string): void {
+    this.db.prepare(`DELETE FROM conflicts WHERE space_id = ? AND path = ?`).run(spaceId, path);
+  }
+}

@@ -1,0 +1,28 @@
+import type { Db } from './database';
+
+export type LogKind = 'pulled' | 'pushed' | 'merged' | 'conflict' | 'retry' | 'error' | 'info';
+
+export interface LogEntry {
+  seq: number;
+  at: string;
+  spaceId: string | null;
+  kind: LogKind;
+  message: string;
+}
+
+/** What each sync cycle did, so a user can see why a file changed. */
+export class SyncLog {
+  constructor(private readonly db: Db) {}
+
+  add(kind: LogKind, message: string, spaceId: string | null = null, at = new Date().toISOString()): void {
+    this.db.prepare(`INSERT INTO sync_log (at, space_id, kind, message) VALUES (?, ?, ?, ?)`).run(at, spaceId, kind, message);
+  }
+
+  recent(limit = 200, kind?: LogKind): LogEntry[] {
+    const where = kind ? 'WHERE kind = ?' : '';
+    const args: unknown[] = kind ? [kind, limit] : [limit];
+    return this.db
+      .prepare(`SELECT seq, at, space_id AS spaceId, kind, message FROM sync_log ${where} ORDER BY seq DESC LIMIT ?`)
+      .all(...args) as LogEntry[];
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The review service hosts call: mirrors change requests, comments and sites,
+ * takes review actions (online or queued offline) and answers the UI's
+ * questions from the mirror.
+ *
+ *   const review = new ReviewService(mirror);
+ *   await review.sync(api);                       // replay queued actions, then refresh
+ *   review.unresolvedComments({ spaceId });       // from the mirror, no network
+ *   await review.act({ kind: 'resolve', commentId }, api);   // sent, or queued when offline
+ */
+import type { ApiClient } from '../api/client';
+import type { Mirror } from '../mirror';
+import type { ActionInput, ActionRecord, ActionState } from './actions';
+import { refreshDiff } from './diff-fetch';
+import { ReviewQueries } from './queries';
+import { ActionQueue, type ReplayReport } from './queue';
+import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
+import { ReviewStore } from './store';
+import type { ChangeRequestDiff, ChangeRequestView, CommentFilter, CommentView, NeedingUser, ReplyView, SiteTree } from './types';
+
+export type { ActionInput, ActionRecord, ActionState, ActionKind, ChangeRequestStatusChange } from './actions';
+export type { ReplayReport } from './queue';
+export type { RefreshOptions, RefreshReport } from './refresh';
+export type * from './types';
+
+export interface ActResult {
+  /** sent: the server took it; queued: kept for later (offline or server unavailable); refused: the server said no. */
+  outcome: 'sent' | 'queued' | 'refused';
+  action: ActionRecord;
+  /** Id of the comment or reply this action created or changed, current (server id once sent). */
+  targetId: string | null;
+  /** The server's refusal, or why it was queued. */
+  message: string | null;
+}
+
+export interface SyncReport {
+  replay: ReplayReport;
+  /** Null when the replay stopped because the server is unavailable. */
+  refresh: RefreshReport | null;
+}
+
+export class ReviewService {
+  private readonly store: ReviewStore;
+  private readonly queue: ActionQueue;
+  private readonly queries: ReviewQueries;
+  private lock: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly mirror: Mirror) {
+    this.store = new ReviewStore(mirror.db);
+    this.queue = new ActionQueue(mirror, this.store);
+    this.queries = new ReviewQueries(mirror.db, () => this.store.me().id);
+  }
+
+  /** Network work runs one piece at a time, so a refresh never writes over an action being recorded. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(fn, fn);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  // ---- network ---------------------------------------------------------------
+
+  /** Mirrors review and site state of the synced spaces; incremental unless `full`. */
+  refresh(api: ApiClient, options: RefreshOptions = {}): Promise<RefreshReport> {
+    return this.exclusive(() => refreshReview(api, this.mirror, this.store, options));
+  }
+
+  /** Sends queued actions in order; stops (keeping the rest) when the server is unavailable. */
+  replay(api: ApiClient, signal?: AbortSignal): Promise<ReplayReport> {
+    return this.exclusive(() => this.queue.replay(api, signal));
+  }
+
+  /** Replays the queue, then refreshes. */
+  async sync(api: ApiClient, options: RefreshOptions = {}): Promise<SyncReport> {
+    const replay = await this.replay(api, options.signal);
+    if (replay.stoppedBy !== null) return { replay, refresh: null };
+    return { replay, refresh: await this.refresh(api, options) };
+  }
+
+  /** Fetches a change request's page diff if the mirror lacks it, then answers from the mirror. */
+  loadChangeRequestDiff(api: ApiClient, changeRequestId: string): Promise<ChangeRequestDiff | null> {
+    return this.exclusive(async () => {
+      const cr = this.store.serverChangeRequest(changeRequestId);
+      if (!cr) throw new Error(`Change request ${changeRequestId} is not in the mirror; refresh review data first.`);
+      const view = this.queries.changeRequest(changeRequestId)!;
+      await refreshDiff(api, this.mirror, this.store, view.spaceId, cr);
+      return this.queries.changeRequestDiff(changeRequestId);
+    });
+  }
+
+  // ---- actions ---------------------------------------------------------------
+
+  /** Queues an action (its effect shows at once) without sending it. */
+  enqueue(input: ActionInput): ActionRecord {
+    return this.queue.enqueue(input);
+  }
+
+  /**
+   * Takes an action: queued first, then, given an API, sent together with
+   * anything queued before it. Without an API, or with the server unreachable,
+   * it stays queued for the next replay.
+   */
+  async act(input: ActionInput, api?: ApiClient | null, signal?: AbortSignal): Promise<ActResult> {
+    const queued = this.queue.enqueue(input);
+    let stoppedBy: string | null = api ? null : 'No connection to the API; it will be sent on the next sync.';
+    if (api) {
+      try {
+        stoppedBy = (await this.replay(api, signal)).stoppedBy;
+      } catch (err) {
+        stoppedBy = err instanceof Error ? err.message : String(err);
+      }
+    }
+    const action = this.store.action(queued.id)!;
+    const targetId = this.targetIdOf(action);
+    if (action.state === 'done') return { outcome: 'sent', action, targetId, message: action.message };
+    if (action.state === 'refused') return { outcome: 'refused', action, targetId, message: action.message };
+    return { outcome: 'queued', action, targetId, message: action.message ?? stoppedBy };
+  }
+
+  private targetIdOf(a: ActionRecord): string | null {
+    if (a.resultId) return a.resultId;
+    if (a.replyId) return this.queue.currentId(a.replyId);
+    if (a.commentId) return this.queue.currentId(a.commentId);
+    return a.changeRequestId;
+  }
+
+  /** Hides a refused action, or cancels one not sent yet. */
+  dismiss(actionId: string): void {
+    this.queue.dismiss(actionId);
+  }
+
+  /** Actions in the given states (default: waiting to be sent), oldest first. */
+  actions(states: ActionState[] = ['queued', 'sending']): ActionRecord[] {
+    return this.store.actions(states);
+  }
+
+  /** Refused actions the user has not dismissed, each with the server's message. */
+  refusedActions(): ActionRecord[] {
+    return this.store.actions(['refused']);
+  }
+
+  // ---- queries (mirror only) -----------------------------------------------
+
+  unresolvedComments(filter: CommentFilter = {}): CommentView[] {
+    return this.queries.unresolvedComments(filter);
+  }
+
+  comments(filter: CommentFilter & { status?: 'open' | 'resolved' | 'all' } = {}): CommentView[] {
+    return this.queries.comments(filter);
+  }
+
+  comment(id: string): CommentView | undefined {
+    return this.queries.comment(this.queue.currentId(id));
+  }
+
+  replies(commentId: string): ReplyView[] {
+    return this.queries.replies(this.queue.currentId(commentId));
+  }
+
+  repliesFor(commentIds: string[]): Map<string, ReplyView[]> {
+    return this.queries.repliesFor(commentIds);
+  }
+
+  changeRequests(filter: { spaceId?: string; statuses?: string[] } = {}): ChangeRequestView[] {
+    return this.queries.changeRequests(filter);
+  }
+
+  changeRequest(id: string): ChangeRequestView | undefined {
+    return this.queries.changeRequest(id);
+  }
+
+  needingUser(): NeedingUser[] {
+    return this.queries.needingUser();
+  }
+
+  changeRequestDiff(changeRequestId: string): ChangeRequestDiff | null {
+    return this.queries.changeRequestDiff(changeRequestId);
+  }
+
+  siteTrees(organizationId?: string): SiteTree[] {
+    return this.queries.siteTrees(organizationId);
+  }
+
+  /** The signed-in user as of the last refresh, or null before the first. */
+  me(): { id: string; displayName: string } | null {
+    if (!this.store.knowsMe()) return null;
+    const me = this.store.me();
+    return { id: me.id, displayName: me.displayName ?? me.id };
+  }
+}

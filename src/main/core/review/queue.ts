@@ -1,0 +1,272 @@
+/**
+ * The offline action queue. An action is stored (with a client-generated id)
+ * and its effect shown before anything is sent; replay sends actions in the
+ * order they were taken. Before each request the action is marked `sending`
+ * and committed, so after a crash or a lost answer the next replay first looks
+ * for it on the server rather than sending it twice. A refusal (4xx) is kept
+ * with the server's message and the queue moves on; an unreachable or failing
+ * server stops the replay with everything left queued.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError, NetworkError, TokenRejectedError } from '../api/errors';
+import type { ApiClient } from '../api/client';
+import type { Mirror } from '../mirror';
+import {
+  actionIdOfLocal,
+  CREATES,
+  describeKind,
+  isLocalId,
+  localId,
+  validateInput,
+  type ActionInput,
+  type ActionRecord,
+  type ActionPayload,
+} from './actions';
+import { reconcile, send, type SendOutcome } from './send';
+import type { ReviewStore } from './store';
+
+export interface ReplayReport {
+  /** Actions the server accepted during this replay. */
+  sent: ActionRecord[];
+  /** Actions the server refused during this replay (each with its message). */
+  refused: ActionRecord[];
+  /** Actions still waiting. */
+  remaining: number;
+  /** Why replay stopped early (server unreachable, token rejected, ...); null when the queue drained. */
+  stoppedBy: string | null;
+}
+
+/** A status that means the server looked at the request and will not take it. */
+export function isRefusal(err: unknown): err is ApiError {
+  return err instanceof ApiError && !(err instanceof TokenRejectedError) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
+}
+
+function refusalMessage(err: ApiError): string {
+  return err.apiMessage ? `${err.apiMessage} (${err.status})` : err.message;
+}
+
+export class ActionQueue {
+  private running: Promise<ReplayReport> | null = null;
+
+  constructor(
+    private readonly mirror: Mirror,
+    private readonly store: ReviewStore,
+  ) {}
+
+  /** Stores an action and applies its effect to the mirror at once. */
+  enqueue(input: ActionInput, now = new Date().toISOString()): ActionRecord {
+    validateInput(input);
+    return this.mirror.transaction(() => {
+      const id = randomUUID();
+      const record = { id, ...this.resolve(input, id), state: 'queued' as const, createdAt: now, sendingAt: null, finishedAt: null, attempts: 0, message: null, resultId: null };
+      const stored = this.store.insertAction(record);
+      this.store.materializeTargetsOf(stored);
+      return stored;
+    });
+  }
+
+  /** The id a comment or reply has now: one posted offline and since sent has a server id. */
+  currentId(id: string): string {
+    if (!isLocalId(id)) return id;
+    return this.store.action(actionIdOfLocal(id))?.resultId ?? id;
+  }
+
+  private resolve(input: ActionInput, actionId: string): Pick<ActionRecord, 'kind' | 'spaceId' | 'changeRequestId' | 'commentId' | 'replyId' | 'payload'> {
+    const cannot = (why: string): Error => new Error(`Cannot ${describeKind(input.kind)}: ${why}.`);
+    switch (input.kind) {
+      case 'postComment': {
+        const cr = input.changeRequestId ?? null;
+        if (cr) {
+          const known = this.store.serverChangeRequest(cr);
+          if (!known) throw cannot(`change request ${cr} is not in the mirror; refresh review data first`);
+        }
+        return { kind: input.kind, spaceId: input.spaceId, changeRequestId: cr, commentId: localId(actionId), replyId: null, payload: { body: input.body, pageId: input.pageId ?? null } };
+      }
+      case 'editChangeRequest':
+      case 'updateFromMain':
+      case 'merge': {
+        const cr = this.store.serverChangeRequest(input.changeRequestId);
+        if (!cr) throw cannot(`change request ${input.changeRequestId} is not in the mirror; refresh review data first`);
+        if (input.kind === 'merge') {
+          if (this.store.spacePermissions(input.spaceId)?.merge === false) throw cannot('you do not have permission to merge in this space');
+          if (cr.status === 'merged') throw cannot('it is already merged');
+        }
+        const payload: ActionPayload = {};
+        if (input.kind === 'editChangeRequest') {
+          if (input.subject !== undefined) payload.subject = input.subject;
+          if (input.description !== undefined) payload.description = input.description;
+          if (input.status !== undefined) payload.status = input.status;
+        }
+        return { kind: input.kind, spaceId: input.spaceId, changeRequestId: input.changeRequestId, commentId: null, replyId: null, payload };
+      }
+      default: {
+        const commentId = this.currentId(input.commentId);
+        const where = this.store.commentLocation(commentId);
+        if (!where) throw cannot(`comment ${input.commentId} is not in the mirror (deleted, or not refreshed yet)`);
+        let replyId: string | null = null;
+        if ((input.kind === 'editReply' || input.kind === 'addReaction' || input.kind === 'removeReaction') && input.replyId) {
+          replyId = this.currentId(input.replyId);
+          if (!this.store.replyExists(replyId)) throw cannot(`reply ${input.replyId} is not in the mirror`);
+        }
+        if (input.kind === 'reply') replyId = localId(actionId);
+        const payload: ActionPayload = {};
+        if ('body' in input) payload.body = input.body;
+        if ('emoji' in input) payload.emoji = input.emoji;
+        return { kind: input.kind, spaceId: where.spaceId, changeRequestId: where.changeRequestId, commentId, replyId, payload };
+      }
+    }
+  }
+
+  /** Withdraws a refused action from view, or cancels one not sent yet (and what depends on it). */
+  dismiss(actionId: string): void {
+    this.mirror.transaction(() => {
+      const a = this.store.action(actionId);
+      if (!a) throw new Error(`No review action ${actionId}.`);
+      if (a.state === 'sending') throw new Error(`Action ${actionId} may already have reached the server; it cannot be cancelled now.`);
+      if (a.state !== 'queued' && a.state !== 'refused') return;
+      this.store.setActionState(a.id, 'dismissed');
+      this.store.materializeTargetsOf(a);
+      if (a.state === 'queued' && CREATES.has(a.kind)) {
+        const created = localId(a.id);
+        for (const d of this.store.actions(['queued'])) {
+          if (d.commentId === created || d.replyId === created) {
+            this.store.setActionState(d.id, 'dismissed', { message: 'Cancelled with the action it depended on.' });
+            this.store.materializeTargetsOf(d);
+          }
+        }
+      }
+    });
+  }
+
+  /** Sends queued actions in order. Concurrent calls share one replay. */
+  replay(api: ApiClient, signal?: AbortSignal): Promise<ReplayReport> {
+    if (!this.running) {
+      this.running = this.drain(api, signal).finally(() => {
+        this.running = null;
+      });
+    }
+    return this.running;
+  }
+
+  private async drain(api: ApiClient, signal?: AbortSignal): Promise<ReplayReport> {
+    const report: ReplayReport = { sent: [], refused: [], remaining: 0, stoppedBy: null };
+    for (;;) {
+      signal?.throwIfAborted();
+      const next = this.store.actions(['queued', 'sending'])[0];
+      if (!next) break;
+      const broken = this.brokenDependency(next);
+      if (broken) {
+        report.refused.push(this.refuse(next, broken));
+        continue;
+      }
+      let sending = false;
+      try {
+        let outcome = next.state === 'sending' ? await reconcile(api, next, this.store.me(), this.takenIds()) : null;
+        if (!outcome) {
+          this.mirror.transaction(() => this.store.setActionState(next.id, 'sending'));
+          sending = true;
+          outcome = await send(api, next);
+        }
+        report.sent.push(this.mirror.transaction(() => this.record(next, outcome)));
+      } catch (err) {
+        if (isRefusal(err)) {
+          report.refused.push(this.refuse(next, refusalMessage(err)));
+          continue;
+        }
+        // If this attempt's request certainly never reached the server, the action is plainly queued
+        // again; otherwise it stays `sending` and the next replay looks for it on the server first.
+        const untouched = sending && err instanceof NetworkError && !err.mayHaveBeenApplied;
+        const message = err instanceof Error ? err.message : String(err);
+        this.mirror.transaction(() => this.store.noteFailure(next.id, message, untouched));
+        report.stoppedBy = message;
+        break;
+      }
+    }
+    report.remaining = this.store.actions(['queued', 'sending']).length;
+    return report;
+  }
+
+  /** Ids of server objects already matched to earlier actions or known in the mirror. */
+  private takenIds(): Set<string> {
+    const rows = this.mirror.db
+      .prepare(
+        `SELECT result_id AS id FROM review_actions WHERE result_id IS NOT NULL
+         UNION SELECT id FROM comments WHERE server_json IS NOT NULL UNION SELECT id FROM replies WHERE server_json IS NOT NULL`,
+      )
+      .all() as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Why an action can never be sent: it acts on something whose creation was refused or cancelled. */
+  private brokenDependency(a: ActionRecord): string | null {
+    for (const target of [a.commentId, a.replyId]) {
+      if (!isLocalId(target) || (a.kind === 'reply' && target === a.replyId) || (a.kind === 'postComment' && target === a.commentId)) continue;
+      const creator = this.store.action(actionIdOfLocal(target));
+      if (!creator || creator.state === 'refused' || creator.state === 'dismissed') {
+        const why = creator?.message ? `: ${creator.message}` : '';
+        return `It depends on a ${creator?.kind === 'reply' ? 'reply' : 'comment'} that was never posted${why}`;
+      }
+    }
+    return null;
+  }
+
+  private refuse(a: ActionRecord, message: string): ActionRecord {
+    return this.mirror.transaction(() => {
+      this.store.setActionState(a.id, 'refused', { message });
+      this.store.materializeTargetsOf(a);
+      return this.store.action(a.id)!;
+    });
+  }
+
+  /** Writes what the server answered, and points later actions at ids the server assigned. */
+  private record(a: ActionRecord, outcome: SendOutcome): ActionRecord {
+    const { store } = this;
+    switch (outcome.type) {
+      case 'comment': {
+        const comment = outcome.comment;
+        store.setActionState(a.id, 'done', { resultId: a.kind === 'postComment' ? comment.id : null, message: null });
+        if (a.kind === 'postComment' && a.commentId && isLocalId(a.commentId)) {
+          store.retarget(a.commentId, comment.id);
+          store.putComment(a.spaceId, a.changeRequestId, comment);
+          store.renameComment(a.commentId, comment.id);
+        } else {
+          store.putComment(a.spaceId, a.changeRequestId, comment);
+        }
+        break;
+      }
+      case 'reply': {
+        const reply = outcome.reply;
+        const commentId = a.commentId!;
+        store.setActionState(a.id, 'done', { resultId: a.kind === 'reply' ? reply.id : null, message: null });
+        if (a.kind === 'reply' && a.replyId && isLocalId(a.replyId)) {
+          store.retarget(a.replyId, reply.id);
+          store.renameReply(a.replyId);
+          store.putReply(a.spaceId, commentId, reply);
+          this.countReply(commentId, reply);
+        } else {
+          store.putReply(a.spaceId, commentId, reply);
+        }
+        break;
+      }
+      case 'changeRequest': {
+        store.setActionState(a.id, 'done', { message: outcome.note ?? null });
+        const cr = outcome.changeRequest ?? { ...store.serverChangeRequest(a.changeRequestId!)!, ...outcome.patch };
+        store.putChangeRequest(a.spaceId, cr);
+        break;
+      }
+    }
+    return store.action(a.id)!;
+  }
+
+  /** Adds a reply we posted to its comment's server copy, so counts are right before the next refresh. */
+  private countReply(commentId: string, reply: { postedAt: string; postedBy: { id: string } }): void {
+    const server = this.store.serverComment(commentId);
+    const where = this.store.commentLocation(commentId);
+    if (!server || !where) return;
+    const repliers = [...(server.repliers ?? [])];
+    const mine = repliers.findIndex((r) => r.user.id === reply.postedBy.id);
+    if (mine >= 0) repliers[mine] = { ...repliers[mine]!, count: repliers[mine]!.count + 1, updatedAt: reply.postedAt };
+    else repliers.push({ user: reply.postedBy, count: 1, updatedAt: reply.postedAt });
+    this.store.putComment(where.spaceId, where.changeRequestId, { ...server, replies: (server.replies ?? 0) + 1, repliers });
+  }
+}

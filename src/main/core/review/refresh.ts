@@ -1,0 +1,242 @@
+/**
+ * Mirrors review and site state. Incremental: per space, a refresh lists the
+ * change requests (one list per status, plus the ones awaiting the user's
+ * review) and the space's own comments, then fetches only what those lists
+ * show has changed: the comments of a change request whose `updatedAt` or
+ * open-comment count moved, the replies of a comment whose reply count or
+ * latest replier moved, and page diffs of change requests whose revisions
+ * moved. With nothing changed that is six list requests per space, plus the
+ * comment lists of the `sweep` (see below), plus one for the signed-in user.
+ */
+import type { ChangeRequestStatus } from '@gitbook/api';
+import type { ApiClient } from '../api/client';
+import type { Mirror } from '../mirror';
+import { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './store';
+import { mirrorSites } from './sites';
+import { refreshDiff, pruneRevisionPages } from './diff-fetch';
+import type { RemoteChangeRequest, RemoteComment, RemoteReply, RemoteUser } from './types';
+
+const DEFAULT_SWEEP = 2;
+
+export const CHANGE_REQUEST_STATUSES = ['open', 'draft', 'archived', 'merged'] as const;
+
+export interface RefreshOptions {
+  /** Spaces to refresh; default: the spaces selected for sync. */
+  spaceIds?: string[];
+  /** Also mirror the sites of the spaces' organizations. Default true. */
+  sites?: boolean;
+  /** Prefetch page diffs of open and draft change requests whose revisions moved. Default true. */
+  diffs?: boolean;
+  /** Ignore what the mirror knows: list every change request's comments and every comment's replies. */
+  full?: boolean;
+  /**
+   * Replies, reactions and edits on a change request's comments leave the change
+   * request's `updatedAt` and open-comment count alone, so each refresh also lists
+   * the comments of this many open change requests per space, those checked longest
+   * ago, so such changes arrive within a bounded number of refreshes. Default 2.
+   */
+  sweep?: number;
+  signal?: AbortSignal;
+}
+
+export interface RefreshReport {
+  spaces: number;
+  changeRequests: number;
+  comments: number;
+  replies: number;
+  sites: number;
+  /** Change requests whose comments were listed again. */
+  changeRequestsRelisted: number;
+  /** Comments whose replies were listed again. */
+  commentsRelisted: number;
+  diffsFetched: number;
+  requests: number;
+  ms: number;
+}
+
+interface Context {
+  api: ApiClient;
+  mirror: Mirror;
+  store: ReviewStore;
+  options: RefreshOptions;
+  report: RefreshReport;
+}
+
+export async function refreshReview(api: ApiClient, mirror: Mirror, store: ReviewStore, options: RefreshOptions = {}): Promise<RefreshReport> {
+  const started = performance.now();
+  const requestsBefore = api.stats.requests;
+  const report: RefreshReport = {
+    spaces: 0,
+    changeRequests: 0,
+    comments: 0,
+    replies: 0,
+    sites: 0,
+    changeRequestsRelisted: 0,
+    commentsRelisted: 0,
+    diffsFetched: 0,
+    requests: 0,
+    ms: 0,
+  };
+  const ctx: Context = { api, mirror, store, options, report };
+
+  const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params));
+  mirror.transaction(() => store.setMe(me));
+
+  const spaces = options.spaceIds
+    ? options.spaceIds.map((id) => ({ id, organizationId: mirror.catalog.space(id)?.organizationId ?? null }))
+    : mirror.catalog.selectedSpaces().map((s) => ({ id: s.id, organizationId: s.organizationId }));
+  await Promise.all(spaces.map((s) => refreshSpace(ctx, s.id, me.id)));
+  report.spaces = spaces.length;
+  const ids = spaces.map((s) => s.id);
+  report.changeRequests = countRows(mirror, 'change_requests', ids);
+  report.comments = countRows(mirror, 'comments', ids);
+  report.replies = countRows(mirror, 'replies', ids);
+  if (!options.spaceIds) mirror.transaction(() => forgetUnselectedSpaces(mirror, ids));
+
+  if (options.sites !== false) {
+    const orgs = [...new Set(spaces.map((s) => s.organizationId).filter((o): o is string => !!o))];
+    report.sites = (await Promise.all(orgs.map((org) => mirrorSites(api, mirror, org)))).reduce((a, b) => a + b, 0);
+  }
+  mirror.transaction(() => pruneRevisionPages(mirror.db));
+
+  report.requests = api.stats.requests - requestsBefore;
+  report.ms = Math.round(performance.now() - started);
+  return report;
+}
+
+async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promise<void> {
+  const { api, mirror, store, options } = ctx;
+  options.signal?.throwIfAborted();
+  const [byStatus, awaitingMe, spaceComments] = await Promise.all([
+    Promise.all(
+      CHANGE_REQUEST_STATUSES.map((status) =>
+        api.listAll<RemoteChangeRequest>((c, query, params) =>
+          c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: status as ChangeRequestStatus }, params),
+        ),
+      ),
+    ),
+    api.listAll<RemoteChangeRequest>((c, query, params) =>
+      c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: 'open' as ChangeRequestStatus, requestedReviewer: meId }, params),
+    ),
+    api.listAll<RemoteComment>((c, query, params) =>
+      c.spaces.listCommentsInSpace(spaceId, { ...query, status: 'all', format: 'markdown' }, params),
+    ),
+  ]);
+  const changeRequests = byStatus.flat();
+  const reviewRequested = new Set(awaitingMe.map((cr) => cr.id));
+
+  const known = store.changeRequestStates(spaceId);
+  const relist: RemoteChangeRequest[] = [];
+  const diffs: RemoteChangeRequest[] = [];
+  const repliesToFetch: { commentId: string; changeRequestId: string | null; fingerprint: string }[] = [];
+  mirror.transaction(() => {
+    const seen = new Set<string>();
+    for (const cr of changeRequests) {
+      if (seen.has(cr.id)) continue;
+      seen.add(cr.id);
+      const before = known.get(cr.id);
+      store.putChangeRequest(spaceId, cr, reviewRequested.has(cr.id));
+      if (options.full || before?.commentsFingerprint !== changeRequestFingerprint(cr)) relist.push(cr);
+      if (options.diffs !== false && (cr.status === 'open' || cr.status === 'draft')) {
+        const base = cr.revisionMergedAncestor ?? cr.revisionInitial;
+        if (base && cr.revision && before?.diffFingerprint !== `${base}..${cr.revision}`) diffs.push(cr);
+      }
+    }
+    for (const id of known.keys()) if (!seen.has(id)) store.deleteChangeRequest(id);
+    const listed = new Set(relist.map((cr) => cr.id));
+    const byId = new Map(changeRequests.map((cr) => [cr.id, cr]));
+    for (const id of store.longestUnlisted(spaceId, (options.sweep ?? DEFAULT_SWEEP) + listed.size)) {
+      if (relist.length - listed.size >= (options.sweep ?? DEFAULT_SWEEP)) break;
+      const cr = byId.get(id);
+      if (cr && !listed.has(id)) relist.push(cr);
+    }
+    repliesToFetch.push(...mergeComments(ctx, spaceId, null, spaceComments));
+  });
+
+  await Promise.all(
+    relist.map(async (cr) => {
+      const comments = await api.listAll<RemoteComment>((c, query, params) =>
+        c.spaces.listCommentsInChangeRequest(spaceId, cr.id, { ...query, status: 'all', format: 'markdown' }, params),
+      );
+      mirror.transaction(() => {
+        repliesToFetch.push(...mergeComments(ctx, spaceId, cr.id, comments));
+        store.setCommentsFingerprint(cr.id, changeRequestFingerprint(cr));
+      });
+      ctx.report.changeRequestsRelisted += 1;
+    }),
+  );
+
+  await Promise.all(
+    repliesToFetch.map(async ({ commentId, changeRequestId, fingerprint }) => {
+      const replies = await api.listAll<RemoteReply>((c, query, params) =>
+        changeRequestId
+          ? c.spaces.listCommentRepliesInChangeRequest(spaceId, changeRequestId, commentId, { ...query, format: 'markdown' }, params)
+          : c.spaces.listCommentRepliesInSpace(spaceId, commentId, { ...query, format: 'markdown' }, params),
+      );
+      mirror.transaction(() => {
+        const stale = store.serverReplyIds(commentId);
+        for (const r of replies) {
+          stale.delete(r.id);
+          store.putReply(spaceId, commentId, r);
+        }
+        for (const id of stale) store.dropServerReply(id);
+        store.setRepliesFingerprint(commentId, fingerprint);
+      });
+      ctx.report.commentsRelisted += 1;
+    }),
+  );
+
+  for (const cr of diffs) {
+    options.signal?.throwIfAborted();
+    await refreshDiff(api, mirror, store, spaceId, cr);
+    ctx.report.diffsFetched += 1;
+  }
+}
+
+/**
+ * Writes a complete comment list (of the space's main content, or of one change
+ * request) and forgets server comments missing from it. Returns the comments
+ * whose replies must be listed again.
+ */
+function mergeComments(
+  ctx: Context,
+  spaceId: string,
+  changeRequestId: string | null,
+  comments: RemoteComment[],
+): { commentId: string; changeRequestId: string | null; fingerprint: string }[] {
+  const { store, options } = ctx;
+  const known = store.knownComments(spaceId, changeRequestId);
+  const stale: { commentId: string; changeRequestId: string | null; fingerprint: string }[] = [];
+  for (const c of comments) {
+    const before = known.get(c.id);
+    known.delete(c.id);
+    store.putComment(spaceId, changeRequestId ?? c.target?.changeRequest ?? null, c);
+    const fingerprint = commentFingerprint(c);
+    if ((c.replies ?? 0) === 0 && !options.full) {
+      // Nothing to list; but a comment that had replies lost them.
+      if (before !== fingerprint) {
+        for (const id of store.serverReplyIds(c.id)) store.dropServerReply(id);
+        store.setRepliesFingerprint(c.id, fingerprint);
+      }
+    } else if (options.full || before !== fingerprint) stale.push({ commentId: c.id, changeRequestId, fingerprint });
+  }
+  for (const id of known.keys()) store.dropServerComment(id);
+  return stale;
+}
+
+function countRows(mirror: Mirror, table: 'change_requests' | 'comments' | 'replies', spaceIds: string[]): number {
+  const row = mirror.db
+    .prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE space_id IN (SELECT value FROM json_each(?))`)
+    .get(JSON.stringify(spaceIds)) as { n: number };
+  return row.n;
+}
+
+/** Drops review rows of spaces no longer synced, keeping any with actions still to send. */
+function forgetUnselectedSpaces(mirror: Mirror, keep: string[]): void {
+  const keepJson = JSON.stringify(keep);
+  const notKept = `space_id NOT IN (SELECT value FROM json_each(?)) AND space_id NOT IN
+    (SELECT space_id FROM review_actions WHERE state IN ('queued', 'sending'))`;
+  mirror.db.prepare(`DELETE FROM replies WHERE ${notKept}`).run(keepJson);
+  mirror.db.prepare(`DELETE FROM comments WHERE ${notKept}`).run(keepJson);
+  mirror.db.prepare(`DELETE FROM change_requests WHERE ${notKept}`).run(keepJson);
+}

@@ -1,0 +1,438 @@
+/**
+ * Writes of the review mirror. Every row keeps the server's object
+ * (server_json) and effective columns: the server object with the pending
+ * actions that touch it folded in. Rewriting either side goes through
+ * `materialize*`, so pending effects survive refreshes and restarts.
+ */
+import type { Db } from '../mirror';
+import {
+  applyToChangeRequest,
+  applyToComment,
+  applyToReply,
+  CHANGE_REQUEST_KINDS,
+  type ActionKind,
+  type ActionPayload,
+  type ActionRecord,
+  type ActionState,
+} from './actions';
+import type { RemoteChangeRequest, RemoteComment, RemoteReaction, RemoteReply, RemoteUser } from './types';
+
+const ME_KEY = 'review.me';
+/** Used for optimistic authorship before the signed-in user is known. */
+const UNKNOWN_ME: RemoteUser = { id: 'me', displayName: 'You' };
+
+interface ActionRow {
+  seq: number;
+  id: string;
+  kind: ActionKind;
+  space_id: string;
+  change_request_id: string | null;
+  comment_id: string | null;
+  reply_id: string | null;
+  payload: string;
+  state: ActionState;
+  created_at: string;
+  sending_at: string | null;
+  finished_at: string | null;
+  attempts: number;
+  message: string | null;
+  result_id: string | null;
+}
+
+export const toAction = (r: ActionRow): ActionRecord => ({
+  seq: r.seq,
+  id: r.id,
+  kind: r.kind,
+  spaceId: r.space_id,
+  changeRequestId: r.change_request_id,
+  commentId: r.comment_id,
+  replyId: r.reply_id,
+  payload: JSON.parse(r.payload) as ActionPayload,
+  state: r.state,
+  createdAt: r.created_at,
+  sendingAt: r.sending_at,
+  finishedAt: r.finished_at,
+  attempts: r.attempts,
+  message: r.message,
+  resultId: r.result_id,
+});
+
+/** Compact reactions for the effective column: names, not whole user objects. */
+function compactReactions(reactions: RemoteReaction[] | undefined): string {
+  return JSON.stringify(
+    (reactions ?? []).map((r) => ({ emoji: r.emoji, count: r.count, users: r.users.map((u) => ({ id: u.user.id, displayName: u.user.displayName ?? '' })) })),
+  );
+}
+
+export function commentFingerprint(c: RemoteComment): string {
+  const latest = (c.repliers ?? []).reduce((max, r) => (r.updatedAt > max ? r.updatedAt : max), '');
+  return `${c.replies ?? 0}|${latest}`;
+}
+
+export function changeRequestFingerprint(cr: RemoteChangeRequest): string {
+  return `${cr.updatedAt ?? ''}|${cr.comments ?? 0}`;
+}
+
+export class ReviewStore {
+  constructor(readonly db: Db) {}
+
+  me(): RemoteUser {
+    const raw = this.meta(ME_KEY);
+    return raw ? (JSON.parse(raw) as RemoteUser) : UNKNOWN_ME;
+  }
+
+  knowsMe(): boolean {
+    return this.meta(ME_KEY) !== undefined;
+  }
+
+  setMe(user: RemoteUser): void {
+    this.db
+      .prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
+      .run(ME_KEY, JSON.stringify({ id: user.id, displayName: user.displayName ?? user.email ?? user.id }));
+    this.rememberUser(user);
+  }
+
+  private meta(key: string): string | undefined {
+    return (this.db.prepare(`SELECT value FROM meta WHERE key = ?`).get(key) as { value: string } | undefined)?.value;
+  }
+
+  rememberUser(u: RemoteUser | undefined): void {
+    if (!u?.id) return;
+    this.db
+      .prepare(
+        `INSERT INTO review_users (id, display_name, email, photo_url) VALUES (?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name, email = COALESCE(excluded.email, email),
+           photo_url = COALESCE(excluded.photo_url, photo_url)
+         WHERE display_name IS NOT excluded.display_name OR email IS NOT COALESCE(excluded.email, email)
+           OR photo_url IS NOT COALESCE(excluded.photo_url, photo_url)`,
+      )
+      .run(u.id, u.displayName ?? u.email ?? u.id, u.email ?? null, u.photoURL ?? null);
+  }
+
+  private rememberUsersOf(o: RemoteComment | RemoteReply): void {
+    this.rememberUser(o.postedBy);
+    if ('resolvedBy' in o) this.rememberUser(o.resolvedBy);
+    for (const r of o.reactions ?? []) for (const u of r.users) this.rememberUser(u.user);
+  }
+
+  // ---- actions -------------------------------------------------------------
+
+  action(id: string): ActionRecord | undefined {
+    const r = this.db.prepare(`SELECT * FROM review_actions WHERE id = ?`).get(id) as ActionRow | undefined;
+    return r && toAction(r);
+  }
+
+  actions(states?: ActionState[]): ActionRecord[] {
+    const where = states ? `WHERE state IN (${states.map(() => '?').join(',')})` : '';
+    return (this.db.prepare(`SELECT * FROM review_actions ${where} ORDER BY seq`).all(...(states ?? [])) as ActionRow[]).map(toAction);
+  }
+
+  private pendingWhere(column: 'comment_id' | 'reply_id' | 'change_request_id', id: string): ActionRecord[] {
+    return (
+      this.db
+        .prepare(`SELECT * FROM review_actions WHERE ${column} = ? AND state IN ('queued', 'sending') ORDER BY seq`)
+        .all(id) as ActionRow[]
+    ).map(toAction);
+  }
+
+  insertAction(a: Omit<ActionRecord, 'seq'>): ActionRecord {
+    const info = this.db
+      .prepare(
+        `INSERT INTO review_actions (id, kind, space_id, change_request_id, comment_id, reply_id, payload, state, created_at,
+           sending_at, finished_at, attempts, message, result_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        a.id,
+        a.kind,
+        a.spaceId,
+        a.changeRequestId,
+        a.commentId,
+        a.replyId,
+        JSON.stringify(a.payload),
+        a.state,
+        a.createdAt,
+        a.sendingAt,
+        a.finishedAt,
+        a.attempts,
+        a.message,
+        a.resultId,
+      );
+    return { ...a, seq: Number(info.lastInsertRowid) };
+  }
+
+  setActionState(id: string, state: ActionState, fields: { message?: string | null; resultId?: string | null; at?: string } = {}): void {
+    const at = fields.at ?? new Date().toISOString();
+    const finished = state === 'done' || state === 'refused' || state === 'dismissed';
+    this.db
+      .prepare(
+        `UPDATE review_actions SET state = ?,
+           sending_at = CASE WHEN ? = 'sending' THEN ? ELSE sending_at END,
+           attempts = attempts + CASE WHEN ? = 'sending' THEN 1 ELSE 0 END,
+           finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
+           message = CASE WHEN ? THEN ? ELSE message END,
+           result_id = COALESCE(?, result_id)
+         WHERE id = ?`,
+      )
+      .run(state, state, at, state, finished ? 1 : 0, at, fields.message !== undefined ? 1 : 0, fields.message ?? null, fields.resultId ?? null, id);
+  }
+
+  /** Records why a send did not complete; `requeue` when the request certainly never reached the server. */
+  noteFailure(id: string, message: string, requeue: boolean): void {
+    this.db
+      .prepare(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END WHERE id = ?`)
+      .run(message, requeue ? 1 : 0, id);
+  }
+
+  /** Points later actions at the id the server gave to something created offline. */
+  retarget(localId: string, serverId: string): void {
+    this.db.prepare(`UPDATE review_actions SET comment_id = ? WHERE comment_id = ?`).run(serverId, localId);
+    this.db.prepare(`UPDATE review_actions SET reply_id = ? WHERE reply_id = ?`).run(serverId, localId);
+  }
+
+  // ---- server objects ------------------------------------------------------
+
+  putChangeRequest(spaceId: string, cr: RemoteChangeRequest, reviewRequested?: boolean): void {
+    this.rememberUser(cr.createdBy);
+    this.db
+      .prepare(
+        `INSERT INTO change_requests (id, space_id, number, status, subject, server_json, review_requested)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET server_json = excluded.server_json,
+           review_requested = CASE WHEN ? IS NULL THEN review_requested ELSE excluded.review_requested END`,
+      )
+      .run(cr.id, spaceId, cr.number, cr.status, cr.subject ?? '', JSON.stringify(cr), reviewRequested ? 1 : 0, reviewRequested ?? null);
+    this.materializeChangeRequest(cr.id);
+  }
+
+  serverChangeRequest(id: string): RemoteChangeRequest | null {
+    const r = this.db.prepare(`SELECT server_json FROM change_requests WHERE id = ?`).get(id) as { server_json: string | null } | undefined;
+    return r?.server_json ? (JSON.parse(r.server_json) as RemoteChangeRequest) : null;
+  }
+
+  materializeChangeRequest(id: string): void {
+    let cr = this.serverChangeRequest(id);
+    const pending = this.pendingWhere('change_request_id', id).filter((a) => CHANGE_REQUEST_KINDS.has(a.kind));
+    for (const a of pending) cr = applyToChangeRequest(cr, a);
+    if (!cr) return;
+    this.db
+      .prepare(
+        `UPDATE change_requests SET number = ?, status = ?, subject = ?, outdated = ?, author_id = ?, created_at = ?, updated_at = ?,
+           revision = ?, revision_initial = ?, revision_merged_ancestor = ?, comments = ?, pending = ? WHERE id = ?`,
+      )
+      .run(
+        cr.number,
+        cr.status,
+        cr.subject ?? '',
+        cr.outdated ? 1 : 0,
+        cr.createdBy?.id ?? null,
+        cr.createdAt ?? null,
+        cr.updatedAt ?? null,
+        cr.revision ?? null,
+        cr.revisionInitial ?? null,
+        cr.revisionMergedAncestor ?? null,
+        cr.comments ?? 0,
+        pending.length > 0 ? 1 : 0,
+        id,
+      );
+  }
+
+  setCommentsFingerprint(changeRequestId: string, fingerprint: string | null, at = new Date().toISOString()): void {
+    this.db.prepare(`UPDATE change_requests SET comments_fingerprint = ?, comments_listed_at = ? WHERE id = ?`).run(fingerprint, at, changeRequestId);
+  }
+
+  /** Open and draft change requests of a space whose comments were listed longest ago. */
+  longestUnlisted(spaceId: string, limit: number): string[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id FROM change_requests WHERE space_id = ? AND status IN ('open', 'draft')
+         ORDER BY comments_listed_at IS NOT NULL, comments_listed_at, id LIMIT ?`,
+      )
+      .all(spaceId, limit) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  setDiffFingerprint(changeRequestId: string, fingerprint: string | null): void {
+    this.db.prepare(`UPDATE change_requests SET diff_fingerprint = ? WHERE id = ?`).run(fingerprint, changeRequestId);
+  }
+
+  /** Keyed by id: what the last refresh saw of each change request of a space. */
+  changeRequestStates(spaceId: string): Map<string, { commentsFingerprint: string | null; diffFingerprint: string | null; status: string }> {
+    const rows = this.db
+      .prepare(`SELECT id, comments_fingerprint, diff_fingerprint, status FROM change_requests WHERE space_id = ?`)
+      .all(spaceId) as { id: string; comments_fingerprint: string | null; diff_fingerprint: string | null; status: string }[];
+    return new Map(rows.map((r) => [r.id, { commentsFingerprint: r.comments_fingerprint, diffFingerprint: r.diff_fingerprint, status: r.status }]));
+  }
+
+  deleteChangeRequest(id: string): void {
+    this.deleteCommentsWhere(`change_request_id = ?`, id);
+    this.db.prepare(`DELETE FROM change_requests WHERE id = ?`).run(id);
+  }
+
+  putComment(spaceId: string, changeRequestId: string | null, c: RemoteComment): void {
+    this.rememberUsersOf(c);
+    this.db
+      .prepare(
+        `INSERT INTO comments (id, space_id, change_request_id, body, posted_at, server_json) VALUES (?, ?, ?, '', ?, ?)
+         ON CONFLICT (id) DO UPDATE SET space_id = excluded.space_id, change_request_id = excluded.change_request_id,
+           server_json = excluded.server_json`,
+      )
+      .run(c.id, spaceId, changeRequestId, c.postedAt, JSON.stringify(c));
+    this.materializeComment(c.id);
+  }
+
+  serverComment(id: string): RemoteComment | null {
+    const r = this.db.prepare(`SELECT server_json FROM comments WHERE id = ?`).get(id) as { server_json: string | null } | undefined;
+    return r?.server_json ? (JSON.parse(r.server_json) as RemoteComment) : null;
+  }
+
+  commentLocation(id: string): { spaceId: string; changeRequestId: string | null } | undefined {
+    const r = this.db.prepare(`SELECT space_id, change_request_id FROM comments WHERE id = ?`).get(id) as
+      | { space_id: string; change_request_id: string | null }
+      | undefined;
+    return r && { spaceId: r.space_id, changeRequestId: r.change_request_id };
+  }
+
+  /** Rewrites a comment's effective columns; creates the row for one posted offline, drops one that no longer exists. */
+  materializeComment(id: string): void {
+    const server = this.serverComment(id);
+    const pending = this.pendingWhere('comment_id', id);
+    const me = this.me();
+    let c: RemoteComment | null = server;
+    for (const a of pending) c = applyToComment(c, a, me);
+    if (!c) {
+      this.deleteCommentsWhere(`id = ?`, id);
+      return;
+    }
+    const create = pending.find((a) => a.kind === 'postComment');
+    if (!server && create) {
+      this.db
+        .prepare(`INSERT OR IGNORE INTO comments (id, space_id, change_request_id, body, posted_at) VALUES (?, ?, ?, '', ?)`)
+        .run(id, create.spaceId, create.changeRequestId, c.postedAt);
+    }
+    this.db
+      .prepare(
+        `UPDATE comments SET page_id = ?, node_id = ?, author_id = ?, body = ?, resolved = ?, posted_at = ?, edited_at = ?,
+           resolved_at = ?, resolved_by = ?, reply_count = ?, reactions = ?, pending = ? WHERE id = ?`,
+      )
+      .run(
+        c.target?.page?.id ?? null,
+        c.target?.node?.id ?? null,
+        c.postedBy?.id ?? null,
+        c.body?.markdown ?? '',
+        c.status === 'resolved' ? 1 : 0,
+        c.postedAt,
+        c.editedAt ?? null,
+        c.resolvedAt ?? null,
+        c.resolvedBy?.id ?? null,
+        c.replies ?? 0,
+        compactReactions(c.reactions),
+        pending.length > 0 ? 1 : 0,
+        id,
+      );
+  }
+
+  setRepliesFingerprint(commentId: string, fingerprint: string | null): void {
+    this.db.prepare(`UPDATE comments SET replies_fingerprint = ? WHERE id = ?`).run(fingerprint, commentId);
+  }
+
+  /** Server comment ids of a space's main content (changeRequestId null) or of one change request, with their replies fingerprint. */
+  knownComments(spaceId: string, changeRequestId: string | null): Map<string, string | null> {
+    const rows = (
+      changeRequestId === null
+        ? this.db.prepare(`SELECT id, replies_fingerprint FROM comments WHERE space_id = ? AND change_request_id IS NULL AND server_json IS NOT NULL`).all(spaceId)
+        : this.db.prepare(`SELECT id, replies_fingerprint FROM comments WHERE change_request_id = ? AND server_json IS NOT NULL`).all(changeRequestId)
+    ) as { id: string; replies_fingerprint: string | null }[];
+    return new Map(rows.map((r) => [r.id, r.replies_fingerprint]));
+  }
+
+  /** The server no longer has this comment: forget its server side (pending creations stay). */
+  dropServerComment(id: string): void {
+    this.db.prepare(`DELETE FROM replies WHERE comment_id = ? AND server_json IS NOT NULL`).run(id);
+    this.db.prepare(`UPDATE comments SET server_json = NULL WHERE id = ?`).run(id);
+    this.materializeComment(id);
+  }
+
+  private deleteCommentsWhere(where: string, arg: string): void {
+    this.db.prepare(`DELETE FROM replies WHERE comment_id IN (SELECT id FROM comments WHERE ${where})`).run(arg);
+    this.db.prepare(`DELETE FROM comments WHERE ${where}`).run(arg);
+  }
+
+  putReply(spaceId: string, commentId: string, r: RemoteReply): void {
+    this.rememberUsersOf(r);
+    this.db
+      .prepare(
+        `INSERT INTO replies (id, comment_id, space_id, body, posted_at, server_json) VALUES (?, ?, ?, '', ?, ?)
+         ON CONFLICT (id) DO UPDATE SET comment_id = excluded.comment_id, space_id = excluded.space_id, server_json = excluded.server_json`,
+      )
+      .run(r.id, commentId, spaceId, r.postedAt, JSON.stringify(r));
+    this.materializeReply(r.id);
+  }
+
+  serverReply(id: string): RemoteReply | null {
+    const r = this.db.prepare(`SELECT server_json FROM replies WHERE id = ?`).get(id) as { server_json: string | null } | undefined;
+    return r?.server_json ? (JSON.parse(r.server_json) as RemoteReply) : null;
+  }
+
+  replyExists(id: string): boolean {
+    return this.db.prepare(`SELECT 1 FROM replies WHERE id = ?`).get(id) !== undefined;
+  }
+
+  serverReplyIds(commentId: string): Set<string> {
+    const rows = this.db.prepare(`SELECT id FROM replies WHERE comment_id = ? AND server_json IS NOT NULL`).all(commentId) as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
+  dropServerReply(id: string): void {
+    this.db.prepare(`UPDATE replies SET server_json = NULL WHERE id = ?`).run(id);
+    this.materializeReply(id);
+  }
+
+  materializeReply(id: string): void {
+    const server = this.serverReply(id);
+    const pending = this.pendingWhere('reply_id', id);
+    const me = this.me();
+    let r: RemoteReply | null = server;
+    for (const a of pending) r = applyToReply(r, a, me);
+    if (!r) {
+      this.db.prepare(`DELETE FROM replies WHERE id = ?`).run(id);
+      return;
+    }
+    const create = pending.find((a) => a.kind === 'reply');
+    if (!server && create && create.commentId) {
+      this.db
+        .prepare(`INSERT OR IGNORE INTO replies (id, comment_id, space_id, body, posted_at) VALUES (?, ?, ?, '', ?)`)
+        .run(id, create.commentId, create.spaceId, r.postedAt);
+    }
+    this.db
+      .prepare(`UPDATE replies SET author_id = ?, body = ?, posted_at = ?, edited_at = ?, reactions = ?, pending = ? WHERE id = ?`)
+      .run(r.postedBy?.id ?? null, r.body?.markdown ?? '', r.postedAt, r.editedAt ?? null, compactReactions(r.reactions), pending.length > 0 ? 1 : 0, id);
+  }
+
+  /** Moves a comment posted offline (and its local replies) to the id the server gave it. */
+  renameComment(localId: string, serverId: string): void {
+    this.db.prepare(`UPDATE replies SET comment_id = ? WHERE comment_id = ?`).run(serverId, localId);
+    this.db.prepare(`DELETE FROM comments WHERE id = ?`).run(localId);
+  }
+
+  renameReply(localId: string): void {
+    this.db.prepare(`DELETE FROM replies WHERE id = ?`).run(localId);
+  }
+
+  /** Re-applies pending actions to every row they touch (after the queue changed). */
+  materializeTargetsOf(a: Pick<ActionRecord, 'commentId' | 'replyId' | 'changeRequestId' | 'kind'>): void {
+    if (CHANGE_REQUEST_KINDS.has(a.kind)) {
+      if (a.changeRequestId) this.materializeChangeRequest(a.changeRequestId);
+      return;
+    }
+    if (a.commentId) this.materializeComment(a.commentId);
+    if (a.replyId) this.materializeReply(a.replyId);
+  }
+
+  spacePermissions(spaceId: string): Record<string, boolean> | undefined {
+    const r = this.db.prepare(`SELECT json FROM spaces WHERE id = ?`).get(spaceId) as { json: string } | undefined;
+    if (!r) return undefined;
+    const space = JSON.parse(r.json) as { permissions?: Record<string, boolean> };
+    return space.permissions;
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * File operations confined to one root folder (a space folder).
+ *
+ * Every relative path is checked twice: lexically (no absolute paths, drive letters,
+ * `..` segments or NUL) and on disk (the real path of the deepest existing ancestor,
+ * which resolves symbolic links, must stay inside the real root). Paths use `/` or `\`.
+ * A symlink swapped in between the check and the write is not guarded against.
+ */
+import { randomBytes } from 'node:crypto';
+import { realpathSync, lstatSync } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+
+export class UnsafePathError extends Error {
+  override name = 'UnsafePathError';
+  constructor(
+    readonly relPath: string,
+    reason: string,
+  ) {
+    super(`Refusing to use "${relPath}": ${reason}. Nothing was read or written.`);
+  }
+}
+
+export class SafeFsError extends Error {
+  override name = 'SafeFsError';
+  constructor(
+    message: string,
+    /** The system error code (ENOENT, ENOSPC, ...), so callers can branch on it. */
+    readonly code: string | undefined,
+    readonly relPath: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+const errnoCode = (err: unknown): string | undefined =>
+  typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+
+/** Turns a system error into one that says what happened and what to do. */
+export function explainFsError(err: unknown, action: string, relPath: string): SafeFsError {
+  const code = errnoCode(err);
+  const what = `Could not ${action} "${relPath}"`;
+  const kept = 'Nothing was lost: the file on disk was left as it was, and Quire still has the content and will try again.';
+  let advice: string;
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      advice = `the disk is full (or your quota is used up). Free some space, then sync again. ${kept}`;
+      break;
+    case 'EROFS':
+      advice = `the folder is on a read-only disk. Move the space folder to a writable location (or remount the disk read-write), then sync again. ${kept}`;
+      break;
+    case 'EACCES':
+    case 'EPERM':
+      advice = `permission denied. Check that your user owns the folder and that it and the file are not read-only or locked by another program, then sync again. ${kept}`;
+      break;
+    case 'ENAMETOOLONG':
+      advice = `the path is too long for this system. Move the space folder closer to the top of the disk, then sync again. ${kept}`;
+      break;
+    case 'EISDIR':
+      advice = 'a folder is in the way where a file should be. Move or rename that folder, then sync again.';
+      break;
+    case 'ENOTDIR':
+      advice = 'a file is in the way where a folder should be. Move or rename that file, then sync again.';
+      break;
+    case 'ENOENT':
+      advice = 'it does not exist.';
+      break;
+    default:
+      advice = `${(err as Error)?.message ?? String(err)}.`;
+  }
+  return new SafeFsError(`${what}: ${advice}`, code, relPath, { cause: err });
+}
+
+function isInsideOrSame(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** Real path of `p`, following symlinks as far as the path exists; missing tail parts are appended as is. */
+function realpathOfDeepestExisting(p: string, relPath: string): string {
+  const missing: string[] = [];
+  let current = p;
+  for (;;) {
+    try {
+      return path.join(realpathSync.native(current), ...missing.reverse());
+    } catch (err) {
+      const code = errnoCode(err);
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw explainFsError(err, 'check', relPath);
+      if (isDanglingSymlink(current)) throw new UnsafePathError(relPath, `"${current}" is a symbolic link to something that does not exist; remove that link`);
+      const parent = path.dirname(current);
+      if (parent === current) return path.join(current, ...missing.reverse());
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+function isDanglingSymlink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+function lexicalSegments(relPath: string): string[] {
+  if (typeof relPath !== 'string' || relPath.trim() === '') throw new UnsafePathError(String(relPath), 'the path is empty');
+  if (relPath.includes('\0')) throw new UnsafePathError(relPath, 'the path contains a NUL character');
+  if (path.posix.isAbsolute(relPath) || path.win32.isAbsolute(relPath) || /^[A-Za-z]:/.test(relPath)) {
+    throw new UnsafePathError(relPath, 'the path is absolute; only paths inside the space folder are allowed');
+  }
+  const segments = relPath.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
+  // Windows drops trailing dots and spaces, so '.. ' or '...' may mean '..' there.
+  if (segments.some((s) => /^[. ]+$/.test(s) && s !== '.')) {
+    throw new UnsafePathError(relPath, 'a segment is made only of dots and spaces (such as "..") and could leave the space folder');
+  }
+  if (segments.length === 0) throw new UnsafePathError(relPath, 'the path names the space folder itself, not a file');
+  return segments;
+}
+
+/**
+ * Absolute path of `relPath` inside `root`. Throws UnsafePathError if it would leave
+ * root, lexically or through a symbolic link already on disk. Root need not exist yet.
+ */
+export function resolveInside(root: string, relPath: string): string {
+  const segments = lexicalSegments(relPath);
+  const absRoot = path.resolve(root);
+  const target = path.join(absRoot, ...segments);
+  if (!isInsideOrSame(absRoot, target) || target === absRoot) {
+    throw new UnsafePathError(relPath, 'the path leaves the space folder');
+  }
+  const realRoot = realpathOfDeepestExisting(absRoot, relPath);
+  const realTarget = realpathOfDeepestExisting(target, relPath);
+  if (!isInsideOrSame(realRoot, realTarget) || realTarget === realRoot) {
+    throw new UnsafePathError(relPath, 'a symbolic link on disk leads outside the space folder; replace that link with a real folder or file');
+  }
+  return target;
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Some systems (Windows) cannot open or fsync a directory; the rename is still atomic.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Writes `data` to `relPath` inside `root` so that readers see either the old file or
+ * the new one, never a half-written file: a temp file in the same folder, fsync, rename.
+ * Creates missing parent folders (inside root only). Returns the absolute path.
+ * On failure the temp file is removed and a SafeFsError explains what to do.
+ */
+export async function writeFileAtomic(root: string, relPath: string, data: string | Uint8Array): Promise<string> {
+  const target = resolveInside(root, relPath);
+  const dir = path.dirname(target);
+  const temp = path.join(dir, `.quire-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+  let handle: fsp.FileHandle | undefined;
+  let tempCreated = false;
+  try {
+    await fsp.mkdir(dir, { recursive: true }).catch((err: unknown) => {
+      // mkdir -p says EEXIST when a file sits where a folder should be.
+      throw errnoCode(err) === 'EEXIST' ? explainFsError(Object.assign(new Error(String(err)), { code: 'ENOTDIR' }), 'save', relPath) : err;
+    });
+    resolveInside(root, relPath); // again, now that the folders exist
+    const existingMode = await fsp.stat(target).then((s) => (s.isFile() ? s.mode & 0o777 : undefined), () => undefined);
+    handle = await fsp.open(temp, 'wx', existingMode ?? 0o666);
+    tempCreated = true;
+    await handle.writeFile(data);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await fsp.rename(temp, target);
+    tempCreated = false;
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    if (tempCreated) await fsp.rm(temp, { force: true }).catch(() => undefined);
+    if (err instanceof UnsafePathError || err instanceof SafeFsError) throw err;
+    throw explainFsError(err, 'save', relPath);
+  }
+  await syncDirectory(dir);
+  return target;
+}
+
+/** Reads a file inside root (as text when an encoding is given). */
+export async function readFileInside(root: string, relPath: string): Promise<Buffer>;
+export async function readFileInside(root: string, relPath: string, encoding: BufferEncoding): Promise<string>;
+export async function readFileInside(root: string, relPath: string, encoding?: BufferEncoding): Promise<Buffer | string> {
+  const target = resolveInside(root, relPath);
+  try {
+    return encoding ? await fsp.readFile(target, encoding) : await fsp.readFile(target);
+  } catch (err) {
+    throw explainFsError(err, 'read', relPath);
+  }
+}
+
+/**
+ * Removes a file inside root. Returns false if it was already gone. With
+ * `pruneEmptyFolders`, then removes the folders it leaves empty, up to (not including) root.
+ */
+export async function removeFileInside(
+  root: string,
+  relPath: string,
+  options: { pruneEmptyFolders?: boolean } = {},
+): Promise<boolean> {
+  const target = resolveInside(root, relPath);
+  let removed = true;
+  try {
+    await fsp.unlink(target);
+  } catch (err) {
+    if (errnoCode(err) !== 'ENOENT') throw explainFsError(err, 'delete', relPath);
+    removed = false;
+  }
+  if (options.pruneEmptyFolders) {
+    const absRoot = path.resolve(root);
+    let dir = path.dirname(target);
+    while (dir !== absRoot && isInsideOrSame(absRoot, dir)) {
+      try {
+        await fsp.rmdir(dir);
+      } catch {
+        break; // not empty (or not ours to remove): stop here
+      }
+      dir = path.dirname(dir);
+    }
+  }
+  return removed;
+}

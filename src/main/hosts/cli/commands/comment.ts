@@ -1,0 +1,74 @@
+import { ReviewService, type ActionInput, type ActResult } from '../../../core/review';
+import { flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { EXIT, type CliIo } from '../io';
+import { tryApi, type ReviewCliContext } from './review';
+
+export type { ReviewCliContext } from './review';
+
+const VERBS = ['reply', 'resolve', 'reopen', 'react'] as const;
+type Verb = (typeof VERBS)[number];
+
+function inputFor(verb: Verb, commentId: string, args: ParsedArgs): ActionInput {
+  switch (verb) {
+    case 'reply': {
+      const body = flag(args, 'body');
+      if (!body?.trim()) throw new UsageError('quire comment reply needs --body <markdown>');
+      return { kind: 'reply', commentId, body };
+    }
+    case 'resolve':
+      return { kind: 'resolve', commentId };
+    case 'reopen':
+      return { kind: 'reopen', commentId };
+    case 'react': {
+      const emoji = flag(args, 'emoji');
+      if (!emoji?.trim()) throw new UsageError('quire comment react needs --emoji <emoji>');
+      return { kind: 'addReaction', commentId, emoji };
+    }
+  }
+}
+
+function describe(verb: Verb, commentId: string, r: ActResult): string {
+  const what = {
+    reply: `Reply to comment ${commentId}`,
+    resolve: `Resolving comment ${commentId}`,
+    reopen: `Reopening comment ${commentId}`,
+    react: `Reaction on comment ${commentId}`,
+  }[verb];
+  switch (r.outcome) {
+    case 'sent':
+      return `${what}: sent${verb === 'reply' && r.targetId ? ` (reply ${r.targetId})` : ''}.`;
+    case 'queued':
+      return `${what}: queued — the API is not reachable now (${r.message ?? 'offline'}). It shows as pending and is sent by the next \`quire sync\`.`;
+    case 'refused':
+      return `${what}: refused by the server — ${r.message}. Nothing was changed.`;
+  }
+}
+
+/**
+ * `quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>] [--json]`.
+ * Sends at once when the API is reachable, otherwise queues the action in the mirror.
+ */
+export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): Promise<number> {
+  const [verb, commentId, ...extra] = args.positionals;
+  if (!verb || !(VERBS as readonly string[]).includes(verb)) throw new UsageError(`quire comment takes one of ${VERBS.join(', ')}; got "${verb ?? ''}"`);
+  if (!commentId) throw new UsageError(`quire comment ${verb} needs a comment id`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const dir = requireFlag(args, 'dir');
+  const input = inputFor(verb as Verb, commentId, args);
+
+  const mirror = ctx.openMirror(dir);
+  try {
+    const review = new ReviewService(mirror);
+    const { api, why } = await tryApi(ctx, mirror);
+    const result = await review.act(input, api, io.signal);
+    if (!api && result.outcome === 'queued') result.message = why;
+    if (has(args, 'json')) {
+      io.stdout(JSON.stringify({ outcome: result.outcome, actionId: result.action.id, targetId: result.targetId, message: result.message }, null, 2));
+    } else {
+      io.stdout(describe(verb as Verb, commentId, result));
+    }
+    return result.outcome === 'refused' ? EXIT.error : EXIT.ok;
+  } finally {
+    mirror.close();
+  }
+}

@@ -1,0 +1,55 @@
+import { ApiClient, type ApiClientOptions } from '../../core/api/client';
+import { Mirror } from '../../core/mirror';
+import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
+import { UsageError } from './args';
+import type { CliIo } from './io';
+
+/** Mirror meta key remembering which API a sync folder talks to. */
+export const API_URL_META = 'api.baseUrl';
+
+/** What commands share: opening a folder's mirror and an authenticated API client. */
+export class CliContext {
+  constructor(
+    private readonly io: CliIo,
+    readonly tokens: TokenStore = new KeytarTokenStore(),
+    /** Client tuning (tests shorten retries). */
+    private readonly apiOptions: Partial<ApiClientOptions> = {},
+  ) {}
+
+  openMirror(dir: string): Mirror {
+    return Mirror.open(dir);
+  }
+
+  /** The API address from --api, else the one this folder last synced with. */
+  apiUrlFor(mirror: Mirror, explicit?: string): string {
+    const url = explicit ?? mirror.catalog.getMeta(API_URL_META);
+    if (!url) throw new UsageError('missing --api <base_url> (this folder has not synced with any API yet)');
+    return normaliseApiUrl(url);
+  }
+
+  async token(apiUrl: string): Promise<string> {
+    const fromEnv = this.io.env.QUIRE_TOKEN?.trim();
+    if (fromEnv) return fromEnv;
+    const stored = await this.tokens.get(apiUrl);
+    if (stored) return stored;
+    throw new Error(`No API token for ${apiUrl}. Run \`quire login --api ${apiUrl}\` (reads the token from stdin) or set QUIRE_TOKEN.`);
+  }
+
+  async apiFor(mirror: Mirror, explicitUrl?: string): Promise<ApiClient> {
+    const baseUrl = this.apiUrlFor(mirror, explicitUrl);
+    return new ApiClient({ ...this.apiOptions, baseUrl, token: await this.token(baseUrl), signal: this.io.signal });
+  }
+}
+
+export function normaliseApiUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--api must be an http(s) URL such as https://api.gitbook.com, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--api must use http or https, got "${raw}"`);
+  // The client adds /v1 itself; accept an address given with it.
+  const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
+  return `${url.origin}${path}`;
+}

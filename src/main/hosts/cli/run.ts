@@ -1,0 +1,58 @@
+import { parseArgs, UsageError } from './args';
+import { EXIT, type CliIo } from './io';
+import { CliContext } from './context';
+import { sync } from './commands/sync';
+import { status } from './commands/status';
+import { login, logout } from './commands/login';
+import type { ParsedArgs } from './args';
+
+type Command = (args: ParsedArgs, io: CliIo, ctx: CliContext) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = { sync, status, login, logout };
+
+export const USAGE = `Quire — offline-first sync for hosted docs
+
+Usage:
+  quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>]
+  quire status --dir <folder> [--json]
+  quire login [--api <base_url>]        reads the API token from stdin, stores it in the OS keychain
+  quire logout [--api <base_url>]
+
+The token comes from QUIRE_TOKEN, else from the keychain entry saved by \`quire login\`.
+Exit codes: 0 ok, 1 error, 2 usage, 3 conflicts need you.`;
+
+/** Runs one `quire` invocation in-process; returns the exit code. */
+export async function runCli(argv: string[], io: CliIo, ctx = new CliContext(io)): Promise<number> {
+  let args: ParsedArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (err) {
+    io.stderr(`quire: ${(err as Error).message}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  if (!args.command || args.command === 'help' || args.flags.has('help')) {
+    io.stdout(USAGE);
+    return args.command || args.flags.has('help') ? EXIT.ok : EXIT.usage;
+  }
+  const command = COMMANDS[args.command];
+  if (!command) {
+    io.stderr(`quire: unknown command "${args.command}"\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  try {
+    return await command(args, io, ctx);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`quire ${args.command}: ${err.message}\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+    if (io.signal.aborted && (err as Error)?.name === 'CancelledError') return EXIT.ok;
+    // One clear line: what happened and what to do (the error messages carry both).
+    io.stderr(`quire ${args.command}: ${oneLine((err as Error)?.message ?? String(err))}`);
+    return EXIT.error;
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}

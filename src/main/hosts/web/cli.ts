@@ -1,0 +1,38 @@
+import { join, resolve } from 'node:path';
+import { flag, requireFlag, UsageError, type ParsedArgs } from '../cli/args';
+import { EXIT, type CliIo } from '../cli/io';
+import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
+import { startWebHost } from './server';
+import { defaultRendererDir } from './renderer-dir';
+import { ensureRendererBuilt } from './renderer-build';
+
+/**
+ * `quire ui --api <base_url> --dir <folder> [--port N]`: the app in a browser.
+ * The first stdout line is the address to open, secret included; everything
+ * else goes to stderr. Runs until the signal aborts (Ctrl+C).
+ */
+export async function runUi(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore } = {}): Promise<number> {
+  const apiUrl = requireFlag(args, 'api');
+  const dir = resolve(requireFlag(args, 'dir'));
+  const portFlag = flag(args, 'port');
+  const port = portFlag === undefined ? 0 : Number(portFlag);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);
+
+  const rendererDir = defaultRendererDir();
+  await ensureRendererBuilt(rendererDir, io.stderr);
+  const host = await startWebHost({
+    apiUrl,
+    dir,
+    port,
+    rendererDir,
+    tokens: ctx.tokens ?? new KeytarTokenStore(),
+    token: io.env.QUIRE_TOKEN?.trim() || undefined,
+    log: io.stderr,
+  });
+  io.stdout(host.url);
+  io.stderr(`Quire is serving ${join(dir)} for ${apiUrl}. Open the address above in a browser (it holds this session's secret). Ctrl+C stops.`);
+  if (!io.signal.aborted) await new Promise<void>((done) => io.signal.addEventListener('abort', () => done(), { once: true }));
+  io.stderr('Stopping: letting the current sync step finish…');
+  await host.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import type { SessionVM, SyncStatusVM } from '../shared/contract';
+import type { Bridge, ConnectionState } from './bridge';
+import { BridgeProvider, useBridge } from './hooks/bridge-context';
+import { useEventState } from './hooks/use-query';
+import { SignInView } from './views/SignInView';
+import { StatusBar } from './components/StatusBar';
+import { Nav, VIEWS, type ViewId } from './components/Nav';
+import { SpacesView } from './views/SpacesView';
+import { ConflictsView } from './views/ConflictsView';
+import { ReviewView } from './views/ReviewView';
+import { LogView } from './views/LogView';
+import { SitesView } from './views/SitesView';
+
+export function App({ bridge }: { bridge: Bridge }) {
+  return (
+    <BridgeProvider bridge={bridge}>
+      <Shell />
+    </BridgeProvider>
+  );
+}
+
+function viewFromHash(): ViewId {
+  const id = window.location.hash.replace(/^#\/?/, '').split('/')[0];
+  return VIEWS.some((v) => v.id === id) ? (id as ViewId) : 'spaces';
+}
+
+function useConnection(): ConnectionState {
+  const bridge = useBridge();
+  const [state, setState] = useState(bridge.connection);
+  useEffect(() => bridge.onConnection(setState), [bridge]);
+  return state;
+}
+
+function Shell() {
+  const session = useEventState('session.changed', 'session.get', {}) as SessionVM | undefined;
+  const status = useEventState('sync.status', 'sync.status', {}) as SyncStatusVM | undefined;
+  const connection = useConnection();
+  const [view, setView] = useState<ViewId>(viewFromHash);
+
+  useEffect(() => {
+    const onHash = () => setView(viewFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  const go = (id: ViewId) => {
+    if (window.location.hash !== `#${id}`) window.location.hash = id;
+    setView(id);
+  };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || e.ctrlKey || e.metaKey) return;
+      const index = Number(e.key) - 1;
+      const target = VIEWS[index];
+      if (target) {
+        e.preventDefault();
+        go(target.id);
+        document.getElementById('main')?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const banner =
+    connection === 'lost' ? (
+      <div className="notice error banner" role="alert">
+        Lost the connection to Quire. Reconnecting… If you stopped it, start Quire again and open the new address it prints.
+      </div>
+    ) : null;
+
+  if (!session) {
+    return (
+      <div className="app loading" aria-busy="true">
+        {banner}
+        <p className="muted center">Connecting to Quire…</p>
+      </div>
+    );
+  }
+  if (!session.signedIn) {
+    return (
+      <div className="app">
+        {banner}
+        <SignInView session={session} />
+      </div>
+    );
+  }
+  return (
+    <div className="app shell">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      {banner}
+      <StatusBar status={status} session={session} />
+      <div className="body">
+        <Nav current={view} onSelect={go} conflicts={status?.conflicts ?? 0} pending={status?.pendingActions ?? 0} />
+        <main id="main" tabIndex={-1} className="view" aria-label={VIEWS.find((v) => v.id === view)?.label}>
+          {view === 'spaces' && <SpacesView status={status} />}
+          {view === 'conflicts' && <ConflictsView />}
+          {view === 'review' && <ReviewView />}
+          {view === 'log' && <LogView />}
+          {view === 'sites' && <SitesView />}
+        </main>
+      </div>
+    </div>
+  );
+}

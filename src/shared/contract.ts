@@ -1,0 +1,466 @@
+/**
+ * The one typed contract between the renderer and whichever host runs it
+ * (Electron over IPC, the web host over a WebSocket): request names with their
+ * parameter schemas and result types, pushed events, view models and errors.
+ * The renderer imports only this folder.
+ */
+import * as s from './schema';
+import type { Infer, Schema } from './schema';
+
+// ---------------------------------------------------------------- view models
+
+export interface UserVM {
+  id: string;
+  displayName: string;
+  email?: string;
+  photoURL?: string;
+}
+
+export type KeychainState = 'ok' | 'unavailable';
+
+export interface SessionVM {
+  signedIn: boolean;
+  /** API origin the app talks to (the client adds /v1). */
+  apiUrl: string;
+  user: UserVM | null;
+  keychain: KeychainState;
+  /** Why the user is signed out, when it was not their choice (e.g. token rejected). */
+  reason?: string;
+}
+
+export interface OrganizationVM {
+  id: string;
+  title: string;
+}
+
+export interface CollectionVM {
+  id: string;
+  organizationId: string;
+  parentId: string | null;
+  title: string;
+}
+
+export type SpaceState = 'not-synced' | 'synced' | 'syncing' | 'pending' | 'conflicts' | 'error';
+
+export interface SpaceVM {
+  id: string;
+  organizationId: string;
+  collectionId: string | null;
+  title: string;
+  emoji: string | null;
+  visibility: string | null;
+  selected: boolean;
+  /** Folder of this space inside the sync folder, once synced. */
+  folder: string | null;
+  lastSyncAt: string | null;
+  pendingEdits: number;
+  conflicts: number;
+  lastError: string | null;
+  state: SpaceState;
+}
+
+export interface CatalogVM {
+  organizations: OrganizationVM[];
+  collections: CollectionVM[];
+  spaces: SpaceVM[];
+  refreshedAt: string | null;
+}
+
+export type HostKind = 'electron' | 'web';
+
+export interface SettingsVM {
+  /** The sync folder: every chosen space gets a folder inside it. */
+  folder: string;
+  notifications: boolean;
+  host: HostKind;
+  /** Whether the host can show a native folder picker. */
+  canChooseFolder: boolean;
+}
+
+export type SyncState = 'signed-out' | 'idle' | 'syncing' | 'offline' | 'conflicts' | 'token-rejected' | 'paused' | 'error';
+
+export interface SyncProgressVM {
+  phase: string;
+  spaceId: string | null;
+  spaceTitle: string | null;
+  done: number;
+  total: number;
+}
+
+export interface SyncStatusVM {
+  state: SyncState;
+  progress: SyncProgressVM | null;
+  paused: boolean;
+  conflicts: number;
+  pendingActions: number;
+  lastCycleAt: string | null;
+  /** One line a person can act on, for offline/error/token-rejected states. */
+  message: string | null;
+  /** Increases with every change, so late or repeated events can be ignored. */
+  seq: number;
+  /** Host clock (ms since epoch) when the state changed; lets tests measure delivery latency. */
+  changedAt: number;
+}
+
+export interface ConflictVM {
+  spaceId: string;
+  spaceTitle: string;
+  /** Path of the local file, relative to the space folder. */
+  path: string;
+  pageId: string | null;
+  kind: string;
+  detectedAt: string;
+  local: string | null;
+  remote: string | null;
+  base: string | null;
+}
+
+export type LogKind = 'pulled' | 'pushed' | 'merged' | 'conflict' | 'retry' | 'error' | 'info';
+export const LOG_KINDS = ['pulled', 'pushed', 'merged', 'conflict', 'retry', 'error', 'info'] as const satisfies readonly LogKind[];
+
+export interface LogEntryVM {
+  seq: number;
+  at: string;
+  spaceId: string | null;
+  spaceTitle: string | null;
+  kind: LogKind;
+  message: string;
+}
+
+export interface ReactionVM {
+  emoji: string;
+  count: number;
+  /** Whether the signed-in user is among those who reacted. */
+  mine: boolean;
+  pending?: boolean;
+}
+
+export interface ReplyVM {
+  id: string;
+  author: UserVM | null;
+  postedAt: string;
+  markdown: string;
+  reactions: ReactionVM[];
+  pending: boolean;
+  /** Server's message when a queued action was refused. */
+  failure?: string;
+}
+
+export type CommentStatus = 'open' | 'resolved';
+
+export interface CommentVM {
+  id: string;
+  spaceId: string;
+  spaceTitle: string;
+  changeRequestId: string | null;
+  changeRequestNumber: number | null;
+  pageId: string | null;
+  pageTitle: string | null;
+  author: UserVM | null;
+  postedAt: string;
+  markdown: string;
+  status: CommentStatus;
+  replyCount: number;
+  reactions: ReactionVM[];
+  pending: boolean;
+  failure?: string;
+}
+
+export interface ThreadVM extends CommentVM {
+  replies: ReplyVM[];
+}
+
+export type AttentionReason = 'review-requested' | 'mine' | 'outdated' | 'open';
+
+export interface ChangeRequestVM {
+  spaceId: string;
+  spaceTitle: string;
+  id: string;
+  number: number;
+  subject: string;
+  status: string;
+  outdated: boolean;
+  comments: number;
+  createdBy: UserVM | null;
+  updatedAt: string;
+  reasons: AttentionReason[];
+  pending: boolean;
+  failure?: string;
+  url?: string;
+}
+
+export type PageChange = 'added' | 'removed' | 'modified' | 'moved';
+
+export interface PageDiffVM {
+  pageId: string;
+  title: string;
+  path: string | null;
+  previousPath: string | null;
+  change: PageChange;
+  before: string | null;
+  after: string | null;
+  linesAdded: number;
+  linesRemoved: number;
+}
+
+export interface ChangeRequestDetailVM {
+  changeRequest: ChangeRequestVM;
+  description: string | null;
+  canMerge: boolean;
+  diff: PageDiffVM[];
+  threads: ThreadVM[];
+}
+
+export interface ShareLinkVM {
+  id: string;
+  name: string | null;
+  active: boolean;
+  createdAt: string;
+}
+
+export interface SiteSpaceNodeVM {
+  type: 'site-space';
+  id: string;
+  title: string;
+  path: string;
+  spaceId: string | null;
+  isDefault: boolean;
+  hidden: boolean;
+}
+
+export interface SiteSectionNodeVM {
+  type: 'section';
+  id: string;
+  title: string;
+  path: string;
+  isDefault: boolean;
+  children: SiteSpaceNodeVM[];
+}
+
+export interface SiteGroupNodeVM {
+  type: 'group';
+  id: string;
+  title: string;
+  children: (SiteGroupNodeVM | SiteSectionNodeVM)[];
+}
+
+export type SiteNodeVM = SiteGroupNodeVM | SiteSectionNodeVM | SiteSpaceNodeVM;
+
+export interface SiteVM {
+  id: string;
+  organizationId: string;
+  organizationTitle: string | null;
+  title: string;
+  published: boolean;
+  visibility: string;
+  /** Section groups and sections in site order; site spaces outside any section last. */
+  children: SiteNodeVM[];
+  shareLinks: ShareLinkVM[];
+}
+
+// -------------------------------------------------------------------- errors
+
+export type ErrorCode =
+  | 'invalid-request'
+  | 'signed-out'
+  | 'token-rejected'
+  | 'offline'
+  | 'not-found'
+  | 'forbidden'
+  | 'keychain-unavailable'
+  | 'unsupported'
+  | 'busy'
+  | 'disconnected'
+  | 'internal';
+
+export interface ErrorVM {
+  code: ErrorCode;
+  /** What happened and what to do, in one or two sentences. */
+  message: string;
+}
+
+/** An error a host reports for a request; carried over the wire as an ErrorVM. */
+export class QuireError extends Error implements ErrorVM {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'QuireError';
+  }
+
+  toJSON(): ErrorVM {
+    return { code: this.code, message: this.message };
+  }
+}
+
+// ------------------------------------------------------------------ requests
+
+/** Pairs a runtime parameter schema with a result type known only to the compiler. */
+interface RequestDef<P, R> {
+  params: Schema<P>;
+  /** Phantom: never read at runtime. */
+  result?: R;
+}
+
+const req = <R>() => <P>(params: Schema<P>): RequestDef<P, R> => ({ params });
+const none = s.object({});
+
+const spaceRef = { spaceId: s.id() };
+const crRef = { spaceId: s.id(), changeRequestId: s.id() };
+const commentRef = { spaceId: s.id(), commentId: s.id(), changeRequestId: s.optional(s.id()) };
+const markdown = s.string({ min: 1, max: 100_000 });
+
+export const REQUESTS = {
+  'session.get': req<SessionVM>()(none),
+  'session.signIn': req<SessionVM>()(
+    s.object({
+      apiUrl: s.string({ min: 1, max: 2048, pattern: /^https?:\/\/[^\s]+$/ }),
+      token: s.string({ min: 1, max: 4096, pattern: /^\S+$/ }),
+    }),
+  ),
+  'session.signOut': req<SessionVM>()(none),
+
+  'settings.get': req<SettingsVM>()(none),
+  'settings.update': req<SettingsVM>()(
+    s.object({ folder: s.optional(s.string({ min: 1, max: 4096 })), notifications: s.optional(s.boolean()) }),
+  ),
+  'settings.chooseFolder': req<SettingsVM>()(none),
+
+  'catalog.get': req<CatalogVM>()(none),
+  'catalog.refresh': req<CatalogVM>()(none),
+  'spaces.select': req<CatalogVM>()(s.object({ spaceIds: s.array(s.id(), { max: 5000 }), selected: s.boolean() })),
+
+  'sync.status': req<SyncStatusVM>()(none),
+  'sync.now': req<SyncStatusVM>()(none),
+  'sync.setPaused': req<SyncStatusVM>()(s.object({ paused: s.boolean() })),
+
+  'conflicts.list': req<ConflictVM[]>()(none),
+  'conflicts.resolve': req<ConflictVM[]>()(
+    s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }), choice: s.oneOf(['mine', 'theirs'] as const) }),
+  ),
+  'conflicts.openInEditor': req<void>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
+
+  'review.attention': req<ChangeRequestVM[]>()(none),
+  'review.comments': req<CommentVM[]>()(
+    s.object({
+      spaceId: s.optional(s.id()),
+      changeRequestId: s.optional(s.id()),
+      authorId: s.optional(s.id()),
+      pageId: s.optional(s.id()),
+      text: s.optional(s.string({ max: 200 })),
+    }),
+  ),
+  'review.changeRequest': req<ChangeRequestDetailVM>()(s.object(crRef)),
+  'review.thread': req<ThreadVM>()(s.object({ spaceId: s.id(), commentId: s.id() })),
+  'review.reply': req<void>()(s.object({ ...commentRef, markdown })),
+  'review.react': req<void>()(
+    s.object({ ...commentRef, replyId: s.optional(s.id()), emoji: s.string({ min: 1, max: 50 }), remove: s.optional(s.boolean()) }),
+  ),
+  'review.resolve': req<void>()(s.object(commentRef)),
+  'review.reopen': req<void>()(s.object(commentRef)),
+  'review.setSubject': req<void>()(s.object({ ...crRef, subject: s.string({ min: 1, max: 100 }) })),
+  'review.setStatus': req<void>()(s.object({ ...crRef, status: s.oneOf(['draft', 'open', 'archived'] as const) })),
+  'review.updateFromMain': req<void>()(s.object(crRef)),
+  'review.merge': req<void>()(s.object(crRef)),
+
+  'log.list': req<LogEntryVM[]>()(
+    s.object({
+      kind: s.optional(s.oneOf(LOG_KINDS)),
+      spaceId: s.optional(s.id()),
+      text: s.optional(s.string({ max: 200 })),
+      limit: s.optional(s.number({ min: 1, max: 5000, integer: true })),
+    }),
+  ),
+
+  'sites.list': req<SiteVM[]>()(none),
+
+  'app.openExternal': req<void>()(s.object({ url: s.string({ min: 1, max: 4096 }) })),
+  'app.openFolder': req<void>()(s.object({ spaceId: s.optional(s.id()) })),
+} as const;
+
+export type RequestName = keyof typeof REQUESTS;
+export type Params<N extends RequestName> = Infer<(typeof REQUESTS)[N]['params']>;
+export type Result<N extends RequestName> = (typeof REQUESTS)[N] extends RequestDef<unknown, infer R> ? R : never;
+export const REQUEST_NAMES = Object.keys(REQUESTS) as RequestName[];
+
+export function isRequestName(name: unknown): name is RequestName {
+  return typeof name === 'string' && Object.hasOwn(REQUESTS, name);
+}
+
+/** Checks a request name and its parameters, throwing `QuireError('invalid-request')` with the reason. */
+export function parseRequest(name: unknown, params: unknown): { name: RequestName; params: Params<RequestName> } {
+  if (!isRequestName(name)) throw new QuireError('invalid-request', `Unknown request ${JSON.stringify(String(name)).slice(0, 80)}.`);
+  try {
+    return { name, params: REQUESTS[name].params.parse(params) as Params<RequestName> };
+  } catch (e) {
+    if (e instanceof s.SchemaError) throw new QuireError('invalid-request', `Request ${name} was refused: ${e.message}.`);
+    throw e;
+  }
+}
+
+// -------------------------------------------------------------------- events
+
+export type DataArea = 'catalog' | 'conflicts' | 'review' | 'log' | 'sites' | 'settings';
+
+export interface EventMap {
+  'sync.status': SyncStatusVM;
+  'session.changed': SessionVM;
+  /** Something the views show changed in the mirror: re-read these areas. */
+  'data.changed': { areas: DataArea[] };
+}
+
+export type EventName = keyof EventMap;
+export type PushedEvent = { [N in EventName]: { name: N; payload: EventMap[N] } }[EventName];
+export const EVENT_NAMES: readonly EventName[] = ['sync.status', 'session.changed', 'data.changed'];
+
+// ------------------------------------------------------------ wire envelopes
+
+/** What a host answers for a request: never a thrown error across the boundary. */
+export type Outcome<R> = { ok: true; result: R } | { ok: false; error: ErrorVM };
+
+/** WebSocket frames (the IPC host uses `invoke` for requests and one event channel). */
+export type ClientFrame = { type: 'request'; id: number; name: RequestName; params: unknown };
+export type ServerFrame =
+  | ({ type: 'response'; id: number } & Outcome<unknown>)
+  | { type: 'event'; event: PushedEvent }
+  | { type: 'hello'; host: HostKind };
+
+/** IPC channel names: every request has its own `quire:`-prefixed channel. */
+export const IPC_PREFIX = 'quire:';
+export const IPC_EVENT_CHANNEL = 'quire:event';
+export const ipcChannel = (name: RequestName): string => `${IPC_PREFIX}${name}`;
+
+/** What the Electron preload exposes on `window.quire`. */
+export interface PreloadApi {
+  request(name: RequestName, params: unknown): Promise<Outcome<unknown>>;
+  onEvent(listener: (event: PushedEvent) => void): () => void;
+}
+
+/** A host-side implementation of the contract (see src/main/hosts/service.ts). */
+export interface ContractService {
+  request<N extends RequestName>(name: N, params: Params<N>): Promise<Result<N>>;
+  subscribe(listener: (event: PushedEvent) => void): () => void;
+}
+
+/** Converts anything thrown by a service into a wire error a person can act on. */
+export function toErrorVM(e: unknown): ErrorVM {
+  if (e instanceof QuireError) return { code: e.code, message: e.message };
+  const message = e instanceof Error ? e.message : String(e);
+  return { code: 'internal', message: `Something went wrong inside Quire: ${message}. Try again; if it keeps happening, check the sync log.` };
+}
+
+/**
+ * Validates and runs one request against a service, turning every failure into
+ * an Outcome. Both hosts call this, so a payload is checked the same way
+ * whether it came over IPC or the WebSocket.
+ */
+export async function dispatch(service: ContractService, name: unknown, params: unknown): Promise<Outcome<unknown>> {
+  try {
+    const parsed = parseRequest(name, params);
+    const result = await service.request(parsed.name, parsed.params as never);
+    return { ok: true, result: result ?? null };
+  } catch (e) {
+    return { ok: false, error: toErrorVM(e) };
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * `npm run bench`: prints the figures the issues set targets for.
+ * Each section runs against the test fake on loopback.
+ */
+import { benchSync } from './sync';
+
+type Section = { title: string; run: () => Promise<Record<string, string | number>> };
+
+const sections: Section[] = [{ title: 'Sync (2,000 pages of ~3 KB)', run: benchSync }];
+
+const only = process.argv[2];
+for (const section of sections) {
+  if (only && !section.title.toLowerCase().includes(only.toLowerCase())) continue;
+  console.log(`\n## ${section.title}`);
+  const figures = await section.run();
+  const width = Math.max(...Object.keys(figures).map((k) => k.length));
+  for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(width)}  ${v}`);
+}

@@ -1,0 +1,25 @@
+import { GitBookAPI } from '@gitbook/api';
+import { startFakeApi } from '../index';
+const fake = await startFakeApi();
+const s = fake.store;
+const org = s.addOrg({ title: 'Acme Docs' });
+const space = s.addSpace(org.id, { title: 'Handbook', pages: [{ title: 'Welcome', markdown: 'Hello' }] });
+const api = new GitBookAPI({ endpoint: fake.url, authToken: fake.token });
+const orgs = await api.orgs.listOrganizationsForAuthenticatedUser({ limit: 10 });
+console.log(orgs.data.items.length);
+const pages = await api.spaces.listPages(space.id);
+const pid = pages.data.pages[0]!.id;
+const page = await api.spaces.getPageById(space.id, pid, { format: 'markdown' });
+console.log((page.data as any).markdown);
+const cr = await api.spaces.createChangeRequest(space.id, { subject: 'x' });
+console.log(cr.status, cr.data.number);
+const upd = await api.spaces.updateChangeRequestContent(space.id, cr.data.id, { changes: [{ operation: 'update_page', page: pid, document: { markdown: 'Bye' } }] }, { compat: false });
+console.log(JSON.stringify(upd.data).slice(0, 200));
+const m = await api.spaces.mergeChangeRequest(space.id, String(cr.data.number));
+console.log(m.data);
+console.log(s.pageMarkdown(space.id, pid));
+try { await api.spaces.getSpaceById('nope'); } catch (e: any) { console.log('err', e.code, e.errorMessage); }
+const comments = await api.spaces.listCommentsInSpace(space.id, { authors: ['a', 'b'], format: 'markdown' });
+console.log(comments.data.count);
+console.log('VIOLATIONS', fake.violations);
+await fake.close();

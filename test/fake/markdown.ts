@@ -1,0 +1,108 @@
+/** Markdown handling of the fake: frontmatter, titles, slugs, content ids, JSON documents. */
+import { createHash } from 'node:crypto';
+import { parse as parseYaml } from 'yaml';
+
+export interface PageMetadata {
+  title?: string;
+  description?: string;
+  icon?: string;
+  emoji?: string;
+  hidden?: boolean;
+}
+
+export interface ParsedMarkdown {
+  /** Body to store: frontmatter removed (and the leading `# heading` when it became the title). */
+  body: string;
+  metadata: PageMetadata;
+}
+
+export class MarkdownError extends Error {}
+
+const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+const LEADING_HEADING = /^(?:[ \t]*\r?\n)*# +(.+?)[ \t#]*(?:\r?\n|$)/;
+
+/**
+ * Splits submitted markdown into stored body and page metadata. Frontmatter keys `title`,
+ * `description`, `icon`, `emoji` and `hidden` set metadata; other keys are ignored. The title
+ * comes from `explicitTitle`, else frontmatter `title`, else a leading `# heading` (which is
+ * then removed from the body, as the page title is rendered separately).
+ */
+export function parseSubmittedMarkdown(markdown: string, explicitTitle?: string): ParsedMarkdown {
+  let body = markdown.replace(/\r\n/g, '\n');
+  const metadata: PageMetadata = {};
+  const fm = FRONTMATTER.exec(body);
+  if (fm) {
+    let data: unknown;
+    try {
+      data = parseYaml(fm[1] ?? '');
+    } catch (error) {
+      throw new MarkdownError(`the YAML frontmatter does not parse: ${(error as Error).message.split('\n')[0]}`);
+    }
+    if (data !== null && data !== undefined) {
+      if (typeof data !== 'object' || Array.isArray(data)) throw new MarkdownError('the YAML frontmatter must be a mapping of keys to values');
+      const record = data as Record<string, unknown>;
+      for (const key of ['title', 'description', 'icon', 'emoji'] as const) {
+        const value = record[key];
+        if (value === undefined || value === null) continue;
+        if (typeof value !== 'string' && typeof value !== 'number') throw new MarkdownError(`frontmatter \`${key}\` must be a string`);
+        metadata[key] = String(value);
+      }
+      if (record.hidden !== undefined && record.hidden !== null) {
+        if (typeof record.hidden !== 'boolean') throw new MarkdownError('frontmatter `hidden` must be true or false');
+        metadata.hidden = record.hidden;
+      }
+    }
+    body = body.slice(fm[0].length);
+  }
+  if (explicitTitle !== undefined) {
+    metadata.title = explicitTitle;
+  } else if (metadata.title === undefined) {
+    const heading = LEADING_HEADING.exec(body);
+    if (heading) {
+      metadata.title = (heading[1] ?? '').trim();
+      body = body.slice(heading[0].length).replace(/^(?:[ \t]*\n)+/, '');
+    }
+  }
+  return { body: normaliseBody(body), metadata };
+}
+
+/** Storage normalisation: LF line endings, no trailing blank lines, one final newline. */
+export function normaliseBody(markdown: string): string {
+  const trimmed = markdown.replace(/\r\n/g, '\n').replace(/\s+$/, '');
+  return trimmed === '' ? '' : `${trimmed}\n`;
+}
+
+export function documentIdFor(pageId: string, markdown: string): string {
+  return `doc_${createHash('sha1').update(pageId).update('\0').update(markdown).digest('hex').slice(0, 20)}`;
+}
+
+export function slugify(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’"]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100)
+    .replace(/-+$/, '');
+  return slug === '' ? 'page' : slug;
+}
+
+/**
+ * A minimal GitBook JSON document for `format=document` answers: headings and paragraphs
+ * carrying the raw markdown text of each block. Enough for clients that only need a valid
+ * document shape; clients wanting the content ask for `format=markdown`.
+ */
+export function markdownToJsonDocument(markdown: string): Record<string, unknown> {
+  const blocks = markdown.split(/\n{2,}/).map((b) => b.trim()).filter((b) => b !== '');
+  const nodes = blocks.map((block) => {
+    const heading = /^(#{1,3}) +(.*)$/.exec(block);
+    const text = heading ? (heading[2] ?? '') : block;
+    const leaves = [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }];
+    return heading
+      ? { object: 'block', type: `heading-${heading[1]?.length ?? 1}`, nodes: leaves, data: {} }
+      : { object: 'block', type: 'paragraph', nodes: leaves };
+  });
+  return { object: 'document', data: {}, nodes };
+}

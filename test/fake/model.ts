@@ -1,0 +1,197 @@
+/** Records held by the fake's store. API-shaped JSON is produced from them by serialize.ts. */
+
+export interface UserRec {
+  id: string;
+  displayName: string;
+  email: string;
+  photoURL?: string;
+}
+
+export interface OrgRec {
+  id: string;
+  title: string;
+  createdAt: string;
+  memberIds: string[];
+}
+
+export interface CollectionRec {
+  id: string;
+  orgId: string;
+  title: string;
+  description?: string;
+  parentId?: string;
+  createdAt: string;
+}
+
+export type SpaceVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+
+export interface SpaceRec {
+  id: string;
+  orgId: string;
+  title: string;
+  emoji: string;
+  visibility: SpaceVisibility;
+  collectionId?: string;
+  createdAt: string;
+  updatedAt: string;
+  editMode?: 'live' | 'locked';
+  /** Id of the revision currently live on main. */
+  revisionId: string;
+  nextChangeRequestNumber: number;
+}
+
+export type PageType = 'document' | 'group' | 'link';
+
+/** One page as it exists in one revision. Immutable: edits replace the record. */
+export interface PageRec {
+  readonly id: string;
+  readonly type: PageType;
+  readonly title: string;
+  readonly slug: string;
+  readonly parentId: string | null;
+  readonly description?: string;
+  readonly icon?: string;
+  readonly emoji?: string;
+  readonly hidden: boolean;
+  /** Stored body (frontmatter stripped) of document pages; '' for groups and links. */
+  readonly markdown: string;
+  /** Content-derived id of the document: changes exactly when `markdown` changes. */
+  readonly documentId?: string;
+  /** Target of link pages. */
+  readonly href?: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface FileRec {
+  readonly id: string;
+  readonly name: string;
+  readonly contentType: string;
+  readonly size: number;
+  /** sha256 of the bytes; the blob route of the fake serves them under this key. */
+  readonly blobKey: string;
+  readonly dimensions?: { width: number; height: number };
+}
+
+export type RevisionType = 'edits' | 'merge' | 'update';
+
+/** An immutable snapshot of a space's content (main or a change request). */
+export interface RevisionRec {
+  readonly id: string;
+  readonly spaceId: string;
+  readonly type: RevisionType;
+  readonly parents: readonly string[];
+  readonly createdAt: string;
+  readonly pages: ReadonlyMap<string, PageRec>;
+  /** Ordered child ids per parent; the key '' holds the root pages. */
+  readonly children: ReadonlyMap<string, readonly string[]>;
+  readonly files: ReadonlyMap<string, FileRec>;
+  /** For merge revisions: the change request that was merged. */
+  readonly mergedFrom?: string;
+  /** Lazily computed derived data (paths, serialised JSON); never part of equality. */
+  readonly derived: Map<string, unknown>;
+}
+
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+
+export interface ChangeRequestRec {
+  id: string;
+  spaceId: string;
+  number: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  revisionInitial: string;
+  revisionId: string;
+  revisionMergedAncestor?: string;
+  revisionMerged?: string;
+  mergedAt?: string;
+  mergedBy?: string;
+}
+
+export interface Reaction {
+  emoji: string;
+  userId: string;
+  reactedAt: string;
+}
+
+export interface ReplyRec {
+  id: string;
+  commentId: string;
+  markdown: string;
+  postedBy: string;
+  postedAt: string;
+  editedAt?: string;
+  reactions: Reaction[];
+}
+
+export interface CommentRec {
+  id: string;
+  spaceId: string;
+  changeRequestId?: string;
+  pageId?: string;
+  nodeId?: string;
+  revisionId: string;
+  markdown: string;
+  postedBy: string;
+  postedAt: string;
+  editedAt?: string;
+  status: 'open' | 'resolved';
+  resolvedAt?: string;
+  resolvedBy?: string;
+  reactions: Reaction[];
+  replies: ReplyRec[];
+}
+
+export type SiteVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+
+export interface SiteRec {
+  id: string;
+  orgId: string;
+  title: string;
+  visibility: SiteVisibility;
+  published: boolean;
+  basename?: string;
+  createdAt: string;
+}
+
+export interface SiteSectionRec {
+  id: string;
+  siteId: string;
+  title: string;
+  path: string;
+  description?: string;
+  icon?: string;
+  default: boolean;
+  groupId?: string;
+}
+
+export interface SiteSectionGroupRec {
+  id: string;
+  siteId: string;
+  title: string;
+  icon?: string;
+  sectionIds: string[];
+}
+
+export interface SiteSpaceRec {
+  id: string;
+  siteId: string;
+  spaceId: string;
+  sectionId?: string;
+  path: string;
+  title?: string;
+  default: boolean;
+  hidden: boolean;
+}
+
+export interface ShareLinkRec {
+  id: string;
+  siteId: string;
+  name: string;
+  active: boolean;
+  key: string;
+  createdAt: string;
+}

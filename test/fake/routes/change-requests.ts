@@ -1,0 +1,75 @@
+/** Change requests: listing, lifecycle (update, merge) and their content, incl. the batch endpoint. */
+import type { ContentChange } from '../batch';
+import { paginate } from '../paging';
+import { changeRequestReads, changesReply } from './content';
+import { created, ok, type RouteTable } from './types';
+
+export const changeRequestRoutes: RouteTable = {
+  listChangeRequestsForSpace: ({ store, json, param, query, pageSize }) => {
+    const spaceId = store.space(param('spaceId')).id;
+    const list = store
+      .changeRequestsOf(spaceId)
+      .filter((cr) => cr.status === query.status)
+      .filter((cr) => query.creator === undefined || cr.createdBy === query.creator)
+      .sort((a, b) => b.number - a.number);
+    return ok(paginate(list, query, pageSize, (cr) => json.changeRequest(cr)));
+  },
+
+  createChangeRequest: ({ store, json, param, body }) => {
+    const cr = store.addChangeRequest(param('spaceId'), { subject: typeof body?.subject === 'string' ? body.subject : '' });
+    return { ...created(json.changeRequest(cr)), headers: { Location: json.api(`/spaces/${cr.spaceId}/change-requests/${cr.id}`) } };
+  },
+
+  getChangeRequestById: ({ store, json, param }) => ok(json.changeRequest(store.changeRequest(param('spaceId'), param('changeRequestId')))),
+
+  updateChangeRequestById: ({ store, json, param, body, headers }) => {
+    const cr = store.updateChangeRequestFields(param('spaceId'), param('changeRequestId'), { subject: body.subject, status: body.status });
+    if (headers.prefer === 'return=minimal') return { status: 204, headers: { 'Preference-Applied': 'return=minimal' } };
+    return ok(json.changeRequest(cr));
+  },
+
+  mergeChangeRequest: ({ store, param }) => {
+    const revision = store.mergeChangeRequest(param('spaceId'), param('changeRequestId'));
+    return ok({ revision: revision.id, result: 'merge' });
+  },
+
+  updateChangeRequest: ({ store, param }) => {
+    const revision = store.updateChangeRequest(param('spaceId'), param('changeRequestId'));
+    return ok({ revision: revision.id, result: 'update' });
+  },
+
+  getRevisionOfChangeRequestById: changeRequestReads.revision,
+  listPagesInChangeRequest: changeRequestReads.pages,
+  listFilesInChangeRequestById: changeRequestReads.files,
+  getFileInChangeRequestById: changeRequestReads.file,
+  getPageInChangeRequestById: changeRequestReads.page,
+  getPageInChangeRequestByPath: changeRequestReads.pageByPath,
+
+  updateChangeRequestContent: ({ store, json, param, query, body, blobForUrl }) => {
+    const outcome = store.applyContentChanges(param('spaceId'), param('changeRequestId'), body.changes as ContentChange[], blobForUrl);
+    const cr = outcome.changeRequest;
+    if (query.compat !== false) return ok(json.changeRequest(cr));
+    const pageRef = (pageId: string) => ({
+      object: 'page',
+      id: pageId,
+      urls: { location: json.api(`/spaces/${cr.spaceId}/change-requests/${cr.id}/content/page/${pageId}`) },
+    });
+    return ok({
+      changeRequest: json.changeRequest(cr),
+      changes: outcome.changes.map((c) =>
+        c.object === 'deleted_page'
+          ? { object: c.object, page: c.pageId }
+          : { object: c.object, ...(c.ref !== undefined ? { ref: c.ref } : {}), page: pageRef(c.pageId) },
+      ),
+      ...(outcome.insertedFiles.length > 0 ? { insertedFiles: outcome.insertedFiles.map((f) => json.file(f)) } : {}),
+    });
+  },
+
+  getChangeRequestChanges: (ctx) => {
+    const { store, param } = ctx;
+    const cr = store.changeRequest(param('spaceId'), param('changeRequestId'));
+    const after = store.revision(cr.spaceId, cr.revisionId);
+    const before = store.revision(cr.spaceId, store.baseRevisionId(cr));
+    return changesReply(ctx, after, before);
+  },
+};

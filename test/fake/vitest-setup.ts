@@ -1,0 +1,18 @@
+/**
+ * Vitest setup file: fails the current test when a fake API recorded spec violations during it
+ * (a request the spec rejects, an unknown route, or a response that breaks the spec).
+ * Tests that provoke violations on purpose must consume them with `fake.takeViolations()`.
+ */
+import { afterEach } from 'vitest';
+import { takeUnreportedViolations } from './registry';
+
+afterEach(() => {
+  const violations = takeUnreportedViolations();
+  if (violations.length > 0) {
+    throw new Error(
+      `The fake API recorded ${violations.length} OpenAPI violation(s) during this test:\n` +
+        violations.map((v) => `  - ${v}`).join('\n') +
+        '\nFix the request (or the fake, if its answer is wrong); consume intended ones with fake.takeViolations().',
+    );
+  }
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { migrate, openDatabase } from '../../src/main/core/mirror/database';
+import { migrations } from '../../src/main/core/mirror/migrations';
+import { Mirror } from '../../src/main/core/mirror';
+
+const tempDir = () => mkdtempSync(join(tmpdir(), 'quire-mirror-'));
+const newest = Math.max(...migrations.map((m) => m.version));
+
+describe('mirror migrations', () => {
+  it('creates a fresh mirror at the newest schema, in WAL mode, inside .quire/', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    expect(db.pragma('user_version', { simple: true })).toBe(newest);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.name).toBe(join(dir, '.quire', 'mirror.db'));
+    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name);
+    for (const t of ['organizations', 'spaces', 'revisions', 'pages', 'files', 'change_requests', 'comments', 'sites', 'sync_log']) {
+      expect(tables).toContain(t);
+    }
+    db.close();
+  });
+
+  it('upgrades an older mirror step by step and keeps its data', () => {
+    const dir = tempDir();
+    const v1 = openDatabase(dir, migrations.filter((m) => m.version === 1));
+    v1.prepare(`INSERT INTO organizations (id, title, json, refreshed_at) VALUES ('o1', 'Acme', '{}', 'now')`).run();
+    v1.close();
+
+    const db = openDatabase(dir);
+    expect(db.pragma('user_version', { simple: true })).toBe(newest);
+    expect(db.prepare(`SELECT title FROM organizations WHERE id = 'o1'`).get()).toEqual({ title: 'Acme' });
+    db.close();
+  });
+
+  it('runs each migration once and rolls a failing one back whole', () => {
+    const db = new Database(':memory:');
+    const steps = [
+      { version: 1, name: 'one', sql: 'CREATE TABLE a (x INTEGER);' },
+      { version: 2, name: 'two', sql: 'CREATE TABLE b (y INTEGER); INSERT INTO nowhere VALUES (1);' },
+    ];
+    expect(() => migrate(db, steps)).toThrow(/nowhere/);
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name);
+    expect(tables).toEqual(['a']);
+    expect(migrate(db, steps.slice(0, 1))).toBe(1);
+  });
+
+  it('refuses a mirror written by a newer Quire with a clear message', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    db.pragma(`user_version = ${newest + 5}`);
+    db.close();
+    expect(() => Mirror.open(dir)).toThrow(/newer Quire.*Update Quire/);
+  });
+
+  it('commits a state change as one transaction or not at all', () => {
+    const mirror = Mirror.open(tempDir());
+    expect(() =>
+      mirror.transaction(() => {
+        mirror.catalog.upsertOrganization({ id: 'o1', title: 'Acme' }, {}, 'now');
+        throw new Error('crash mid-step');
+      }),
+    ).toThrow('crash mid-step');
+    expect(mirror.catalog.organizations()).toEqual([]);
+    mirror.close();
+  });
+});
