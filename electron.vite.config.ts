@@ -6,21 +6,20 @@ import react from '@vitejs/plugin-react';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * Main, preload and renderer of the desktop app. The preload is emitted as
+ * Main, preload and renderer of the desktop app, built into out/{main,preload,renderer}
+ * (electron-vite's defaults, so `--outDir` moves all three). The preload is emitted as
  * CommonJS (`preload.cjs`): the package is ESM, and an ESM preload cannot run
  * in a sandboxed renderer.
  */
 export default defineConfig({
   main: {
     build: {
-      outDir: 'out/main',
       lib: { entry: resolve(root, 'src/main/hosts/electron/main.ts'), formats: ['es'] },
       rolldownOptions: { output: { entryFileNames: 'index.js' } },
     },
   },
   preload: {
     build: {
-      outDir: 'out/preload',
       lib: { entry: resolve(root, 'src/main/hosts/electron/preload.ts'), formats: ['cjs'] },
       rolldownOptions: { output: { format: 'cjs', entryFileNames: 'preload.cjs' } },
     },
@@ -29,7 +28,7 @@ export default defineConfig({
     root: resolve(root, 'src/renderer'),
     plugins: [react()],
     build: {
-      outDir: resolve(root, 'out/renderer'),
+      minify: true,
       rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },
     },
   },

@@ -28,7 +28,11 @@ function viewFromHash(): ViewId {
 function useConnection(): ConnectionState {
   const bridge = useBridge();
   const [state, setState] = useState(bridge.connection);
-  useEffect(() => bridge.onConnection(setState), [bridge]);
+  useEffect(() => {
+    const off = bridge.onConnection(setState);
+    setState(bridge.connection); // it may have changed between render and subscription
+    return off;
+  }, [bridge]);
   return state;
 }
 

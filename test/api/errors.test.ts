@@ -60,7 +60,7 @@ describe('errors', () => {
   });
 
   it('downloads through the same retries, sending the token only to the API origin', async () => {
-    server = await startServer((req, res, n) => {
+    server = await startServer((_req, res, n) => {
       if (n === 0) return apiError(res, 503, 'warming up');
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       res.end(Buffer.from([1, 2, 3]));

@@ -30,7 +30,7 @@ const window = (remaining: number, resetInMs: number, limit = 10): RateLimitInfo
 describe('Pacer', () => {
   it('lets a burst of `concurrency` out before it knows the limit, then waits for the reset when the budget is spent', async () => {
     const pacer = new Pacer({ concurrency: 4, now: () => Date.now() });
-    const { granted } = queue(pacer, 6);
+    const { granted } = queue(pacer, 8);
     await vi.advanceTimersByTimeAsync(0);
     expect(granted).toHaveLength(4);
 
@@ -39,9 +39,17 @@ describe('Pacer', () => {
     await vi.advanceTimersByTimeAsync(999);
     expect(granted).toHaveLength(4);
 
-    // After the reset, a fresh window of 5 minus the 3 in flight; one slot is free under the concurrency limit.
+    // After the reset, one probe goes out; the rest wait for its answer even though slots are free.
     await vi.advanceTimersByTimeAsync(100);
     expect(granted).toHaveLength(5);
+    for (const p of granted.slice(1, 4)) p.release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toHaveLength(5);
+
+    // The probe's answer describes the new window: 9 left is ample for the 3 still queued.
+    granted[4]!.release(window(9, 1000));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(granted).toHaveLength(8);
   });
 
   it('ignores headers describing a window that already ended', async () => {

@@ -73,10 +73,8 @@ describe('rate-limit pacing', () => {
     server = limited.server;
     const { client, events } = clientFor(server);
 
-    const started = Date.now();
     await callMany(client, 50);
 
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(events.filter((e) => e.type === 'throttle')).toEqual([]);
     expect(client.stats.waitedMs).toBe(0);
   });

@@ -3,10 +3,14 @@
  * Each section runs against the test fake on loopback.
  */
 import { benchSync } from './sync';
+import { benchReview } from './review';
 
 type Section = { title: string; run: () => Promise<Record<string, string | number>> };
 
-const sections: Section[] = [{ title: 'Sync (2,000 pages of ~3 KB)', run: benchSync }];
+const sections: Section[] = [
+  { title: 'Sync (2,000 pages of ~3 KB)', run: benchSync },
+  { title: 'Review (200 change requests, 5,000 comments)', run: benchReview },
+];
 
 const only = process.argv[2];
 for (const section of sections) {

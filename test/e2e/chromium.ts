@@ -32,6 +32,8 @@ export async function launchBrowser(options: { width?: number; height?: number }
       '--disable-sync',
     ],
   });
+  // tsx (esbuild keepNames) wraps functions in __name(...); functions sent to page.evaluate need it defined.
+  await context.addInitScript('globalThis.__name = globalThis.__name || ((f) => f)');
   const page = context.pages()[0] ?? (await context.newPage());
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));

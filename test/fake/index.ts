@@ -58,7 +58,7 @@ export interface FakeApi {
   close(): Promise<void>;
 }
 
-export const ROUTES: RouteTable = {
+const ROUTES: RouteTable = {
   ...accountRoutes,
   ...contentRoutes,
   ...changeRequestRoutes,
@@ -90,7 +90,10 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
       sleepers.add(sleeper);
     });
 
+  // Idle keep-alive sockets outlive typical client pools (undici: 4 s), so a client never
+  // reuses a socket the server is closing at that instant (a spurious ECONNRESET).
   const server: Server = createServer();
+  server.keepAliveTimeout = 60_000;
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);

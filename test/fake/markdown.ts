@@ -68,7 +68,7 @@ export function parseSubmittedMarkdown(markdown: string, explicitTitle?: string)
 
 /** Storage normalisation: LF line endings, no trailing blank lines, one final newline. */
 export function normaliseBody(markdown: string): string {
-  const trimmed = markdown.replace(/\r\n/g, '\n').replace(/\s+$/, '');
+  const trimmed = markdown.replace(/\r\n/g, '\n').trimEnd();
   return trimmed === '' ? '' : `${trimmed}\n`;
 }
 

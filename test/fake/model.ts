@@ -109,6 +109,8 @@ export interface ChangeRequestRec {
   revisionMerged?: string;
   mergedAt?: string;
   mergedBy?: string;
+  /** Users asked to review (the `requestedReviewer` list filter); tests set it directly. */
+  requestedReviewers?: string[];
 }
 
 export interface Reaction {

@@ -34,8 +34,8 @@ export interface Operation {
 }
 
 export interface LoadedSpec {
-  /** Normalised component schemas, registered with Ajv under `SPEC_SCHEMA_ID`. */
-  defsDocument: JsonSchema;
+  /** Normalised component schemas, registered with Ajv under `SPEC_SCHEMA_ID` (built on first use). */
+  defsDocument(): JsonSchema;
   operations: Map<string, Operation>;
   router: RouteTrie;
   /** Milliseconds spent reading, normalising and indexing the document. */
@@ -58,11 +58,14 @@ export function loadSpec(): LoadedSpec {
     };
   };
 
-  const defs: Record<string, Json> = {};
-  for (const [name, schema] of Object.entries(raw.components.schemas)) defs[name] = normaliseSchema(schema);
-  defs[DOCUMENT_WITHIN_COMPOSITION] = documentWithinComposition(defs.Document);
-  pageEditedAttributesAsAnyOf(defs.RevisionSemanticChangePageEdited);
-  const defsDocument: JsonSchema = { $id: SPEC_SCHEMA_ID, $defs: defs };
+  let defsDocument: JsonSchema | undefined;
+  const buildDefsDocument = (): JsonSchema => {
+    const defs: Record<string, Json> = {};
+    for (const [name, schema] of Object.entries(raw.components.schemas)) defs[name] = normaliseSchema(schema);
+    defs[DOCUMENT_WITHIN_COMPOSITION] = documentWithinComposition(defs.Document);
+    pageEditedAttributesAsAnyOf(defs.RevisionSemanticChangePageEdited);
+    return { $id: SPEC_SCHEMA_ID, $defs: defs };
+  };
 
   const operations = new Map<string, Operation>();
   const router = new RouteTrie();
@@ -75,7 +78,7 @@ export function loadSpec(): LoadedSpec {
       router.add(operation);
     }
   }
-  cached = { defsDocument, operations, router, loadMs: performance.now() - started };
+  cached = { defsDocument: () => (defsDocument ??= buildDefsDocument()), operations, router, loadMs: performance.now() - started };
   return cached;
 }
 

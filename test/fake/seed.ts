@@ -22,35 +22,32 @@ export function generateSpace(store: FakeStore, orgId: string, options: Generate
   const random = mulberry32(options.seed ?? 1);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
-  const nodes: Array<{ seed: PageSeed & { pages: PageSeed[] }; depth: number }> = [];
+  /** Pages that may still receive children (depth below the maximum), in creation order. */
+  const parents: Array<{ seed: PageSeed & { pages: PageSeed[] }; depth: number }> = [];
   const roots: PageSeed[] = [];
   const rootShare = Math.max(1, Math.round(Math.sqrt(count) / 2));
   for (let i = 0; i < count; i++) {
     const title = `${pick(ADJECTIVES)} ${pick(NOUNS)} ${i + 1}`;
     const seed = { title, markdown: generateMarkdown(random, title, bytesPerPage), pages: [] as PageSeed[] };
-    const candidates = nodes.filter((n) => n.depth < maxDepth);
-    const atRoot = i < rootShare || candidates.length === 0 || random() < 0.02;
+    const atRoot = i < rootShare || parents.length === 0 || random() < 0.02;
+    let depth = 1;
     if (atRoot) {
       roots.push(seed);
-      nodes.push({ seed, depth: 1 });
     } else {
-      const parent = pick(candidates.length > 64 ? candidates.slice(-64) : candidates);
+      // Recent pages are preferred as parents, which yields deep, bushy branches.
+      const parent = pick(parents.slice(-64));
       parent.seed.pages.push(seed);
-      nodes.push({ seed, depth: parent.depth + 1 });
+      depth = parent.depth + 1;
     }
+    if (depth < maxDepth) parents.push({ seed, depth });
   }
   return store.addSpace(orgId, { title: options.title ?? `Generated ${count}`, pages: roots });
 }
 
 function generateMarkdown(random: () => number, title: string, bytes: number): string {
+  const pool = sentencePool(random);
+  const sentence = (): string => pool[Math.floor(random() * pool.length)] ?? '';
   const word = (): string => WORDS[Math.floor(random() * WORDS.length)] ?? 'lorem';
-  const sentence = (): string => {
-    const n = 6 + Math.floor(random() * 10);
-    const words = Array.from({ length: n }, word);
-    const first = words[0] ?? 'lorem';
-    words[0] = first.charAt(0).toUpperCase() + first.slice(1);
-    return `${words.join(' ')}.`;
-  };
   const parts: string[] = [`Notes about ${title.toLowerCase()}.`];
   let size = parts[0]?.length ?? 0;
   let section = 1;
@@ -58,13 +55,29 @@ function generateMarkdown(random: () => number, title: string, bytes: number): s
     const roll = random();
     let block: string;
     if (roll < 0.12) block = `## Section ${section++}: ${word()} ${word()}`;
-    else if (roll < 0.22) block = Array.from({ length: 3 }, () => `- ${sentence()}`).join('\n');
+    else if (roll < 0.22) block = `- ${sentence()}\n- ${sentence()}\n- ${sentence()}`;
     else if (roll < 0.27) block = `\`\`\`js\nconst ${word()} = ${Math.floor(random() * 1000)};\nconsole.log(${JSON.stringify(word())});\n\`\`\``;
-    else block = Array.from({ length: 2 + Math.floor(random() * 3) }, sentence).join(' ');
+    else block = `${sentence()} ${sentence()} ${sentence()}`;
     parts.push(block);
     size += block.length + 2;
   }
   return `${parts.join('\n\n')}\n`;
+}
+
+/** Sentences drawn once per PRNG (pages pick from them: varied text, cheap to build). */
+const pools = new WeakMap<() => number, string[]>();
+function sentencePool(random: () => number): string[] {
+  let pool = pools.get(random);
+  if (!pool) {
+    pool = Array.from({ length: 512 }, () => {
+      const words: string[] = Array.from({ length: 6 + Math.floor(random() * 10) }, () => WORDS[Math.floor(random() * WORDS.length)] ?? 'lorem');
+      const first = words[0] ?? 'lorem';
+      words[0] = first.charAt(0).toUpperCase() + first.slice(1);
+      return `${words.join(' ')}.`;
+    });
+    pools.set(random, pool);
+  }
+  return pool;
 }
 
 function mulberry32(seed: number): () => number {

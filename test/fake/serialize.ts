@@ -145,13 +145,13 @@ export class Serializer {
   }
 
   /**
-   * A page as it appears in the tree (no content). With a `format`, the page carries its
-   * content: `markdown` for `markdown`, a JSON `document` for `document`.
+   * A single page with its content: `markdown` for `format=markdown`, otherwise (the API's
+   * default, or `format=document`) a JSON `document`. Group and link pages carry no content.
    */
   page(revision: RevisionRec, pageId: string, format?: BodyFormat): Json {
     const node = this.pageNode(revision, pageId);
     const page = revision.pages.get(pageId);
-    if (!page || page.type !== 'document' || format === undefined) return node;
+    if (!page || page.type !== 'document') return node;
     return format === 'markdown' ? { ...node, markdown: page.markdown } : { ...node, document: markdownToJsonDocument(page.markdown) };
   }
 

@@ -244,6 +244,12 @@ export class FakeStore {
     throw new NotFoundError(`no page at path "${path}" in space "${spaceId}"`);
   }
 
+  /** All pages of the target's revision in tree order (parents before children). */
+  pages(spaceId: string, target: EditTarget = {}): PageRec[] {
+    const revision = this.revisionOf(spaceId, target);
+    return pagesInOrder(revision).map((id) => this.must(revision.pages.get(id), `page "${id}"`));
+  }
+
   /** The first page (in tree order) with exactly this title. */
   pageByTitle(spaceId: string, title: string, target: EditTarget = {}): PageRec {
     const revision = this.revisionOf(spaceId, target);

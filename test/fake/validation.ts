@@ -1,20 +1,24 @@
 /**
  * Request and response validation against the normalised OpenAPI schemas. Validators are
- * compiled lazily per operation on first use and cached for the life of the process, so a
- * fake starts instantly and only pays for the operations a test actually exercises.
+ * compiled lazily per operation on first use and cached in memory and on disk
+ * (validator-cache.ts), so a fake starts instantly and only pays for the operations a test
+ * actually exercises, once per machine rather than once per test process.
  */
+import { createHash } from 'node:crypto';
 import Ajv2020 from 'ajv/dist/2020';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { _, type ErrorObject, type ValidateFunction } from 'ajv';
+import standaloneCode from 'ajv/dist/standalone';
 import addFormats from 'ajv-formats';
-import { loadSpec, type JsonSchema, type Operation, type OperationParameter } from './openapi';
+import { loadSpec, SPEC_SCHEMA_ID, type JsonSchema, type Operation, type OperationParameter } from './openapi';
+import { loadCachedValidator, storeCachedValidator } from './validator-cache';
 
 type Ajv = InstanceType<typeof Ajv2020>;
 
 function createAjv(options: { coerce: boolean }): Ajv {
   const ajv = new Ajv2020({
     strict: true,
-    // The spec routinely omits `type: object` next to `properties` and lists required keys it
-    // does not declare (e.g. layout `description`); neither changes what validates.
+    // The spec routinely omits `type: object` next to `properties` (strictTypes) and requires
+    // keys it does not declare (layout `description`: strictRequired); neither changes results.
     strictTypes: false,
     strictRequired: false,
     strictTuples: false,
@@ -23,12 +27,14 @@ function createAjv(options: { coerce: boolean }): Ajv {
     discriminator: false,
     coerceTypes: options.coerce ? 'array' : false,
     useDefaults: options.coerce,
+    // Keep generated source so validators can be cached on disk (validator-cache.ts).
+    code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
   });
   addFormats(ajv);
   // GitBook-specific string formats with no published grammar: any string is accepted.
   ajv.addFormat('emoji', true);
   ajv.addFormat('icon', true);
-  ajv.addSchema(loadSpec().defsDocument);
+  ajv.addSchema(loadSpec().defsDocument());
   return ajv;
 }
 
@@ -39,8 +45,12 @@ const cache = new Map<string, ValidateFunction>();
 function compiled(key: string, kind: 'body' | 'params', schema: () => JsonSchema): ValidateFunction {
   let validate = cache.get(key);
   if (!validate) {
-    const ajv = kind === 'body' ? (bodyAjv ??= createAjv({ coerce: false })) : (paramAjv ??= createAjv({ coerce: true }));
-    validate = ajv.compile(schema());
+    validate = loadCachedValidator(key);
+    if (!validate) {
+      const ajv = kind === 'body' ? (bodyAjv ??= createAjv({ coerce: false })) : (paramAjv ??= createAjv({ coerce: true }));
+      validate = ajv.compile(schema());
+      storeCachedValidator(key, standaloneCode(ajv, validate));
+    }
     cache.set(key, validate);
   }
   return validate;
@@ -64,6 +74,7 @@ export function validateParameters(
   operation: Operation, location: 'path' | 'query' | 'header', values: Record<string, unknown>,
 ): Outcome {
   const declared = operation.parameters.filter((p) => p.in === location);
+  if (declared.length === 0 && Object.keys(values).length === 0) return { ok: true };
   const validate = compiled(`${operation.operationId}:${location}`, 'params', () => parametersSchema(declared));
   if (validate(values)) return { ok: true };
   return { ok: false, message: `${location} parameters: ${describeErrors(validate.errors)}` };
@@ -89,7 +100,7 @@ export function validateRequestBody(operation: Operation, body: unknown): Outcom
 }
 
 /** The spec's generic error body; used for error statuses an operation does not declare. */
-const ERROR_SCHEMA: JsonSchema = { $ref: 'gitbook-openapi#/$defs/Error' };
+const ERROR_SCHEMA: JsonSchema = { $ref: `${SPEC_SCHEMA_ID}#/$defs/Error` };
 
 export function validateResponse(operation: Operation, status: number, body: unknown): Outcome {
   const declared = operation.responses.get(status);
@@ -115,12 +126,13 @@ export function validateResponse(operation: Operation, status: number, body: unk
 
 /** Validates any value against a named component schema (used by tests and diagnostics). */
 export function validateComponent(name: string, value: unknown): Outcome {
-  const validate = compiled(`component:${name}`, 'body', () => ({ $ref: `gitbook-openapi#/$defs/${name}` }));
+  const validate = compiled(`component:${name}`, 'body', () => ({ $ref: `${SPEC_SCHEMA_ID}#/$defs/${name}` }));
   if (validate(value)) return { ok: true };
   return { ok: false, message: `${name}: ${describeErrors(validate.errors)}` };
 }
 
-/** Same as validateComponent but against the raw, un-normalised Document-in-allOf composition. */
+/** Compiles an ad-hoc schema (which may reference the spec's `$defs`); cached by its content. */
 export function compileRawComponent(name: string, rawSchema: JsonSchema): ValidateFunction {
-  return compiled(`raw:${name}`, 'body', () => rawSchema);
+  const digest = createHash('sha1').update(JSON.stringify(rawSchema)).digest('hex').slice(0, 12);
+  return compiled(`raw:${name}:${digest}`, 'body', () => rawSchema);
 }

@@ -72,6 +72,8 @@ export interface QuireServiceOptions {
   onSettingsChange?(settings: { folder: string; notifications: boolean }): void;
   /** Time between automatic sync cycles; 0 turns them off. Default 60 s. */
   syncIntervalMs?: number;
+  /** How long `close` lets a running cycle finish before cancelling its requests. Default 5 s. */
+  stopGraceMs?: number;
   /** Options for the API client (tests shorten retries). */
   api?: { maxAttempts?: number; timeoutMs?: number };
   log?: (line: string) => void;
@@ -213,6 +215,8 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
   let api: ApiClient | null = null;
   let review: ReviewAdapter | null = null;
   let stopping = false;
+  /** Cancels network waits (never a transaction: those are synchronous) on sign-out and stop. */
+  let abort = new AbortController();
 
   if (!token) {
     try {
@@ -239,6 +243,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     new ApiClient({
       baseUrl: apiUrl,
       token: t,
+      signal: abort.signal,
       maxAttempts: options.api?.maxAttempts,
       timeoutMs: options.api?.timeoutMs,
       onEvent: (e) => {
@@ -248,7 +253,11 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
 
   const openCore = () => {
     api = token ? makeApi(token) : null;
-    review = api ? createReviewAdapter(api, mirror, () => status.get().state !== 'offline', () => changed('review'), log) : null;
+    const reviewChanged = () => {
+      status.update({ pendingActions: review?.pendingCount() ?? 0 });
+      changed('review');
+    };
+    review = api ? createReviewAdapter(api, mirror, () => status.get().state !== 'offline', reviewChanged, log) : null;
   };
   openCore();
 
@@ -267,7 +276,6 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
   let cycle: Promise<void> | null = null;
   let again = false;
   let timer: NodeJS.Timeout | null = null;
-  let abort = new AbortController();
 
   const spaceTitle = (id: string | null | undefined) => (id ? (mirror.catalog.space(id)?.title ?? null) : null);
 
@@ -654,6 +662,27 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     },
   };
 
+  /**
+   * Started with a token (keychain, QUIRE_TOKEN, the demo): learn who the user
+   * is and what spaces exist if the mirror does not know yet, then, when
+   * automatic syncs are on, run the first cycle without waiting an interval.
+   */
+  async function warmUp(): Promise<void> {
+    const client = api;
+    if (!client) return;
+    try {
+      if (!user()) {
+        const me = await client.call<User>((c, p) => c.user.getAuthenticatedUser(p));
+        mirror.catalog.setMeta(USER_META, JSON.stringify(toUserVM(me)));
+        emit('session.changed', session());
+      }
+      if (mirror.catalog.spaces().length === 0) await refreshCatalogNow();
+    } catch (e) {
+      log(`start-up: ${describeError(e)}`);
+    }
+    if (!stopping && (options.syncIntervalMs ?? 60_000) > 0) await requestCycle();
+  }
+
   async function refreshCatalogNow(): Promise<void> {
     const client = needApi();
     try {
@@ -677,6 +706,8 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
       changed('review');
     }
   }
+
+  const warming = token ? warmUp() : Promise.resolve();
 
   return {
     async request<N extends RequestName>(name: N, params: Params<N>): Promise<Result<N>> {
@@ -703,8 +734,14 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
       if (stopping) return;
       stopping = true;
       if (timer) clearInterval(timer);
-      // Let a running cycle finish its current step: the engine commits each step in one transaction.
-      await cycle?.catch(() => undefined);
+      // Give a running cycle a moment to finish on its own, then cancel its network waits.
+      // Each step of the core commits in one synchronous transaction, so nothing is left half-written.
+      const running = Promise.all([warming, cycle]).catch(() => undefined);
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([running, new Promise<void>((r) => (grace = setTimeout(r, options.stopGraceMs ?? 5000)))]);
+      clearTimeout(grace);
+      abort.abort();
+      await running;
       status.dispose();
       listeners.clear();
       mirror.close();

@@ -46,7 +46,8 @@ export function createWsBridge(options: { url?: string; secret?: string } = {}):
   };
 
   const connect = () => {
-    const ws = new WebSocket(`${base}?secret=${encodeURIComponent(secret)}`);
+    // Without a secret in this tab (opened by hand), the HttpOnly cookie set on the first load proves it.
+    const ws = new WebSocket(secret ? `${base}?secret=${encodeURIComponent(secret)}` : base);
     socket = ws;
     ws.onopen = () => {
       retryMs = 250;

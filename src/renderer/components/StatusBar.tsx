@@ -15,9 +15,12 @@ const LABELS: Record<SyncState, string> = {
 };
 
 export function syncLabel(status: SyncStatusVM): string {
-  if (status.state === 'syncing' && status.progress && status.progress.total > 0) {
-    const where = status.progress.spaceTitle ? ` ${status.progress.spaceTitle}` : '';
-    return `Syncing${where} · ${status.progress.done}/${status.progress.total}`;
+  const p = status.state === 'syncing' ? status.progress : null;
+  if (p?.phase === 'catalog') return 'Listing spaces';
+  if (p?.phase === 'review') return 'Syncing review and sites';
+  if (p && p.total > 0 && (p.phase === 'pull' || p.phase === 'push')) {
+    const where = p.spaceTitle ? ` ${p.spaceTitle}` : '';
+    return `${p.phase === 'push' ? 'Pushing' : 'Syncing'}${where} · ${p.done}/${p.total}`;
   }
   if (status.state === 'conflicts') return `${plural(status.conflicts, 'conflict')} need you`;
   return LABELS[status.state];

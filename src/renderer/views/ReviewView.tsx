@@ -6,7 +6,7 @@ import { VirtualList } from '../components/VirtualList';
 import { PendingMark } from '../components/Pending';
 import { Person } from '../components/Person';
 import { Thread } from '../components/Thread';
-import { firstLine, timeAgo } from '../lib/format';
+import { firstLine, plural, timeAgo } from '../lib/format';
 import { ChangeRequestDetail } from './ChangeRequestDetail';
 
 type Open = { kind: 'cr'; spaceId: string; changeRequestId: string } | { kind: 'comment'; spaceId: string; commentId: string } | null;
@@ -91,8 +91,8 @@ function AttentionList(props: { items: ChangeRequestVM[]; loaded: boolean; selec
             <PendingMark pending={cr.pending} failure={cr.failure} />
           </div>
           <div className="row-meta muted small">
-            {cr.spaceTitle} · {cr.status} · {cr.comments} comments · updated {timeAgo(cr.updatedAt)}
-            {cr.reasons.map((r) => (
+            {cr.spaceTitle} · {cr.status} · {plural(cr.comments, 'comment')} · updated {timeAgo(cr.updatedAt)}
+            {cr.reasons.filter((r) => r !== 'open').map((r) => (
               <span key={r} className={`badge reason ${r}`}>
                 {r === 'review-requested' ? 'review requested' : r}
               </span>
@@ -191,7 +191,7 @@ function CommentList(props: {
                 {c.spaceTitle}
                 {c.changeRequestNumber !== null && ` · #${c.changeRequestNumber}`}
                 {c.pageTitle && ` · ${c.pageTitle}`} · {timeAgo(c.postedAt)}
-                {c.replyCount > 0 && ` · ${c.replyCount} replies`}
+                {c.replyCount > 0 && ` · ${plural(c.replyCount, 'reply', 'replies')}`}
                 <PendingMark pending={c.pending} failure={c.failure} />
               </div>
             </div>

@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { CatalogVM, CollectionVM, SpaceVM, SyncStatusVM } from '../../shared/contract';
 import { useAction, useQuery } from '../hooks/use-query';
 import { ErrorNotice } from '../components/ErrorNotice';
@@ -143,6 +143,10 @@ function CatalogTree({ catalog, status }: { catalog: CatalogVM; status: SyncStat
 
 function SpaceRow({ space, depth, status }: { space: SpaceVM; depth: number; status: SyncStatusVM | undefined }) {
   const action = useAction();
+  // Shown at once; the host's answer (a catalog refresh) confirms or, on error, reverts it.
+  const [optimistic, setOptimistic] = useState<boolean | null>(null);
+  useEffect(() => setOptimistic(null), [space.selected]);
+  const selected = optimistic ?? space.selected;
   const running = status?.state === 'syncing' && status.progress?.spaceId === space.id ? status.progress : null;
   const state = running ? 'syncing' : space.state;
   return (
@@ -150,8 +154,12 @@ function SpaceRow({ space, depth, status }: { space: SpaceVM; depth: number; sta
       <label className="space-select" style={{ paddingLeft: depth * 16 }}>
         <input
           type="checkbox"
-          checked={space.selected}
-          onChange={(e) => void action.run('spaces.select', { spaceIds: [space.id], selected: e.target.checked })}
+          checked={selected}
+          onChange={(e) => {
+            const next = e.target.checked;
+            setOptimistic(next);
+            void action.run('spaces.select', { spaceIds: [space.id], selected: next }).then((r) => r === undefined && setOptimistic(null));
+          }}
           aria-label={`Sync ${space.title}`}
         />
         <span className="emoji" aria-hidden="true">
@@ -163,7 +171,7 @@ function SpaceRow({ space, depth, status }: { space: SpaceVM; depth: number; sta
       {running && running.total > 0 && (
         <progress max={running.total} value={running.done} aria-label={`Sync progress of ${space.title}`} className="row-progress" />
       )}
-      <span className="muted small">{space.selected ? `last sync ${timeAgo(space.lastSyncAt)}` : 'not chosen'}</span>
+      <span className="muted small">{selected ? `last sync ${timeAgo(space.lastSyncAt)}` : 'not chosen'}</span>
       {space.pendingEdits > 0 && <span className="badge pending">{plural(space.pendingEdits, 'local edit')}</span>}
       {space.conflicts > 0 && <span className="badge danger">{plural(space.conflicts, 'conflict')}</span>}
       {space.folder && (

@@ -11,6 +11,7 @@ export const changeRequestRoutes: RouteTable = {
       .changeRequestsOf(spaceId)
       .filter((cr) => cr.status === query.status)
       .filter((cr) => query.creator === undefined || cr.createdBy === query.creator)
+      .filter((cr) => query.requestedReviewer === undefined || (cr.requestedReviewers ?? []).includes(String(query.requestedReviewer)))
       .sort((a, b) => b.number - a.number);
     return ok(paginate(list, query, pageSize, (cr) => json.changeRequest(cr)));
   },

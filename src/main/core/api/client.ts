@@ -94,7 +94,7 @@ export class ApiClient {
       signal: options.signal,
       random: options.random ?? Math.random,
       now,
-      redact: (text) => (this.#token ? text.split(this.#token).join('[redacted]') : text),
+      redact: (text) => redactToken(text, this.#token),
       emit,
       counters: this.#counters,
     });
@@ -152,6 +152,11 @@ export class ApiClient {
       link.dispose();
     }
   }
+}
+
+/** Real tokens are long; a placeholder of a few characters can't be hidden without mangling every message. */
+function redactToken(text: string, token: string): string {
+  return token.length >= 8 ? text.split(token).join('[redacted]') : text;
 }
 
 /** Our transport already throws ApiError/NetworkError/CancelledError; anything else is the caller's own. */

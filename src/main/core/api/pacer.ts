@@ -8,9 +8,9 @@ const RELATIVE_TOLERANCE_MS = 1000;
 
 /** What we believe about the server's current rate-limit window. */
 type Window =
-  | { kind: 'known'; limit: number; remaining: number; resetAt: number }
-  /** The known window ended at `after`; until an answer describes the next one, assume a fresh budget. */
-  | { kind: 'next'; limit: number; remaining: number; after: number };
+  | { kind: 'known'; remaining: number; resetAt: number }
+  /** The known window ended at `after`: send one probe and wait for its answer to learn the new budget. */
+  | { kind: 'next'; after: number; probed: boolean };
 
 export interface Permit {
   /** Call exactly once when the attempt is over, with the answer's rate-limit headers if any. */
@@ -34,7 +34,8 @@ interface Waiter {
  * Admits requests in FIFO order: at most `concurrency` in flight, and, once the server has told us its
  * rate limit, never more than its remaining budget per window. While the budget is ample relative to
  * demand (in flight + queued) requests go out at once; when it gets short, the rest of the budget is
- * spread evenly until the reset, so we neither hit 429 nor burst and then stall.
+ * spread evenly until the reset, so we neither hit 429 nor burst and then stall. Before any header is
+ * seen only the concurrency limit applies; after a reset, one probe learns the new window's budget.
  */
 export class Pacer {
   private inFlight = 0;
@@ -80,7 +81,7 @@ export class Pacer {
 
   /** A 429 arrived: spend nothing more in this window and, given Retry-After, hold everything that long. */
   noteThrottled(retryAfterMs: number | undefined): void {
-    if (this.window) this.window.remaining = 0;
+    if (this.window?.kind === 'known') this.window.remaining = 0;
     if (retryAfterMs !== undefined) {
       this.blockedUntil = Math.max(this.blockedUntil, this.options.now() + retryAfterMs);
     }
@@ -116,7 +117,8 @@ export class Pacer {
     this.inFlight++;
     if (waiter.budgeted) {
       this.lastDispatchAt = now;
-      if (this.window) this.window.remaining--;
+      if (this.window?.kind === 'known') this.window.remaining--;
+      if (this.window?.kind === 'next') this.window.probed = true;
     }
     waiter.grant();
   }
@@ -126,10 +128,11 @@ export class Pacer {
     if (this.blockedUntil > now) return this.blockedUntil - now;
     let w = this.window;
     if (w?.kind === 'known' && now >= w.resetAt + RESET_GRACE_MS) {
-      w = this.window = { kind: 'next', limit: w.limit, remaining: w.limit - this.inFlight, after: w.resetAt };
+      w = this.window = { kind: 'next', after: w.resetAt, probed: false };
     }
-    if (!w) return 0; // no rate-limit headers seen yet: only the concurrency limit applies
-    if (w.kind === 'next') return w.remaining > 0 || this.inFlight === 0 ? 0 : Infinity;
+    if (!w) return 0; // no rate-limit headers seen yet: a burst of `concurrency` is fine
+    // One probe per new window rather than a burst; if its answer carried no headers, probe again.
+    if (w.kind === 'next') return w.probed && this.inFlight > 0 ? Infinity : 0;
     if (w.remaining <= 0) return w.resetAt + RESET_GRACE_MS - now;
     const demand = this.inFlight + this.queue.length;
     if (w.remaining >= 2 * demand || this.lastDispatchAt === undefined) return 0;
@@ -145,12 +148,11 @@ export class Pacer {
     // Requests still in flight will be counted in this window too.
     const budget = info.remaining - this.inFlight;
     if (reference === undefined || info.resetAt >= reference + tolerance) {
-      this.window = { kind: 'known', limit: info.limit, remaining: budget, resetAt: info.resetAt };
+      this.window = { kind: 'known', remaining: budget, resetAt: info.resetAt };
     } else if (w?.kind === 'known' && info.resetAt > reference - tolerance) {
       // Answers can arrive out of order: the lowest remaining is the one to believe.
       w.remaining = Math.min(w.remaining, budget);
       w.resetAt = Math.min(w.resetAt, info.resetAt);
-      w.limit = info.limit;
     }
     // Otherwise the answer describes a window that has already ended.
   }

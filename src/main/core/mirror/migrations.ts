@@ -156,8 +156,8 @@ export const migrations: Migration[] = [
   {
     version: 2,
     name: 'review mirror: change requests, comments, replies, sites and the offline action queue',
-    // Each review row keeps the server's JSON (server_json, NULL for rows created
-    // offline) and effective columns = server state with queued actions applied.
+    // Review rows keep the server's object (server_json, or comment_sources /
+    // reply_sources) beside effective columns = server state with queued actions applied.
     sql: `
       DROP TABLE IF EXISTS change_requests;
       DROP TABLE IF EXISTS comments;
@@ -196,6 +196,8 @@ export const migrations: Migration[] = [
       );
       CREATE INDEX change_requests_by_space ON change_requests (space_id, status, number);
 
+      -- Effective comment state, kept narrow so listing thousands stays fast; the
+      -- server's objects live in comment_sources / reply_sources.
       CREATE TABLE comments (
         id TEXT PRIMARY KEY,
         space_id TEXT NOT NULL,
@@ -205,6 +207,8 @@ export const migrations: Migration[] = [
         author_id TEXT,
         body TEXT NOT NULL,
         resolved INTEGER NOT NULL DEFAULT 0,
+        -- 1 when its change request is merged or archived
+        closed INTEGER NOT NULL DEFAULT 0,
         posted_at TEXT NOT NULL,
         edited_at TEXT,
         resolved_at TEXT,
@@ -212,15 +216,18 @@ export const migrations: Migration[] = [
         reply_count INTEGER NOT NULL DEFAULT 0,
         reactions TEXT NOT NULL DEFAULT '[]',
         pending INTEGER NOT NULL DEFAULT 0,
-        server_json TEXT,
+        on_server INTEGER NOT NULL DEFAULT 0,
         -- replies|latest replier update seen when its replies were last listed
         replies_fingerprint TEXT
       );
-      CREATE INDEX comments_open_by_time ON comments (resolved, posted_at);
+      -- Covers the unresolved-across-spaces listing: answered from the index alone.
+      CREATE INDEX comments_open_by_time ON comments (resolved, closed, posted_at, id, space_id, change_request_id, page_id,
+        node_id, author_id, body, edited_at, resolved_at, reply_count, reactions, pending);
       CREATE INDEX comments_by_space ON comments (space_id, resolved, posted_at);
       CREATE INDEX comments_by_change_request ON comments (change_request_id, resolved, posted_at);
       CREATE INDEX comments_by_author ON comments (author_id, resolved, posted_at);
       CREATE INDEX comments_by_page ON comments (page_id, resolved, posted_at);
+      CREATE TABLE comment_sources (id TEXT PRIMARY KEY, json TEXT NOT NULL);
 
       CREATE TABLE replies (
         id TEXT PRIMARY KEY,
@@ -232,9 +239,10 @@ export const migrations: Migration[] = [
         edited_at TEXT,
         reactions TEXT NOT NULL DEFAULT '[]',
         pending INTEGER NOT NULL DEFAULT 0,
-        server_json TEXT
+        on_server INTEGER NOT NULL DEFAULT 0
       );
       CREATE INDEX replies_by_comment ON replies (comment_id, posted_at);
+      CREATE TABLE reply_sources (id TEXT PRIMARY KEY, json TEXT NOT NULL);
 
       -- Markdown of pages at a revision, for change request diffs.
       CREATE TABLE review_revision_pages (

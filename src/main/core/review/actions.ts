@@ -110,8 +110,13 @@ export function validateInput(input: ActionInput): void {
       need(typeof input.emoji === 'string' && input.emoji.trim().length > 0, 'no emoji given');
       break;
     case 'editChangeRequest':
-      need(input.subject !== undefined || input.description !== undefined || input.status !== undefined, 'nothing to change (give a subject, description or status)');
-      if (input.subject !== undefined) need(input.subject.trim().length > 0 && input.subject.length <= 100, 'the subject must be 1 to 100 characters');
+      need(
+        input.subject !== undefined || input.description !== undefined || input.status !== undefined,
+        'nothing to change (give a subject, description or status)',
+      );
+      if (input.subject !== undefined) {
+        need(input.subject.trim().length > 0 && input.subject.length <= 100, 'the subject must be 1 to 100 characters');
+      }
       if (input.status !== undefined) need(['draft', 'open', 'archived'].includes(input.status), 'the status must be draft, open or archived');
       break;
     default:

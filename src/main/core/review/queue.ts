@@ -24,6 +24,9 @@ import {
 } from './actions';
 import { reconcile, send, type SendOutcome } from './send';
 import type { ReviewStore } from './store';
+import type { RemoteUser } from './types';
+
+type ResolvedInput = Pick<ActionRecord, 'kind' | 'spaceId' | 'changeRequestId' | 'commentId' | 'replyId' | 'payload'>;
 
 export interface ReplayReport {
   /** Actions the server accepted during this replay. */
@@ -58,8 +61,17 @@ export class ActionQueue {
     validateInput(input);
     return this.mirror.transaction(() => {
       const id = randomUUID();
-      const record = { id, ...this.resolve(input, id), state: 'queued' as const, createdAt: now, sendingAt: null, finishedAt: null, attempts: 0, message: null, resultId: null };
-      const stored = this.store.insertAction(record);
+      const stored = this.store.insertAction({
+        id,
+        ...this.resolve(input, id),
+        state: 'queued',
+        createdAt: now,
+        sendingAt: null,
+        finishedAt: null,
+        attempts: 0,
+        message: null,
+        resultId: null,
+      });
       this.store.materializeTargetsOf(stored);
       return stored;
     });
@@ -71,50 +83,70 @@ export class ActionQueue {
     return this.store.action(actionIdOfLocal(id))?.resultId ?? id;
   }
 
-  private resolve(input: ActionInput, actionId: string): Pick<ActionRecord, 'kind' | 'spaceId' | 'changeRequestId' | 'commentId' | 'replyId' | 'payload'> {
+  /** Fills in every id the action touches from the mirror, and refuses at once what cannot succeed. */
+  private resolve(input: ActionInput, actionId: string): ResolvedInput {
     const cannot = (why: string): Error => new Error(`Cannot ${describeKind(input.kind)}: ${why}.`);
     switch (input.kind) {
       case 'postComment': {
         const cr = input.changeRequestId ?? null;
-        if (cr) {
-          const known = this.store.serverChangeRequest(cr);
-          if (!known) throw cannot(`change request ${cr} is not in the mirror; refresh review data first`);
-        }
-        return { kind: input.kind, spaceId: input.spaceId, changeRequestId: cr, commentId: localId(actionId), replyId: null, payload: { body: input.body, pageId: input.pageId ?? null } };
+        if (cr && !this.store.serverChangeRequest(cr)) throw cannot(`change request ${cr} is not in the mirror; refresh review data first`);
+        const payload = { body: input.body, pageId: input.pageId ?? null };
+        return { kind: input.kind, spaceId: input.spaceId, changeRequestId: cr, commentId: localId(actionId), replyId: null, payload };
       }
       case 'editChangeRequest':
       case 'updateFromMain':
-      case 'merge': {
-        const cr = this.store.serverChangeRequest(input.changeRequestId);
-        if (!cr) throw cannot(`change request ${input.changeRequestId} is not in the mirror; refresh review data first`);
-        if (input.kind === 'merge') {
-          if (this.store.spacePermissions(input.spaceId)?.merge === false) throw cannot('you do not have permission to merge in this space');
-          if (cr.status === 'merged') throw cannot('it is already merged');
-        }
-        const payload: ActionPayload = {};
-        if (input.kind === 'editChangeRequest') {
-          if (input.subject !== undefined) payload.subject = input.subject;
-          if (input.description !== undefined) payload.description = input.description;
-          if (input.status !== undefined) payload.status = input.status;
-        }
-        return { kind: input.kind, spaceId: input.spaceId, changeRequestId: input.changeRequestId, commentId: null, replyId: null, payload };
-      }
-      default: {
-        const commentId = this.currentId(input.commentId);
-        const where = this.store.commentLocation(commentId);
-        if (!where) throw cannot(`comment ${input.commentId} is not in the mirror (deleted, or not refreshed yet)`);
-        let replyId: string | null = null;
-        if ((input.kind === 'editReply' || input.kind === 'addReaction' || input.kind === 'removeReaction') && input.replyId) {
-          replyId = this.currentId(input.replyId);
-          if (!this.store.replyExists(replyId)) throw cannot(`reply ${input.replyId} is not in the mirror`);
-        }
-        if (input.kind === 'reply') replyId = localId(actionId);
-        const payload: ActionPayload = {};
-        if ('body' in input) payload.body = input.body;
-        if ('emoji' in input) payload.emoji = input.emoji;
-        return { kind: input.kind, spaceId: where.spaceId, changeRequestId: where.changeRequestId, commentId, replyId, payload };
-      }
+      case 'merge':
+        return this.resolveChangeRequestAction(input, cannot);
+      default:
+        return this.resolveCommentAction(input, actionId, cannot);
     }
+  }
+
+  private resolveChangeRequestAction(
+    input: Extract<ActionInput, { kind: 'editChangeRequest' | 'updateFromMain' | 'merge' }>,
+    cannot: (why: string) => Error,
+  ): ResolvedInput {
+    const cr = this.store.serverChangeRequest(input.changeRequestId);
+    if (!cr) throw cannot(`change request ${input.changeRequestId} is not in the mirror; refresh review data first`);
+    const spaceId = cr.space ?? input.spaceId;
+    if (input.kind === 'merge') {
+      if (this.store.spacePermissions(spaceId)?.merge === false) throw cannot('you do not have permission to merge in this space');
+      if (cr.status === 'merged') throw cannot('it is already merged');
+    }
+    const payload: ActionPayload = {};
+    if (input.kind === 'editChangeRequest') {
+      if (input.subject !== undefined) payload.subject = input.subject;
+      if (input.description !== undefined) payload.description = input.description;
+      if (input.status !== undefined) payload.status = input.status;
+    }
+    return { kind: input.kind, spaceId, changeRequestId: cr.id, commentId: null, replyId: null, payload };
+  }
+
+  private resolveCommentAction(
+    input: Exclude<ActionInput, { kind: 'postComment' | 'editChangeRequest' | 'updateFromMain' | 'merge' }>,
+    actionId: string,
+    cannot: (why: string) => Error,
+  ): ResolvedInput {
+    const commentId = this.currentId(input.commentId);
+    const where = this.store.commentLocation(commentId);
+    if (!where) throw cannot(`comment ${input.commentId} is not in the mirror (deleted, or not refreshed yet)`);
+    let replyId: string | null = null;
+    if (input.kind === 'reply') replyId = localId(actionId);
+    else if ('replyId' in input && input.replyId) {
+      replyId = this.currentId(input.replyId);
+      if (!this.store.replyExists(replyId)) throw cannot(`reply ${input.replyId} is not in the mirror`);
+    }
+    // The server says what the user may do: refuse now rather than queue something bound to fail.
+    const comment = this.store.serverComment(commentId);
+    const edited = input.kind === 'editReply' && replyId ? this.store.serverReply(replyId) : comment;
+    if ((input.kind === 'editComment' || input.kind === 'editReply') && edited?.permissions?.edit === false) {
+      throw cannot('you may only edit your own comments and replies');
+    }
+    if (input.kind === 'reply' && comment?.permissions?.reply === false) throw cannot('you may not reply to this comment');
+    const payload: ActionPayload = {};
+    if ('body' in input) payload.body = input.body;
+    if ('emoji' in input) payload.emoji = input.emoji;
+    return { kind: input.kind, spaceId: where.spaceId, changeRequestId: where.changeRequestId, commentId, replyId, payload };
   }
 
   /** Withdraws a refused action from view, or cancels one not sent yet (and what depends on it). */
@@ -150,6 +182,20 @@ export class ActionQueue {
 
   private async drain(api: ApiClient, signal?: AbortSignal): Promise<ReplayReport> {
     const report: ReplayReport = { sent: [], refused: [], remaining: 0, stoppedBy: null };
+    if (!this.store.knowsMe() && this.store.actions(['queued', 'sending']).length > 0) {
+      // Who "me" is decides what a reconciliation may claim as ours: learn it before anything is sent.
+      try {
+        const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params), { signal });
+        this.mirror.transaction(() => {
+          this.store.setMe(me);
+          for (const a of this.store.actions(['queued', 'sending'])) this.store.materializeTargetsOf(a);
+        });
+      } catch (err) {
+        report.stoppedBy = err instanceof Error ? err.message : String(err);
+        report.remaining = this.store.actions(['queued', 'sending']).length;
+        return report;
+      }
+    }
     for (;;) {
       signal?.throwIfAborted();
       const next = this.store.actions(['queued', 'sending'])[0];
@@ -161,7 +207,7 @@ export class ActionQueue {
       }
       let sending = false;
       try {
-        let outcome = next.state === 'sending' ? await reconcile(api, next, this.store.me(), this.takenIds()) : null;
+        let outcome = next.state === 'sending' ? await reconcile(api, next, this.store.me(), this.claimedIds(), this.mirroredIds()) : null;
         if (!outcome) {
           this.mirror.transaction(() => this.store.setActionState(next.id, 'sending'));
           sending = true;
@@ -175,7 +221,9 @@ export class ActionQueue {
         }
         // If this attempt's request certainly never reached the server, the action is plainly queued
         // again; otherwise it stays `sending` and the next replay looks for it on the server first.
-        const untouched = sending && err instanceof NetworkError && !err.mayHaveBeenApplied;
+        const untouched =
+          sending &&
+          ((err instanceof NetworkError && !err.mayHaveBeenApplied) || (err instanceof ApiError && (err.status === 401 || err.status === 429)));
         const message = err instanceof Error ? err.message : String(err);
         this.mirror.transaction(() => this.store.noteFailure(next.id, message, untouched));
         report.stoppedBy = message;
@@ -186,14 +234,15 @@ export class ActionQueue {
     return report;
   }
 
-  /** Ids of server objects already matched to earlier actions or known in the mirror. */
-  private takenIds(): Set<string> {
-    const rows = this.mirror.db
-      .prepare(
-        `SELECT result_id AS id FROM review_actions WHERE result_id IS NOT NULL
-         UNION SELECT id FROM comments WHERE server_json IS NOT NULL UNION SELECT id FROM replies WHERE server_json IS NOT NULL`,
-      )
-      .all() as { id: string }[];
+  /** Ids of comments and replies already accounted for as the result of an action. */
+  private claimedIds(): Set<string> {
+    const rows = this.mirror.db.prepare(`SELECT result_id AS id FROM review_actions WHERE result_id IS NOT NULL`).all() as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Ids of comments and replies the mirror holds from the server. */
+  private mirroredIds(): Set<string> {
+    const rows = this.mirror.db.prepare(`SELECT id FROM comment_sources UNION ALL SELECT id FROM reply_sources`).all() as { id: string }[];
     return new Set(rows.map((r) => r.id));
   }
 
@@ -239,13 +288,15 @@ export class ActionQueue {
         const commentId = a.commentId!;
         store.setActionState(a.id, 'done', { resultId: a.kind === 'reply' ? reply.id : null, message: null });
         if (a.kind === 'reply' && a.replyId && isLocalId(a.replyId)) {
+          const alreadyMirrored = store.serverReply(reply.id) !== null;
           store.retarget(a.replyId, reply.id);
           store.renameReply(a.replyId);
           store.putReply(a.spaceId, commentId, reply);
-          this.countReply(commentId, reply);
+          if (!alreadyMirrored) this.countReply(commentId, reply);
         } else {
           store.putReply(a.spaceId, commentId, reply);
         }
+        store.materializeComment(commentId);
         break;
       }
       case 'changeRequest': {

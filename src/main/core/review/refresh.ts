@@ -17,6 +17,8 @@ import { refreshDiff, pruneRevisionPages } from './diff-fetch';
 import type { RemoteChangeRequest, RemoteComment, RemoteReply, RemoteUser } from './types';
 
 const DEFAULT_SWEEP = 2;
+/** How long sent and dismissed actions stay on record (they map offline ids to server ids). */
+const FINISHED_ACTIONS_KEPT_MS = 7 * 24 * 3600_000;
 
 export const CHANGE_REQUEST_STATUSES = ['open', 'draft', 'archived', 'merged'] as const;
 
@@ -79,7 +81,7 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, store: Revie
   };
   const ctx: Context = { api, mirror, store, options, report };
 
-  const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params));
+  const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params), { signal: options.signal });
   mirror.transaction(() => store.setMe(me));
 
   const spaces = options.spaceIds
@@ -97,7 +99,10 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, store: Revie
     const orgs = [...new Set(spaces.map((s) => s.organizationId).filter((o): o is string => !!o))];
     report.sites = (await Promise.all(orgs.map((org) => mirrorSites(api, mirror, org)))).reduce((a, b) => a + b, 0);
   }
-  mirror.transaction(() => pruneRevisionPages(mirror.db));
+  mirror.transaction(() => {
+    pruneRevisionPages(mirror.db);
+    store.pruneFinishedActions(new Date(Date.now() - FINISHED_ACTIONS_KEPT_MS).toISOString());
+  });
 
   report.requests = api.stats.requests - requestsBefore;
   report.ms = Math.round(performance.now() - started);
@@ -107,19 +112,24 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, store: Revie
 async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promise<void> {
   const { api, mirror, store, options } = ctx;
   options.signal?.throwIfAborted();
+  const call = { signal: options.signal };
   const [byStatus, awaitingMe, spaceComments] = await Promise.all([
     Promise.all(
       CHANGE_REQUEST_STATUSES.map((status) =>
-        api.listAll<RemoteChangeRequest>((c, query, params) =>
-          c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: status as ChangeRequestStatus }, params),
+        api.listAll<RemoteChangeRequest>(
+          (c, query, params) => c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: status as ChangeRequestStatus }, params),
+          call,
         ),
       ),
     ),
-    api.listAll<RemoteChangeRequest>((c, query, params) =>
-      c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: 'open' as ChangeRequestStatus, requestedReviewer: meId }, params),
+    api.listAll<RemoteChangeRequest>(
+      (c, query, params) =>
+        c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: 'open' as ChangeRequestStatus, requestedReviewer: meId }, params),
+      call,
     ),
-    api.listAll<RemoteComment>((c, query, params) =>
-      c.spaces.listCommentsInSpace(spaceId, { ...query, status: 'all', format: 'markdown' }, params),
+    api.listAll<RemoteComment>(
+      (c, query, params) => c.spaces.listCommentsInSpace(spaceId, { ...query, status: 'all', format: 'markdown' }, params),
+      call,
     ),
   ]);
   const changeRequests = byStatus.flat();
@@ -143,20 +153,19 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
       }
     }
     for (const id of known.keys()) if (!seen.has(id)) store.deleteChangeRequest(id);
+    const sweep = options.sweep ?? DEFAULT_SWEEP;
     const listed = new Set(relist.map((cr) => cr.id));
     const byId = new Map(changeRequests.map((cr) => [cr.id, cr]));
-    for (const id of store.longestUnlisted(spaceId, (options.sweep ?? DEFAULT_SWEEP) + listed.size)) {
-      if (relist.length - listed.size >= (options.sweep ?? DEFAULT_SWEEP)) break;
-      const cr = byId.get(id);
-      if (cr && !listed.has(id)) relist.push(cr);
-    }
+    const swept = store.longestUnlisted(spaceId, sweep + listed.size).filter((id) => !listed.has(id)).slice(0, sweep);
+    for (const id of swept) relist.push(byId.get(id)!);
     repliesToFetch.push(...mergeComments(ctx, spaceId, null, spaceComments));
   });
 
   await Promise.all(
     relist.map(async (cr) => {
-      const comments = await api.listAll<RemoteComment>((c, query, params) =>
-        c.spaces.listCommentsInChangeRequest(spaceId, cr.id, { ...query, status: 'all', format: 'markdown' }, params),
+      const comments = await api.listAll<RemoteComment>(
+        (c, query, params) => c.spaces.listCommentsInChangeRequest(spaceId, cr.id, { ...query, status: 'all', format: 'markdown' }, params),
+        call,
       );
       mirror.transaction(() => {
         repliesToFetch.push(...mergeComments(ctx, spaceId, cr.id, comments));
@@ -168,10 +177,12 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
 
   await Promise.all(
     repliesToFetch.map(async ({ commentId, changeRequestId, fingerprint }) => {
-      const replies = await api.listAll<RemoteReply>((c, query, params) =>
-        changeRequestId
-          ? c.spaces.listCommentRepliesInChangeRequest(spaceId, changeRequestId, commentId, { ...query, format: 'markdown' }, params)
-          : c.spaces.listCommentRepliesInSpace(spaceId, commentId, { ...query, format: 'markdown' }, params),
+      const replies = await api.listAll<RemoteReply>(
+        (c, query, params) =>
+          changeRequestId
+            ? c.spaces.listCommentRepliesInChangeRequest(spaceId, changeRequestId, commentId, { ...query, format: 'markdown' }, params)
+            : c.spaces.listCommentRepliesInSpace(spaceId, commentId, { ...query, format: 'markdown' }, params),
+        call,
       );
       mirror.transaction(() => {
         const stale = store.serverReplyIds(commentId);
@@ -236,7 +247,9 @@ function forgetUnselectedSpaces(mirror: Mirror, keep: string[]): void {
   const keepJson = JSON.stringify(keep);
   const notKept = `space_id NOT IN (SELECT value FROM json_each(?)) AND space_id NOT IN
     (SELECT space_id FROM review_actions WHERE state IN ('queued', 'sending'))`;
+  mirror.db.prepare(`DELETE FROM reply_sources WHERE id IN (SELECT id FROM replies WHERE ${notKept})`).run(keepJson);
   mirror.db.prepare(`DELETE FROM replies WHERE ${notKept}`).run(keepJson);
+  mirror.db.prepare(`DELETE FROM comment_sources WHERE id IN (SELECT id FROM comments WHERE ${notKept})`).run(keepJson);
   mirror.db.prepare(`DELETE FROM comments WHERE ${notKept}`).run(keepJson);
   mirror.db.prepare(`DELETE FROM change_requests WHERE ${notKept}`).run(keepJson);
 }

@@ -130,10 +130,13 @@ function postedSince(o: { postedAt: string }, since: string | null): boolean {
 /**
  * For an action that may have reached the server: what the server shows of
  * it, or null when it evidently did not arrive and must be sent (again).
- * `taken` holds ids already accounted for, so two identical replies each find their own.
+ * `claimed` holds ids already matched to other actions, so two identical replies
+ * each find their own; among candidates, one the mirror has never seen is
+ * preferred (a refresh may have mirrored our own lost reply meanwhile).
  */
-export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser, taken: Set<string>): Promise<SendOutcome | null> {
+export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser, claimed: Set<string>, mirrored: Set<string>): Promise<SendOutcome | null> {
   const body = (a.payload.body ?? '').trim();
+  const pick = <T extends { id: string }>(candidates: T[]): T | undefined => candidates.find((c) => !mirrored.has(c.id)) ?? candidates[0];
   switch (a.kind) {
     case 'reply': {
       const { spaceId, cr, comment } = ids(a);
@@ -142,7 +145,11 @@ export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser,
           ? c.spaces.listCommentRepliesInChangeRequest(spaceId, cr, comment, { ...query, format: 'markdown' }, params)
           : c.spaces.listCommentRepliesInSpace(spaceId, comment, { ...query, format: 'markdown' }, params),
       );
-      const found = replies.find((r) => r.postedBy?.id === me.id && !taken.has(r.id) && (markdownOf(r) ?? '').trim() === body && postedSince(r, a.sendingAt));
+      const found = pick(
+        replies.filter(
+          (r) => r.postedBy?.id === me.id && !claimed.has(r.id) && (markdownOf(r) ?? '').trim() === body && postedSince(r, a.sendingAt),
+        ),
+      );
       return found ? { type: 'reply', reply: found } : null;
     }
     case 'postComment': {
@@ -152,13 +159,15 @@ export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser,
           ? c.spaces.listCommentsInChangeRequest(a.spaceId, cr, { ...query, status: 'all', format: 'markdown' }, params)
           : c.spaces.listCommentsInSpace(a.spaceId, { ...query, status: 'all', format: 'markdown' }, params),
       );
-      const found = comments.find(
-        (c) =>
-          c.postedBy?.id === me.id &&
-          !taken.has(c.id) &&
-          (markdownOf(c) ?? '').trim() === body &&
-          (c.target?.page?.id ?? null) === (a.payload.pageId ?? null) &&
-          postedSince(c, a.sendingAt),
+      const found = pick(
+        comments.filter(
+          (c) =>
+            c.postedBy?.id === me.id &&
+            !claimed.has(c.id) &&
+            (markdownOf(c) ?? '').trim() === body &&
+            (c.target?.page?.id ?? null) === (a.payload.pageId ?? null) &&
+            postedSince(c, a.sendingAt),
+        ),
       );
       return found ? { type: 'comment', comment: found } : null;
     }

@@ -36,6 +36,7 @@ interface RemoteSectionGroup {
   id: string;
   title: string;
   sectionGroup?: string;
+  children?: { id: string }[];
 }
 
 interface RemoteShareLink {
@@ -93,7 +94,12 @@ function writeSites(mirror: Mirror, organizationId: string, parts: SiteParts[]):
   for (const { site, sections, groups, siteSpaces, shareLinks } of parts) {
     insertSite.run(site.id, organizationId, site.title, site.visibility, site.published ? 1 : 0, JSON.stringify(site));
     groups.forEach((g, i) => insertGroup.run(g.id, site.id, g.sectionGroup ?? null, i, g.title, JSON.stringify(g)));
-    sections.forEach((s, i) => insertSection.run(s.id, site.id, s.sectionGroup ?? null, i, s.title, s.path, s.default ? 1 : 0, JSON.stringify(s)));
+    // A section names its group; failing that, the group listing it among its children is its group.
+    const groupOf = new Map<string, string>();
+    for (const g of groups) for (const child of g.children ?? []) groupOf.set(child.id, g.id);
+    sections.forEach((s, i) =>
+      insertSection.run(s.id, site.id, s.sectionGroup ?? groupOf.get(s.id) ?? null, i, s.title, s.path, s.default ? 1 : 0, JSON.stringify(s)),
+    );
     // Site spaces come from their own list and from inside each section; either may be partial.
     const all = new Map<string, RemoteSiteSpace>();
     for (const ss of siteSpaces) all.set(ss.id, ss);

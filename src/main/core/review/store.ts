@@ -1,9 +1,10 @@
 /**
- * Writes of the review mirror. Every row keeps the server's object
- * (server_json) and effective columns: the server object with the pending
+ * Writes of the review mirror. Every row keeps the server's object (in
+ * server_json, or comment_sources / reply_sources) and effective columns: the server object with the pending
  * actions that touch it folded in. Rewriting either side goes through
  * `materialize*`, so pending effects survive refreshes and restarts.
  */
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../mirror';
 import {
   applyToChangeRequest,
@@ -74,11 +75,29 @@ export function changeRequestFingerprint(cr: RemoteChangeRequest): string {
 }
 
 export class ReviewStore {
+  private readonly statements = new Map<string, Statement>();
+  private cachedMe: RemoteUser | undefined;
+  /** Display names already written, so mirroring thousands of comments does not rewrite the same users. */
+  private readonly knownNames = new Map<string, string>();
+
   constructor(readonly db: Db) {}
 
+  /** Prepared once, reused: a refresh runs the same few statements thousands of times. */
+  private sql(text: string): Statement {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
   me(): RemoteUser {
-    const raw = this.meta(ME_KEY);
-    return raw ? (JSON.parse(raw) as RemoteUser) : UNKNOWN_ME;
+    if (!this.cachedMe) {
+      const raw = this.meta(ME_KEY);
+      this.cachedMe = raw ? (JSON.parse(raw) as RemoteUser) : UNKNOWN_ME;
+    }
+    return this.cachedMe;
   }
 
   knowsMe(): boolean {
@@ -86,20 +105,22 @@ export class ReviewStore {
   }
 
   setMe(user: RemoteUser): void {
-    this.db
-      .prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
+    this.sql(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
       .run(ME_KEY, JSON.stringify({ id: user.id, displayName: user.displayName ?? user.email ?? user.id }));
+    this.cachedMe = undefined;
     this.rememberUser(user);
   }
 
   private meta(key: string): string | undefined {
-    return (this.db.prepare(`SELECT value FROM meta WHERE key = ?`).get(key) as { value: string } | undefined)?.value;
+    return (this.sql(`SELECT value FROM meta WHERE key = ?`).get(key) as { value: string } | undefined)?.value;
   }
 
   rememberUser(u: RemoteUser | undefined): void {
     if (!u?.id) return;
-    this.db
-      .prepare(
+    const name = u.displayName ?? u.email ?? u.id;
+    if (this.knownNames.get(u.id) === name) return;
+    this.knownNames.set(u.id, name);
+    this.sql(
         `INSERT INTO review_users (id, display_name, email, photo_url) VALUES (?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name, email = COALESCE(excluded.email, email),
            photo_url = COALESCE(excluded.photo_url, photo_url)
@@ -118,26 +139,24 @@ export class ReviewStore {
   // ---- actions -------------------------------------------------------------
 
   action(id: string): ActionRecord | undefined {
-    const r = this.db.prepare(`SELECT * FROM review_actions WHERE id = ?`).get(id) as ActionRow | undefined;
+    const r = this.sql(`SELECT * FROM review_actions WHERE id = ?`).get(id) as ActionRow | undefined;
     return r && toAction(r);
   }
 
   actions(states?: ActionState[]): ActionRecord[] {
     const where = states ? `WHERE state IN (${states.map(() => '?').join(',')})` : '';
-    return (this.db.prepare(`SELECT * FROM review_actions ${where} ORDER BY seq`).all(...(states ?? [])) as ActionRow[]).map(toAction);
+    return (this.sql(`SELECT * FROM review_actions ${where} ORDER BY seq`).all(...(states ?? [])) as ActionRow[]).map(toAction);
   }
 
   private pendingWhere(column: 'comment_id' | 'reply_id' | 'change_request_id', id: string): ActionRecord[] {
     return (
-      this.db
-        .prepare(`SELECT * FROM review_actions WHERE ${column} = ? AND state IN ('queued', 'sending') ORDER BY seq`)
+      this.sql(`SELECT * FROM review_actions WHERE ${column} = ? AND state IN ('queued', 'sending') ORDER BY seq`)
         .all(id) as ActionRow[]
     ).map(toAction);
   }
 
   insertAction(a: Omit<ActionRecord, 'seq'>): ActionRecord {
-    const info = this.db
-      .prepare(
+    const info = this.sql(
         `INSERT INTO review_actions (id, kind, space_id, change_request_id, comment_id, reply_id, payload, state, created_at,
            sending_at, finished_at, attempts, message, result_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -164,8 +183,7 @@ export class ReviewStore {
   setActionState(id: string, state: ActionState, fields: { message?: string | null; resultId?: string | null; at?: string } = {}): void {
     const at = fields.at ?? new Date().toISOString();
     const finished = state === 'done' || state === 'refused' || state === 'dismissed';
-    this.db
-      .prepare(
+    this.sql(
         `UPDATE review_actions SET state = ?,
            sending_at = CASE WHEN ? = 'sending' THEN ? ELSE sending_at END,
            attempts = attempts + CASE WHEN ? = 'sending' THEN 1 ELSE 0 END,
@@ -179,34 +197,37 @@ export class ReviewStore {
 
   /** Records why a send did not complete; `requeue` when the request certainly never reached the server. */
   noteFailure(id: string, message: string, requeue: boolean): void {
-    this.db
-      .prepare(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END WHERE id = ?`)
+    this.sql(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END WHERE id = ?`)
       .run(message, requeue ? 1 : 0, id);
+  }
+
+  /** Forgets finished actions older than `before` (refused ones stay until dismissed). */
+  pruneFinishedActions(before: string): void {
+    this.sql(`DELETE FROM review_actions WHERE state IN ('done', 'dismissed') AND finished_at < ?`).run(before);
   }
 
   /** Points later actions at the id the server gave to something created offline. */
   retarget(localId: string, serverId: string): void {
-    this.db.prepare(`UPDATE review_actions SET comment_id = ? WHERE comment_id = ?`).run(serverId, localId);
-    this.db.prepare(`UPDATE review_actions SET reply_id = ? WHERE reply_id = ?`).run(serverId, localId);
+    this.sql(`UPDATE review_actions SET comment_id = ? WHERE comment_id = ?`).run(serverId, localId);
+    this.sql(`UPDATE review_actions SET reply_id = ? WHERE reply_id = ?`).run(serverId, localId);
   }
 
   // ---- server objects ------------------------------------------------------
 
   putChangeRequest(spaceId: string, cr: RemoteChangeRequest, reviewRequested?: boolean): void {
     this.rememberUser(cr.createdBy);
-    this.db
-      .prepare(
+    this.sql(
         `INSERT INTO change_requests (id, space_id, number, status, subject, server_json, review_requested)
          VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET server_json = excluded.server_json,
            review_requested = CASE WHEN ? IS NULL THEN review_requested ELSE excluded.review_requested END`,
       )
-      .run(cr.id, spaceId, cr.number, cr.status, cr.subject ?? '', JSON.stringify(cr), reviewRequested ? 1 : 0, reviewRequested ?? null);
+      .run(cr.id, spaceId, cr.number, cr.status, cr.subject ?? '', JSON.stringify(cr), reviewRequested ? 1 : 0, reviewRequested === undefined ? null : 1);
     this.materializeChangeRequest(cr.id);
   }
 
   serverChangeRequest(id: string): RemoteChangeRequest | null {
-    const r = this.db.prepare(`SELECT server_json FROM change_requests WHERE id = ?`).get(id) as { server_json: string | null } | undefined;
+    const r = this.sql(`SELECT server_json FROM change_requests WHERE id = ?`).get(id) as { server_json: string | null } | undefined;
     return r?.server_json ? (JSON.parse(r.server_json) as RemoteChangeRequest) : null;
   }
 
@@ -215,8 +236,7 @@ export class ReviewStore {
     const pending = this.pendingWhere('change_request_id', id).filter((a) => CHANGE_REQUEST_KINDS.has(a.kind));
     for (const a of pending) cr = applyToChangeRequest(cr, a);
     if (!cr) return;
-    this.db
-      .prepare(
+    this.sql(
         `UPDATE change_requests SET number = ?, status = ?, subject = ?, outdated = ?, author_id = ?, created_at = ?, updated_at = ?,
            revision = ?, revision_initial = ?, revision_merged_ancestor = ?, comments = ?, pending = ? WHERE id = ?`,
       )
@@ -235,16 +255,16 @@ export class ReviewStore {
         pending.length > 0 ? 1 : 0,
         id,
       );
+    this.sql(`UPDATE comments SET closed = ? WHERE change_request_id = ?`).run(cr.status === 'merged' || cr.status === 'archived' ? 1 : 0, id);
   }
 
   setCommentsFingerprint(changeRequestId: string, fingerprint: string | null, at = new Date().toISOString()): void {
-    this.db.prepare(`UPDATE change_requests SET comments_fingerprint = ?, comments_listed_at = ? WHERE id = ?`).run(fingerprint, at, changeRequestId);
+    this.sql(`UPDATE change_requests SET comments_fingerprint = ?, comments_listed_at = ? WHERE id = ?`).run(fingerprint, at, changeRequestId);
   }
 
   /** Open and draft change requests of a space whose comments were listed longest ago. */
   longestUnlisted(spaceId: string, limit: number): string[] {
-    const rows = this.db
-      .prepare(
+    const rows = this.sql(
         `SELECT id FROM change_requests WHERE space_id = ? AND status IN ('open', 'draft')
          ORDER BY comments_listed_at IS NOT NULL, comments_listed_at, id LIMIT ?`,
       )
@@ -253,49 +273,48 @@ export class ReviewStore {
   }
 
   setDiffFingerprint(changeRequestId: string, fingerprint: string | null): void {
-    this.db.prepare(`UPDATE change_requests SET diff_fingerprint = ? WHERE id = ?`).run(fingerprint, changeRequestId);
+    this.sql(`UPDATE change_requests SET diff_fingerprint = ? WHERE id = ?`).run(fingerprint, changeRequestId);
   }
 
   /** Keyed by id: what the last refresh saw of each change request of a space. */
   changeRequestStates(spaceId: string): Map<string, { commentsFingerprint: string | null; diffFingerprint: string | null; status: string }> {
-    const rows = this.db
-      .prepare(`SELECT id, comments_fingerprint, diff_fingerprint, status FROM change_requests WHERE space_id = ?`)
+    const rows = this.sql(`SELECT id, comments_fingerprint, diff_fingerprint, status FROM change_requests WHERE space_id = ?`)
       .all(spaceId) as { id: string; comments_fingerprint: string | null; diff_fingerprint: string | null; status: string }[];
     return new Map(rows.map((r) => [r.id, { commentsFingerprint: r.comments_fingerprint, diffFingerprint: r.diff_fingerprint, status: r.status }]));
   }
 
   deleteChangeRequest(id: string): void {
     this.deleteCommentsWhere(`change_request_id = ?`, id);
-    this.db.prepare(`DELETE FROM change_requests WHERE id = ?`).run(id);
+    this.sql(`DELETE FROM change_requests WHERE id = ?`).run(id);
   }
 
   putComment(spaceId: string, changeRequestId: string | null, c: RemoteComment): void {
     this.rememberUsersOf(c);
-    this.db
-      .prepare(
-        `INSERT INTO comments (id, space_id, change_request_id, body, posted_at, server_json) VALUES (?, ?, ?, '', ?, ?)
-         ON CONFLICT (id) DO UPDATE SET space_id = excluded.space_id, change_request_id = excluded.change_request_id,
-           server_json = excluded.server_json`,
+    this.sql(
+        `INSERT INTO comments (id, space_id, change_request_id, body, posted_at, on_server) VALUES (?, ?, ?, '', ?, 1)
+         ON CONFLICT (id) DO UPDATE SET space_id = excluded.space_id, change_request_id = excluded.change_request_id, on_server = 1`,
       )
-      .run(c.id, spaceId, changeRequestId, c.postedAt, JSON.stringify(c));
-    this.materializeComment(c.id);
+      .run(c.id, spaceId, changeRequestId, c.postedAt);
+    this.sql(`INSERT INTO comment_sources (id, json) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json`)
+      .run(c.id, JSON.stringify(c));
+    this.materializeComment(c.id, c);
   }
 
   serverComment(id: string): RemoteComment | null {
-    const r = this.db.prepare(`SELECT server_json FROM comments WHERE id = ?`).get(id) as { server_json: string | null } | undefined;
-    return r?.server_json ? (JSON.parse(r.server_json) as RemoteComment) : null;
+    const r = this.sql(`SELECT json FROM comment_sources WHERE id = ?`).get(id) as { json: string } | undefined;
+    return r ? (JSON.parse(r.json) as RemoteComment) : null;
   }
 
   commentLocation(id: string): { spaceId: string; changeRequestId: string | null } | undefined {
-    const r = this.db.prepare(`SELECT space_id, change_request_id FROM comments WHERE id = ?`).get(id) as
+    const r = this.sql(`SELECT space_id, change_request_id FROM comments WHERE id = ?`).get(id) as
       | { space_id: string; change_request_id: string | null }
       | undefined;
     return r && { spaceId: r.space_id, changeRequestId: r.change_request_id };
   }
 
   /** Rewrites a comment's effective columns; creates the row for one posted offline, drops one that no longer exists. */
-  materializeComment(id: string): void {
-    const server = this.serverComment(id);
+  materializeComment(id: string, known?: RemoteComment): void {
+    const server = known ?? this.serverComment(id);
     const pending = this.pendingWhere('comment_id', id);
     const me = this.me();
     let c: RemoteComment | null = server;
@@ -306,14 +325,14 @@ export class ReviewStore {
     }
     const create = pending.find((a) => a.kind === 'postComment');
     if (!server && create) {
-      this.db
-        .prepare(`INSERT OR IGNORE INTO comments (id, space_id, change_request_id, body, posted_at) VALUES (?, ?, ?, '', ?)`)
+      this.sql(`INSERT OR IGNORE INTO comments (id, space_id, change_request_id, body, posted_at) VALUES (?, ?, ?, '', ?)`)
         .run(id, create.spaceId, create.changeRequestId, c.postedAt);
     }
-    this.db
-      .prepare(
+    this.sql(
         `UPDATE comments SET page_id = ?, node_id = ?, author_id = ?, body = ?, resolved = ?, posted_at = ?, edited_at = ?,
-           resolved_at = ?, resolved_by = ?, reply_count = ?, reactions = ?, pending = ? WHERE id = ?`,
+           resolved_at = ?, resolved_by = ?, reply_count = ?, reactions = ?, pending = ?,
+           closed = COALESCE((SELECT status IN ('merged', 'archived') FROM change_requests WHERE id = comments.change_request_id), 0)
+         WHERE id = ?`,
       )
       .run(
         c.target?.page?.id ?? null,
@@ -327,96 +346,101 @@ export class ReviewStore {
         c.resolvedBy?.id ?? null,
         c.replies ?? 0,
         compactReactions(c.reactions),
-        pending.length > 0 ? 1 : 0,
+        // Only the comment's own changes make it pending; a pending reply shows on the reply.
+        pending.some((a) => a.replyId === null) ? 1 : 0,
         id,
       );
   }
 
   setRepliesFingerprint(commentId: string, fingerprint: string | null): void {
-    this.db.prepare(`UPDATE comments SET replies_fingerprint = ? WHERE id = ?`).run(fingerprint, commentId);
+    this.sql(`UPDATE comments SET replies_fingerprint = ? WHERE id = ?`).run(fingerprint, commentId);
   }
 
   /** Server comment ids of a space's main content (changeRequestId null) or of one change request, with their replies fingerprint. */
   knownComments(spaceId: string, changeRequestId: string | null): Map<string, string | null> {
     const rows = (
       changeRequestId === null
-        ? this.db.prepare(`SELECT id, replies_fingerprint FROM comments WHERE space_id = ? AND change_request_id IS NULL AND server_json IS NOT NULL`).all(spaceId)
-        : this.db.prepare(`SELECT id, replies_fingerprint FROM comments WHERE change_request_id = ? AND server_json IS NOT NULL`).all(changeRequestId)
+        ? this.sql(`SELECT id, replies_fingerprint FROM comments WHERE space_id = ? AND change_request_id IS NULL AND on_server = 1`).all(spaceId)
+        : this.sql(`SELECT id, replies_fingerprint FROM comments WHERE change_request_id = ? AND on_server = 1`).all(changeRequestId)
     ) as { id: string; replies_fingerprint: string | null }[];
     return new Map(rows.map((r) => [r.id, r.replies_fingerprint]));
   }
 
   /** The server no longer has this comment: forget its server side (pending creations stay). */
   dropServerComment(id: string): void {
-    this.db.prepare(`DELETE FROM replies WHERE comment_id = ? AND server_json IS NOT NULL`).run(id);
-    this.db.prepare(`UPDATE comments SET server_json = NULL WHERE id = ?`).run(id);
+    for (const replyId of this.serverReplyIds(id)) this.dropServerReply(replyId);
+    this.sql(`DELETE FROM comment_sources WHERE id = ?`).run(id);
+    this.sql(`UPDATE comments SET on_server = 0 WHERE id = ?`).run(id);
     this.materializeComment(id);
   }
 
   private deleteCommentsWhere(where: string, arg: string): void {
-    this.db.prepare(`DELETE FROM replies WHERE comment_id IN (SELECT id FROM comments WHERE ${where})`).run(arg);
-    this.db.prepare(`DELETE FROM comments WHERE ${where}`).run(arg);
+    const replies = `SELECT id FROM replies WHERE comment_id IN (SELECT id FROM comments WHERE ${where})`;
+    this.sql(`DELETE FROM reply_sources WHERE id IN (${replies})`).run(arg);
+    this.sql(`DELETE FROM replies WHERE comment_id IN (SELECT id FROM comments WHERE ${where})`).run(arg);
+    this.sql(`DELETE FROM comment_sources WHERE id IN (SELECT id FROM comments WHERE ${where})`).run(arg);
+    this.sql(`DELETE FROM comments WHERE ${where}`).run(arg);
   }
 
   putReply(spaceId: string, commentId: string, r: RemoteReply): void {
     this.rememberUsersOf(r);
-    this.db
-      .prepare(
-        `INSERT INTO replies (id, comment_id, space_id, body, posted_at, server_json) VALUES (?, ?, ?, '', ?, ?)
-         ON CONFLICT (id) DO UPDATE SET comment_id = excluded.comment_id, space_id = excluded.space_id, server_json = excluded.server_json`,
+    this.sql(
+        `INSERT INTO replies (id, comment_id, space_id, body, posted_at, on_server) VALUES (?, ?, ?, '', ?, 1)
+         ON CONFLICT (id) DO UPDATE SET comment_id = excluded.comment_id, space_id = excluded.space_id, on_server = 1`,
       )
-      .run(r.id, commentId, spaceId, r.postedAt, JSON.stringify(r));
-    this.materializeReply(r.id);
+      .run(r.id, commentId, spaceId, r.postedAt);
+    this.sql(`INSERT INTO reply_sources (id, json) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json`)
+      .run(r.id, JSON.stringify(r));
+    this.materializeReply(r.id, r);
   }
 
   serverReply(id: string): RemoteReply | null {
-    const r = this.db.prepare(`SELECT server_json FROM replies WHERE id = ?`).get(id) as { server_json: string | null } | undefined;
-    return r?.server_json ? (JSON.parse(r.server_json) as RemoteReply) : null;
+    const r = this.sql(`SELECT json FROM reply_sources WHERE id = ?`).get(id) as { json: string } | undefined;
+    return r ? (JSON.parse(r.json) as RemoteReply) : null;
   }
 
   replyExists(id: string): boolean {
-    return this.db.prepare(`SELECT 1 FROM replies WHERE id = ?`).get(id) !== undefined;
+    return this.sql(`SELECT 1 FROM replies WHERE id = ?`).get(id) !== undefined;
   }
 
   serverReplyIds(commentId: string): Set<string> {
-    const rows = this.db.prepare(`SELECT id FROM replies WHERE comment_id = ? AND server_json IS NOT NULL`).all(commentId) as { id: string }[];
+    const rows = this.sql(`SELECT id FROM replies WHERE comment_id = ? AND on_server = 1`).all(commentId) as { id: string }[];
     return new Set(rows.map((r) => r.id));
   }
 
   dropServerReply(id: string): void {
-    this.db.prepare(`UPDATE replies SET server_json = NULL WHERE id = ?`).run(id);
+    this.sql(`DELETE FROM reply_sources WHERE id = ?`).run(id);
+    this.sql(`UPDATE replies SET on_server = 0 WHERE id = ?`).run(id);
     this.materializeReply(id);
   }
 
-  materializeReply(id: string): void {
-    const server = this.serverReply(id);
+  materializeReply(id: string, known?: RemoteReply): void {
+    const server = known ?? this.serverReply(id);
     const pending = this.pendingWhere('reply_id', id);
     const me = this.me();
     let r: RemoteReply | null = server;
     for (const a of pending) r = applyToReply(r, a, me);
     if (!r) {
-      this.db.prepare(`DELETE FROM replies WHERE id = ?`).run(id);
+      this.sql(`DELETE FROM replies WHERE id = ?`).run(id);
       return;
     }
     const create = pending.find((a) => a.kind === 'reply');
     if (!server && create && create.commentId) {
-      this.db
-        .prepare(`INSERT OR IGNORE INTO replies (id, comment_id, space_id, body, posted_at) VALUES (?, ?, ?, '', ?)`)
+      this.sql(`INSERT OR IGNORE INTO replies (id, comment_id, space_id, body, posted_at) VALUES (?, ?, ?, '', ?)`)
         .run(id, create.commentId, create.spaceId, r.postedAt);
     }
-    this.db
-      .prepare(`UPDATE replies SET author_id = ?, body = ?, posted_at = ?, edited_at = ?, reactions = ?, pending = ? WHERE id = ?`)
+    this.sql(`UPDATE replies SET author_id = ?, body = ?, posted_at = ?, edited_at = ?, reactions = ?, pending = ? WHERE id = ?`)
       .run(r.postedBy?.id ?? null, r.body?.markdown ?? '', r.postedAt, r.editedAt ?? null, compactReactions(r.reactions), pending.length > 0 ? 1 : 0, id);
   }
 
   /** Moves a comment posted offline (and its local replies) to the id the server gave it. */
   renameComment(localId: string, serverId: string): void {
-    this.db.prepare(`UPDATE replies SET comment_id = ? WHERE comment_id = ?`).run(serverId, localId);
-    this.db.prepare(`DELETE FROM comments WHERE id = ?`).run(localId);
+    this.sql(`UPDATE replies SET comment_id = ? WHERE comment_id = ?`).run(serverId, localId);
+    this.sql(`DELETE FROM comments WHERE id = ?`).run(localId);
   }
 
   renameReply(localId: string): void {
-    this.db.prepare(`DELETE FROM replies WHERE id = ?`).run(localId);
+    this.sql(`DELETE FROM replies WHERE id = ?`).run(localId);
   }
 
   /** Re-applies pending actions to every row they touch (after the queue changed). */
@@ -430,7 +454,7 @@ export class ReviewStore {
   }
 
   spacePermissions(spaceId: string): Record<string, boolean> | undefined {
-    const r = this.db.prepare(`SELECT json FROM spaces WHERE id = ?`).get(spaceId) as { json: string } | undefined;
+    const r = this.sql(`SELECT json FROM spaces WHERE id = ?`).get(spaceId) as { json: string } | undefined;
     if (!r) return undefined;
     const space = JSON.parse(r.json) as { permissions?: Record<string, boolean> };
     return space.permissions;

@@ -30,6 +30,7 @@ export interface RemoteReply {
   editedAt?: string;
   reactions?: RemoteReaction[];
   body?: RemoteBody;
+  permissions?: { edit?: boolean; reply?: boolean };
 }
 
 export interface RemoteComment extends RemoteReply {

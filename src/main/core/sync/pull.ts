@@ -106,7 +106,6 @@ export async function pullSpace(ctx: PullContext, spaceId: string, folder: strin
     return p.updatedAt !== old.updatedAt;
   });
 
-  const bodies = await fetchBodies(ctx, spaceId, title, needsBody);
   const result: PullResult = { spaceId, revision: revision.id, fetchedPages: needsBody.length, written: [], moved: [], deleted: [], conflicts: [] };
   const now = new Date().toISOString();
   const rows: PageRow[] = [];
@@ -137,10 +136,26 @@ export async function pullSpace(ctx: PullContext, spaceId: string, folder: strin
     result.moved.push(`${known.get(p.id)!.path} -> ${fileOf(p.id)}`);
   }
 
-  for (const p of remotePages) {
+  // Each page is fetched (when its body changed) and written as soon as it
+  // arrives, a bounded number at a time: network and disk overlap, and
+  // memory stays flat however large the space.
+  const needed = new Set(needsBody.map((p) => p.id));
+  let fetchedCount = 0;
+  const progress = () => ctx.onProgress?.({ phase: 'pull', spaceId, spaceTitle: title, done: fetchedCount, total: needed.size });
+  progress();
+  const applyPage = async (p: RemotePage): Promise<void> => {
+    let fetched: string | null = null;
+    if (needed.has(p.id)) {
+      fetched = await fetchMarkdown(ctx, spaceId, p.id);
+      fetchedCount++;
+      progress();
+    }
     const path = fileOf(p.id);
     const old = known.get(p.id);
-    const body = bodies.get(p.id) ?? (old?.baseContent != null ? parsePageFile(old.baseContent).body : null);
+    const name = plan.pages.get(p.id)?.name ?? null;
+    // Untouched remotely and staying where it is: nothing to read, write or record.
+    if (old && fetched === null && isUnchanged(old, p, path, name)) return;
+    const body = fetched ?? (old?.baseContent != null ? parsePageFile(old.baseContent).body : null);
     const text = path && body !== null ? pageFileText(p, body) : null;
     const row: PageRow = {
       spaceId,
@@ -150,7 +165,7 @@ export async function pullSpace(ctx: PullContext, spaceId: string, folder: strin
       type: p.type,
       title: p.title,
       slug: p.slug,
-      name: plan.pages.get(p.id)?.name ?? null,
+      name,
       path,
       meta: p.meta as Record<string, unknown>,
       documentId: p.documentId,
@@ -187,7 +202,8 @@ export async function pullSpace(ctx: PullContext, spaceId: string, folder: strin
       }
     }
     rows.push(row);
-  }
+  };
+  await forEachBounded(remotePages, PAGE_WINDOW, applyPage);
 
   // Pages gone remotely: remove their files unless edited locally.
   const remoteIds = new Set(remotePages.map((p) => p.id));
@@ -230,22 +246,47 @@ export async function pullSpace(ctx: PullContext, spaceId: string, folder: strin
   return result;
 }
 
-async function fetchBodies(ctx: PullContext, spaceId: string, title: string, pages: RemotePage[]): Promise<Map<string, string>> {
-  const bodies = new Map<string, string>();
-  let done = 0;
-  const total = pages.length;
-  const report = () => ctx.onProgress?.({ phase: 'pull', spaceId, spaceTitle: title, done, total });
-  report();
-  await Promise.all(
-    pages.map(async (p) => {
-      const page = await ctx.api.call((c, params) => c.spaces.getPageById(spaceId, p.id, { format: 'markdown', metadata: false }, params));
-      const markdown = (page as { markdown?: unknown }).markdown;
-      bodies.set(p.id, typeof markdown === 'string' ? markdown : '');
-      done++;
-      report();
-    }),
+/** Pages worked on at once: enough to keep the API client's 8 connections and the disk busy, few enough to bound memory. */
+const PAGE_WINDOW = 16;
+
+/** True when a synced page's row already describes the remote page at this path. */
+function isUnchanged(old: PageRow, p: RemotePage, path: string | null, name: string | null): boolean {
+  return (
+    old.path === path &&
+    old.name === name &&
+    old.parentId === p.parentId &&
+    old.position === p.position &&
+    old.type === p.type &&
+    old.title === p.title &&
+    old.slug === p.slug &&
+    old.documentId === p.documentId &&
+    old.updatedAt === p.updatedAt &&
+    JSON.stringify(old.meta) === JSON.stringify(p.meta)
   );
-  return bodies;
+}
+
+async function fetchMarkdown(ctx: PullContext, spaceId: string, pageId: string): Promise<string> {
+  const page = await ctx.api.call((c, params) => c.spaces.getPageById(spaceId, pageId, { format: 'markdown', metadata: false }, params));
+  const markdown = (page as { markdown?: unknown }).markdown;
+  return typeof markdown === 'string' ? markdown : '';
+}
+
+/** Runs `fn` over `items` with at most `limit` running at once; the first failure stops new work and rejects. */
+async function forEachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await fn(item);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 async function pullFiles(ctx: PullContext, spaceId: string, spaceDir: string, revision: Revision, result: PullResult): Promise<FileRow[]> {

@@ -16,6 +16,11 @@ export class CliContext {
     private readonly apiOptions: Partial<ApiClientOptions> = {},
   ) {}
 
+  /** The same context with other client tuning, e.g. fewer retries for interactive commands. */
+  withApiOptions(options: Partial<ApiClientOptions>): CliContext {
+    return new CliContext(this.io, this.tokens, { ...this.apiOptions, ...options });
+  }
+
   openMirror(dir: string): Mirror {
     return Mirror.open(dir);
   }

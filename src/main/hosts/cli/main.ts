@@ -1,5 +1,5 @@
 import { runCli } from './run';
-import type { CliIo } from './io';
+import { processIo } from './io';
 
 // Entry point of `npm run quire -- <command>`.
 const controller = new AbortController();
@@ -12,19 +12,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-const io: CliIo = {
-  stdout: (text) => process.stdout.write(text + '\n'),
-  stderr: (text) => process.stderr.write(text + '\n'),
-  env: process.env,
-  signal: controller.signal,
-  readStdin: async () => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
-};
-
-runCli(process.argv.slice(2), io).then(
+runCli(process.argv.slice(2), processIo(controller.signal)).then(
   (code) => {
     process.exitCode = code;
   },

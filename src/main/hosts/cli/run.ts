@@ -4,17 +4,29 @@ import { CliContext } from './context';
 import { sync } from './commands/sync';
 import { status } from './commands/status';
 import { login, logout } from './commands/login';
+import { run as review } from './commands/review';
+import { run as comment } from './commands/comment';
 import type { ParsedArgs } from './args';
 
 type Command = (args: ParsedArgs, io: CliIo, ctx: CliContext) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = { sync, status, login, logout };
+const COMMANDS: Record<string, Command> = {
+  sync,
+  status,
+  login,
+  logout,
+  review,
+  // Interactive: when offline, queue the action after a short try instead of a long backoff.
+  comment: (args, io, ctx) => comment(args, io, ctx.withApiOptions({ maxAttempts: 2 })),
+};
 
 export const USAGE = `Quire — offline-first sync for hosted docs
 
 Usage:
   quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>]
   quire status --dir <folder> [--json]
+  quire review --dir <folder> [--json]   open change requests and unresolved comments
+  quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
   quire login [--api <base_url>]        reads the API token from stdin, stores it in the OS keychain
   quire logout [--api <base_url>]
 

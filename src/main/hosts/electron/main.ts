@@ -81,7 +81,7 @@ function registerIpc(svc: QuireService): void {
         payload,
         {
           frameUrl: event.senderFrame?.url ?? null,
-          isMainFrame: !!event.senderFrame && event.senderFrame === event.sender.mainFrame,
+          isMainFrame: !!event.senderFrame && event.senderFrame.parent === null,
           isOwnWindow: !!win && event.sender === win.webContents,
         },
         log,
@@ -145,9 +145,11 @@ async function start(): Promise<void> {
   const settings = loadSettings(settingsFile);
   registerAppProtocol();
   lockDownContents();
+  // QUIRE_DIR and QUIRE_TOKEN let `npm run demo` point the app at the sample API; the token is used, never stored.
   const svc = await createQuireService({
     apiUrl: DEFAULT_API,
-    folder: settings.folder,
+    folder: process.env.QUIRE_DIR ?? settings.folder,
+    token: process.env.QUIRE_TOKEN || undefined,
     notifications: settings.notifications,
     tokens: new KeytarTokenStore(),
     log,

@@ -11,15 +11,15 @@ import { ensureRendererBuilt } from './renderer-build';
  * The first stdout line is the address to open, secret included; everything
  * else goes to stderr. Runs until the signal aborts (Ctrl+C).
  */
-export async function runUi(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore } = {}): Promise<number> {
+export async function runUi(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; rendererDir?: string } = {}): Promise<number> {
   const apiUrl = requireFlag(args, 'api');
   const dir = resolve(requireFlag(args, 'dir'));
   const portFlag = flag(args, 'port');
   const port = portFlag === undefined ? 0 : Number(portFlag);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);
 
-  const rendererDir = defaultRendererDir();
-  await ensureRendererBuilt(rendererDir, io.stderr);
+  const rendererDir = ctx.rendererDir ?? defaultRendererDir();
+  if (!ctx.rendererDir) await ensureRendererBuilt(rendererDir, io.stderr);
   const host = await startWebHost({
     apiUrl,
     dir,

@@ -53,7 +53,7 @@ export function checkDoor(req: DoorRequest, secret: string, port: number, opts: 
     if (!req.origin || !origins.includes(req.origin.toLowerCase())) return { ok: false, reason: `unexpected Origin ${JSON.stringify(req.origin ?? '')}` };
   }
   const query = new URL(req.url, 'http://placeholder').searchParams.get(SECRET_PARAM);
-  if (query !== null) return sameSecret(query, secret) ? { ok: true, viaQuery: true } : { ok: false, reason: 'wrong secret in the URL' };
+  if (query) return sameSecret(query, secret) ? { ok: true, viaQuery: true } : { ok: false, reason: 'wrong secret in the URL' };
   const fromCookie = cookieValue(req.cookie, cookieName(port));
   if (fromCookie !== undefined) return sameSecret(fromCookie, secret) ? { ok: true, viaQuery: false } : { ok: false, reason: 'wrong secret in the cookie' };
   return { ok: false, reason: 'no secret' };

@@ -60,6 +60,8 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
   try {
     const review = new ReviewService(mirror);
     const { api, why } = await tryApi(ctx, mirror);
+    // A comment id seen on the web but not mirrored yet: fetch review data first.
+    if (api && !review.comment(commentId)) await review.refresh(api, { signal: io.signal });
     const result = await review.act(input, api, io.signal);
     if (!api && result.outcome === 'queued') result.message = why;
     if (has(args, 'json')) {

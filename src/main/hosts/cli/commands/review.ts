@@ -86,7 +86,9 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     const comments = review.unresolvedComments();
     const replies = review.repliesFor(comments.map((c) => c.id));
     if (has(args, 'json')) {
-      for (const a of review.refusedActions()) io.stderr(`Refused by the server: ${a.kind} on ${a.replyId ?? a.commentId ?? a.changeRequestId} — ${a.message}`);
+      for (const a of review.refusedActions()) {
+        io.stderr(`Refused by the server: ${a.kind} on ${a.replyId ?? a.commentId ?? a.changeRequestId} — ${a.message}`);
+      }
       io.stdout(JSON.stringify(reviewJson(changeRequests, comments, replies), null, 2));
       return EXIT.ok;
     }

@@ -4,8 +4,12 @@ import { API_URL_META, type CliContext } from '../context';
 import { SyncEngine, type CycleReport } from '../../../core/sync/engine';
 import { progressPrinter } from '../progress-printer';
 import type { Mirror } from '../../../core/mirror';
+import { ReviewService } from '../../../core/review';
+import type { ApiClient } from '../../../core/api/client';
 
 const DEFAULT_INTERVAL_S = 30;
+/** Continuous mode refreshes change requests and comments this often (content syncs every cycle). */
+const REVIEW_REFRESH_MS = 5 * 60_000;
 
 /**
  * `quire sync --api URL --dir DIR [--space ID]... [--once] [--interval S]`.
@@ -32,17 +36,26 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       signal: io.signal,
     });
 
+    const review = new ReviewService(mirror);
+
     if (has(args, 'once')) {
       const report = await engine.runCycle();
       io.stdout(describe(report));
+      await replayQueuedActions(review, api, io);
       return report.conflicts > 0 ? EXIT.conflicts : EXIT.ok;
     }
 
     io.stderr(`Syncing ${dir} every ${intervalS}s; press Ctrl-C to stop.`);
+    let reviewRefreshedAt = 0;
     while (!io.signal.aborted) {
       try {
         const report = await engine.runCycle();
         if (report.spaces.some((s) => s.pull) || report.conflicts > 0) io.stdout(describe(report));
+        await replayQueuedActions(review, api, io);
+        if (Date.now() - reviewRefreshedAt >= REVIEW_REFRESH_MS) {
+          await review.refresh(api, { signal: io.signal });
+          reviewRefreshedAt = Date.now();
+        }
       } catch (err) {
         if (io.signal.aborted) break;
         if (isFatal(err)) throw err;
@@ -57,6 +70,13 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
   } finally {
     mirror.close();
   }
+}
+
+/** Sends review actions queued while offline (replies, resolutions, ...), in order. */
+async function replayQueuedActions(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
+  const replay = await review.replay(api, io.signal);
+  if (replay.sent.length > 0) io.stdout(`Sent ${replay.sent.length} queued review action(s).`);
+  for (const a of replay.refused) io.stderr(`The server refused a queued ${a.kind} on comment ${a.commentId ?? '-'}: ${a.message ?? 'no reason given'}`);
 }
 
 function isFatal(err: unknown): boolean {

@@ -1,0 +1,185 @@
+/**
+ * The app end to end in Debian's chromium: the built renderer served by the
+ * web host, the real service and core, the fake API. One user story, in order:
+ * sign in, choose a space, sync with progress, resolve a conflict, reply to and
+ * resolve a comment offline then online, browse the change request, the sites
+ * and the sync log. Screenshots land in test-artifacts/e2e.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { seedDemo, type DemoSeed } from '../fake/seed';
+import { buildPage } from './build-renderer';
+import { launchBrowser, type Browser } from './chromium';
+import { startStack, type Stack } from './stack';
+import { snap } from './screenshots';
+
+describe('Quire in a browser', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  let demo: DemoSeed;
+
+  beforeAll(async () => {
+    const rendererDir = await buildPage();
+    stack = await startStack({ rendererDir, seed: (fake) => (demo = seedDemo(fake.store)) });
+    browser = await launchBrowser();
+    page = browser.page;
+    page.setDefaultTimeout(10_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  const nav = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  const syncState = () => page.getByTestId('sync-state');
+  const spaceFolder = async (spaceId: string) => {
+    const catalog = await stack.service.request('catalog.get', {});
+    const folder = catalog.spaces.find((s) => s.id === spaceId)?.folder;
+    if (!folder) throw new Error(`space ${spaceId} has no folder`);
+    return join(stack.dir, folder);
+  };
+
+  it('refuses a wrong token with a message, then signs in', async () => {
+    await page.goto(stack.host.url);
+    await expect.poll(() => page.url()).not.toContain('secret=');
+    await page.getByLabel('API token').fill('not-a-valid-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'rejected this token' }).waitFor();
+    await snap(page, 'sign-in');
+
+    await page.getByLabel('API token').fill(stack.fake.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Spaces' }).waitFor();
+    await page.getByText('Casey Quire').waitFor();
+  });
+
+  it('lists organizations, collections and spaces, and chooses one to sync', async () => {
+    await page.getByRole('heading', { name: 'Quire Demo Co' }).waitFor();
+    await page.getByText('Product docs').waitFor();
+    const handbook = page.getByTestId(`space-${demo.handbook.id}`);
+    await expect.poll(() => handbook.getAttribute('data-state')).toBe('not-synced');
+    await handbook.getByRole('checkbox').check();
+    await expect.poll(async () => (await stack.service.request('catalog.get', {})).spaces.find((s) => s.id === demo.handbook.id)?.selected).toBe(true);
+  });
+
+  it('syncs with live progress and shows the space in sync', async () => {
+    stack.fake.faults.latencyMs = 250;
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await page.getByTestId('sync-progress').waitFor({ state: 'visible' });
+    await expect.poll(() => syncState().textContent(), { interval: 20, timeout: 10_000 }).toMatch(/Syncing Handbook · [1-9]\d*\/\d+/);
+    await snap(page, 'sync-progress');
+    await page.getByTestId('sync-progress').waitFor({ state: 'detached', timeout: 20_000 });
+    stack.fake.faults.latencyMs = 0;
+    await expect.poll(() => syncState().textContent()).toContain('In sync');
+    await expect.poll(() => page.getByTestId(`space-${demo.handbook.id}`).getAttribute('data-state')).toBe('synced');
+    const readme = await readFile(join(await spaceFolder(demo.handbook.id), 'README.md'), 'utf8');
+    expect(readme).toContain('Welcome to the **handbook**.');
+    await snap(page, 'spaces');
+  });
+
+  it('shows a clash side by side and resolves it with "take theirs"', async () => {
+    const dir = await spaceFolder(demo.handbook.id);
+    const file = join(dir, 'README.md');
+    const local = (await readFile(file, 'utf8')).replace('Welcome to the **handbook**.', 'Welcome to our **handbook**, edited here.');
+    await writeFile(file, local);
+    const welcome = stack.fake.store.pageByPath(demo.handbook.id, 'welcome');
+    stack.fake.store.editPage(demo.handbook.id, welcome.id, {
+      markdown: 'Welcome to the **team handbook**, edited on the server.\n\nStart with [Getting started](getting-started/README.md).',
+    });
+
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await expect.poll(() => syncState().textContent()).toContain('1 conflict need');
+    await nav('Conflicts');
+    await page.getByRole('heading', { name: 'README.md' }).waitFor();
+    await expect.poll(() => page.getByTestId('side-local').textContent()).toContain('edited here');
+    await expect.poll(() => page.getByTestId('side-remote').textContent()).toContain('edited on the server');
+    await snap(page, 'conflicts');
+
+    await page.getByRole('button', { name: 'Open in editor' }).click();
+    await expect.poll(() => stack.opened).toContain(file);
+
+    await page.getByRole('button', { name: 'Take theirs' }).click();
+    await page.getByTestId('no-conflicts').waitFor();
+    expect(await readFile(file, 'utf8')).toContain('edited on the server');
+    await expect.poll(() => syncState().textContent()).toContain('In sync');
+  });
+
+  it('replies to and resolves a comment offline, then sends both when back online', async () => {
+    await nav('Review');
+    const list = page.getByTestId('comment-list');
+    await list.getByText('Should we link the install guide here?').click();
+    const thread = page.locator('.thread-pane [data-testid^="thread-"]');
+    await thread.getByText('Yes, added in the polish change request.').waitFor();
+
+    stack.fake.faults.offline = true;
+    await thread.getByRole('textbox', { name: 'Reply' }).fill('Done offline: linked it.');
+    await thread.getByRole('button', { name: 'Reply', exact: true }).click();
+    await thread.getByText('Done offline: linked it.').waitFor();
+    await thread.getByRole('button', { name: 'Resolve' }).click();
+    await expect.poll(() => thread.getByTestId('thread-status').textContent()).toBe('Resolved');
+    await expect.poll(() => thread.getByRole('status').filter({ hasText: 'Pending' }).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('sync-state').textContent()).toMatch(/2 pending actions/);
+    await snap(page, 'review-offline');
+    const question = stack.fake.store.commentsOf(demo.handbook.id).find((c) => c.markdown.startsWith('Should we link'))!;
+    expect(question.status).toBe('open');
+
+    stack.fake.faults.offline = false;
+    await page.getByRole('button', { name: 'Sync now' }).click();
+    await expect.poll(() => page.getByTestId('sync-state').textContent(), { timeout: 15_000 }).not.toMatch(/pending action/);
+    await expect.poll(() => thread.getByRole('status').filter({ hasText: 'Pending' }).count()).toBe(0);
+    const after = stack.fake.store.comment(demo.handbook.id, question.id);
+    expect(after.status).toBe('resolved');
+    expect(after.replies.map((r) => r.markdown)).toContain('Done offline: linked it.');
+  });
+
+  it('opens a change request with its page diff and threads', async () => {
+    await page.getByRole('tab', { name: /Change requests/ }).click();
+    await page.getByTestId('cr-list').getByText('Polish the welcome page').click();
+    const detail = page.getByTestId('cr-detail');
+    await detail.getByRole('heading', { name: /Polish the welcome page/ }).waitFor();
+    await detail.getByText('Changelog', { exact: true }).waitFor();
+    await detail.getByText('Nice wording 👍').waitFor();
+    await snap(page, 'change-request');
+  });
+
+  it('shows each site with its sections, groups and share links', async () => {
+    await nav('Sites');
+    const site = page.getByTestId(`site-${demo.site.id}`);
+    await site.getByRole('heading', { name: 'Quire Docs' }).waitFor();
+    await site.getByText('Published').waitFor();
+    await site.getByText('Developers').waitFor();
+    await site.getByText('API v1').waitFor();
+    await site.getByText('Beta testers').waitFor();
+    await site.getByText('Old partners').waitFor();
+    await snap(page, 'sites');
+  });
+
+  it('shows what each cycle did in a filterable sync log', async () => {
+    await nav('Sync log');
+    const list = page.getByTestId('log-list');
+    await list.getByText(/pulled revision/).first().waitFor();
+    await page.getByLabel('Kind').selectOption('conflict');
+    await list.getByText(/README.md: both-changed/).waitFor();
+    await expect.poll(() => list.getByText(/pulled revision/).count()).toBe(0);
+    await page.getByLabel('Kind').selectOption('');
+    await snap(page, 'sync-log');
+  });
+
+  it('moves between views from the keyboard', async () => {
+    await page.keyboard.press('Alt+1');
+    await page.getByRole('heading', { name: 'Spaces' }).waitFor();
+    await page.keyboard.press('Alt+3');
+    await page.getByRole('heading', { name: 'Review' }).waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  it('tells the user when the web host goes away', async () => {
+    await stack.host.close();
+    await page.getByRole('alert').filter({ hasText: 'Lost the connection to Quire' }).waitFor();
+    await snap(page, 'connection-lost');
+  });
+});

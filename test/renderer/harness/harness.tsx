@@ -1,0 +1,37 @@
+import { createRoot, type Root } from 'react-dom/client';
+import { App } from '../../../src/renderer/App';
+import '../../../src/renderer/styles.css';
+import { FakeBridge } from './fake-bridge';
+
+/** What tests drive through `page.evaluate`. */
+export interface Harness {
+  bridge: FakeBridge;
+  mount(): void;
+  unmount(): void;
+  reset(): FakeBridge;
+}
+
+let root: Root | null = null;
+let bridge = new FakeBridge();
+
+const harness: Harness = {
+  get bridge() {
+    return bridge;
+  },
+  reset() {
+    harness.unmount();
+    bridge = new FakeBridge();
+    window.location.hash = '';
+    return bridge;
+  },
+  mount() {
+    root = createRoot(document.getElementById('root')!);
+    root.render(<App bridge={bridge} />);
+  },
+  unmount() {
+    root?.unmount();
+    root = null;
+  },
+};
+
+(window as unknown as { harness: Harness }).harness = harness;
