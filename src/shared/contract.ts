@@ -437,7 +437,7 @@ export interface PreloadApi {
   onEvent(listener: (event: PushedEvent) => void): () => void;
 }
 
-/** A host-side implementation of the contract (see src/main/hosts/service.ts). */
+/** A host-side implementation of the contract (see src/main/hosts/service/). */
 export interface ContractService {
   request<N extends RequestName>(name: N, params: Params<N>): Promise<Result<N>>;
   subscribe(listener: (event: PushedEvent) => void): () => void;

@@ -3,13 +3,17 @@
  * Each section runs against the test fake on loopback.
  */
 import { benchSync } from './sync';
+import { benchPush } from './push';
 import { benchReview } from './review';
+import { benchUi } from './ui';
 
 type Section = { title: string; run: () => Promise<Record<string, string | number>> };
 
 const sections: Section[] = [
   { title: 'Sync (2,000 pages of ~3 KB)', run: benchSync },
+  { title: 'Push (local edits into a change request)', run: benchPush },
   { title: 'Review (200 change requests, 5,000 comments)', run: benchReview },
+  { title: 'Desktop UI (web host in headless Chromium)', run: benchUi },
 ];
 
 const only = process.argv[2];

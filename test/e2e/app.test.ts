@@ -163,7 +163,7 @@ describe('Quire in a browser', () => {
     const list = page.getByTestId('log-list');
     await list.getByText(/pulled revision/).first().waitFor();
     await page.getByLabel('Kind').selectOption('conflict');
-    await list.getByText(/README.md: both-changed/).waitFor();
+    await list.getByText(/README.md: edited here and on the server/).waitFor();
     await expect.poll(() => list.getByText(/pulled revision/).count()).toBe(0);
     await page.getByLabel('Kind').selectOption('');
     await snap(page, 'sync-log');

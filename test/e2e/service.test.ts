@@ -183,7 +183,7 @@ describe('service', () => {
     expect(await readFile(file, 'utf8')).toContain('First line, mine.');
     await service.syncOnce();
     expect(await service.request('conflicts.list', {})).toEqual([]);
-    expect((await service.request('log.list', { text: 'kept the local version' })).length).toBe(1);
+    expect((await service.request('log.list', { text: 'kept the version here' })).length).toBe(1);
     await expect(service.request('conflicts.resolve', { spaceId, path: 'README.md', choice: 'mine' })).rejects.toMatchObject({ code: 'not-found' });
   });
 

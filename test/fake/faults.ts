@@ -96,8 +96,10 @@ export class Faults {
   countRequest(nowMs: number): RateLimitVerdict {
     const config = this.limitConfig;
     if (!config) return { headers: {} };
+    // Fixed windows aligned to the clock (a limiter keyed by floor(now / window), the usual
+    // implementation), so the whole-second X-RateLimit-Reset is exact when the window is.
     if (nowMs >= this.windowStart + config.windowMs) {
-      this.windowStart = nowMs;
+      this.windowStart = Math.floor(nowMs / config.windowMs) * config.windowMs;
       this.used = 0;
     }
     this.used += 1;

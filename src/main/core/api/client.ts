@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { GitBookAPI } from '@gitbook/api';
 import { ApiError, CancelledError, NetworkError } from './errors';
 import type { ApiEvent, ApiStats } from './events';
@@ -79,7 +80,7 @@ export class ApiClient {
     };
     this.#token = options.token;
     this.#apiBase = new URL(`${endpoint}/v1`);
-    this.#signal = options.signal;
+    this.#signal = lifetimeSignal(options.signal);
     this.#pacer = new Pacer({
       concurrency: options.concurrency ?? 8,
       now,
@@ -91,7 +92,7 @@ export class ApiClient {
       apiBase: this.#apiBase,
       timeoutMs: options.timeoutMs ?? 30_000,
       maxAttempts: Math.max(1, options.maxAttempts ?? 6),
-      signal: options.signal,
+      signal: this.#signal,
       random: options.random ?? Math.random,
       now,
       redact: (text) => redactToken(text, this.#token),
@@ -152,6 +153,20 @@ export class ApiClient {
       link.dispose();
     }
   }
+}
+
+/**
+ * The client's own signal, aborted with the caller's. Every request in
+ * flight or queued listens to it, so it legitimately has more listeners than
+ * Node's warning threshold of 10; the caller's signal gets just one.
+ */
+function lifetimeSignal(outer: AbortSignal | undefined): AbortSignal | undefined {
+  if (!outer) return undefined;
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  if (outer.aborted) controller.abort();
+  else outer.addEventListener('abort', () => controller.abort(), { once: true });
+  return controller.signal;
 }
 
 /** Real tokens are long; a placeholder of a few characters can't be hidden without mangling every message. */

@@ -1,7 +1,12 @@
-import { readdir } from 'node:fs/promises';
-import { join, posix } from 'node:path';
-import type { PageRow } from '../mirror';
-import { localState, REMOTE_SUFFIX } from './pull';
+/**
+ * Edits in a space folder that are not on the server yet: neither in main nor in the
+ * open change request (what `quire status` lists as pending).
+ */
+import type { Mirror, PageRow } from '../mirror';
+import { PushStore } from './outbox';
+import { samePageText } from './page-text';
+import { scanSpace } from './scan';
+import type { PushedPage } from './trees';
 
 export interface LocalChanges {
   modified: string[];
@@ -9,44 +14,48 @@ export interface LocalChanges {
   deleted: string[];
 }
 
-/** Files in a space folder that Quire manages itself rather than as pages. */
-function isManaged(rel: string): boolean {
-  return rel === 'SUMMARY.md' || rel.startsWith('.gitbook/') || rel.startsWith('.quire/') || rel.endsWith(REMOTE_SUFFIX);
-}
-
-/** Markdown files under a space folder, as POSIX paths relative to it. */
-export async function listMarkdown(spaceDir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (rel: string) => {
-    const entries = await readdir(join(spaceDir, rel), { withFileTypes: true }).catch(() => []);
-    for (const e of entries) {
-      const childRel = rel ? posix.join(rel, e.name) : e.name;
-      if (e.isDirectory()) {
-        if (e.name === '.quire' || e.name === '.gitbook' || e.name === '.git') continue;
-        await walk(childRel);
-      } else if (e.isFile() && e.name.toLowerCase().endsWith('.md') && !isManaged(childRel)) {
-        out.push(childRel);
-      }
-    }
-  };
-  await walk('');
-  return out.sort();
-}
-
 /**
- * Compares a space folder with the mirror: which page files were edited,
- * added or removed since the last sync. Unchanged files cost one stat.
+ * Compares a space folder with the mirror: which page files were edited, added or
+ * removed and not pushed yet. Unchanged files cost one stat.
  */
-export async function detectLocalChanges(spaceDir: string, pages: PageRow[]): Promise<LocalChanges> {
+export async function detectLocalChanges(
+  spaceDir: string,
+  pages: readonly PageRow[],
+  pushed: ReadonlyMap<string, PushedPage> = new Map(),
+  conflictPaths: ReadonlySet<string> = new Set(),
+): Promise<LocalChanges> {
+  const scan = await scanSpace(spaceDir, { pages, pushed, files: [], pushedFiles: [] });
   const changes: LocalChanges = { modified: [], added: [], deleted: [] };
-  const known = new Set<string>();
-  for (const page of pages) {
-    if (!page.path) continue;
-    known.add(page.path);
-    const state = await localState(spaceDir, page);
-    if (!state.exists) changes.deleted.push(page.path);
-    else if (state.changed) changes.modified.push(page.path);
+  const byId = new Map(pages.map((p) => [p.id, p]));
+  const seen = new Set<string>();
+  for (const local of scan.tree.pages.values()) {
+    if (conflictPaths.has(local.path)) continue;
+    if (local.id === null) {
+      changes.added.push(local.path);
+      continue;
+    }
+    seen.add(local.id);
+    const p = pushed.get(local.id);
+    const reference = p && !p.deleted ? p.text : (byId.get(local.id)?.baseContent ?? null);
+    const movedSincePush = p && !p.deleted ? p.path !== local.path : local.movedFrom !== null;
+    if (p?.deleted || !samePageText(local.text, reference) || movedSincePush) changes.modified.push(local.path);
   }
-  for (const rel of await listMarkdown(spaceDir)) if (!known.has(rel)) changes.added.push(rel);
+  for (const page of pages) {
+    if (page.path === null || page.type === 'group' || page.type === 'link' || seen.has(page.id) || conflictPaths.has(page.path)) continue;
+    if (pushed.get(page.id)?.deleted) continue;
+    changes.deleted.push(page.path);
+  }
+  for (const p of pushed.values()) {
+    if (p.deleted || byId.has(p.id) || seen.has(p.id) || p.path === null) continue;
+    changes.deleted.push(p.path);
+  }
+  for (const list of [changes.modified, changes.added, changes.deleted]) list.sort();
   return changes;
+}
+
+/** Pending edits of one space, reading what was pushed and the open conflicts from the mirror. */
+export async function pendingEdits(mirror: Mirror, spaceId: string, spaceDir: string): Promise<LocalChanges> {
+  const pushed = new PushStore(mirror.db).pushedPages(spaceId);
+  const conflictPaths = new Set(mirror.content.conflicts(spaceId).map((c) => c.path));
+  return detectLocalChanges(spaceDir, mirror.content.pages(spaceId), pushed, conflictPaths);
 }

@@ -36,10 +36,23 @@ export interface ScannedFile {
 
 const README = 'README.md';
 
-export function buildLocalTree(files: readonly ScannedFile[], known: readonly KnownPage[], summary?: readonly SummaryEntry[]): LocalTree {
+/**
+ * `held`: pages a conflict holds. Their file stays where it was, so it keeps the place in
+ * the tree it had (whatever happened to the folders around it). A held page whose file is
+ * gone (deleted here, edited on the server) comes with the path where its file belongs:
+ * it still owns its folder, and a file put back there is its own.
+ */
+export function buildLocalTree(
+  files: readonly ScannedFile[],
+  known: readonly KnownPage[],
+  summary?: readonly SummaryEntry[],
+  held: ReadonlyMap<string, string | null> = new Map(),
+): LocalTree {
+  known = known.map((k) => (k.path === null && held.get(k.id) ? { ...k, path: held.get(k.id)! } : k));
   const knownById = new Map(known.map((k) => [k.id, k]));
   const knownByPath = new Map<string, KnownPage>();
   for (const k of known) if (k.path !== null && k.kind === 'document') knownByPath.set(k.path, k);
+  const stillThere = new Set([...held].filter(([, path]) => path !== null).map(([id]) => id));
 
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const idOf = new Map<string, { id: string; movedFrom: string | null }>();
@@ -63,7 +76,7 @@ export function buildLocalTree(files: readonly ScannedFile[], known: readonly Kn
   const byPath = new Map<string, string>();
   for (const f of sorted) byPath.set(f.path, idOf.get(f.path)?.id ?? newPageKey(f.path));
 
-  const owners = knownFolderOwners(known, knownById, present);
+  const owners = knownFolderOwners(known, knownById, new Set([...present, ...stillThere]));
   const ownerOf = (folder: string, self: string): string | null => {
     for (let dir = folder; dir !== '' && dir !== '.'; dir = posix.dirname(dir)) {
       const readme = byPath.get(`${dir}/${README}`);
@@ -82,7 +95,10 @@ export function buildLocalTree(files: readonly ScannedFile[], known: readonly Kn
     const k = identity ? knownById.get(identity.id) : undefined;
     let parentKey: string | null;
     let name: string;
-    if (f.path === README) {
+    if (k && held.has(k.id) && f.path !== README) {
+      parentKey = k.parentId;
+      name = posix.basename(f.path) === README ? posix.basename(posix.dirname(f.path)) : posix.basename(f.path).replace(/\.md$/i, '');
+    } else if (f.path === README) {
       parentKey = k && (k.parentId === null || present.has(k.parentId) || isContainer(knownById.get(k.parentId))) ? k.parentId : null;
       name = k?.name ?? 'readme';
     } else if (posix.basename(f.path) === README) {
@@ -155,6 +171,12 @@ function knownFolderOwners(known: readonly KnownPage[], byId: Map<string, KnownP
   const folders = new Map<string, string | null>();
   const folderOf = (k: KnownPage, depth = 0): string | null => {
     if (folders.has(k.id)) return folders.get(k.id)!;
+    // A file says where its folder is: `x/README.md` owns `x`, `x.md` would own `x`.
+    if (k.path !== null && k.path !== README) {
+      const folder = posix.basename(k.path) === README ? posix.dirname(k.path) : k.path.replace(/\.md$/i, '');
+      folders.set(k.id, folder);
+      return folder;
+    }
     if (k.name === null || depth > 256) return null;
     const parent = k.parentId === null ? undefined : byId.get(k.parentId);
     const parentFolder = k.parentId === null ? '' : parent ? folderOf(parent, depth + 1) : null;

@@ -1,49 +1,28 @@
-import { stat, readFile, rename, rm, mkdir, readdir, rmdir } from 'node:fs/promises';
-import { dirname, join, posix } from 'node:path';
-import type { Revision } from '@gitbook/api';
+/**
+ * Pull: main's tree now (one request), and page bodies when a decision or a write needs
+ * them (one request each). What to do with them is the planner's business (planner.ts);
+ * writing is apply.ts's.
+ */
+import type { Revision, RevisionPage } from '@gitbook/api';
 import type { ApiClient } from '../api/client';
-import type { Mirror, PageRow, FileRow } from '../mirror';
-import { STATE_DIR } from '../mirror';
-import { flattenPages, remoteFiles, type RemotePage } from './remote-tree';
-import { planLayout, planAssetPaths } from './layout';
-import { renderPageFile, parsePageFile } from './frontmatter';
-import { renderSummary } from './summary';
-import { writeFileAtomic, resolveInside } from './safe-fs';
-import { sha256 } from './hash';
+import type { PageRow } from '../mirror';
+import { parsePageFile, renderPageFile, type PageMeta } from './frontmatter';
+import { REMOTE_COPY_SUFFIX, remoteCopyPath } from './ignore';
 import type { ProgressListener } from './progress';
-
-export interface PullResult {
-  spaceId: string;
-  revision: string;
-  fetchedPages: number;
-  written: string[];
-  moved: string[];
-  deleted: string[];
-  conflicts: string[];
-}
-
-export interface PullContext {
-  api: ApiClient;
-  mirror: Mirror;
-  /** The sync folder root; each space lives in a folder below it. */
-  root: string;
-  onProgress?: ProgressListener;
-  signal?: AbortSignal;
-}
+import { flattenPages, remoteFiles, type RemoteFile } from './remote-tree';
+import { pageKind, type BasePage, type RemotePage } from './trees';
 
 /** Suffix of the file holding the remote side of a clash, beside the local file. */
-export const REMOTE_SUFFIX = '.remote.md';
+export const REMOTE_SUFFIX = REMOTE_COPY_SUFFIX;
 
-export function remoteCopyPath(path: string): string {
-  return path.replace(/\.md$/i, '') + REMOTE_SUFFIX;
-}
+export { remoteCopyPath };
 
 /**
  * The page file text for a remote page: frontmatter for metadata, then the
  * body. The title is the body's leading `# heading` (Git Sync's convention);
  * if the API body has none, the title is put there.
  */
-export function pageFileText(page: RemotePage, markdown: string): string {
+export function pageFileText(page: { title: string; meta: PageMeta }, markdown: string): string {
   if (hasLeadingHeading(markdown)) return renderPageFile({ meta: page.meta, body: markdown });
   return renderPageFile({ title: page.title, meta: page.meta, body: markdown });
 }
@@ -52,287 +31,158 @@ function hasLeadingHeading(markdown: string): boolean {
   return /^#\s+\S/.test(markdown.replace(/^\s+/, ''));
 }
 
-/** Reads a file's text inside the space folder, or null when it is not there. */
-async function readIfExists(absPath: string): Promise<string | null> {
-  try {
-    return await readFile(absPath, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EISDIR') return null;
-    throw err;
-  }
+export interface RemoteSnapshot {
+  revision: Revision;
+  pages: Map<string, RemotePage>;
+  files: RemoteFile[];
 }
 
-/**
- * Tells whether the file of a synced page still holds what was last synced.
- * A matching size and mtime avoids reading it; otherwise its text decides.
- */
-export async function localState(spaceDir: string, row: PageRow): Promise<{ exists: boolean; changed: boolean; text: string | null }> {
-  if (!row.path) return { exists: false, changed: false, text: null };
-  const abs = resolveInside(spaceDir, row.path);
-  let st;
-  try {
-    st = await stat(abs);
-  } catch {
-    return { exists: false, changed: false, text: null };
-  }
-  if (row.localSize === st.size && row.localMtimeMs === st.mtimeMs && row.baseContent !== null) {
-    return { exists: true, changed: false, text: row.baseContent };
-  }
-  const text = await readIfExists(abs);
-  return { exists: text !== null, changed: text !== row.baseContent, text };
-}
-
-/**
- * Brings one space's folder in line with its current remote revision.
- * Costs one revision request plus one request per page whose body changed.
- * A local edit is never overwritten: the remote side goes beside it.
- */
-export async function pullSpace(ctx: PullContext, spaceId: string, folder: string, title: string): Promise<PullResult> {
-  const { api, mirror, root } = ctx;
-  const spaceDir = join(root, folder);
-  await mkdir(spaceDir, { recursive: true });
-
-  const revision = await api.call<Revision>((c, params) => c.spaces.getCurrentRevision(spaceId, { metadata: false }, params));
-  const remotePages = flattenPages(revision.pages);
-  const known = new Map(mirror.content.pages(spaceId).map((p) => [p.id, p]));
-  const plan = planLayout(revision.pages, { previous: new Map([...known.values()].map((p) => [p.id, { parentId: p.parentId, name: p.name }])) });
-  const fileOf = (id: string) => plan.pages.get(id)?.file ?? null;
-
-  const needsBody = remotePages.filter((p) => {
-    if (fileOf(p.id) === null) return false;
-    const old = known.get(p.id);
-    if (!old || old.baseContent === null) return true;
-    if (p.documentId || old.documentId) return p.documentId !== old.documentId;
-    return p.updatedAt !== old.updatedAt;
-  });
-
-  const result: PullResult = { spaceId, revision: revision.id, fetchedPages: needsBody.length, written: [], moved: [], deleted: [], conflicts: [] };
-  const now = new Date().toISOString();
-  const rows: PageRow[] = [];
-  const conflictRows: { path: string; pageId: string | null; kind: string; remotePath: string | null }[] = [];
-
-  // Moves first, through a staging folder, so swaps and renames into a
-  // former sibling's name never overwrite each other.
-  const staging = join(root, STATE_DIR, 'staging', spaceId);
-  const moving = remotePages.filter((p) => {
-    const old = known.get(p.id);
-    const next = fileOf(p.id);
-    return old?.path && next && old.path !== next;
-  });
-  const staged = new Set<string>();
-  for (const p of moving) {
-    const old = known.get(p.id)!;
-    const from = resolveInside(spaceDir, old.path!);
-    if ((await readIfExists(from)) === null) continue;
-    await mkdir(staging, { recursive: true });
-    await rename(from, join(staging, p.id));
-    staged.add(p.id);
-  }
-  for (const p of moving) {
-    if (!staged.has(p.id)) continue;
-    const to = resolveInside(spaceDir, fileOf(p.id)!);
-    await mkdir(dirname(to), { recursive: true });
-    await rename(join(staging, p.id), to);
-    result.moved.push(`${known.get(p.id)!.path} -> ${fileOf(p.id)}`);
-  }
-
-  // Each page is fetched (when its body changed) and written as soon as it
-  // arrives, a bounded number at a time: network and disk overlap, and
-  // memory stays flat however large the space.
-  const needed = new Set(needsBody.map((p) => p.id));
-  let fetchedCount = 0;
-  const progress = () => ctx.onProgress?.({ phase: 'pull', spaceId, spaceTitle: title, done: fetchedCount, total: needed.size });
-  progress();
-  const applyPage = async (p: RemotePage): Promise<void> => {
-    let fetched: string | null = null;
-    if (needed.has(p.id)) {
-      fetched = await fetchMarkdown(ctx, spaceId, p.id);
-      fetchedCount++;
-      progress();
-    }
-    const path = fileOf(p.id);
-    const old = known.get(p.id);
-    const name = plan.pages.get(p.id)?.name ?? null;
-    // Untouched remotely and staying where it is: nothing to read, write or record.
-    if (old && fetched === null && isUnchanged(old, p, path, name)) return;
-    const body = fetched ?? (old?.baseContent != null ? parsePageFile(old.baseContent).body : null);
-    const text = path && body !== null ? pageFileText(p, body) : null;
-    const row: PageRow = {
-      spaceId,
+/** Main's tree now. Pages whose body changed since `base` are `pending` (fetch with fetchBodies). */
+export async function fetchRemoteTree(api: ApiClient, spaceId: string, base: readonly PageRow[], signal?: AbortSignal): Promise<RemoteSnapshot> {
+  const revision = await api.call<Revision>((c, params) => c.spaces.getCurrentRevision(spaceId, { metadata: false }, params), { signal });
+  const known = new Map(base.map((p) => [p.id, p]));
+  const hrefs = linkTargets(revision.pages);
+  const pages = new Map<string, RemotePage>();
+  for (const p of flattenPages(revision.pages)) {
+    const kind = pageKind(p.type);
+    const meta = p.meta as Record<string, unknown>;
+    const page: RemotePage = {
       id: p.id,
       parentId: p.parentId,
       position: p.position,
-      type: p.type,
+      kind,
       title: p.title,
       slug: p.slug,
-      name,
-      path,
-      meta: p.meta as Record<string, unknown>,
+      text: null,
       documentId: p.documentId,
       updatedAt: p.updatedAt,
-      remoteHash: text === null ? null : sha256(text),
-      baseContent: text,
-      localSize: null,
-      localMtimeMs: null,
+      meta: kind === 'link' ? { href: hrefs.get(p.id) ?? '#' } : meta,
+      ...(kind === 'link' ? { href: hrefs.get(p.id) ?? '#' } : {}),
     };
-    if (path && text !== null) {
-      const abs = resolveInside(spaceDir, path);
-      const local = old ? await localState(spaceDir, { ...old, path }) : { exists: false, changed: false, text: await readIfExists(abs) };
-      if (!old) local.exists = local.text !== null;
-      const remoteChanged = old?.baseContent !== text;
-      let inSync = local.text === text;
-      if (!inSync && remoteChanged && (!local.exists || (old && !local.changed))) {
-        await writeFileAtomic(spaceDir, path, text);
-        result.written.push(path);
-        inSync = true;
-      } else if (!inSync && remoteChanged) {
-        // Both sides changed, or an unknown file sits where this page goes: keep it, put the remote beside it.
-        const remotePath = remoteCopyPath(path);
-        await writeFileAtomic(spaceDir, remotePath, text);
-        conflictRows.push({ path, pageId: p.id, kind: old ? 'both-changed' : 'local-file-in-the-way', remotePath });
-        result.conflicts.push(path);
-      } else if (!inSync && !local.changed && local.exists) {
-        inSync = true;
-      }
-      // Otherwise the local side holds an edit not yet pushed: leave it.
-      if (inSync) {
-        const st = await stat(abs);
-        row.localSize = st.size;
-        row.localMtimeMs = st.mtimeMs;
-      }
+    if (kind === 'document') {
+      const old = known.get(p.id);
+      const text = old ? unchangedText(old, p) : null;
+      if (text === null) page.pending = true;
+      else page.text = text;
     }
-    rows.push(row);
-  };
-  await forEachBounded(remotePages, PAGE_WINDOW, applyPage);
-
-  // Pages gone remotely: remove their files unless edited locally.
-  const remoteIds = new Set(remotePages.map((p) => p.id));
-  const gone = [...known.values()].filter((p) => !remoteIds.has(p.id));
-  for (const old of gone) {
-    if (!old.path) continue;
-    const local = await localState(spaceDir, old);
-    if (!local.exists) continue;
-    if (local.changed) {
-      conflictRows.push({ path: old.path, pageId: old.id, kind: 'deleted-remotely', remotePath: null });
-      result.conflicts.push(old.path);
-    } else {
-      await rm(resolveInside(spaceDir, old.path), { force: true });
-      result.deleted.push(old.path);
-    }
+    pages.set(p.id, page);
   }
-
-  const fileRows = await pullFiles(ctx, spaceId, spaceDir, revision, result);
-
-  const summary = renderSummary(revision.pages, plan);
-  const summaryPath = resolveInside(spaceDir, 'SUMMARY.md');
-  if ((await readIfExists(summaryPath)) !== summary) {
-    await writeFileAtomic(spaceDir, 'SUMMARY.md', summary);
-    result.written.push('SUMMARY.md');
-  }
-  await pruneEmptyDirs(spaceDir, [...result.moved.map((m) => m.split(' -> ')[0]!), ...result.deleted]);
-
-  mirror.transaction(() => {
-    for (const old of gone) mirror.content.deletePage(spaceId, old.id);
-    for (const row of rows) mirror.content.upsertPage(row);
-    for (const f of mirror.content.files(spaceId)) if (!fileRows.some((r) => r.id === f.id)) mirror.content.deleteFile(spaceId, f.id);
-    for (const f of fileRows) mirror.content.upsertFile(f);
-    for (const c of conflictRows) mirror.content.addConflict({ spaceId, ...c, detectedAt: now });
-    mirror.content.recordRevision({ id: revision.id, spaceId, parents: revision.parents, createdAt: revision.createdAt }, now);
-    mirror.catalog.markSynced(spaceId, revision.id, now);
-    const summaryLine = `pulled revision ${revision.id}: ${result.fetchedPages} page(s) fetched, ${result.written.length} written, ${result.moved.length} moved, ${result.deleted.length} deleted`;
-    mirror.log.add('pulled', summaryLine, spaceId, now);
-    for (const c of conflictRows) mirror.log.add('conflict', `${c.path}: ${c.kind}${c.remotePath ? `, remote version saved as ${c.remotePath}` : ''}`, spaceId, now);
-  });
-  return result;
+  return { revision, pages, files: remoteFiles(revision.files) };
 }
 
-/** Pages worked on at once: enough to keep the API client's 8 connections and the disk busy, few enough to bound memory. */
-const PAGE_WINDOW = 16;
+/** The file text of a page whose body did not change, without fetching it; null when it must be fetched. */
+function unchangedText(old: PageRow, p: { title: string; meta: PageMeta; documentId: string | null; updatedAt: string | null }): string | null {
+  if (old.baseContent === null) return null;
+  const sameBody = p.documentId || old.documentId ? p.documentId === old.documentId : p.updatedAt === old.updatedAt;
+  if (!sameBody) return null;
+  if (old.title === p.title && JSON.stringify(old.meta) === JSON.stringify(p.meta)) return old.baseContent;
+  try {
+    return pageFileText(p, parsePageFile(old.baseContent).body);
+  } catch {
+    return null;
+  }
+}
 
-/** True when a synced page's row already describes the remote page at this path. */
-function isUnchanged(old: PageRow, p: RemotePage, path: string | null, name: string | null): boolean {
-  return (
-    old.path === path &&
-    old.name === name &&
-    old.parentId === p.parentId &&
-    old.position === p.position &&
-    old.type === p.type &&
-    old.title === p.title &&
-    old.slug === p.slug &&
-    old.documentId === p.documentId &&
-    old.updatedAt === p.updatedAt &&
-    JSON.stringify(old.meta) === JSON.stringify(p.meta)
+function linkTargets(pages: readonly RevisionPage[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (list: readonly RevisionPage[]) => {
+    for (const page of list) {
+      const p = page as unknown as { id: string; type: string; href?: string; target?: { url?: string }; pages?: RevisionPage[] };
+      if (p.type === 'link') out.set(p.id, p.href ?? p.target?.url ?? '#');
+      walk(p.pages ?? []);
+    }
+  };
+  walk(pages);
+  return out;
+}
+
+/** One page's file text as the server has it now (one request). */
+export async function fetchPageText(api: ApiClient, spaceId: string, page: RemotePage, signal?: AbortSignal): Promise<string> {
+  const got = await api.call((c, params) => c.spaces.getPageById(spaceId, page.id, { format: 'markdown', metadata: false }, params), { signal });
+  const markdown = (got as { markdown?: unknown }).markdown;
+  return pageFileText({ title: page.title, meta: (page.meta ?? {}) as PageMeta }, typeof markdown === 'string' ? markdown : '');
+}
+
+/** Fetches the bodies of `ids` (pending pages) into `pages`, several at a time. */
+export async function fetchBodies(
+  api: ApiClient,
+  spaceId: string,
+  pages: Map<string, RemotePage>,
+  ids: Iterable<string>,
+  options: { signal?: AbortSignal; onProgress?: ProgressListener; spaceTitle?: string } = {},
+): Promise<void> {
+  const list = [...ids].map((id) => pages.get(id)).filter((p): p is RemotePage => p !== undefined && p.pending === true);
+  let done = 0;
+  const report = () => options.onProgress?.({ phase: 'pull', spaceId, spaceTitle: options.spaceTitle, done, total: list.length });
+  if (list.length > 0) report();
+  await forEachBounded(list, 16, async (page) => {
+    // The client's own signal cancels these; a per-call signal each would pile up listeners.
+    const text = await fetchPageText(api, spaceId, page);
+    pages.set(page.id, { ...page, text, pending: false });
+    done++;
+    report();
+  });
+}
+
+/** Meta flag of a page row kept for a conflict after main deleted the page (BasePage.goneRemotely). */
+export const GONE_REMOTELY = 'quire:goneRemotely';
+
+/** Main as last synced, from the mirror's page rows. */
+export function basePages(rows: readonly PageRow[]): Map<string, BasePage> {
+  return new Map(
+    rows.map((r) => {
+      const kind = pageKind(r.type);
+      const href = kind === 'link' && typeof r.meta.href === 'string' ? r.meta.href : undefined;
+      const page: BasePage = {
+        id: r.id,
+        parentId: r.parentId,
+        position: r.position,
+        kind,
+        title: r.title,
+        slug: r.slug,
+        name: r.name,
+        path: r.path,
+        text: r.baseContent,
+        documentId: r.documentId,
+        updatedAt: r.updatedAt,
+        meta: r.meta,
+        ...(href !== undefined ? { href } : {}),
+        ...(r.meta[GONE_REMOTELY] === true ? { goneRemotely: true } : {}),
+      };
+      return [r.id, page];
+    }),
   );
 }
 
-async function fetchMarkdown(ctx: PullContext, spaceId: string, pageId: string): Promise<string> {
-  const page = await ctx.api.call((c, params) => c.spaces.getPageById(spaceId, pageId, { format: 'markdown', metadata: false }, params));
-  const markdown = (page as { markdown?: unknown }).markdown;
-  return typeof markdown === 'string' ? markdown : '';
+/** Main now when it has not moved since the last sync: the base itself. */
+export function remoteFromBase(base: ReadonlyMap<string, BasePage>): Map<string, RemotePage> {
+  const out = new Map<string, RemotePage>();
+  for (const b of base.values()) {
+    if (b.goneRemotely) continue;
+    const { name: _name, path: _path, goneRemotely: _gone, ...rest } = b;
+    out.set(b.id, { ...rest });
+  }
+  return out;
 }
 
-/** Runs `fn` over `items` with at most `limit` running at once; the first failure stops new work and rejects. */
-async function forEachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `fn` over `items` with at most `limit` at once. The first failure stops new work;
+ * it rejects with that failure once the items already started have finished, so nothing
+ * keeps writing after the caller moved on.
+ */
+export async function forEachBounded<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  let failed = false;
+  let failure: { error: unknown } | null = null;
   const worker = async () => {
-    while (!failed && next < items.length) {
+    while (failure === null && next < items.length) {
       const item = items[next++]!;
       try {
         await fn(item);
-      } catch (err) {
-        failed = true;
-        throw err;
+      } catch (error) {
+        failure ??= { error };
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-async function pullFiles(ctx: PullContext, spaceId: string, spaceDir: string, revision: Revision, result: PullResult): Promise<FileRow[]> {
-  const files = remoteFiles(revision.files);
-  const known = new Map(ctx.mirror.content.files(spaceId).map((f) => [f.id, f]));
-  const paths = planAssetPaths(files, { previous: new Map([...known.values()].map((f) => [f.id, f.path])) });
-  const rows: FileRow[] = [];
-  await Promise.all(
-    files.map(async (f) => {
-      const path = paths.get(f.id)!;
-      const old = known.get(f.id);
-      const abs = resolveInside(spaceDir, path);
-      const present = await stat(abs).then(() => true, () => false);
-      let remoteHash = old?.remoteHash ?? null;
-      if (!old || old.size !== f.size || old.name !== f.name || !present) {
-        const bytes = await ctx.api.download(f.downloadURL);
-        remoteHash = sha256(bytes);
-        await writeFileAtomic(spaceDir, path, bytes);
-        result.written.push(path);
-        if (old && old.path !== path) await rm(resolveInside(spaceDir, old.path), { force: true });
-      }
-      rows.push({ spaceId, id: f.id, name: f.name, contentType: f.contentType, size: f.size, path, remoteHash });
-    }),
-  );
-  for (const old of known.values()) {
-    if (files.some((f) => f.id === old.id)) continue;
-    await rm(resolveInside(spaceDir, old.path), { force: true });
-    result.deleted.push(old.path);
-  }
-  return rows;
-}
-
-/** Removes folders left empty by moves and deletes, never the space folder itself. */
-async function pruneEmptyDirs(spaceDir: string, removedPaths: string[]): Promise<void> {
-  const dirs = new Set<string>();
-  for (const p of removedPaths) {
-    let d = posix.dirname(p);
-    while (d !== '.' && d !== '/' && d !== '') {
-      dirs.add(d);
-      d = posix.dirname(d);
-    }
-  }
-  const deepestFirst = [...dirs].sort((a, b) => b.split('/').length - a.split('/').length);
-  for (const d of deepestFirst) {
-    const abs = resolveInside(spaceDir, d);
-    const entries = await readdir(abs).catch(() => null);
-    if (entries && entries.length === 0) await rmdir(abs).catch(() => undefined);
-  }
+  if (failure !== null) throw (failure as { error: unknown }).error;
 }

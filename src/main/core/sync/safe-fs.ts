@@ -139,7 +139,8 @@ export function resolveInside(root: string, relPath: string): string {
   return target;
 }
 
-async function syncDirectory(dir: string): Promise<void> {
+/** Makes a folder's entries (a rename into it) durable; a no-op where folders can't be fsynced. */
+export async function syncDirectory(dir: string): Promise<void> {
   let handle: fsp.FileHandle | undefined;
   try {
     handle = await fsp.open(dir, 'r');
@@ -156,19 +157,25 @@ async function syncDirectory(dir: string): Promise<void> {
  * the new one, never a half-written file: a temp file in the same folder, fsync, rename.
  * Creates missing parent folders (inside root only). Returns the absolute path.
  * On failure the temp file is removed and a SafeFsError explains what to do.
+ * With `syncDirectory: false` the caller takes on fsyncing the folder (once for many writes).
  */
-export async function writeFileAtomic(root: string, relPath: string, data: string | Uint8Array): Promise<string> {
+export async function writeFileAtomic(
+  root: string,
+  relPath: string,
+  data: string | Uint8Array,
+  options: { syncDirectory?: boolean } = {},
+): Promise<string> {
   const target = resolveInside(root, relPath);
   const dir = path.dirname(target);
   const temp = path.join(dir, `.quire-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
   let handle: fsp.FileHandle | undefined;
   let tempCreated = false;
   try {
-    await fsp.mkdir(dir, { recursive: true }).catch((err: unknown) => {
+    const created = await fsp.mkdir(dir, { recursive: true }).catch((err: unknown) => {
       // mkdir -p says EEXIST when a file sits where a folder should be.
       throw errnoCode(err) === 'EEXIST' ? explainFsError(Object.assign(new Error(String(err)), { code: 'ENOTDIR' }), 'save', relPath) : err;
     });
-    resolveInside(root, relPath); // again, now that the folders exist
+    if (created !== undefined) resolveInside(root, relPath); // again, now that the new folders exist
     const existingMode = await fsp.stat(target).then((s) => (s.isFile() ? s.mode & 0o777 : undefined), () => undefined);
     handle = await fsp.open(temp, 'wx', existingMode ?? 0o666);
     tempCreated = true;
@@ -184,7 +191,7 @@ export async function writeFileAtomic(root: string, relPath: string, data: strin
     if (err instanceof UnsafePathError || err instanceof SafeFsError) throw err;
     throw explainFsError(err, 'save', relPath);
   }
-  await syncDirectory(dir);
+  if (options.syncDirectory !== false) await syncDirectory(dir);
   return target;
 }
 

@@ -30,6 +30,11 @@ export interface BasePage {
   /** The page file text last synced: the common ancestor for merges. Null for groups and links. */
   text: string | null;
   href?: string;
+  documentId?: string | null;
+  updatedAt?: string | null;
+  meta?: Record<string, unknown>;
+  /** Kept only while a conflict holds it: main deleted it, the folder still has an edited file. */
+  goneRemotely?: boolean;
 }
 
 /** A page of main now. */
@@ -40,9 +45,18 @@ export interface RemotePage {
   kind: PageKind;
   title: string;
   slug: string | null;
-  /** The page file text (frontmatter, title heading, body); null for groups and links. */
+  /** The page file text (frontmatter, title heading, body); null for groups and links, and while `pending`. */
   text: string | null;
+  /**
+   * The body changed and was not fetched yet because no decision needs it (see
+   * bodiesNeeded in planner.ts): the file just takes the server's text when written.
+   */
+  pending?: boolean;
   href?: string;
+  /** Carried into the base for the next pull's comparisons. */
+  documentId?: string | null;
+  updatedAt?: string | null;
+  meta?: Record<string, unknown>;
 }
 
 /** What the open change request holds for a page Quire changed in it. */
@@ -55,6 +69,8 @@ export interface PushedPage {
   /** The file text pushed; null when the page was deleted in the change request. */
   text: string | null;
   deleted: boolean;
+  /** The change request places the page (a move, a rename or an insert), rather than main. */
+  moved: boolean;
 }
 
 /** Key of a file not yet known as a page. */

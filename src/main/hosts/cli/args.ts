@@ -8,7 +8,7 @@ export interface ParsedArgs {
 export class UsageError extends Error {}
 
 /** Flags that take no value. */
-const BOOLEAN_FLAGS = new Set(['once', 'json', 'help', 'verbose']);
+const BOOLEAN_FLAGS = new Set(['once', 'json', 'help', 'verbose', 'allow-deletes']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const flags = new Map<string, string[]>();

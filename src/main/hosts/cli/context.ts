@@ -1,11 +1,12 @@
 import { ApiClient, type ApiClientOptions } from '../../core/api/client';
 import { Mirror } from '../../core/mirror';
+import { API_URL_META, InvalidApiUrlError, normaliseApiUrl as parseApiUrl } from '../../core/api/url';
 import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
 import { UsageError } from './args';
 import type { CliIo } from './io';
 
-/** Mirror meta key remembering which API a sync folder talks to. */
-export const API_URL_META = 'api.baseUrl';
+/** Re-exported for the commands that read and write it through the context. */
+export { API_URL_META };
 
 /** What commands share: opening a folder's mirror and an authenticated API client. */
 export class CliContext {
@@ -46,15 +47,12 @@ export class CliContext {
   }
 }
 
+/** The core's API address check, with a bad address reported as a usage error (exit code 2). */
 export function normaliseApiUrl(raw: string): string {
-  let url: URL;
   try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`--api must be an http(s) URL such as https://api.gitbook.com, got "${raw}"`);
+    return parseApiUrl(raw);
+  } catch (e) {
+    if (e instanceof InvalidApiUrlError) throw new UsageError(`bad --api address: ${e.message}`);
+    throw e;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--api must use http or https, got "${raw}"`);
-  // The client adds /v1 itself; accept an address given with it.
-  const path = url.pathname.replace(/\/+$/, '').replace(/\/v1$/, '');
-  return `${url.origin}${path}`;
 }

@@ -1,5 +1,3 @@
-import { setMaxListeners } from 'node:events';
-
 /** Where a command writes: injectable so tests can run commands in-process. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -13,12 +11,8 @@ export interface CliIo {
 /** Exit codes shared by every command. */
 export const EXIT = { ok: 0, error: 1, usage: 2, conflicts: 3 } as const;
 
-/**
- * The real process's streams and environment. The signal is shared by every
- * request of a run, so more than Node's default of 10 listeners is expected.
- */
+/** The real process's streams and environment. */
 export function processIo(signal: AbortSignal = new AbortController().signal, env: NodeJS.ProcessEnv = process.env): CliIo {
-  setMaxListeners(0, signal);
   return {
     stdout: (text) => process.stdout.write(text + '\n'),
     stderr: (text) => process.stderr.write(text + '\n'),

@@ -6,6 +6,7 @@ import { status } from './commands/status';
 import { login, logout } from './commands/login';
 import { run as review } from './commands/review';
 import { run as comment } from './commands/comment';
+import { runUi } from '../web/cli';
 import type { ParsedArgs } from './args';
 
 type Command = (args: ParsedArgs, io: CliIo, ctx: CliContext) => Promise<number>;
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   login,
   logout,
   review,
+  ui: (args, io, ctx) => runUi(args, io, { tokens: ctx.tokens }),
   // Interactive: when offline, queue the action after a short try instead of a long backoff.
   comment: (args, io, ctx) => comment(args, io, ctx.withApiOptions({ maxAttempts: 2 })),
 };
@@ -27,6 +29,7 @@ Usage:
   quire status --dir <folder> [--json]
   quire review --dir <folder> [--json]   open change requests and unresolved comments
   quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
+  quire ui --api <base_url> --dir <folder> [--port <n>]   the app in a browser (first stdout line: the URL)
   quire login [--api <base_url>]        reads the API token from stdin, stores it in the OS keychain
   quire logout [--api <base_url>]
 

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { has, requireFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
-import { detectLocalChanges } from '../../../core/sync/local-changes';
+import { pendingEdits as detectPendingEdits } from '../../../core/sync/local-changes';
+import { PushStore } from '../../../core/sync/outbox';
 
 export interface SpaceStatus {
   spaceId: string;
@@ -13,6 +14,12 @@ export interface SpaceStatus {
   pendingEdits: { modified: string[]; added: string[]; deleted: string[] };
   conflicts: { path: string; kind: string; remotePath: string | null }[];
   openChangeRequests: number;
+  /** The change request Quire writes this space's edits into, while it is open. */
+  changeRequest: { id: string; number: number | null; subject: string; pages: number } | null;
+  /** Set when sync stopped before deleting most of the space (the mass-delete fail-safe). */
+  held: string | null;
+  /** Changes the server refused: not sent again until the file changes. */
+  refused: { path: string | null; message: string }[];
 }
 
 /** `quire status --dir DIR [--json]`: per space, last sync, pending edits, conflicts, open change requests. */
@@ -21,9 +28,10 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   const mirror = ctx.openMirror(dir);
   try {
     const spaces: SpaceStatus[] = [];
+    const store = new PushStore(mirror.db);
     for (const s of mirror.catalog.selectedSpaces()) {
-      const pages = mirror.content.pages(s.id);
-      const pendingEdits = s.folder ? await detectLocalChanges(join(dir, s.folder), pages) : { modified: [], added: [], deleted: [] };
+      const pendingEdits = s.folder ? await detectPendingEdits(mirror, s.id, join(dir, s.folder)) : { modified: [], added: [], deleted: [] };
+      const cr = store.changeRequest(s.id);
       const open = mirror.db
         .prepare(`SELECT COUNT(*) AS n FROM change_requests WHERE space_id = ? AND status = 'open'`)
         .get(s.id) as { n: number };
@@ -36,6 +44,12 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         pendingEdits,
         conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
         openChangeRequests: open.n,
+        changeRequest:
+          cr && cr.changeRequestId
+            ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size }
+            : null,
+        held: store.hold(s.id)?.message ?? null,
+        refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
       });
     }
     if (has(args, 'json')) {
@@ -63,6 +77,9 @@ function formatSpace(s: SpaceStatus): string {
     `  conflicts: ${s.conflicts.length}`,
     ...s.conflicts.map((c) => `    ${c.path}: ${c.kind}${c.remotePath ? ` (remote version in ${c.remotePath})` : ''}`),
     `  open change requests: ${s.openChangeRequests}`,
+    ...(s.changeRequest ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${s.changeRequest.subject}`] : []),
+    ...s.refused.map((r) => `  refused by the server: ${r.path ?? '(asset)'}: ${r.message}`),
+    ...(s.held ? [`  STOPPED: ${s.held}`] : []),
   ];
   return lines.join('\n');
 }

@@ -1,29 +1,45 @@
 import { all, flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { API_URL_META, type CliContext } from '../context';
-import { SyncEngine, type CycleReport } from '../../../core/sync/engine';
+import { explainMirrorError, SyncEngine, type CycleReport } from '../../../core/sync/engine';
+import { ContinuousSync } from '../../../core/sync/continuous';
 import { progressPrinter } from '../progress-printer';
 import type { Mirror } from '../../../core/mirror';
-import { ReviewService } from '../../../core/review';
 import type { ApiClient } from '../../../core/api/client';
+import { ReviewService } from '../../../core/review';
 
 const DEFAULT_INTERVAL_S = 30;
 /** Continuous mode refreshes change requests and comments this often (content syncs every cycle). */
 const REVIEW_REFRESH_MS = 5 * 60_000;
 
 /**
- * `quire sync --api URL --dir DIR [--space ID]... [--once] [--interval S]`.
- * --once: one cycle, exit 0 in sync, 3 when conflicts need the user.
- * Otherwise cycles until SIGINT/SIGTERM, then stops cleanly.
+ * `quire sync --api URL --dir DIR [--space ID]... [--once] [--interval S] [--allow-deletes]`.
+ * --once: one cycle, exit 0 in sync, 3 when conflicts (or the mass-delete fail-safe) need the user.
+ * Otherwise watches the folder and syncs on every settled edit and every S seconds,
+ * until SIGINT/SIGTERM, then stops cleanly.
  */
 export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
   const dir = requireFlag(args, 'dir');
   const spaceIds = all(args, 'space');
   const intervalS = Number(flag(args, 'interval') ?? DEFAULT_INTERVAL_S);
   if (!Number.isFinite(intervalS) || intervalS <= 0) throw new UsageError('--interval takes a number of seconds');
+  const allowDeletes = has(args, 'allow-deletes') && flag(args, 'allow-deletes') !== 'false';
 
-  const mirror = ctx.openMirror(dir);
+  let mirror: Mirror;
   try {
+    mirror = ctx.openMirror(dir);
+  } catch (err) {
+    throw explainMirrorError(err, dir);
+  }
+  try {
+    return await run(mirror);
+  } catch (err) {
+    throw explainMirrorError(err, dir);
+  } finally {
+    mirror.close();
+  }
+
+  async function run(mirror: Mirror): Promise<number> {
     const apiUrl = ctx.apiUrlFor(mirror, flag(args, 'api'));
     const api = await ctx.apiFor(mirror, apiUrl);
     mirror.catalog.setMeta(API_URL_META, apiUrl);
@@ -34,6 +50,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       spaces: spaceIds.length > 0 ? { ids: spaceIds } : 'all',
       onProgress: progressPrinter(io.stderr),
       signal: io.signal,
+      allowMassDelete: allowDeletes,
     });
 
     const review = new ReviewService(mirror);
@@ -41,34 +58,49 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     if (has(args, 'once')) {
       const report = await engine.runCycle();
       io.stdout(describe(report));
+      for (const s of report.spaces) if (s.held) io.stderr(s.held);
       await replayQueuedActions(review, api, io);
-      return report.conflicts > 0 ? EXIT.conflicts : EXIT.ok;
+      return report.conflicts > 0 || report.held > 0 ? EXIT.conflicts : EXIT.ok;
     }
 
-    io.stderr(`Syncing ${dir} every ${intervalS}s; press Ctrl-C to stop.`);
+    io.stderr(`Syncing ${dir}: on every saved edit and every ${intervalS}s; press Ctrl-C to stop.`);
+    let fatal: unknown = null;
     let reviewRefreshedAt = 0;
-    while (!io.signal.aborted) {
-      try {
+    const continuous = new ContinuousSync({
+      mirror,
+      root: dir,
+      runCycle: async () => {
         const report = await engine.runCycle();
-        if (report.spaces.some((s) => s.pull) || report.conflicts > 0) io.stdout(describe(report));
         await replayQueuedActions(review, api, io);
         if (Date.now() - reviewRefreshedAt >= REVIEW_REFRESH_MS) {
           await review.refresh(api, { signal: io.signal });
           reviewRefreshedAt = Date.now();
         }
-      } catch (err) {
-        if (io.signal.aborted) break;
-        if (isFatal(err)) throw err;
+        return report;
+      },
+      intervalMs: intervalS * 1000,
+      signal: io.signal,
+      onReport: (report) => {
+        if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report));
+        for (const s of report.spaces) if (s.held) io.stderr(s.held);
+      },
+      onError: (err) => {
+        if (io.signal.aborted) return false;
+        if (isFatal(err)) {
+          fatal = err;
+          return true;
+        }
         // Offline or a passing server fault: say so, keep the edits, try again next cycle.
         io.stderr(`Sync paused: ${(err as Error).message}`);
         logError(mirror, err);
-      }
-      await waitOrAbort(intervalS * 1000, io.signal);
-    }
+        return false;
+      },
+    });
+    await continuous.start();
+    await continuous.done.catch(() => undefined);
+    if (fatal) throw fatal;
     io.stderr('Stopped.');
     return EXIT.ok;
-  } finally {
-    mirror.close();
   }
 }
 
@@ -84,30 +116,29 @@ function isFatal(err: unknown): boolean {
 }
 
 function logError(mirror: Mirror, err: unknown) {
-  mirror.log.add('error', (err as Error).message);
-}
-
-function waitOrAbort(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
+  try {
+    mirror.log.add('error', (err as Error).message);
+  } catch {
+    // The mirror itself may be what failed (disk full): the message was printed already.
+  }
 }
 
 export function describe(report: CycleReport): string {
   const pulled = report.spaces.filter((s) => s.pull);
   const fetched = pulled.reduce((n, s) => n + (s.pull?.fetchedPages ?? 0), 0);
+  const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
   const parts = [
     `${report.spaces.length} space(s) in sync`,
     pulled.length ? `${pulled.length} pulled (${fetched} page(s) fetched)` : 'nothing new',
-    `${report.requests} request(s)`,
   ];
+  for (const s of pushed) parts.push(`${s.push!.changes} change(s) pushed to change request #${s.push!.changeRequest?.number} in ${s.title}`);
+  const refused = report.spaces.flatMap((s) => s.push?.refused ?? []);
+  if (refused.length) parts.push(`${refused.length} change(s) refused by the server (see \`quire status\`)`);
+  parts.push(`${report.requests} request(s)`);
   const line = parts.join(', ');
-  if (report.conflicts === 0) return line;
-  return `${line}; ${report.conflicts} conflict(s) need you: see \`quire status --dir <folder>\``;
+  const attention: string[] = [];
+  if (report.conflicts > 0) attention.push(`${report.conflicts} conflict(s) need you`);
+  if (report.held > 0) attention.push(`${report.held} space(s) stopped before a mass delete`);
+  if (attention.length === 0) return line;
+  return `${line}; ${attention.join(', ')}: see \`quire status --dir <folder>\``;
 }

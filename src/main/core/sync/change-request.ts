@@ -1,0 +1,212 @@
+/**
+ * Turns planned pushes (planner.ts) into the API's change-request content changes and
+ * splits them into batches (pure).
+ *
+ * - a new file: `insert_page` under its parent (`into`), at its SUMMARY.md position
+ *   (`at`), with its file name as slug; its text carries title and frontmatter;
+ * - an edited, moved or renamed file: one `update_page` (document, `into`/`at`, slug);
+ * - a page the change request deleted that came back: `revert_page`, then `update_page`;
+ * - a deleted file: `delete_page`, after every move, so children moved out survive;
+ * - new assets: `insert_files` (at most 20 files per change, bytes inline).
+ *
+ * A batch holds at most 50 changes. A change that needs a page created in the same
+ * push (a file in a new folder) goes in a later batch than the insert it needs, so
+ * `into` always names a real page id.
+ */
+import { pageTitleOf } from './page-text';
+import type { PushOp } from './planner';
+import { isNewPageKey, type LocalAsset } from './trees';
+
+export const MAX_CHANGES_PER_BATCH = 50;
+export const MAX_FILES_PER_CHANGE = 20;
+/** The API takes inline (base64) files up to 1 MB. */
+export const MAX_INLINE_FILE_BYTES = 1024 * 1024;
+
+/** An API content change as sent (see ChangeRequestContentChange in the OpenAPI document). */
+export type ApiChange = Record<string, unknown> & { operation: string };
+
+/** What a change does to the record of the change request once applied (outbox.ts). */
+export type PushEffect =
+  | { type: 'insert'; key: string; ref: string; path: string; text: string; parentKey: string | null; name: string; slug: string | null }
+  | { type: 'update'; id: string; path: string; text: string; textSent: boolean; parentKey: string | null; name: string; moved: boolean }
+  | { type: 'revert'; id: string }
+  | { type: 'delete'; id: string; path: string | null }
+  | { type: 'files'; files: { path: string; name: string; size: number }[] };
+
+/** A change whose parent may still be a key of a page created earlier in the same push. */
+export interface PlannedChange {
+  change: ApiChange;
+  effect: PushEffect;
+  /** Key of a page to be created that `into` refers to (resolved just before sending). */
+  intoKey: string | null;
+}
+
+export interface PlannedBatch {
+  changes: PlannedChange[];
+}
+
+export interface AssetContent {
+  base64: string;
+  contentType: string;
+}
+
+/** A slug the API accepts, from a file or folder name (null when nothing usable is left). */
+export function slugFor(name: string): string | null {
+  if (/^[a-z0-9](?:[a-z0-9-]{0,98}[a-z0-9])?$/.test(name)) return name;
+  const slug = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100)
+    .replace(/-+$/, '');
+  return slug === '' ? null : slug;
+}
+
+/** Orders the pushes so parents come before children and deletes come last, then batches them. */
+export function buildBatches(ops: readonly PushOp[], assets: ReadonlyMap<string, AssetContent> = new Map()): PlannedBatch[] {
+  const groups: PlannedChange[][] = [];
+  for (const op of ops) if (op.op === 'files') groups.push(...fileChanges(op.assets, assets).map((c) => [c]));
+  for (const op of sortInserts(ops.filter((o): o is Extract<PushOp, { op: 'insert' }> => o.op === 'insert'))) groups.push([insertChange(op)]);
+  for (const op of ops) if (op.op === 'update') groups.push(updateChanges(op));
+  for (const op of ops) if (op.op === 'delete') groups.push([{ change: { operation: 'delete_page', page: op.id }, effect: { type: 'delete', id: op.id, path: op.path }, intoKey: null }]);
+
+  const batches: PlannedBatch[] = [];
+  let current: PlannedChange[] = [];
+  let createdHere = new Set<string>();
+  for (const group of groups) {
+    const needsNew = group.some((c) => c.intoKey !== null && createdHere.has(c.intoKey));
+    if (current.length > 0 && (current.length + group.length > MAX_CHANGES_PER_BATCH || needsNew)) {
+      batches.push({ changes: current });
+      current = [];
+      createdHere = new Set();
+    }
+    current.push(...group);
+    for (const c of group) if (c.effect.type === 'insert') createdHere.add(c.effect.key);
+  }
+  if (current.length > 0) batches.push({ changes: current });
+  return batches;
+}
+
+/** Inserts in an order where every new parent comes before its new children. */
+function sortInserts<T extends { key: string; parentKey: string | null; path: string }>(inserts: T[]): T[] {
+  const byKey = new Map(inserts.map((i) => [i.key, i]));
+  const depth = (i: T): number => {
+    let d = 0;
+    for (let p = i.parentKey; p !== null && byKey.has(p) && d < inserts.length; p = byKey.get(p)!.parentKey) d++;
+    return d;
+  };
+  return [...inserts].sort((a, b) => depth(a) - depth(b) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function insertChange(op: Extract<PushOp, { op: 'insert' }>): PlannedChange {
+  const slug = slugFor(op.name);
+  const ref = `quire-${op.path.replace(/[^A-Za-z0-9_-]+/g, '-').slice(0, 80)}`;
+  const hasTitle = pageTitleOf(op.text) !== null;
+  const change: ApiChange = {
+    operation: 'insert_page',
+    ref,
+    document: { markdown: op.text },
+    ...(hasTitle ? {} : { title: op.name || 'Untitled' }),
+    ...(slug !== null ? { slug } : {}),
+    ...(op.parentKey !== null ? { into: op.parentKey } : {}),
+    ...(op.position !== null ? { at: op.position } : {}),
+  };
+  return {
+    change,
+    effect: { type: 'insert', key: op.key, ref, path: op.path, text: op.text, parentKey: op.parentKey, name: op.name, slug },
+    intoKey: op.parentKey !== null && isNewPageKey(op.parentKey) ? op.parentKey : null,
+  };
+}
+
+function updateChanges(op: Extract<PushOp, { op: 'update' }>): PlannedChange[] {
+  const out: PlannedChange[] = [];
+  if (op.restore) out.push({ change: { operation: 'revert_page', page: op.id }, effect: { type: 'revert', id: op.id }, intoKey: null });
+  const slug = op.rename !== null ? slugFor(op.rename) : null;
+  const change: ApiChange = {
+    operation: 'update_page',
+    page: op.id,
+    ...(op.text !== null || op.restore ? { document: { markdown: op.text ?? op.record } } : {}),
+    ...(slug !== null ? { slug } : {}),
+    ...(op.move ? { into: op.move.parentKey } : {}),
+    ...(op.move && op.move.position !== null ? { at: op.move.position } : {}),
+  };
+  const moveKey = op.move?.parentKey ?? null;
+  out.push({
+    change,
+    effect: {
+      type: 'update',
+      id: op.id,
+      path: op.path,
+      text: op.record,
+      textSent: op.text !== null || op.restore,
+      parentKey: op.parentKey,
+      name: op.name,
+      moved: op.move !== null || op.rename !== null,
+    },
+    intoKey: moveKey !== null && isNewPageKey(moveKey) ? moveKey : null,
+  });
+  return out;
+}
+
+function fileChanges(list: readonly LocalAsset[], contents: ReadonlyMap<string, AssetContent>): PlannedChange[] {
+  const sendable = list.filter((a) => contents.has(a.path));
+  const out: PlannedChange[] = [];
+  for (let i = 0; i < sendable.length; i += MAX_FILES_PER_CHANGE) {
+    const chunk = sendable.slice(i, i + MAX_FILES_PER_CHANGE);
+    out.push({
+      change: {
+        operation: 'insert_files',
+        files: chunk.map((a) => ({ name: a.name, contentType: contents.get(a.path)!.contentType, base64: contents.get(a.path)!.base64 })),
+      },
+      effect: { type: 'files', files: chunk.map((a) => ({ path: a.path, name: a.name, size: a.size })) },
+      intoKey: null,
+    });
+  }
+  return out;
+}
+
+/** Replaces the keys of pages created earlier in this push by their ids; throws if one is missing. */
+export function resolveChange(planned: PlannedChange, created: ReadonlyMap<string, string>): ApiChange {
+  if (planned.intoKey === null) return planned.change;
+  const id = created.get(planned.intoKey);
+  if (id === undefined) throw new Error(`The parent page of ${describeEffect(planned.effect)} was not created; it will be pushed again next sync.`);
+  return { ...planned.change, into: id };
+}
+
+export function describeEffect(effect: PushEffect): string {
+  switch (effect.type) {
+    case 'insert':
+    case 'update':
+    case 'delete':
+      return effect.path ?? `page ${'id' in effect ? effect.id : ''}`;
+    case 'revert':
+      return `page ${effect.id}`;
+    case 'files':
+      return effect.files.map((f) => f.path).join(', ');
+  }
+}
+
+/** A subject that says what the change request is about, ending with the marker Quire finds it by. */
+export function changeRequestSubject(ops: readonly PushOp[], marker: string): string {
+  const titles: string[] = [];
+  for (const op of ops) {
+    if (op.op === 'insert' || op.op === 'update') titles.push(pageTitleOf(op.op === 'insert' ? op.text : op.record) ?? op.name);
+    if (op.op === 'delete' && op.path) titles.push(op.path.replace(/(\/README)?\.md$/i, ''));
+    if (op.op === 'files') titles.push(...op.assets.map((a) => a.name));
+  }
+  const unique = [...new Set(titles.map((t) => t.trim()).filter((t) => t !== ''))];
+  const quote = (t: string) => `“${t.length > 60 ? `${t.slice(0, 57)}…` : t}”`;
+  let what: string;
+  if (unique.length === 0) what = 'Edits from Quire';
+  else if (unique.length === 1) what = `Update ${quote(unique[0]!)}`;
+  else if (unique.length === 2) what = `Update ${quote(unique[0]!)} and ${quote(unique[1]!)}`;
+  else what = `Update ${quote(unique[0]!)}, ${quote(unique[1]!)} and ${unique.length - 2} more`;
+  return `${what} (Quire ${marker})`;
+}
+
+/** The marker at the end of a subject written by changeRequestSubject, or null. */
+export function markerOf(subject: string): string | null {
+  return /\(Quire ([a-z0-9]{6,})\)\s*$/.exec(subject)?.[1] ?? null;
+}

@@ -1,0 +1,60 @@
+import { QuireError, type ConflictVM } from '../../../shared/contract';
+import { ConflictNotFoundError, readConflict, resolveConflict, type ConflictChoice } from '../../core/sync/conflicts';
+import { resolveInside } from '../../core/sync/safe-fs';
+import { spaceDir, spaceTitle, type ServiceState } from './state';
+import type { SyncRunner } from './sync-runner';
+import type { HandlersFor } from './types';
+
+/** Conflicts as the window shows them: the writer's text, the server's, and the merge base. */
+async function conflictsVM(state: ServiceState): Promise<ConflictVM[]> {
+  return Promise.all(
+    state.mirror.content.conflicts().map(async (c) => {
+      const texts = await readConflict(state.mirror, state.folder, c.spaceId, c.path);
+      return {
+        spaceId: c.spaceId,
+        spaceTitle: spaceTitle(state, c.spaceId) ?? c.spaceId,
+        path: c.path,
+        pageId: c.pageId,
+        kind: c.kind,
+        detectedAt: c.detectedAt,
+        local: texts.local,
+        remote: texts.remote,
+        base: texts.base,
+      };
+    }),
+  );
+}
+
+/** Resolves through the sync core, turning "no such conflict" into the contract's not-found. */
+async function resolve(state: ServiceState, spaceId: string, path: string, choice: ConflictChoice): Promise<void> {
+  try {
+    await resolveConflict(state.mirror, state.folder, spaceId, path, choice);
+  } catch (err) {
+    if (err instanceof ConflictNotFoundError) throw new QuireError('not-found', err.message);
+    throw err;
+  }
+}
+
+export function conflictHandlers(state: ServiceState, runner: SyncRunner): HandlersFor<'conflicts.list' | 'conflicts.resolve' | 'conflicts.openInEditor'> {
+  return {
+    'conflicts.list': () => conflictsVM(state),
+    'conflicts.resolve': async ({ spaceId, path, choice }) => {
+      const running = runner.running();
+      if (running) await running;
+      await resolve(state, spaceId, path, choice);
+      state.status.update(runner.idleState());
+      state.events.changed('conflicts', 'catalog', 'log');
+      if (choice === 'mine' && state.token) void runner.request();
+      return conflictsVM(state);
+    },
+    'conflicts.openInEditor': async ({ spaceId, path }) => {
+      const full = resolveInside(spaceDir(state, spaceId), path);
+      await state.options.host.openPath(full);
+    },
+  };
+}
+
+/** `space/path` of every conflict, for notifications. */
+export function conflictIds(state: ServiceState): string[] {
+  return state.mirror.content.conflicts().map((c) => `${c.spaceId}/${c.path}`);
+}

@@ -1,0 +1,110 @@
+/**
+ * The adapter between the contract (src/shared/contract.ts) and the core: every
+ * request a host receives is answered here by calling core services, and
+ * everything a view shows is read from the mirror. Hosts (Electron IPC, the web
+ * host's WebSocket) only validate, carry and display. The token stays in here
+ * and in the token store; it is never part of a result, an event or a log line.
+ *
+ * This file wires the parts; each request area has its own module.
+ */
+import { QuireError, type Params, type RequestName, type Result } from '../../../shared/contract';
+import { logHandlers } from './activity-log';
+import { appHandlers } from './app-actions';
+import { createCatalog } from './catalog';
+import { conflictHandlers, conflictIds } from './conflicts';
+import { describeError } from './errors';
+import { EventHub } from './events';
+import { reviewHandlers } from './review-handlers';
+import { createSession, loadStoredToken } from './session';
+import { settingsHandlers } from './settings';
+import { StatusHolder } from './status';
+import { connectCore, needApi, openState } from './state';
+import { createSyncRunner } from './sync-runner';
+import type { Handler, Handlers, QuireService, QuireServiceOptions } from './types';
+
+export type { AttentionSnapshot, HostCapabilities, QuireService, QuireServiceOptions } from './types';
+export type { ActionRecord } from '../../core/review';
+export { toQuireError } from './errors';
+export { emojiText } from './view-models';
+export { normaliseApiUrl } from './session';
+
+export async function createQuireService(options: QuireServiceOptions): Promise<QuireService> {
+  const log = options.log ?? (() => undefined);
+  const events = new EventHub(log);
+  const status = new StatusHolder((vm) => events.emit('sync.status', vm));
+  const state = openState(options, log, events, status);
+  await loadStoredToken(state);
+  connectCore(state);
+
+  const runner = createSyncRunner(state);
+  status.update(runner.settled());
+  runner.schedule();
+
+  const catalog = createCatalog(state);
+  const session = createSession(state, runner, catalog.refresh);
+  const handlers: Handlers = {
+    ...session.handlers,
+    ...settingsHandlers(state, runner),
+    ...catalog.handlers,
+    ...runner.handlers,
+    ...conflictHandlers(state, runner),
+    ...reviewHandlers(state),
+    ...logHandlers(state),
+    ...appHandlers(state),
+  };
+
+  /**
+   * Started with a token (keychain, QUIRE_TOKEN, the demo): learn who the user
+   * is and what spaces exist if the mirror does not know yet, then, when
+   * automatic syncs are on, run the first cycle without waiting an interval.
+   */
+  async function warmUp(): Promise<void> {
+    const client = state.api;
+    if (!client) return;
+    try {
+      if (!session.user()) await session.learnUser(client);
+      if (state.mirror.catalog.spaces().length === 0) await catalog.refresh();
+    } catch (e) {
+      log(`start-up: ${describeError(e)}`);
+    }
+    if (!state.stopping && (options.syncIntervalMs ?? 60_000) > 0) await runner.request();
+  }
+
+  const warming = state.token ? warmUp() : Promise.resolve();
+
+  return {
+    async request<N extends RequestName>(name: N, params: Params<N>): Promise<Result<N>> {
+      if (state.stopping) throw new QuireError('busy', 'Quire is stopping.');
+      const handler = handlers[name] as Handler<N>;
+      return handler(params);
+    },
+    subscribe: (listener) => events.subscribe(listener),
+    async syncOnce() {
+      needApi(state);
+      await runner.request();
+      return status.get();
+    },
+    status: () => status.get(),
+    userId: () => session.user()?.id ?? null,
+    attentionSnapshot() {
+      const base = { conflicts: conflictIds(state) };
+      return state.review ? { ...base, ...state.review.attentionIds() } : null;
+    },
+    async close() {
+      if (state.stopping) return;
+      state.stopping = true;
+      runner.stopTimer();
+      // Give a running cycle a moment to finish on its own, then cancel its network waits.
+      // Each step of the core commits in one synchronous transaction, so nothing is left half-written.
+      const running = Promise.all([warming, runner.running()]).catch(() => undefined);
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([running, new Promise<void>((r) => (grace = setTimeout(r, options.stopGraceMs ?? 5000)))]);
+      clearTimeout(grace);
+      state.abort.abort();
+      await running;
+      status.dispose();
+      events.clear();
+      state.mirror.close();
+    },
+  };
+}

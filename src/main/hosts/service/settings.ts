@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { QuireError, type SettingsVM } from '../../../shared/contract';
+import { API_URL_META } from '../../core/api/url';
+import { Mirror } from '../../core/mirror';
+import { describeError } from './errors';
+import { connectCore, type ServiceState } from './state';
+import type { SyncRunner } from './sync-runner';
+import type { HandlersFor } from './types';
+
+/** The sync folder and notification settings; changing the folder reopens the mirror there. */
+export function settingsHandlers(state: ServiceState, runner: SyncRunner): HandlersFor<'settings.get' | 'settings.update' | 'settings.chooseFolder'> {
+  const { options } = state;
+
+  const vm = (): SettingsVM => ({
+    folder: state.folder,
+    notifications: state.notifications,
+    host: options.host.kind,
+    canChooseFolder: !!options.host.chooseFolder,
+  });
+
+  async function switchFolder(next: string): Promise<void> {
+    if (!isAbsolute(next)) throw new QuireError('invalid-request', `The sync folder must be an absolute path, like /home/you/Docs; got “${next}”.`);
+    const target = resolvePath(next);
+    if (target === state.folder) return;
+    if (runner.running()) throw new QuireError('busy', 'A sync is running. Wait for it to finish, then change the folder.');
+    try {
+      mkdirSync(target, { recursive: true });
+    } catch (e) {
+      throw new QuireError('invalid-request', `Cannot use ${target} as the sync folder: ${describeError(e)}. Pick a folder you can write to.`);
+    }
+    const opened = Mirror.open(target);
+    state.mirror.close();
+    state.mirror = opened;
+    state.folder = target;
+    if (state.token) state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
+    connectCore(state);
+    state.status.update(runner.settled());
+  }
+
+  const persist = () => options.onSettingsChange?.({ folder: state.folder, notifications: state.notifications });
+
+  return {
+    'settings.get': () => vm(),
+    'settings.update': async ({ folder: nextFolder, notifications: nextNotify }) => {
+      if (nextFolder !== undefined) await switchFolder(nextFolder);
+      if (nextNotify !== undefined) state.notifications = nextNotify;
+      persist();
+      state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites');
+      return vm();
+    },
+    'settings.chooseFolder': async () => {
+      if (!options.host.chooseFolder) throw new QuireError('unsupported', 'This window cannot show a folder picker. Type the folder path instead.');
+      const picked = await options.host.chooseFolder();
+      if (picked) {
+        await switchFolder(picked);
+        persist();
+        state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites');
+      }
+      return vm();
+    },
+  };
+}

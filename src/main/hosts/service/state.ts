@@ -1,0 +1,99 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve as resolvePath } from 'node:path';
+import { QuireError, type SessionVM } from '../../../shared/contract';
+import { ApiClient } from '../../core/api';
+import { API_URL_META } from '../../core/api/url';
+import { Mirror } from '../../core/mirror';
+import type { EventHub } from './events';
+import { createReviewAdapter, type ReviewAdapter } from './review-adapter';
+import type { StatusHolder } from './status';
+import type { QuireServiceOptions } from './types';
+
+/**
+ * What the parts of the service share and change: the open folder and mirror,
+ * the session, and the core objects built from them. One object, so a sign-in
+ * or a folder switch is seen by every part at once.
+ */
+export interface ServiceState {
+  readonly options: QuireServiceOptions;
+  readonly log: (line: string) => void;
+  readonly events: EventHub;
+  readonly status: StatusHolder;
+  folder: string;
+  mirror: Mirror;
+  notifications: boolean;
+  apiUrl: string;
+  keychain: SessionVM['keychain'];
+  token: string | null;
+  signedOutReason: string | undefined;
+  api: ApiClient | null;
+  review: ReviewAdapter | null;
+  stopping: boolean;
+  /** Cancels network waits (never a transaction: those are synchronous) on sign-out and stop. */
+  abort: AbortController;
+}
+
+/** Opens (creating if needed) the sync folder and its mirror; signed out until a token is found. */
+export function openState(options: QuireServiceOptions, log: (line: string) => void, events: EventHub, status: StatusHolder): ServiceState {
+  const folder = resolvePath(options.folder);
+  mkdirSync(folder, { recursive: true });
+  const mirror = Mirror.open(folder);
+  return {
+    options,
+    log,
+    events,
+    status,
+    folder,
+    mirror,
+    notifications: options.notifications ?? true,
+    apiUrl: mirror.catalog.getMeta(API_URL_META) ?? options.apiUrl,
+    keychain: 'ok',
+    token: options.token ?? null,
+    signedOutReason: undefined,
+    api: null,
+    review: null,
+    stopping: false,
+    abort: new AbortController(),
+  };
+}
+
+/** Rebuilds the API client and the review adapter for the current token and mirror. */
+export function connectCore(state: ServiceState): void {
+  const { options, status } = state;
+  state.api = state.token
+    ? new ApiClient({
+        baseUrl: state.apiUrl,
+        token: state.token,
+        signal: state.abort.signal,
+        maxAttempts: options.api?.maxAttempts,
+        timeoutMs: options.api?.timeoutMs,
+        onEvent: (e) => {
+          if (e.type === 'retry') state.log(`retrying ${e.method} ${e.path} (attempt ${e.attempt}): ${e.reason}`);
+        },
+      })
+    : null;
+  const reviewChanged = () => {
+    status.update({ pendingActions: state.review?.pendingCount() ?? 0 });
+    state.events.changed('review');
+  };
+  state.review = state.api
+    ? createReviewAdapter(state.api, state.mirror, () => status.get().state !== 'offline', reviewChanged, state.log)
+    : null;
+}
+
+export function needApi(state: ServiceState): ApiClient {
+  if (!state.api) throw new QuireError('signed-out', 'You are signed out. Sign in with an API token first.');
+  return state.api;
+}
+
+export function spaceTitle(state: ServiceState, id: string | null | undefined): string | null {
+  return id ? (state.mirror.catalog.space(id)?.title ?? null) : null;
+}
+
+/** The folder a space syncs into, or a not-found error saying why there is none. */
+export function spaceDir(state: ServiceState, spaceId: string): string {
+  const space = state.mirror.catalog.space(spaceId);
+  if (!space) throw new QuireError('not-found', 'That space is not in the mirror any more. Refresh the list of spaces.');
+  if (!space.folder) throw new QuireError('not-found', `“${space.title}” has no folder yet: choose it for sync and run a sync first.`);
+  return join(state.folder, space.folder);
+}

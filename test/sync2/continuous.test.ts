@@ -1,0 +1,105 @@
+/** Continuous mode: the watcher records saves in the mirror and turns a burst of saves into one push. */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiClient } from '../../src/main/core/api';
+import { Mirror } from '../../src/main/core/mirror';
+import { ContinuousSync } from '../../src/main/core/sync/continuous';
+import { SyncEngine, type CycleReport } from '../../src/main/core/sync/engine';
+import { PushStore } from '../../src/main/core/sync/outbox';
+import { startFakeApi, type FakeApi, type SpaceRec } from '../fake';
+import { tempDir } from '../helpers/cli';
+import { contentBatches, openChangeRequests, pageByTitle, seedGuide } from './helpers';
+
+let fake: FakeApi;
+let space: SpaceRec;
+let root: string;
+let mirror: Mirror;
+let abort: AbortController;
+let sync: ContinuousSync;
+const reports: CycleReport[] = [];
+const recorded: { path: string; at: number }[] = [];
+let waiters: (() => void)[] = [];
+
+/** Resolves once `test()` holds, checked after every report or record; rejects after `ms`. */
+function until(test: () => boolean, ms = 10_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (test()) return resolve();
+    const timer = setTimeout(() => reject(new Error(`timed out; recorded: ${JSON.stringify(recorded)}, reports: ${reports.length}`)), ms);
+    waiters.push(() => {
+      if (!test()) return;
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+const notify = () => {
+  for (const w of [...waiters]) w();
+};
+
+beforeEach(async () => {
+  fake = await startFakeApi();
+  space = seedGuide(fake);
+  root = tempDir();
+  mirror = Mirror.open(root);
+  abort = new AbortController();
+  const api = new ApiClient({ baseUrl: fake.url, token: fake.token, signal: abort.signal });
+  const engine = new SyncEngine({ api, mirror, root, spaces: { ids: [space.id] }, signal: abort.signal });
+  sync = new ContinuousSync({
+    mirror,
+    root,
+    runCycle: () => engine.runCycle(),
+    intervalMs: 60_000,
+    signal: abort.signal,
+    onReport: (r) => {
+      reports.push(r);
+      notify();
+    },
+    onRecorded: (e) => {
+      recorded.push({ path: e.path, at: Date.now() });
+      notify();
+    },
+  });
+  reports.length = 0;
+  recorded.length = 0;
+  await sync.start();
+  await until(() => reports.length >= 1); // the first cycle pulls the space
+});
+afterEach(async () => {
+  abort.abort();
+  await sync.stop();
+  mirror.close();
+  await fake.close();
+});
+
+it('records a save in the mirror quickly, pushes it, and turns a burst of saves into one push', async () => {
+  const file = join(root, 'guide/faq.md');
+  const savedAt = Date.now();
+  writeFileSync(file, '# FAQ\n\nFirst save.\n');
+  await until(() => recorded.some((r) => r.path === 'guide/faq.md'));
+  expect(recorded[0]!.at - savedAt).toBeLessThan(1000);
+  expect(new PushStore(mirror.db).localEdits(space.id).map((e) => e.path)).toContain('faq.md');
+
+  await until(() => reports.some((r) => r.spaces.some((s) => (s.push?.changes ?? 0) > 0)));
+  const [cr] = openChangeRequests(fake, space.id);
+  expect(pageByTitle(fake, space.id, 'FAQ', cr!.id).markdown).toBe('First save.\n');
+  await until(() => new PushStore(mirror.db).localEdits(space.id).length === 0 || reports.length > 3);
+
+  // A burst: ten saves 15 ms apart, as an editor's autosave does.
+  const before = contentBatches(fake).length;
+  const pushesBefore = reports.filter((r) => r.spaces.some((s) => (s.push?.changes ?? 0) > 0)).length;
+  for (let i = 1; i <= 10; i++) {
+    writeFileSync(file, `# FAQ\n\nSave number ${i}.\n`);
+    await new Promise((r) => setTimeout(r, 15));
+  }
+  await until(() => pageByTitle(fake, space.id, 'FAQ', cr!.id).markdown === 'Save number 10.\n');
+  expect(contentBatches(fake).length - before).toBe(1);
+  expect(reports.filter((r) => r.spaces.some((s) => (s.push?.changes ?? 0) > 0)).length - pushesBefore).toBe(1);
+});
+
+it('ignores editor temp files and the state folder', async () => {
+  for (const name of ['.faq.md.swp', 'faq.md~', '.#faq.md', '4913']) writeFileSync(join(root, 'guide', name), 'scratch');
+  writeFileSync(join(root, 'guide/faq.md'), '# FAQ\n\nReal edit.\n');
+  await until(() => recorded.some((r) => r.path === 'guide/faq.md'));
+  expect(recorded.map((r) => r.path).filter((p) => /(swp|~|\.#faq\.md|4913)$/.test(p))).toEqual([]);
+});
