@@ -74,6 +74,14 @@ async function regime(name: string, options: FakeApiOptions, floorMs: (requests:
   }
 }
 
+/** Wall time of a CLI process that does nothing but start and exit: the part of every figure that is not sync. */
+async function startupMs(): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, '--help'], { stdio: 'ignore' });
+  await new Promise((resolve) => child.on('exit', resolve));
+  return performance.now() - started;
+}
+
 /** Issue 2's figures: initial and incremental `quire sync --once` of a 2,000-page space in two regimes. */
 export async function benchSync(): Promise<Record<string, string | number>> {
   const latency = await regime('a) 20 ms latency', { latencyMs: 20 }, (n) => (n * 20) / CONCURRENCY, `requests x 20 ms / ${CONCURRENCY}`);
@@ -83,5 +91,6 @@ export async function benchSync(): Promise<Record<string, string | number>> {
     (n) => (n / 100) * 2000,
     'requests / rate',
   );
-  return { ...latency, ...limited };
+  const startup = await startupMs();
+  return { ...latency, ...limited, 'CLI process start-up alone (included in the times above)': `${startup.toFixed(0)} ms` };
 }

@@ -25,7 +25,7 @@ const COMMANDS: Record<string, Command> = {
 export const USAGE = `Quire — offline-first sync for hosted docs
 
 Usage:
-  quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>]
+  quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>] [--allow-deletes]
   quire status --dir <folder> [--json]
   quire review --dir <folder> [--json]   open change requests and unresolved comments
   quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
