@@ -40,6 +40,8 @@ export interface ApplyInput {
   /** Main now, when it moved since the last sync (null: unchanged). */
   remote: RemoteSnapshot | null;
   remotePages: ReadonlyMap<string, RemotePage>;
+  /** The space's rows as the mirror held them when the cycle planned (the engine has them loaded already). */
+  baseRows: readonly PageRow[];
 }
 
 export interface ApplyResult {
@@ -380,7 +382,7 @@ async function record(
   const { mirror, spaceId } = ctx;
   const at = (ctx.now ?? (() => new Date().toISOString()))();
   const rows: PageRow[] = [];
-  const oldRows = new Map(mirror.content.pages(spaceId).map((r) => [r.id, r]));
+  const oldRows = new Map(input.baseRows.map((r) => [r.id, r]));
   for (const b of plan.base) {
     if (result.failedPages.has(b.id) || recorded.has(b.id)) continue;
     const text = b.text ?? fetchedText.get(b.id) ?? null;

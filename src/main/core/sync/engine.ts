@@ -201,7 +201,7 @@ export class SyncEngine {
 
     const applied = await applyPlan(
       { api, mirror, spaceId, spaceTitle: space.title, spaceDir, stagingDir: join(root, STATE_DIR, 'staging', spaceId), signal, onProgress },
-      { plan, remote: snapshot, remotePages: remote },
+      { plan, remote: snapshot, remotePages: remote, baseRows: rows },
     );
     if (snapshot || applied.written.length + applied.moved.length + applied.deleted.length + applied.conflicts.length > 0) {
       report.pull = {

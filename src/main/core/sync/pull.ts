@@ -7,14 +7,12 @@ import type { Revision, RevisionPage } from '@gitbook/api';
 import type { ApiClient } from '../api/client';
 import type { PageRow } from '../mirror';
 import { parsePageFile, renderPageFile, type PageMeta } from './frontmatter';
-import { REMOTE_COPY_SUFFIX, remoteCopyPath } from './ignore';
+import { remoteCopyPath } from './ignore';
 import type { ProgressListener } from './progress';
 import { flattenPages, remoteFiles, type RemoteFile } from './remote-tree';
 import { pageKind, type BasePage, type RemotePage } from './trees';
 
-/** Suffix of the file holding the remote side of a clash, beside the local file. */
-export const REMOTE_SUFFIX = REMOTE_COPY_SUFFIX;
-
+/** Where the remote side of a clash is saved, beside the local file. */
 export { remoteCopyPath };
 
 /**
