@@ -341,7 +341,7 @@ describe('merging and updating change requests', () => {
     expect(fake.store.page(space.id, guides.id, { changeRequest: cr.id }).title).toBe('Guides (renamed on main)');
   });
 
-  it('keeps pages added on both sides, the change request\'s first, and de-duplicates clashing slugs', () => {
+  it("keeps pages added on both sides, the change request's first, and de-duplicates clashing slugs", () => {
     const { space } = seedSpace();
     const cr = fake.store.addChangeRequest(space.id, { changes: [{ operation: 'insert_page', title: 'FAQ', document: { markdown: 'from CR' } }] });
     fake.store.addPage(space.id, { title: 'FAQ', markdown: 'from main' });
@@ -350,7 +350,10 @@ describe('merging and updating change requests', () => {
 
     const roots = fake.store.pages(space.id).filter((p) => p.parentId === null);
     expect(roots.map((p) => [p.slug, p.markdown])).toEqual([
-      ['welcome', 'Hello\n'], ['guides', 'All guides\n'], ['faq', 'from CR\n'], ['faq-2', 'from main\n'],
+      ['welcome', 'Hello\n'],
+      ['guides', 'All guides\n'],
+      ['faq', 'from CR\n'],
+      ['faq-2', 'from main\n'],
     ]);
   });
 
@@ -373,7 +376,9 @@ describe('comments', () => {
     const onWelcome = (await call(`/spaces/${space.id}/comments?targetPage=${welcome.id}&format=markdown`)).body;
     expect(onWelcome.items.map((c: { body: { markdown: string } }) => c.body.markdown)).toEqual(['Looks good']);
 
-    const resolved = (await call(`/spaces/${space.id}/comments/${posted.id}`, { method: 'PUT', body: JSON.stringify({ resolved: true, addedReactions: ['👍'] }) })).body;
+    const resolved = (
+      await call(`/spaces/${space.id}/comments/${posted.id}`, { method: 'PUT', body: JSON.stringify({ resolved: true, addedReactions: ['👍'] }) })
+    ).body;
     expect(resolved).toMatchObject({ status: 'resolved', reactions: [{ emoji: '👍', count: 1 }] });
     expect((await call(`/spaces/${space.id}/comments?status=open`)).body.count).toBe(1);
 
@@ -400,13 +405,22 @@ describe('seeds', () => {
     const demo = seedDemo(fake.store);
     const base = `/orgs/${demo.org.id}/sites/${demo.site.id}`;
     for (const path of [
-      `/orgs/${demo.org.id}/spaces`, `/orgs/${demo.org.id}/collections`, `/collections/${demo.collection.id}/spaces`,
-      `/spaces/${demo.handbook.id}/content`, `/spaces/${demo.handbook.id}/change-requests`,
-      `/spaces/${demo.handbook.id}/change-requests?status=draft`, `/spaces/${demo.handbook.id}/comments`,
+      `/orgs/${demo.org.id}/spaces`,
+      `/orgs/${demo.org.id}/collections`,
+      `/collections/${demo.collection.id}/spaces`,
+      `/spaces/${demo.handbook.id}/content`,
+      `/spaces/${demo.handbook.id}/change-requests`,
+      `/spaces/${demo.handbook.id}/change-requests?status=draft`,
+      `/spaces/${demo.handbook.id}/comments`,
       `/spaces/${demo.handbook.id}/change-requests/${demo.changeRequests.editIntro.id}/comments`,
       `/spaces/${demo.handbook.id}/change-requests/${demo.changeRequests.editIntro.id}/changes`,
-      `/spaces/${demo.handbook.id}/commenters`, `/orgs/${demo.org.id}/sites`, `${base}/sections`, `${base}/section-groups`,
-      `${base}/site-spaces`, `${base}/share-links`, `${base}/published`,
+      `/spaces/${demo.handbook.id}/commenters`,
+      `/orgs/${demo.org.id}/sites`,
+      `${base}/sections`,
+      `${base}/section-groups`,
+      `${base}/site-spaces`,
+      `${base}/share-links`,
+      `${base}/published`,
     ]) {
       expect((await call(path)).status, path).toBe(200);
     }

@@ -303,7 +303,9 @@ interface RequestDef<P, R> {
   result?: R;
 }
 
-const req = <R>() => <P>(params: Schema<P>): RequestDef<P, R> => ({ params });
+const req =
+  <R>() =>
+  <P>(params: Schema<P>): RequestDef<P, R> => ({ params });
 const none = s.object({});
 
 const spaceRef = { spaceId: s.id() };
@@ -322,9 +324,7 @@ export const REQUESTS = {
   'session.signOut': req<SessionVM>()(none),
 
   'settings.get': req<SettingsVM>()(none),
-  'settings.update': req<SettingsVM>()(
-    s.object({ folder: s.optional(s.string({ min: 1, max: 4096 })), notifications: s.optional(s.boolean()) }),
-  ),
+  'settings.update': req<SettingsVM>()(s.object({ folder: s.optional(s.string({ min: 1, max: 4096 })), notifications: s.optional(s.boolean()) })),
   'settings.chooseFolder': req<SettingsVM>()(none),
 
   'catalog.get': req<CatalogVM>()(none),
@@ -336,9 +336,7 @@ export const REQUESTS = {
   'sync.setPaused': req<SyncStatusVM>()(s.object({ paused: s.boolean() })),
 
   'conflicts.list': req<ConflictVM[]>()(none),
-  'conflicts.resolve': req<ConflictVM[]>()(
-    s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }), choice: s.oneOf(['mine', 'theirs'] as const) }),
-  ),
+  'conflicts.resolve': req<ConflictVM[]>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }), choice: s.oneOf(['mine', 'theirs'] as const) })),
   'conflicts.openInEditor': req<void>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
 
   'review.attention': req<ChangeRequestVM[]>()(none),
@@ -354,9 +352,7 @@ export const REQUESTS = {
   'review.changeRequest': req<ChangeRequestDetailVM>()(s.object(crRef)),
   'review.thread': req<ThreadVM>()(s.object({ spaceId: s.id(), commentId: s.id() })),
   'review.reply': req<void>()(s.object({ ...commentRef, markdown })),
-  'review.react': req<void>()(
-    s.object({ ...commentRef, replyId: s.optional(s.id()), emoji: s.string({ min: 1, max: 50 }), remove: s.optional(s.boolean()) }),
-  ),
+  'review.react': req<void>()(s.object({ ...commentRef, replyId: s.optional(s.id()), emoji: s.string({ min: 1, max: 50 }), remove: s.optional(s.boolean()) })),
   'review.resolve': req<void>()(s.object(commentRef)),
   'review.reopen': req<void>()(s.object(commentRef)),
   'review.setSubject': req<void>()(s.object({ ...crRef, subject: s.string({ min: 1, max: 100 }) })),
@@ -421,10 +417,7 @@ export type Outcome<R> = { ok: true; result: R } | { ok: false; error: ErrorVM }
 
 /** WebSocket frames (the IPC host uses `invoke` for requests and one event channel). */
 export type ClientFrame = { type: 'request'; id: number; name: RequestName; params: unknown };
-export type ServerFrame =
-  | ({ type: 'response'; id: number } & Outcome<unknown>)
-  | { type: 'event'; event: PushedEvent }
-  | { type: 'hello'; host: HostKind };
+export type ServerFrame = ({ type: 'response'; id: number } & Outcome<unknown>) | { type: 'event'; event: PushedEvent } | { type: 'hello'; host: HostKind };
 
 /** IPC channel names: every request has its own `quire:`-prefixed channel. */
 export const IPC_PREFIX = 'quire:';

@@ -24,8 +24,7 @@ export interface Schema<T> {
 
 export type Infer<S> = S extends Schema<infer T> ? T : never;
 
-const describe = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? 'a string' : typeof v;
+const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? 'a string' : typeof v);
 
 interface StringOptions {
   min?: number;
@@ -113,9 +112,7 @@ export function nullable<T>(inner: Schema<T>): Schema<T | null> {
 type Shape = Record<string, Schema<unknown>>;
 type OptionalKeys<S extends Shape> = { [K in keyof S]: S[K] extends { optional: true } ? K : never }[keyof S];
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
-export type ObjectOf<S extends Shape> = Simplify<
-  { [K in Exclude<keyof S, OptionalKeys<S>>]: Infer<S[K]> } & { [K in OptionalKeys<S>]?: Infer<S[K]> }
->;
+export type ObjectOf<S extends Shape> = Simplify<{ [K in Exclude<keyof S, OptionalKeys<S>>]: Infer<S[K]> } & { [K in OptionalKeys<S>]?: Infer<S[K]> }>;
 
 export function object<S extends Shape>(shape: S): Schema<ObjectOf<S>> {
   return {

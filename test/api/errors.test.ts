@@ -21,9 +21,7 @@ describe('errors', () => {
   });
 
   it('never repeats the token, even when the API echoes it back', async () => {
-    server = await startServer((_req, res, n) =>
-      n === 0 ? apiError(res, 503, `bad token ${TOKEN}`) : apiError(res, 400, `Token ${TOKEN} is malformed`),
-    );
+    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 503, `bad token ${TOKEN}`) : apiError(res, 400, `Token ${TOKEN} is malformed`)));
     const { client, events } = clientFor(server);
 
     const error = (await client.call((api, p) => api.spaces.getSpaceById('abc', {}, p)).catch((e: unknown) => e)) as ApiError;

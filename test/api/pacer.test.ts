@@ -14,9 +14,7 @@ afterEach(() => {
 /** Queues `count` budgeted requests and records the permits as they are granted. */
 function queue(pacer: Pacer, count: number, signal = new AbortController().signal) {
   const granted: Permit[] = [];
-  const settled = Array.from({ length: count }, () =>
-    pacer.acquire(signal, true).then((p) => void granted.push(p)),
-  );
+  const settled = Array.from({ length: count }, () => pacer.acquire(signal, true).then((p) => void granted.push(p)));
   return { granted, settled };
 }
 
@@ -100,8 +98,7 @@ describe('Pacer', () => {
 });
 
 describe('readRateLimit', () => {
-  const headers = (reset: string) =>
-    new Headers({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': reset });
+  const headers = (reset: string) => new Headers({ 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': reset });
 
   it('reads an epoch-seconds reset', () => {
     expect(readRateLimit(headers('1700000002'), 0)).toEqual({

@@ -35,9 +35,7 @@ async function rateLimitedServer(limit: number, windowMs: number, reset: 'epoch'
 }
 
 function callMany(client: ReturnType<typeof clientFor>['client'], count: number) {
-  return Promise.all(
-    Array.from({ length: count }, (_, i) => client.call((api, p) => api.spaces.getSpaceById(`s${i}`, {}, p))),
-  );
+  return Promise.all(Array.from({ length: count }, (_, i) => client.call((api, p) => api.spaces.getSpaceById(`s${i}`, {}, p))));
 }
 
 describe('rate-limit pacing', () => {
@@ -114,9 +112,7 @@ describe('rate-limit pacing', () => {
   });
 
   it('holds every request after a 429 with Retry-After, not just the one that got it', async () => {
-    server = await startServer((_req, res, n) =>
-      n === 0 ? apiError(res, 429, 'slow down', { 'retry-after': '0.3' }) : json(res, 200, { id: 'x' }),
-    );
+    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 429, 'slow down', { 'retry-after': '0.3' }) : json(res, 200, { id: 'x' })));
     const { client } = clientFor(server, { concurrency: 1, random: () => 0 });
 
     await callMany(client, 3);

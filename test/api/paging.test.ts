@@ -19,9 +19,7 @@ describe('paging', () => {
     const { client } = clientFor(server);
 
     const ids: string[] = [];
-    for await (const org of client.paginate((api, query, params) =>
-      api.orgs.listOrganizationsForAuthenticatedUser(query, params),
-    )) {
+    for await (const org of client.paginate((api, query, params) => api.orgs.listOrganizationsForAuthenticatedUser(query, params))) {
       ids.push(org.id);
     }
 
@@ -39,10 +37,7 @@ describe('paging', () => {
     server = await startServer((req, res) => json(res, 200, PAGES[req.query.get('page') ?? 'first']));
     const { client } = clientFor(server);
 
-    const spaces = await client.listAll(
-      (api, query, params) => api.orgs.listSpacesInOrganizationById('org1', query, params),
-      { limit: 2 },
-    );
+    const spaces = await client.listAll((api, query, params) => api.orgs.listSpacesInOrganizationById('org1', query, params), { limit: 2 });
 
     expect(spaces.map((s) => s.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(server.seen[0]?.path).toBe('/v1/orgs/org1/spaces');
@@ -53,9 +48,9 @@ describe('paging', () => {
     server = await startServer((_req, res) => json(res, 200, { items: [{ id: 'x' }], next: { page: 'same' } }));
     const { client } = clientFor(server);
 
-    await expect(
-      client.listAll((api, query, params) => api.orgs.listOrganizationsForAuthenticatedUser(query, params)),
-    ).rejects.toThrow(/page token "same" twice/);
+    await expect(client.listAll((api, query, params) => api.orgs.listOrganizationsForAuthenticatedUser(query, params))).rejects.toThrow(
+      /page token "same" twice/,
+    );
     expect(server.seen).toHaveLength(2);
   });
 });

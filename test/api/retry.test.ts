@@ -1,16 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, TokenRejectedError } from '../../src/main/core/api';
 import { backoffDelayMs, parseRetryAfter, shouldRetry } from '../../src/main/core/api/retry';
-import {
-  apiError,
-  clientFor,
-  closedPortUrl,
-  dropConnection,
-  json,
-  startServer,
-  TOKEN,
-  type ScriptedServer,
-} from './scripted-server';
+import { apiError, clientFor, closedPortUrl, dropConnection, json, startServer, TOKEN, type ScriptedServer } from './scripted-server';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -18,8 +9,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const getSpace = (id: string) => (api: import('@gitbook/api').GitBookAPI, params: { signal: AbortSignal }) =>
-  api.spaces.getSpaceById(id, {}, params);
+const getSpace = (id: string) => (api: import('@gitbook/api').GitBookAPI, params: { signal: AbortSignal }) => api.spaces.getSpaceById(id, {}, params);
 const createChangeRequest = (api: import('@gitbook/api').GitBookAPI, params: { signal: AbortSignal }) =>
   api.spaces.createChangeRequest('s1', { subject: 'x' }, params);
 
@@ -60,9 +50,7 @@ describe('retry policy', () => {
 
 describe('retries against a server', () => {
   it('retries after a 503 and returns the later success', async () => {
-    server = await startServer((_req, res, n) =>
-      n === 0 ? apiError(res, 503, 'Down for a moment') : json(res, 200, { id: 's1', title: 'Space' }),
-    );
+    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 503, 'Down for a moment') : json(res, 200, { id: 's1', title: 'Space' })));
     const { client, events } = clientFor(server);
 
     const space = await client.call(getSpace('s1'));
@@ -76,9 +64,7 @@ describe('retries against a server', () => {
   });
 
   it('waits as long as Retry-After says before retrying a 429', async () => {
-    server = await startServer((_req, res, n) =>
-      n === 0 ? apiError(res, 429, 'Slow down', { 'retry-after': '0.2' }) : json(res, 200, { id: 's1' }),
-    );
+    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 429, 'Slow down', { 'retry-after': '0.2' }) : json(res, 200, { id: 's1' })));
     const { client } = clientFor(server, { random: () => 0 }); // backoff alone would retry at once
 
     await client.call(getSpace('s1'));

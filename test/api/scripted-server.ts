@@ -54,8 +54,7 @@ export async function startServer(handler: Handler): Promise<ScriptedServer> {
   return {
     origin: `http://127.0.0.1:${port}`,
     seen,
-    received: (count) =>
-      seen.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+    received: (count) => (seen.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -95,8 +94,7 @@ export function clientFor(
     },
     ...options,
   });
-  const nextEvent = (type: ApiEvent['type']): Promise<ApiEvent> =>
-    new Promise((resolve) => waiters.push({ type, resolve }));
+  const nextEvent = (type: ApiEvent['type']): Promise<ApiEvent> => new Promise((resolve) => waiters.push({ type, resolve }));
   return { client, events, nextEvent };
 }
 

@@ -45,7 +45,13 @@ export async function benchReview(): Promise<Record<string, string | number>> {
     const org = store.addOrg({ title: 'Bench' });
     const users = Array.from({ length: 10 }, (_, i) => store.addUser({ displayName: `Reviewer ${i + 1}` }));
     const spaces = Array.from({ length: SPACES }, (_, i) =>
-      store.addSpace(org.id, { title: `Space ${i + 1}`, pages: [{ title: 'Intro', markdown: 'Hello.\n' }, { title: 'Guide', markdown: 'Steps.\n' }] }),
+      store.addSpace(org.id, {
+        title: `Space ${i + 1}`,
+        pages: [
+          { title: 'Intro', markdown: 'Hello.\n' },
+          { title: 'Guide', markdown: 'Steps.\n' },
+        ],
+      }),
     );
     const changeRequests = Array.from({ length: CHANGE_REQUESTS }, (_, i) =>
       store.addChangeRequest(spaces[i % SPACES]!.id, { subject: `Change ${i + 1}`, status: i % 10 === 0 ? 'draft' : 'open' }),
@@ -55,13 +61,22 @@ export async function benchReview(): Promise<Record<string, string | number>> {
       const onSpace = i % SPACE_COMMENT_SHARE === 0;
       const cr = changeRequests[i % CHANGE_REQUESTS]!;
       const spaceId = onSpace ? spaces[i % SPACES]!.id : cr.spaceId;
-      const comment = store.addComment(spaceId, { body: `Comment ${i + 1}: please check this paragraph.`, by, resolved: i % 2 === 1, ...(onSpace ? {} : { changeRequest: cr.id }) });
-      if (i % 7 === 0) store.addReply(spaceId, comment.id, { body: 'Done.', by: users[(i + 1) % users.length]!.id, ...(onSpace ? {} : { changeRequest: cr.id }) });
+      const comment = store.addComment(spaceId, {
+        body: `Comment ${i + 1}: please check this paragraph.`,
+        by,
+        resolved: i % 2 === 1,
+        ...(onSpace ? {} : { changeRequest: cr.id }),
+      });
+      if (i % 7 === 0)
+        store.addReply(spaceId, comment.id, { body: 'Done.', by: users[(i + 1) % users.length]!.id, ...(onSpace ? {} : { changeRequest: cr.id }) });
     }
 
     const api = new ApiClient({ baseUrl: fake.url, token: fake.token });
     await refreshCatalog(api, mirror);
-    mirror.catalog.setSelected(spaces.map((s) => s.id), true);
+    mirror.catalog.setSelected(
+      spaces.map((s) => s.id),
+      true,
+    );
     const review = new ReviewService(mirror);
 
     const fakeMs = (): number => fake.stats.validationMs + fake.stats.handlerMs;
@@ -83,7 +98,7 @@ export async function benchReview(): Promise<Record<string, string | number>> {
     const byChangeRequest = timeQuery(() => review.unresolvedComments({ changeRequestId: changeRequests[0]!.id }));
 
     return {
-      'data': `${SPACES} spaces, ${first.changeRequests} change requests, ${first.comments} comments, ${first.replies} replies`,
+      data: `${SPACES} spaces, ${first.changeRequests} change requests, ${first.comments} comments, ${first.replies} replies`,
       'first mirror: requests': firstRequests,
       'first mirror: ms': `${first.ms} (of which the fake's validation and handling: ${Math.round(firstFakeMs)})`,
       'idle refresh: requests': `${idleRequests} (${(idleRequests / SPACES).toFixed(1)} per space, target: constant)`,

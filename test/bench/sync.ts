@@ -85,12 +85,7 @@ async function startupMs(): Promise<number> {
 /** Issue 2's figures: initial and incremental `quire sync --once` of a 2,000-page space in two regimes. */
 export async function benchSync(): Promise<Record<string, string | number>> {
   const latency = await regime('a) 20 ms latency', { latencyMs: 20 }, (n) => (n * 20) / CONCURRENCY, `requests x 20 ms / ${CONCURRENCY}`);
-  const limited = await regime(
-    'b) 100 req / 2 s limit',
-    { rateLimit: { limit: 100, windowMs: 2000 } },
-    (n) => (n / 100) * 2000,
-    'requests / rate',
-  );
+  const limited = await regime('b) 100 req / 2 s limit', { rateLimit: { limit: 100, windowMs: 2000 } }, (n) => (n / 100) * 2000, 'requests / rate');
   const startup = await startupMs();
   return { ...latency, ...limited, 'CLI process start-up alone (included in the times above)': `${startup.toFixed(0)} ms` };
 }

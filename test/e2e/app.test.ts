@@ -34,7 +34,11 @@ describe('Quire in a browser', () => {
     await stack?.close();
   });
 
-  const nav = (name: string) => page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+  const nav = (name: string) =>
+    page
+      .getByRole('navigation', { name: 'Views' })
+      .getByRole('button', { name: new RegExp(`^${name}`) })
+      .click();
   const syncState = () => page.getByTestId('sync-state');
   const spaceFolder = async (spaceId: string) => {
     const catalog = await stack.service.request('catalog.get', {});
@@ -161,7 +165,10 @@ describe('Quire in a browser', () => {
   it('shows what each cycle did in a filterable sync log', async () => {
     await nav('Sync log');
     const list = page.getByTestId('log-list');
-    await list.getByText(/pulled revision/).first().waitFor();
+    await list
+      .getByText(/pulled revision/)
+      .first()
+      .waitFor();
     await page.getByLabel('Kind').selectOption('conflict');
     await list.getByText(/README.md: edited here and on the server/).waitFor();
     await expect.poll(() => list.getByText(/pulled revision/).count()).toBe(0);

@@ -166,8 +166,15 @@ describe('web host', () => {
 
       socket.ws.send(JSON.stringify({ type: 'request', id: 4, name: 'settings.update', params: { notifications: false } }));
       const frames = [await socket.next(), await socket.next()];
-      expect(frames).toContainEqual(expect.objectContaining({ type: 'event', event: { name: 'data.changed', payload: expect.objectContaining({ areas: expect.arrayContaining(['settings']) }) } }));
-      expect(frames).toContainEqual(expect.objectContaining({ type: 'response', id: 4, ok: true, result: expect.objectContaining({ notifications: false, host: 'web' }) }));
+      expect(frames).toContainEqual(
+        expect.objectContaining({
+          type: 'event',
+          event: { name: 'data.changed', payload: expect.objectContaining({ areas: expect.arrayContaining(['settings']) }) },
+        }),
+      );
+      expect(frames).toContainEqual(
+        expect.objectContaining({ type: 'response', id: 4, ok: true, result: expect.objectContaining({ notifications: false, host: 'web' }) }),
+      );
     } finally {
       socket.ws.close();
     }

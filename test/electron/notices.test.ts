@@ -20,7 +20,11 @@ describe('notices', () => {
     let now = 0;
     const shown: Notice[] = [];
     let enabled = true;
-    const notifier = new Notifier((n) => shown.push(n), () => enabled, new NotificationLimiter(2, 60_000, () => now));
+    const notifier = new Notifier(
+      (n) => shown.push(n),
+      () => enabled,
+      new NotificationLimiter(2, 60_000, () => now),
+    );
     notifier.update(snap(['a'], ['c1'], ['r1']));
     expect(shown).toEqual([]);
 

@@ -187,7 +187,7 @@ function jsonDocumentText(document: unknown): string {
     if (n.object === 'leaf') return n.text ?? '';
     return [...(n.leaves ?? []), ...(n.nodes ?? [])].map(textOf).join('');
   };
-  for (const block of ((document as { nodes?: unknown[] })?.nodes ?? [])) {
+  for (const block of (document as { nodes?: unknown[] })?.nodes ?? []) {
     const type = (block as { type?: string })?.type ?? '';
     const level = /^heading-(\d)$/.exec(type)?.[1];
     const text = textOf(block);
@@ -196,24 +196,32 @@ function jsonDocumentText(document: unknown): string {
   return blocks.join('\n\n');
 }
 
-function fileSource(
-  file: { name: string; url?: string; base64?: string },
-  ctx: BatchContext,
-): { bytes: Buffer; contentType?: string } {
+function fileSource(file: { name: string; url?: string; base64?: string }, ctx: BatchContext): { bytes: Buffer; contentType?: string } {
   if (file.base64 !== undefined) {
     if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(file.base64)) throw new ContentError(`file "${file.name}": base64 content is not valid base64`);
     return { bytes: Buffer.from(file.base64, 'base64') };
   }
   const known = file.url !== undefined ? ctx.blobForUrl(file.url) : undefined;
   if (!known) {
-    throw new ContentError(`file "${file.name}": the fake API cannot download ${file.url ?? 'a missing URL'}; send the bytes as \`base64\` or use a downloadURL of this fake`);
+    throw new ContentError(
+      `file "${file.name}": the fake API cannot download ${file.url ?? 'a missing URL'}; send the bytes as \`base64\` or use a downloadURL of this fake`,
+    );
   }
   return known;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
-  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', svg: 'image/svg+xml', webp: 'image/webp',
-  pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', json: 'application/json', zip: 'application/zip',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  json: 'application/json',
+  zip: 'application/zip',
 };
 
 export function guessContentType(name: string): string {
@@ -232,4 +240,3 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
-

@@ -1,6 +1,9 @@
 /** An error answer of the API: `{ error: { code, message } }` with `code` = HTTP status. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -11,10 +11,7 @@ export interface RateLimit {
   windowMs: number;
 }
 
-export type QueuedFault =
-  | { kind: 'fail'; status: number }
-  | { kind: 'drop' }
-  | { kind: 'storm429'; retryAfter: number };
+export type QueuedFault = { kind: 'fail'; status: number } | { kind: 'drop' } | { kind: 'storm429'; retryAfter: number };
 
 interface Queued {
   fault: QueuedFault;

@@ -25,8 +25,18 @@ import { FakeStore, type StoreOptions } from './store';
 export { Faults, type RateLimit, type RequestMatcher } from './faults';
 export type { RequestLogEntry, PipelineStats } from './pipeline';
 export {
-  FakeStore, NotFoundError, InvalidRequestError, BatchError, ContentError,
-  type PageSeed, type EditTarget, type SiteSeed, type SectionSeed, type SiteSpaceSeed, type ContentChange, type PagePatch,
+  FakeStore,
+  NotFoundError,
+  InvalidRequestError,
+  BatchError,
+  ContentError,
+  type PageSeed,
+  type EditTarget,
+  type SiteSeed,
+  type SectionSeed,
+  type SiteSpaceSeed,
+  type ContentChange,
+  type PagePatch,
 } from './store';
 export type * from './model';
 

@@ -95,7 +95,10 @@ export function slugify(title: string): string {
  * document shape; clients wanting the content ask for `format=markdown`.
  */
 export function markdownToJsonDocument(markdown: string): Record<string, unknown> {
-  const blocks = markdown.split(/\n{2,}/).map((b) => b.trim()).filter((b) => b !== '');
+  const blocks = markdown
+    .split(/\n{2,}/)
+    .map((b) => b.trim())
+    .filter((b) => b !== '');
   const nodes = blocks.map((block) => {
     const heading = /^(#{1,3}) +(.*)$/.exec(block);
     const text = heading ? (heading[2] ?? '') : block;

@@ -63,12 +63,7 @@ export function mergeRevisions(base: RevisionRec, ours: RevisionRec, theirs: Rev
   }
   for (const [parentKey, memberIds] of members) {
     const parentId = parentKey === '' ? null : parentKey;
-    const ordered = orderChildren(
-      memberIds,
-      childIdsOf(base, parentId),
-      childIdsOf(ours, parentId),
-      childIdsOf(theirs, parentId),
-    );
+    const ordered = orderChildren(memberIds, childIdsOf(base, parentId), childIdsOf(ours, parentId), childIdsOf(theirs, parentId));
     children.set(parentKey, ordered);
     dedupeSlugs(ordered, pages);
   }
@@ -112,9 +107,7 @@ function reattachOrphans(pages: Map<string, PageRec>): void {
   }
 }
 
-function orderChildren(
-  memberIds: string[], base: readonly string[], ours: readonly string[], theirs: readonly string[],
-): string[] {
+function orderChildren(memberIds: string[], base: readonly string[], ours: readonly string[], theirs: readonly string[]): string[] {
   const theirsReordered = theirs.length !== base.length || theirs.some((id, i) => base[i] !== id);
   const [primary, secondary] = theirsReordered ? [theirs, ours] : [ours, theirs];
   const wanted = new Set(memberIds);

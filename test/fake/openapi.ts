@@ -92,8 +92,16 @@ const DOCUMENT_WITHIN_COMPOSITION = 'DocumentWithinComposition';
 /** Keywords whose values are maps of sub-schemas (keys are property names, never keywords). */
 const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 const SCHEMA_KEYWORDS = new Set([
-  'items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames',
-  'unevaluatedProperties', 'unevaluatedItems',
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
 ]);
 const SCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
@@ -119,9 +127,7 @@ export function normaliseSchema(schema: Json): Json {
       //    does not change what validates, but the inline member usually holds the `type`/`kind`
       //    enum that tells oneOf branches apart, so wrong branches of big unions (Revision,
       //    RevisionPage) fail on that enum instead of first validating a whole page tree.
-      const members = value.map((item) =>
-        isDocumentRef(item) ? { $ref: DEFS_PREFIX + DOCUMENT_WITHIN_COMPOSITION } : normaliseSchema(item),
-      );
+      const members = value.map((item) => (isDocumentRef(item) ? { $ref: DEFS_PREFIX + DOCUMENT_WITHIN_COMPOSITION } : normaliseSchema(item)));
       out[key] = [...members.filter((m) => !isRef(m)), ...members.filter(isRef)];
     } else if (SCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) {
       out[key] = value.map(normaliseSchema);
@@ -143,7 +149,7 @@ export function normaliseSchema(schema: Json): Json {
  */
 function documentWithinComposition(document: Json | undefined): Json {
   if (!isObject(document) || !Array.isArray(document.oneOf) || document.oneOf.length !== 3) {
-    throw new Error('The spec\'s Document schema changed shape; revisit the normalisation in test/fake/openapi.ts');
+    throw new Error("The spec's Document schema changed shape; revisit the normalisation in test/fake/openapi.ts");
   }
   const [markdown, json] = document.oneOf;
   const empty = { type: 'object', title: 'Empty', not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] } };
@@ -160,7 +166,7 @@ function documentWithinComposition(document: Json | undefined): Json {
 function pageEditedAttributesAsAnyOf(schema: Json | undefined): void {
   const attributes = isObject(schema) && isObject(schema.properties) ? schema.properties.attributes : undefined;
   if (!isObject(attributes) || !Array.isArray(attributes.oneOf)) {
-    throw new Error('The spec\'s RevisionSemanticChangePageEdited changed shape; revisit the normalisation in test/fake/openapi.ts');
+    throw new Error("The spec's RevisionSemanticChangePageEdited changed shape; revisit the normalisation in test/fake/openapi.ts");
   }
   attributes.anyOf = attributes.oneOf;
   delete attributes.oneOf;
@@ -208,26 +214,24 @@ function buildOperation(
   const rawParams = [...((pathLevelParameters as unknown[]) ?? []), ...(op.parameters ?? [])];
   const parameters = rawParams.map((p) => {
     const param = resolve<{ name: string; in: OperationParameter['in']; required?: boolean; schema?: Json }>(
-      p, components.parameters, '#/components/parameters/',
+      p,
+      components.parameters,
+      '#/components/parameters/',
     );
     return {
       name: param.name,
       in: param.in,
       required: param.in === 'path' || param.required === true,
-      schema: (normaliseSchema(param.schema ?? {}) as JsonSchema),
+      schema: normaliseSchema(param.schema ?? {}) as JsonSchema,
     };
   });
 
   const bodySchema = op.requestBody?.content?.['application/json']?.schema;
-  const requestBody = bodySchema
-    ? { required: op.requestBody?.required === true, schema: normaliseSchema(bodySchema) as JsonSchema }
-    : undefined;
+  const requestBody = bodySchema ? { required: op.requestBody?.required === true, schema: normaliseSchema(bodySchema) as JsonSchema } : undefined;
 
   const responses = new Map<number, OperationResponse>();
   for (const [status, rawResponse] of Object.entries(op.responses ?? {})) {
-    const response = resolve<{ content?: Record<string, { schema?: Json }> }>(
-      rawResponse, components.responses, '#/components/responses/',
-    );
+    const response = resolve<{ content?: Record<string, { schema?: Json }> }>(rawResponse, components.responses, '#/components/responses/');
     const schema = response.content?.['application/json']?.schema;
     responses.set(Number(status), { schema: schema ? (normaliseSchema(schema) as JsonSchema) : undefined });
   }
@@ -280,7 +284,10 @@ export class RouteTrie {
   }
 
   private walk(
-    node: TrieNode, segments: string[], index: number, params: Record<string, string>,
+    node: TrieNode,
+    segments: string[],
+    index: number,
+    params: Record<string, string>,
   ): { node: TrieNode; params: Record<string, string> } | undefined {
     if (index === segments.length) return node.operations.size > 0 ? { node, params } : undefined;
     const segment = segments[index] ?? '';

@@ -9,7 +9,12 @@ export interface PageRequest {
   limit?: number;
 }
 
-export function paginate<T, J>(all: readonly T[], request: PageRequest, defaultLimit: number, toJson: (item: T) => J): {
+export function paginate<T, J>(
+  all: readonly T[],
+  request: PageRequest,
+  defaultLimit: number,
+  toJson: (item: T) => J,
+): {
   items: J[];
   count: number;
   next?: { page: string };

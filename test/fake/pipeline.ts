@@ -100,10 +100,16 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
 
     const limit = faults.countRequest(Date.now());
     if (limit.retryAfter !== undefined) {
-      return answer(errorAnswer(429, 'Rate limit exceeded: wait for Retry-After seconds before retrying', { 'Retry-After': String(limit.retryAfter) }), limit.headers);
+      return answer(
+        errorAnswer(429, 'Rate limit exceeded: wait for Retry-After seconds before retrying', { 'Retry-After': String(limit.retryAfter) }),
+        limit.headers,
+      );
     }
     if (fault?.kind === 'storm429') {
-      return answer(errorAnswer(429, 'Too many requests (injected by the fake): retry after Retry-After seconds', { 'Retry-After': String(fault.retryAfter) }), limit.headers);
+      return answer(
+        errorAnswer(429, 'Too many requests (injected by the fake): retry after Retry-After seconds', { 'Retry-After': String(fault.retryAfter) }),
+        limit.headers,
+      );
     }
     if (fault?.kind === 'fail') return answer(errorAnswer(fault.status, `Injected failure (HTTP ${fault.status}) from the fake API`), limit.headers);
 
@@ -155,9 +161,7 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     return reply;
   }
 
-  function validateRequest(
-    operation: Operation, params: Record<string, string>, url: URL, rawBody: Buffer, req: IncomingMessage,
-  ): RouteContext | Answer {
+  function validateRequest(operation: Operation, params: Record<string, string>, url: URL, rawBody: Buffer, req: IncomingMessage): RouteContext | Answer {
     const where = `${operation.method} ${url.pathname} (${operation.operationId})`;
     const pathValues: Record<string, unknown> = { ...params };
     const pathOutcome = validateParameters(operation, 'path', pathValues);

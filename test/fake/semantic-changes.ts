@@ -55,7 +55,8 @@ export function semanticChanges(after: RevisionRec, before: RevisionRec | undefi
 
 function pageAttributes(old: PageRec, now: PageRec): Json {
   const attributes: Json = {};
-  const keys: Array<'title' | 'emoji' | 'slug' | 'description'> = now.type === 'link' ? ['title', 'emoji'] : now.type === 'group' ? ['title', 'emoji', 'slug'] : ['title', 'description', 'slug', 'emoji'];
+  const keys: Array<'title' | 'emoji' | 'slug' | 'description'> =
+    now.type === 'link' ? ['title', 'emoji'] : now.type === 'group' ? ['title', 'emoji', 'slug'] : ['title', 'description', 'slug', 'emoji'];
   for (const key of keys) {
     if (old[key] !== now[key]) attributes[key] = { ...defined('before', old[key]), ...defined('after', now[key]) };
   }

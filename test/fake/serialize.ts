@@ -3,8 +3,22 @@
  * is cached on the immutable revision, so repeated reads cost a lookup and a shallow copy.
  */
 import type {
-  ChangeRequestRec, CollectionRec, CommentRec, FileRec, OrgRec, PageRec, Reaction, ReplyRec, RevisionRec,
-  ShareLinkRec, SiteRec, SiteSectionGroupRec, SiteSectionRec, SiteSpaceRec, SpaceRec, UserRec,
+  ChangeRequestRec,
+  CollectionRec,
+  CommentRec,
+  FileRec,
+  OrgRec,
+  PageRec,
+  Reaction,
+  ReplyRec,
+  RevisionRec,
+  ShareLinkRec,
+  SiteRec,
+  SiteSectionGroupRec,
+  SiteSectionRec,
+  SiteSpaceRec,
+  SpaceRec,
+  UserRec,
 } from './model';
 import { markdownToJsonDocument } from './markdown';
 import type { FakeStore } from './store';
@@ -13,27 +27,65 @@ import { childIdsOf, pagePath } from './tree';
 type Json = Record<string, unknown>;
 
 const PAGE_LAYOUT = {
-  width: 'default', cover: false, coverSize: 'hero', coverMask: 'none', title: true, description: true,
-  tableOfContents: true, outline: true, pagination: true, metadata: true, tags: false, actions: true, anchors: true,
+  width: 'default',
+  cover: false,
+  coverSize: 'hero',
+  coverMask: 'none',
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: false,
+  actions: true,
+  anchors: true,
 } as const;
 
 const ALL_ORG_PERMISSIONS = {
-  view: true, access: true, admin: true, ownTeam: true, createContent: true, createOpenAPISpec: true, viewBilling: true,
-  listMembers: true, listTeams: true, listIntegrations: true, listInstallations: true, installIntegration: true,
+  view: true,
+  access: true,
+  admin: true,
+  ownTeam: true,
+  createContent: true,
+  createOpenAPISpec: true,
+  viewBilling: true,
+  listMembers: true,
+  listTeams: true,
+  listIntegrations: true,
+  listInstallations: true,
+  installIntegration: true,
 };
 const ALL_SPACE_PERMISSIONS = {
-  view: true, access: true, admin: true, viewInviteLinks: true, edit: true, triggerGitSync: true, comment: true,
-  merge: true, review: true, installIntegration: true,
+  view: true,
+  access: true,
+  admin: true,
+  viewInviteLinks: true,
+  edit: true,
+  triggerGitSync: true,
+  comment: true,
+  merge: true,
+  review: true,
+  installIntegration: true,
 };
 const ALL_SITE_PERMISSIONS = {
-  view: true, access: true, edit: true, create: true, admin: true, installIntegration: true,
-  viewAdaptiveSchema: true, editAdaptiveSchema: true,
+  view: true,
+  access: true,
+  edit: true,
+  create: true,
+  admin: true,
+  installIntegration: true,
+  viewAdaptiveSchema: true,
+  editAdaptiveSchema: true,
 };
 
 export type BodyFormat = 'markdown' | 'document' | undefined;
 
 export class Serializer {
-  constructor(private readonly origin: string, private readonly store: FakeStore) {}
+  constructor(
+    private readonly origin: string,
+    private readonly store: FakeStore,
+  ) {}
 
   api(path: string): string {
     return `${this.origin}/v1${path}`;
@@ -281,9 +333,7 @@ export class Serializer {
       urls: { location: this.api(base) },
       permissions: { view: true, edit: true, reply: true, delete: true },
       status: comment.status,
-      ...(comment.status === 'resolved'
-        ? { resolvedAt: comment.resolvedAt, resolvedBy: this.userById(comment.resolvedBy ?? comment.postedBy) }
-        : {}),
+      ...(comment.status === 'resolved' ? { resolvedAt: comment.resolvedAt, resolvedBy: this.userById(comment.resolvedBy ?? comment.postedBy) } : {}),
     };
   }
 
@@ -371,7 +421,10 @@ export class Serializer {
       path: section.path,
       ...(section.groupId !== undefined ? { sectionGroup: section.groupId } : {}),
       ...(section.icon !== undefined ? { icon: section.icon } : {}),
-      siteSpaces: this.store.siteSpacesOf(section.siteId).filter((s) => s.sectionId === section.id).map((s) => this.siteSpace(s)),
+      siteSpaces: this.store
+        .siteSpacesOf(section.siteId)
+        .filter((s) => s.sectionId === section.id)
+        .map((s) => this.siteSpace(s)),
       urls: site?.published ? { published: `${this.publishedUrl(site)}${section.path}/` } : {},
     };
   }
@@ -424,15 +477,13 @@ export class Serializer {
   published(site: SiteRec): Json {
     const sections = this.store.sectionsOf(site.id);
     const groups = [...this.store.sectionGroups.values()].filter((g) => g.siteId === site.id);
-    const structure = sections.length > 0
-      ? {
-          type: 'sections',
-          structure: [
-            ...sections.filter((s) => s.groupId === undefined).map((s) => this.section(s)),
-            ...groups.map((g) => this.sectionGroup(g)),
-          ],
-        }
-      : { type: 'siteSpaces', structure: this.store.siteSpacesOf(site.id).map((s) => this.siteSpace(s)) };
+    const structure =
+      sections.length > 0
+        ? {
+            type: 'sections',
+            structure: [...sections.filter((s) => s.groupId === undefined).map((s) => this.section(s)), ...groups.map((g) => this.sectionGroup(g))],
+          }
+        : { type: 'siteSpaces', structure: this.store.siteSpacesOf(site.id).map((s) => this.siteSpace(s)) };
     return {
       object: 'published-content-site',
       site: this.site(site),

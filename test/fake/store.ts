@@ -6,9 +6,26 @@
  * Edits to main move the space's `revisionId`; edits to a change request move its `revisionId`.
  */
 import type {
-  ChangeRequestRec, ChangeRequestStatus, CollectionRec, CommentRec, FileRec, OrgRec, PageRec, PageType,
-  ReplyRec, RevisionRec, RevisionType, ShareLinkRec, SiteRec, SiteSectionGroupRec, SiteSectionRec,
-  SiteSpaceRec, SiteVisibility, SpaceRec, SpaceVisibility, UserRec,
+  ChangeRequestRec,
+  ChangeRequestStatus,
+  CollectionRec,
+  CommentRec,
+  FileRec,
+  OrgRec,
+  PageRec,
+  PageType,
+  ReplyRec,
+  RevisionRec,
+  RevisionType,
+  ShareLinkRec,
+  SiteRec,
+  SiteSectionGroupRec,
+  SiteSectionRec,
+  SiteSpaceRec,
+  SiteVisibility,
+  SpaceRec,
+  SpaceVisibility,
+  UserRec,
 } from './model';
 import { applyBatch, BatchError, blobKeyFor, guessContentType, type BatchOutcome, type ContentChange } from './batch';
 import { normaliseBody } from './markdown';
@@ -170,10 +187,7 @@ export class FakeStore {
     return this.must(this.collections.get(id), `collection "${id}"`);
   }
 
-  addSpace(
-    orgId: string,
-    input: { title: string; emoji?: string; visibility?: SpaceVisibility; parent?: string; pages?: PageSeed[] },
-  ): SpaceRec {
+  addSpace(orgId: string, input: { title: string; emoji?: string; visibility?: SpaceVisibility; parent?: string; pages?: PageSeed[] }): SpaceRec {
     this.org(orgId);
     if (input.parent !== undefined) this.collection(input.parent);
     const now = this.now();
@@ -216,9 +230,7 @@ export class FakeStore {
 
   /** Revision an edit target currently points at. */
   revisionOf(spaceId: string, target: EditTarget): RevisionRec {
-    const id = target.changeRequest !== undefined
-      ? this.changeRequest(spaceId, target.changeRequest).revisionId
-      : this.space(spaceId).revisionId;
+    const id = target.changeRequest !== undefined ? this.changeRequest(spaceId, target.changeRequest).revisionId : this.space(spaceId).revisionId;
     return this.must(this.revisions.get(id), `revision "${id}"`);
   }
 
@@ -320,7 +332,10 @@ export class FakeStore {
    * when any change is invalid; nothing is applied then.
    */
   applyContentChanges(
-    spaceId: string, changeRequest: string | number, changes: ContentChange[], blobForUrl: (url: string) => { bytes: Buffer; contentType: string } | undefined = () => undefined,
+    spaceId: string,
+    changeRequest: string | number,
+    changes: ContentChange[],
+    blobForUrl: (url: string) => { bytes: Buffer; contentType: string } | undefined = () => undefined,
   ): BatchOutcome & { changeRequest: ChangeRequestRec } {
     const cr = this.changeRequest(spaceId, changeRequest);
     this.assertEditable(cr);
@@ -707,7 +722,12 @@ export class FakeStore {
 }
 
 function slugPath(title: string): string {
-  return title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'space';
+  return (
+    title
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'space'
+  );
 }
 
 function applyReactions(

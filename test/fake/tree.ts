@@ -24,7 +24,10 @@ export class RevisionDraft {
   private readonly children: Map<string, readonly string[]>;
   private readonly files: Map<string, FileRec>;
 
-  constructor(base: Pick<RevisionRec, 'pages' | 'children' | 'files'> | undefined, private readonly now: string) {
+  constructor(
+    base: Pick<RevisionRec, 'pages' | 'children' | 'files'> | undefined,
+    private readonly now: string,
+  ) {
     this.pages = new Map(base?.pages);
     this.children = new Map(base?.children);
     this.files = new Map(base?.files);

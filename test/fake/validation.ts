@@ -62,7 +62,10 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
   if (!errors || errors.length === 0) return 'invalid';
   return errors
     .slice(0, 3)
-    .map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`)
+    .map(
+      (e) =>
+        `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`,
+    )
     .join('; ');
 }
 
@@ -70,9 +73,7 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
  * Validates and coerces (strings → numbers/booleans/arrays, defaults filled in) the parameters
  * of one location. Mutates `values` in place so handlers receive typed, defaulted values.
  */
-export function validateParameters(
-  operation: Operation, location: 'path' | 'query' | 'header', values: Record<string, unknown>,
-): Outcome {
+export function validateParameters(operation: Operation, location: 'path' | 'query' | 'header', values: Record<string, unknown>): Outcome {
   const declared = operation.parameters.filter((p) => p.in === location);
   if (declared.length === 0 && Object.keys(values).length === 0) return { ok: true };
   const validate = compiled(`${operation.operationId}:${location}`, 'params', () => parametersSchema(declared));

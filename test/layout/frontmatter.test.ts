@@ -107,7 +107,9 @@ describe('parsePageFile', () => {
 describe('round trips', () => {
   const jsonValue = fc.jsonValue({ maxDepth: 2 }).filter((v) => !Object.is(v, -0));
   const metaArb = fc.dictionary(
-    fc.oneof(fc.constantFrom('description', 'icon', 'emoji', 'hidden', 'layout', 'cover'), fc.string({ minLength: 1, maxLength: 8 })).filter((k) => k !== 'title'),
+    fc
+      .oneof(fc.constantFrom('description', 'icon', 'emoji', 'hidden', 'layout', 'cover'), fc.string({ minLength: 1, maxLength: 8 }))
+      .filter((k) => k !== 'title'),
     jsonValue,
     { maxKeys: 5 },
   );

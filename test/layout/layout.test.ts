@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RevisionPage } from '@gitbook/api';
-import {
-  findPageByFile,
-  LayoutError,
-  planAssetPaths,
-  planLayout,
-  safeSegment,
-  type LayoutPage,
-  type LayoutPlan,
-} from '../../src/main/core/sync/layout';
+import { findPageByFile, LayoutError, planAssetPaths, planLayout, safeSegment, type LayoutPage, type LayoutPlan } from '../../src/main/core/sync/layout';
 
 const doc = (id: string, slug: string, pages: LayoutPage[] = []): LayoutPage => ({ id, title: slug, slug, type: 'document', pages });
 const group = (id: string, slug: string, pages: LayoutPage[] = []): LayoutPage => ({ id, title: slug, slug, type: 'group', pages });
@@ -18,11 +10,7 @@ const files = (plan: LayoutPlan) => Object.fromEntries(plan.pagePaths);
 
 describe('planLayout: the Git Sync layout', () => {
   it('puts the first page in README.md, childless pages in <slug>.md and parents in <slug>/README.md', () => {
-    const plan = planLayout([
-      doc('p1', 'intro'),
-      doc('p2', 'guide', [doc('p3', 'install'), doc('p4', 'advanced', [doc('p5', 'tuning')])]),
-      doc('p6', 'faq'),
-    ]);
+    const plan = planLayout([doc('p1', 'intro'), doc('p2', 'guide', [doc('p3', 'install'), doc('p4', 'advanced', [doc('p5', 'tuning')])]), doc('p6', 'faq')]);
     expect(files(plan)).toEqual({
       p1: 'README.md',
       p2: 'guide/README.md',
@@ -37,7 +25,7 @@ describe('planLayout: the Git Sync layout', () => {
     expect(plan.byFolder.get('guide')).toBe('p2');
   });
 
-  it("keeps the first page in README.md when it has children, which go in a folder named by its slug", () => {
+  it('keeps the first page in README.md when it has children, which go in a folder named by its slug', () => {
     const plan = planLayout([doc('p1', 'welcome', [doc('p2', 'child')]), doc('p3', 'welcome-2')]);
     expect(files(plan)).toEqual({ p1: 'README.md', p2: 'welcome/child.md', p3: 'welcome-2.md' });
     expect(plan.pages.get('p1')?.folder).toBe('welcome');
@@ -83,11 +71,7 @@ describe('planLayout: the Git Sync layout', () => {
   });
 
   it('falls back to a slug of the title, then to "page"', () => {
-    const plan = planLayout([
-      doc('p0', 'a'),
-      { id: 'p1', title: 'Hello, World!', slug: '', type: 'document' },
-      { id: 'p2', title: '', type: 'document' },
-    ]);
+    const plan = planLayout([doc('p0', 'a'), { id: 'p1', title: 'Hello, World!', slug: '', type: 'document' }, { id: 'p2', title: '', type: 'document' }]);
     expect(plan.pagePaths.get('p1')).toBe('hello-world.md');
     expect(plan.pagePaths.get('p2')).toBe('page.md');
   });

@@ -85,7 +85,12 @@ describe('parseSummary', () => {
   });
 
   it('round-trips random titles and trees', () => {
-    const titleArb = fc.string({ unit: fc.constantFrom('a', 'B', ' ', '[', ']', '(', ')', '*', '_', '\\', '#', '&', '<', '>', '`', '-', '1', '.', 'é', '%'), minLength: 1, maxLength: 12 })
+    const titleArb = fc
+      .string({
+        unit: fc.constantFrom('a', 'B', ' ', '[', ']', '(', ')', '*', '_', '\\', '#', '&', '<', '>', '`', '-', '1', '.', 'é', '%'),
+        minLength: 1,
+        maxLength: 12,
+      })
       .filter((t) => t.trim() === t && t !== '');
     const nodeArb = fc.record({ title: titleArb, type: fc.constantFrom('document', 'document', 'link'), parent: fc.nat() });
     const treeArb = fc.array(nodeArb, { maxLength: 25 }).map((specs) => {
@@ -139,10 +144,7 @@ describe('parseSummary', () => {
     const page = (title: string, path: string, children: unknown[] = []) => ({ kind: 'page', title, path, href: null, children });
     expect(entries).toEqual([
       page('Intro', 'README.md'),
-      page('Guide', 'guide/README.md', [
-        page('Install', 'guide/install me.md'),
-        page('Tabbed', 'guide/tabbed.md', [page('Deeper', 'guide/tabbed/deeper.md')]),
-      ]),
+      page('Guide', 'guide/README.md', [page('Install', 'guide/install me.md'), page('Tabbed', 'guide/tabbed.md', [page('Deeper', 'guide/tabbed/deeper.md')])]),
       page('Encoded', 'café menu.md'),
       page('Bad escape', '100%.md'),
       page('Windows', 'guide/win.md'),
@@ -152,7 +154,10 @@ describe('parseSummary', () => {
         title: 'Group',
         path: null,
         href: null,
-        children: [page('In group', 'group/a.md'), { kind: 'group', title: 'Plain title', path: null, href: null, children: [page('Under plain', 'group/plain/b.md')] }],
+        children: [
+          page('In group', 'group/a.md'),
+          { kind: 'group', title: 'Plain title', path: null, href: null, children: [page('Under plain', 'group/plain/b.md')] },
+        ],
       },
       page('Back at root', 'root.md'),
     ]);

@@ -26,7 +26,10 @@ describe('mirror migrations', () => {
 
   it('upgrades an older mirror step by step and keeps its data', () => {
     const dir = tempDir();
-    const v1 = openDatabase(dir, migrations.filter((m) => m.version === 1));
+    const v1 = openDatabase(
+      dir,
+      migrations.filter((m) => m.version === 1),
+    );
     v1.prepare(`INSERT INTO organizations (id, title, json, refreshed_at) VALUES ('o1', 'Acme', '{}', 'now')`).run();
     v1.close();
 

@@ -195,8 +195,23 @@ describe('review', () => {
   it('replies, reacts and resolves in a thread, and marks pending and refused actions', async () => {
     const t = fx.thread({
       replies: [
-        { id: 'r1', author: { id: 'u1', displayName: 'Casey Quire' }, postedAt: new Date().toISOString(), markdown: 'Queued reply', reactions: [], pending: true },
-        { id: 'r2', author: null, postedAt: new Date().toISOString(), markdown: 'Refused reply', reactions: [], pending: false, failure: 'comment was deleted' },
+        {
+          id: 'r1',
+          author: { id: 'u1', displayName: 'Casey Quire' },
+          postedAt: new Date().toISOString(),
+          markdown: 'Queued reply',
+          reactions: [],
+          pending: true,
+        },
+        {
+          id: 'r2',
+          author: null,
+          postedAt: new Date().toISOString(),
+          markdown: 'Refused reply',
+          reactions: [],
+          pending: false,
+          failure: 'comment was deleted',
+        },
       ],
     });
     await mount({ 'review.comments': fx.comments(3), 'review.thread': t, 'review.reply': null, 'review.resolve': null, 'review.react': null }, '#review');
@@ -209,18 +224,32 @@ describe('review', () => {
     await thread.getByRole('textbox', { name: 'Reply' }).press('Control+Enter');
     await thread.getByRole('group', { name: 'Reactions to the comment' }).getByRole('button', { name: 'React with 👍' }).click();
     await thread.getByRole('button', { name: 'Resolve' }).click();
-    await expect.poll(async () => (await calls()).filter((c) => c.name.startsWith('review.') && !['review.comments', 'review.attention', 'review.thread'].includes(c.name))).toEqual([
-      { name: 'review.reply', params: { spaceId: 's2', commentId: 'c0', changeRequestId: 'cr1', markdown: 'Looks good' } },
-      { name: 'review.react', params: { spaceId: 's2', commentId: 'c0', changeRequestId: 'cr1', emoji: '👍', remove: false } },
-      { name: 'review.resolve', params: { spaceId: 's2', commentId: 'c0', changeRequestId: 'cr1' } },
-    ]);
+    await expect
+      .poll(async () =>
+        (await calls()).filter((c) => c.name.startsWith('review.') && !['review.comments', 'review.attention', 'review.thread'].includes(c.name)),
+      )
+      .toEqual([
+        { name: 'review.reply', params: { spaceId: 's2', commentId: 'c0', changeRequestId: 'cr1', markdown: 'Looks good' } },
+        { name: 'review.react', params: { spaceId: 's2', commentId: 'c0', changeRequestId: 'cr1', emoji: '👍', remove: false } },
+        { name: 'review.resolve', params: { spaceId: 's2', commentId: 'c0', changeRequestId: 'cr1' } },
+      ]);
     expect(await thread.getByRole('textbox', { name: 'Reply' }).inputValue()).toBe('');
   });
 
   it('shows a change request with its diff and sends subject and status edits', async () => {
     const cr = {
-      spaceId: 's1', spaceTitle: 'Handbook', id: 'cr1', number: 7, subject: 'Fix intro', status: 'open', outdated: true, comments: 0,
-      createdBy: { id: 'u2', displayName: 'Robin Reviewer' }, updatedAt: new Date().toISOString(), reasons: ['review-requested'], pending: false,
+      spaceId: 's1',
+      spaceTitle: 'Handbook',
+      id: 'cr1',
+      number: 7,
+      subject: 'Fix intro',
+      status: 'open',
+      outdated: true,
+      comments: 0,
+      createdBy: { id: 'u2', displayName: 'Robin Reviewer' },
+      updatedAt: new Date().toISOString(),
+      reasons: ['review-requested'],
+      pending: false,
     };
     await mount(
       {
@@ -229,7 +258,19 @@ describe('review', () => {
           changeRequest: cr,
           description: null,
           canMerge: true,
-          diff: [{ pageId: 'p1', title: 'Intro', path: 'intro.md', previousPath: null, change: 'modified', before: 'a\nold\nc', after: 'a\nnew\nc', linesAdded: 1, linesRemoved: 1 }],
+          diff: [
+            {
+              pageId: 'p1',
+              title: 'Intro',
+              path: 'intro.md',
+              previousPath: null,
+              change: 'modified',
+              before: 'a\nold\nc',
+              after: 'a\nnew\nc',
+              linesAdded: 1,
+              linesRemoved: 1,
+            },
+          ],
           threads: [],
         },
         'review.setSubject': null,

@@ -23,8 +23,7 @@ afterEach(async () => {
 
 const me = () => w.fake.store.currentUser.id;
 const serverComment = (id: string): CommentRec => w.fake.store.comments.get(id)!;
-const myReactions = (target: { reactions: { emoji: string; userId: string }[] }) =>
-  target.reactions.filter((r) => r.userId === me()).map((r) => r.emoji);
+const myReactions = (target: { reactions: { emoji: string; userId: string }[] }) => target.reactions.filter((r) => r.userId === me()).map((r) => r.emoji);
 
 interface Case {
   name: string;
@@ -55,7 +54,8 @@ const cases: Case[] = [
     name: 'post a comment on a page',
     input: () => ({ kind: 'postComment', spaceId: w.space.id, pageId: w.pages.Welcome, body: 'Add a picture here.' }),
     local: (r) => expect(r.unresolvedComments({ pageId: w.pages.Welcome }).map((c) => c.body)).toContain('Add a picture here.'),
-    server: (s) => expect([...s.comments.values()].find((c) => c.markdown === 'Add a picture here.')).toMatchObject({ pageId: w.pages.Welcome, postedBy: me() }),
+    server: (s) =>
+      expect([...s.comments.values()].find((c) => c.markdown === 'Add a picture here.')).toMatchObject({ pageId: w.pages.Welcome, postedBy: me() }),
   },
   {
     name: 'post a comment on a change request',

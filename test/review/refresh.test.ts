@@ -207,7 +207,9 @@ describe('review refresh', () => {
       {
         type: 'group',
         title: 'Learn',
-        children: [{ type: 'section', title: 'Guides', isDefault: true, children: [{ type: 'site-space', path: 'handbook', spaceId: w.space.id, isDefault: true }] }],
+        children: [
+          { type: 'section', title: 'Guides', isDefault: true, children: [{ type: 'site-space', path: 'handbook', spaceId: w.space.id, isDefault: true }] },
+        ],
       },
       { type: 'section', title: 'Reference', children: [{ type: 'site-space', spaceId: other.id, hidden: true }] },
     ]);

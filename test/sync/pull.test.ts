@@ -148,10 +148,31 @@ describe('pull: mirroring a space into the folder', () => {
 
   it('keeps every page of a hostile tree inside the sync folder, one file each', async () => {
     const org = fake.store.addOrg({ title: 'Hostile' });
-    const titles = ['../..', '/', 'CON', 'con.md', 'x'.repeat(300), 'README', 'Readme', 'Ab', 'aB', '\u0001bell', '.quire', '.gitbook', 'SUMMARY', 'a/b\\c', 'e\u0301', '\u00e9'];
+    const titles = [
+      '../..',
+      '/',
+      'CON',
+      'con.md',
+      'x'.repeat(300),
+      'README',
+      'Readme',
+      'Ab',
+      'aB',
+      '\u0001bell',
+      '.quire',
+      '.gitbook',
+      'SUMMARY',
+      'a/b\\c',
+      'e\u0301',
+      '\u00e9',
+    ];
     fake.store.addSpace(org.id, {
       title: '../../etc',
-      pages: [{ title: 'Root', markdown: 'root\n' }, ...titles.map((t, i) => ({ title: t, markdown: `page ${i}\n`, slug: `s${i}` })), ...titles.map((t, i) => ({ title: t, markdown: `slugged ${i}\n` }))],
+      pages: [
+        { title: 'Root', markdown: 'root\n' },
+        ...titles.map((t, i) => ({ title: t, markdown: `page ${i}\n`, slug: `s${i}` })),
+        ...titles.map((t, i) => ({ title: t, markdown: `slugged ${i}\n` })),
+      ],
     });
     const run = await syncOnce();
     expect(run.code).toBe(0);

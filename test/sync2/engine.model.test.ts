@@ -57,9 +57,23 @@ const arbAction: fc.Arbitrary<Action> = fc.oneof(
   { weight: 9, arbitrary: fc.record({ kind: fc.constant('sync' as const) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('merge' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('close' as const) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('fault' as const), fault: fc.constantFrom('drop' as const, '503' as const, '500' as const, '502' as const), target: fc.nat() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('fault' as const),
+      fault: fc.constantFrom('drop' as const, '503' as const, '500' as const, '502' as const),
+      target: fc.nat(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('crash' as const), after: fc.integer({ min: 0, max: 12 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('resolve' as const), pick: fc.nat(), how: fc.constantFrom('delete-copy' as const, 'mine' as const, 'theirs' as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('resolve' as const),
+      pick: fc.nat(),
+      how: fc.constantFrom('delete-copy' as const, 'mine' as const, 'theirs' as const),
+    }),
+  },
 );
 
 let fake: FakeApi;
@@ -75,7 +89,14 @@ beforeAll(async () => {
     title: 'Model',
     pages: [
       { title: 'Home', markdown: 'home base\n' },
-      { title: 'Guide', markdown: 'guide base\n', pages: [{ title: 'Install', markdown: 'install base\n' }, { title: 'Use', markdown: 'use base\n' }] },
+      {
+        title: 'Guide',
+        markdown: 'guide base\n',
+        pages: [
+          { title: 'Install', markdown: 'install base\n' },
+          { title: 'Use', markdown: 'use base\n' },
+        ],
+      },
       { title: 'Faq', markdown: 'faq base\n' },
       { title: 'News', markdown: 'news base\n' },
     ],
@@ -112,7 +133,15 @@ function listFiles(base: string, rel = ''): string[] {
   return out.sort();
 }
 const pageFiles = () => listFiles(dir).filter((p) => p.endsWith('.md') && !p.endsWith('.remote.md') && p !== 'SUMMARY.md');
-const folders = () => [...new Set(['', ...pageFiles().map((p) => posix.dirname(p)).filter((d) => d !== '.')])].sort();
+const folders = () =>
+  [
+    ...new Set([
+      '',
+      ...pageFiles()
+        .map((p) => posix.dirname(p))
+        .filter((d) => d !== '.'),
+    ]),
+  ].sort();
 const mainDocs = () => [...fake.store.currentRevision(space.id).pages.values()].filter((p) => p.type === 'document');
 const openRequests = () => fake.store.changeRequestsOf(space.id).filter((c) => c.status === 'open');
 const conflictRows = () => mirror.content.conflicts(space.id);
@@ -305,7 +334,10 @@ async function settle(): Promise<void> {
     const err = await cycle(newApi().api);
     if (err) throw new Error(`a cycle without faults failed: ${err.stack ?? err.message}`);
     mainMovedSinceSync = false;
-    const snapshot = JSON.stringify([listFiles(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]), fake.requests.filter((r) => r.method !== 'GET').length]);
+    const snapshot = JSON.stringify([
+      listFiles(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]),
+      fake.requests.filter((r) => r.method !== 'GET').length,
+    ]);
     if (snapshot === last) return;
     last = snapshot;
   }
@@ -333,7 +365,10 @@ function checkInvariants(): void {
   // New files under a page the server deleted may wait for that conflict to be decided.
   const waitingUnder = conflicts.filter((c) => c.kind === 'deleted-remotely').map((c) => `${c.path.replace(/\/README\.md$/, '').replace(/\.md$/, '')}/`);
   const mayWait = new Set(pageFiles().filter((f) => waitingUnder.some((prefix) => f.startsWith(prefix))));
-  const want = expected.filter((p) => p.type === 'document' && !heldIds.has(p.id)).map(docText).sort();
+  const want = expected
+    .filter((p) => p.type === 'document' && !heldIds.has(p.id))
+    .map(docText)
+    .sort();
   const have = pageFiles()
     .filter((f) => !heldPaths.has(f) && !mayWait.has(f))
     .map((f) => canonicalPageText(readFileSync(join(dir, f), 'utf8')))
@@ -364,7 +399,9 @@ function checkInvariants(): void {
       files: pageFiles(),
       open: open.map((c) => c.id),
       pushed: [...store.pushedPages(space.id).values()].map((p) => ({ ...p, text: p.text?.slice(0, 80) })),
-      outbox: store.outbox(space.id, 6).map((r) => ({ seq: r.seq, state: r.state, cr: r.changeRequestId, error: r.error, changes: r.changes.map((c) => JSON.stringify(c).slice(0, 160)) })),
+      outbox: store
+        .outbox(space.id, 6)
+        .map((r) => ({ seq: r.seq, state: r.state, cr: r.changeRequestId, error: r.error, changes: r.changes.map((c) => JSON.stringify(c).slice(0, 160)) })),
       log: mirror.log.recent(12).map((l) => `${l.kind}: ${l.message}`),
     };
     throw new Error(`the folder does not say what main with the open change request applied says:\n${JSON.stringify(debug, null, 1)}`);
@@ -380,7 +417,9 @@ function checkNoLoss(): void {
   const everywhere = [
     ...[...main.pages.values()].map((p) => p.markdown),
     ...requestTexts,
-    ...listFiles(dir).filter((f) => f.endsWith('.md')).map((f) => readFileSync(join(dir, f), 'utf8')),
+    ...listFiles(dir)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => readFileSync(join(dir, f), 'utf8')),
   ].join('\n');
   const lost = [...live.keys()].filter((t) => !new RegExp(`\\b${t}\\b`).test(everywhere));
   if (lost.length) {
@@ -405,13 +444,21 @@ describe('the engine over random steps against the fake API', () => {
           if (/^[LR]\d+$/.test(token)) {
             const has = (t: string | null | undefined) => (t ?? '').includes(token);
             const main = [...fake.store.currentRevision(space.id).pages.values()].filter((p) => has(p.markdown)).map((p) => p.id);
-            const cr = openRequests().flatMap((c) => [...fake.store.revision(space.id, c.revisionId).pages.values()].filter((p) => has(p.markdown)).map((p) => `${c.id}:${p.id}`));
+            const cr = openRequests().flatMap((c) =>
+              [...fake.store.revision(space.id, c.revisionId).pages.values()].filter((p) => has(p.markdown)).map((p) => `${c.id}:${p.id}`),
+            );
             const files = listFiles(dir).filter((f) => f.endsWith('.md') && has(readFileSync(join(dir, f), 'utf8')));
-            const base = mirror.content.pages(space.id).filter((p) => has(p.baseContent)).map((p) => `${p.id}@${p.path}`);
+            const base = mirror.content
+              .pages(space.id)
+              .filter((p) => has(p.baseContent))
+              .map((p) => `${p.id}@${p.path}`);
             const pushed = [...new PushStore(mirror.db).pushedPages(space.id).values()].filter((p) => has(p.text)).map((p) => p.id);
-            console.log(`TRACE ${i} ${JSON.stringify(actions[i])} main=${main} cr=${cr} files=${files} base=${base} pushed=${pushed} conflicts=${conflictRows().map((c) => c.path)}`);
+            console.log(
+              `TRACE ${i} ${JSON.stringify(actions[i])} main=${main} cr=${cr} files=${files} base=${base} pushed=${pushed} conflicts=${conflictRows().map((c) => c.path)}`,
+            );
             if (process.env.QUIRE_MODEL_TRACE_OUTBOX) {
-              for (const r of new PushStore(mirror.db).outbox(space.id, 3)) console.log(`  OUTBOX ${r.seq} ${r.state} ${r.error ?? ''} ${r.changes.map((c) => JSON.stringify(c).slice(0, 90)).join(' | ')}`);
+              for (const r of new PushStore(mirror.db).outbox(space.id, 3))
+                console.log(`  OUTBOX ${r.seq} ${r.state} ${r.error ?? ''} ${r.changes.map((c) => JSON.stringify(c).slice(0, 90)).join(' | ')}`);
               for (const l of mirror.log.recent(4)) console.log(`  LOG ${l.kind}: ${l.message}`);
             }
           }
@@ -422,7 +469,9 @@ describe('the engine over random steps against the fake API', () => {
           checkInvariants();
         }
       } catch (err) {
-        throw new Error(`step ${i} failed (seed ${SEED}; replay with QUIRE_MODEL_SEED=${SEED}); last steps:\n${history.slice(-15).join('\n')}\n${(err as Error).stack ?? err}`);
+        throw new Error(
+          `step ${i} failed (seed ${SEED}; replay with QUIRE_MODEL_SEED=${SEED}); last steps:\n${history.slice(-15).join('\n')}\n${(err as Error).stack ?? err}`,
+        );
       }
     }
     await settle();

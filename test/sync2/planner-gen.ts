@@ -8,9 +8,7 @@ export type RemoteOp =
   | { kind: 'edit' | 'append' | 'delete' | 'rename'; page: number; line: number }
   | { kind: 'add'; parent: number }
   | { kind: 'move'; page: number; parent: number };
-export type LocalOp =
-  | { kind: 'edit' | 'append' | 'delete' | 'rename'; file: number; line: number }
-  | { kind: 'add' | 'move'; file: number; dir: number };
+export type LocalOp = { kind: 'edit' | 'append' | 'delete' | 'rename'; file: number; line: number } | { kind: 'add' | 'move'; file: number; dir: number };
 
 export const arbRemoteOp: fc.Arbitrary<RemoteOp> = fc.oneof(
   fc.record({ kind: fc.constantFrom('edit' as const, 'append' as const, 'delete' as const, 'rename' as const), page: fc.nat(), line: fc.nat() }),
@@ -118,7 +116,15 @@ export function isDescendant(pages: SimPage[], id: string, ancestor: string): bo
 }
 
 export const pageFiles = (s: SimState) => [...s.files.keys()].filter((p) => /\.md$/.test(p) && !p.endsWith('.remote.md') && p !== 'SUMMARY.md').sort();
-export const dirsOf = (s: SimState) => [...new Set(['', ...pageFiles(s).map((p) => posix.dirname(p)).filter((d) => d !== '.')])].sort();
+export const dirsOf = (s: SimState) =>
+  [
+    ...new Set([
+      '',
+      ...pageFiles(s)
+        .map((p) => posix.dirname(p))
+        .filter((d) => d !== '.'),
+    ]),
+  ].sort();
 
 export function applyLocal(s: SimState, ops: LocalOp[], t: Tokens): void {
   for (const op of ops) {
@@ -175,4 +181,3 @@ export function expectNoLostEdit(s: SimState, t: Tokens): void {
   const lost = [...t.live.keys()].filter((token) => !new RegExp(`\\b${token}\\b`).test(everywhere));
   expect(lost).toEqual([]);
 }
-

@@ -79,7 +79,14 @@ export function scan(state: SimState) {
     const p = state.pushed.get(b.id);
     const q = p && !p.deleted ? p : null;
     const placed = q?.moved ? q : null;
-    known.push({ id: b.id, kind: b.kind, parentId: placed ? placed.parentId : b.parentId, name: placed?.name ?? b.name, path: b.path, text: q ? q.text : b.text });
+    known.push({
+      id: b.id,
+      kind: b.kind,
+      parentId: placed ? placed.parentId : b.parentId,
+      name: placed?.name ?? b.name,
+      path: b.path,
+      text: q ? q.text : b.text,
+    });
   }
   for (const p of state.pushed.values()) {
     if (state.base.has(p.id) || p.deleted) continue;
@@ -168,7 +175,8 @@ function push(state: SimState, ops: readonly PushOp[]): void {
   if (ops.length === 0) return;
   state.crState = 'open';
   const created = new Map<string, string>();
-  const resolve = (key: string | null) => (key !== null && isNewPageKey(key) ? (created.get(key) ?? [...state.pushed.values()].find((p) => `new:${p.path}` === key)?.id ?? null) : key);
+  const resolve = (key: string | null) =>
+    key !== null && isNewPageKey(key) ? (created.get(key) ?? [...state.pushed.values()].find((p) => `new:${p.path}` === key)?.id ?? null) : key;
   const inserts = ops.filter((o) => o.op === 'insert');
   for (const op of inserts) created.set(op.key, `c${state.nextId++}`);
   for (const op of ops) {

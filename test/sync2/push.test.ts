@@ -3,19 +3,7 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeApi, type FakeApi, type SpaceRec } from '../fake';
 import { tempDir } from '../helpers/cli';
-import {
-  contentBatches,
-  exists,
-  holdingProxy,
-  openChangeRequests,
-  pageByTitle,
-  read,
-  remove,
-  seedGuide,
-  status,
-  syncOnce,
-  write,
-} from './helpers';
+import { contentBatches, exists, holdingProxy, openChangeRequests, pageByTitle, read, remove, seedGuide, status, syncOnce, write } from './helpers';
 import { quire } from '../helpers/cli';
 
 let fake: FakeApi;
@@ -197,9 +185,7 @@ describe('three-way merges', () => {
     expect(read(dir, 'getting-started/install.md')).toBe(mine);
     expect(read(dir, 'getting-started/install.remote.md')).toContain('Line three, their way.');
     const st = JSON.parse((await status(root)).stdout) as { spaces: { conflicts: { path: string; kind: string; remotePath: string }[] }[] };
-    expect(st.spaces[0]!.conflicts).toEqual([
-      { path: 'getting-started/install.md', kind: 'both-changed', remotePath: 'getting-started/install.remote.md' },
-    ]);
+    expect(st.spaces[0]!.conflicts).toEqual([{ path: 'getting-started/install.md', kind: 'both-changed', remotePath: 'getting-started/install.remote.md' }]);
     expect(openChangeRequests(fake, space.id)).toHaveLength(0); // a held page is not pushed
     expect((await syncOnce(fake, root)).code).toBe(3); // still there until the writer decides
 

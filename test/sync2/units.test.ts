@@ -23,7 +23,15 @@ describe('edit detection (the local tree)', () => {
   const text = (path: string) => synced.get(path)!;
 
   it('knows every file by the path it was synced to', () => {
-    const local = buildLocalTree(filesOf({ 'README.md': text('README.md'), 'guide/README.md': text('guide/README.md'), 'guide/install.md': text('guide/install.md'), 'faq.md': text('faq.md') }), known());
+    const local = buildLocalTree(
+      filesOf({
+        'README.md': text('README.md'),
+        'guide/README.md': text('guide/README.md'),
+        'guide/install.md': text('guide/install.md'),
+        'faq.md': text('faq.md'),
+      }),
+      known(),
+    );
     expect([...local.pages.values()].map((p) => [p.path, p.id, p.parentKey, p.movedFrom])).toEqual([
       ['README.md', 'home', null, null],
       ['faq.md', 'faq', null, null],
@@ -47,13 +55,21 @@ describe('edit detection (the local tree)', () => {
   });
 
   it('places a new file under the page of its folder, at its SUMMARY.md position', () => {
-    const summary = parseSummary('# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n  * [Upgrade](guide/upgrade.md)\n  * [Install](guide/install.md)\n');
-    const local = buildLocalTree(filesOf({ 'guide/README.md': text('guide/README.md'), 'guide/install.md': text('guide/install.md'), 'guide/upgrade.md': '# Upgrade\n' }), known(), summary);
+    const summary = parseSummary(
+      '# Table of contents\n\n* [Home](README.md)\n* [Guide](guide/README.md)\n  * [Upgrade](guide/upgrade.md)\n  * [Install](guide/install.md)\n',
+    );
+    const local = buildLocalTree(
+      filesOf({ 'guide/README.md': text('guide/README.md'), 'guide/install.md': text('guide/install.md'), 'guide/upgrade.md': '# Upgrade\n' }),
+      known(),
+      summary,
+    );
     expect(local.pages.get('new:guide/upgrade.md')).toMatchObject({ id: null, parentKey: 'guide', name: 'upgrade', position: 0 });
   });
 
   it('does not count line endings, blank lines or frontmatter order as an edit', () => {
-    expect(samePageText('---\ndescription: d\nhidden: true\n---\n\n# T\n\nBody.\n', '---\r\nhidden: true\r\ndescription: d\r\n---\r\n# T\r\nBody.\r\n\r\n')).toBe(true);
+    expect(
+      samePageText('---\ndescription: d\nhidden: true\n---\n\n# T\n\nBody.\n', '---\r\nhidden: true\r\ndescription: d\r\n---\r\n# T\r\nBody.\r\n\r\n'),
+    ).toBe(true);
     expect(samePageText('# T\n\nBody.\n', '# T\n\nBody!\n')).toBe(false);
   });
 
@@ -75,7 +91,16 @@ describe('edit detection (the local tree)', () => {
 
 describe('batch building', () => {
   const update = (i: number): PushOp => ({
-    op: 'update', id: `p${i}`, path: `p${i}.md`, text: `# P${i}\n`, record: `# P${i}\n`, move: null, rename: null, restore: false, parentKey: null, name: `p${i}`,
+    op: 'update',
+    id: `p${i}`,
+    path: `p${i}.md`,
+    text: `# P${i}\n`,
+    record: `# P${i}\n`,
+    move: null,
+    rename: null,
+    restore: false,
+    parentKey: null,
+    name: `p${i}`,
   });
 
   it('holds at most 50 changes per batch', () => {
@@ -93,7 +118,11 @@ describe('batch building', () => {
       { operation: 'insert_page', ref: 'quire-recipes-README-md', document: { markdown: '# Recipes\n' }, slug: 'recipes', at: 2 },
     ]);
     expect(second!.changes[0]!.intoKey).toBe('new:recipes/README.md');
-    expect(resolveChange(second!.changes[0]!, new Map([['new:recipes/README.md', 'page_42']]))).toMatchObject({ operation: 'insert_page', into: 'page_42', slug: 'soup' });
+    expect(resolveChange(second!.changes[0]!, new Map([['new:recipes/README.md', 'page_42']]))).toMatchObject({
+      operation: 'insert_page',
+      into: 'page_42',
+      slug: 'soup',
+    });
     expect(() => resolveChange(second!.changes[0]!, new Map())).toThrow(/was not created/);
   });
 
@@ -138,7 +167,10 @@ describe('three-way merge', () => {
   const base = 'one\n\ntwo\n\nthree\n\nfour\n\nfive\n';
 
   it('merges edits to different parts, and the same edit made twice once', () => {
-    expect(mergeText(base.replace('one', 'ONE'), base, base.replace('five', 'FIVE'))).toEqual({ kind: 'merged', text: 'ONE\n\ntwo\n\nthree\n\nfour\n\nFIVE\n' });
+    expect(mergeText(base.replace('one', 'ONE'), base, base.replace('five', 'FIVE'))).toEqual({
+      kind: 'merged',
+      text: 'ONE\n\ntwo\n\nthree\n\nfour\n\nFIVE\n',
+    });
     expect(mergeText(base.replace('two', 'TWO'), base, base.replace('two', 'TWO'))).toEqual({ kind: 'merged', text: base.replace('two', 'TWO') });
   });
 

@@ -11,17 +11,7 @@ export const VIEWS: { id: ViewId; label: string }[] = [
 ];
 
 /** The view switcher: arrow keys move between entries, Alt+1…5 jumps from anywhere. */
-export function Nav({
-  current,
-  onSelect,
-  conflicts,
-  pending,
-}: {
-  current: ViewId;
-  onSelect(id: ViewId): void;
-  conflicts: number;
-  pending: number;
-}) {
+export function Nav({ current, onSelect, conflicts, pending }: { current: ViewId; onSelect(id: ViewId): void; conflicts: number; pending: number }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKeyDown = (e: KeyboardEvent, index: number) => {
     const delta = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;

@@ -40,18 +40,10 @@ export function StatusBar({ status, session }: { status: SyncStatusVM | undefine
         <span className="dot" aria-hidden="true" />
         <span className="sync-label">{status ? syncLabel(status) : 'Loading…'}</span>
         {status?.state === 'syncing' && (
-          <progress
-            className="sync-progress"
-            max={100}
-            value={percent ?? undefined}
-            aria-label="Sync progress"
-            data-testid="sync-progress"
-          />
+          <progress className="sync-progress" max={100} value={percent ?? undefined} aria-label="Sync progress" data-testid="sync-progress" />
         )}
         {status?.message && status.state !== 'syncing' && <span className="sync-message">{status.message}</span>}
-        {status && status.state !== 'syncing' && status.lastCycleAt && (
-          <span className="muted small">last sync {timeAgo(status.lastCycleAt)}</span>
-        )}
+        {status && status.state !== 'syncing' && status.lastCycleAt && <span className="muted small">last sync {timeAgo(status.lastCycleAt)}</span>}
         {status && status.pendingActions > 0 && (
           <span className="badge pending" title="Review actions saved offline, sent when the API is reachable">
             {plural(status.pendingActions, 'pending action')}

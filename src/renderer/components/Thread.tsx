@@ -8,15 +8,7 @@ import { timeAgo } from '../lib/format';
 
 const QUICK_EMOJI = ['👍', '🎉', '❤️', '👀'];
 
-function Reactions({
-  reactions,
-  onToggle,
-  label,
-}: {
-  reactions: ReactionVM[];
-  onToggle(emoji: string, remove: boolean): void;
-  label: string;
-}) {
+function Reactions({ reactions, onToggle, label }: { reactions: ReactionVM[]; onToggle(emoji: string, remove: boolean): void; label: string }) {
   const shown = new Set(reactions.map((r) => r.emoji));
   return (
     <div className="reactions" role="group" aria-label={`Reactions to ${label}`}>
@@ -65,7 +57,11 @@ export function Thread({ thread, compact = false }: { thread: ThreadVM; compact?
   };
 
   return (
-    <article className={`thread${compact ? ' compact' : ''}`} data-testid={`thread-${thread.id}`} aria-label={`Comment by ${thread.author?.displayName ?? 'unknown'}`}>
+    <article
+      className={`thread${compact ? ' compact' : ''}`}
+      data-testid={`thread-${thread.id}`}
+      aria-label={`Comment by ${thread.author?.displayName ?? 'unknown'}`}
+    >
       <header className="comment-head">
         <Person user={thread.author} />
         <span className="muted small">{timeAgo(thread.postedAt)}</span>
@@ -86,11 +82,7 @@ export function Thread({ thread, compact = false }: { thread: ThreadVM; compact?
         )}
       </header>
       <div className="comment-body">{thread.markdown}</div>
-      <Reactions
-        label="the comment"
-        reactions={thread.reactions}
-        onToggle={(emoji, remove) => void action.run('review.react', { ...ref, emoji, remove })}
-      />
+      <Reactions label="the comment" reactions={thread.reactions} onToggle={(emoji, remove) => void action.run('review.react', { ...ref, emoji, remove })} />
       {thread.replies.length > 0 && (
         <ol className="replies" aria-label="Replies">
           {thread.replies.map((r) => (

@@ -52,11 +52,7 @@ export function useQuery<N extends RequestName>(name: N, params: Params<N>, area
 }
 
 /** Latest payload of a pushed event, seeded by an initial request. */
-export function useEventState<E extends EventName, N extends RequestName>(
-  event: E,
-  initial: N,
-  initialParams: Params<N>,
-): EventMap[E] | undefined {
+export function useEventState<E extends EventName, N extends RequestName>(event: E, initial: N, initialParams: Params<N>): EventMap[E] | undefined {
   const bridge = useBridge();
   const [value, setValue] = useState<EventMap[E] | undefined>(undefined);
   const seen = useRef(false);

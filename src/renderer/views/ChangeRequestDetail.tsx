@@ -69,10 +69,7 @@ function Loaded({ detail }: { detail: ChangeRequestDetailVM }) {
         <div className="actions">
           <label>
             Status{' '}
-            <select
-              value={cr.status}
-              onChange={(e) => void action.run('review.setStatus', { ...ref, status: e.target.value as (typeof STATUSES)[number] })}
-            >
+            <select value={cr.status} onChange={(e) => void action.run('review.setStatus', { ...ref, status: e.target.value as (typeof STATUSES)[number] })}>
               {!STATUSES.includes(cr.status as (typeof STATUSES)[number]) && <option value={cr.status}>{cr.status}</option>}
               {STATUSES.map((s) => (
                 <option key={s} value={s}>

@@ -92,11 +92,13 @@ function AttentionList(props: { items: ChangeRequestVM[]; loaded: boolean; selec
           </div>
           <div className="row-meta muted small">
             {cr.spaceTitle} · {cr.status} · {plural(cr.comments, 'comment')} · updated {timeAgo(cr.updatedAt)}
-            {cr.reasons.filter((r) => r !== 'open').map((r) => (
-              <span key={r} className={`badge reason ${r}`}>
-                {r === 'review-requested' ? 'review requested' : r}
-              </span>
-            ))}
+            {cr.reasons
+              .filter((r) => r !== 'open')
+              .map((r) => (
+                <span key={r} className={`badge reason ${r}`}>
+                  {r === 'review-requested' ? 'review requested' : r}
+                </span>
+              ))}
           </div>
         </div>
       )}
@@ -104,13 +106,7 @@ function AttentionList(props: { items: ChangeRequestVM[]; loaded: boolean; selec
   );
 }
 
-function CommentList(props: {
-  items: CommentVM[];
-  loaded: boolean;
-  changeRequests: ChangeRequestVM[];
-  selected: string | null;
-  onOpen(c: CommentVM): void;
-}) {
+function CommentList(props: { items: CommentVM[]; loaded: boolean; changeRequests: ChangeRequestVM[]; selected: string | null; onOpen(c: CommentVM): void }) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const { items } = props;
   const options = useMemo(() => {

@@ -20,8 +20,8 @@ export function SignInView({ session }: { session: SessionVM }) {
       <form onSubmit={(e) => void submit(e)} className="card">
         <h1 id="signin-title">Sign in to Quire</h1>
         <p className="muted">
-          Quire keeps your docs in a folder on this computer and in sync with the API. Paste an API token once; it is checked and stored in
-          your system keychain, never in a file.
+          Quire keeps your docs in a folder on this computer and in sync with the API. Paste an API token once; it is checked and stored in your system
+          keychain, never in a file.
         </p>
         {session.reason && (
           <div className="notice warn" role="status">

@@ -12,7 +12,9 @@ export function SitesView() {
       </div>
       <ErrorNotice error={sites.error} />
       {sites.data && sites.data.length === 0 && <p className="muted empty">No sites in the mirror yet. They appear after a sync.</p>}
-      {sites.data?.map((site) => <SiteCard key={site.id} site={site} />)}
+      {sites.data?.map((site) => (
+        <SiteCard key={site.id} site={site} />
+      ))}
     </section>
   );
 }

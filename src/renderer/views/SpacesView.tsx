@@ -85,11 +85,7 @@ function SettingsPanel() {
         )}
       </div>
       <label className="setting checkbox">
-        <input
-          type="checkbox"
-          checked={s.notifications}
-          onChange={(e) => void action.run('settings.update', { notifications: e.target.checked })}
-        />
+        <input type="checkbox" checked={s.notifications} onChange={(e) => void action.run('settings.update', { notifications: e.target.checked })} />
         Notify me about new conflicts, comments on my change requests and replies to my comments
       </label>
       <ErrorNotice error={action.error} onDismiss={action.clearError} />
@@ -106,8 +102,7 @@ function CatalogTree({ catalog, status }: { catalog: CatalogVM; status: SyncStat
     }
     return map;
   }, [catalog.collections]);
-  const spacesIn = (orgId: string, collectionId: string | null) =>
-    catalog.spaces.filter((s) => s.organizationId === orgId && s.collectionId === collectionId);
+  const spacesIn = (orgId: string, collectionId: string | null) => catalog.spaces.filter((s) => s.organizationId === orgId && s.collectionId === collectionId);
 
   const renderCollection = (orgId: string, c: CollectionVM, depth: number) => (
     <li key={c.id} className="collection">

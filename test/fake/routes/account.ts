@@ -20,9 +20,7 @@ export const accountRoutes: RouteTable = {
 
   listCollectionsInOrganizationById: ({ store, json, param, query, pageSize }) => {
     const org = store.org(param('organizationId'));
-    const collections = [...store.collections.values()].filter(
-      (c) => c.orgId === org.id && (query.nested !== false || c.parentId === undefined),
-    );
+    const collections = [...store.collections.values()].filter((c) => c.orgId === org.id && (query.nested !== false || c.parentId === undefined));
     return ok(paginate(collections, query, pageSize, (c) => json.collection(c)));
   },
 

@@ -8,8 +8,7 @@ import { noContent, ok, type RouteContext, type RouteTable } from './types';
 /** The change request of the route, when the path has one. */
 const crOf = (ctx: RouteContext): string | undefined => ctx.params.changeRequestId;
 
-const commentOf = (ctx: RouteContext): CommentRec =>
-  ctx.store.comment(ctx.param('spaceId'), ctx.param('commentId'), crOf(ctx));
+const commentOf = (ctx: RouteContext): CommentRec => ctx.store.comment(ctx.param('spaceId'), ctx.param('commentId'), crOf(ctx));
 
 const listComments = (ctx: RouteContext) => {
   const { store, json, query, pageSize } = ctx;

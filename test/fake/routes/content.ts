@@ -42,9 +42,7 @@ function contentReads(revisionOf: (ctx: RouteContext) => RevisionRec) {
 
 const main = contentReads(({ store, param }) => store.currentRevision(param('spaceId')));
 const byRevision = contentReads(({ store, param }) => store.revision(param('spaceId'), param('revisionId')));
-export const changeRequestReads = contentReads(({ store, param }) =>
-  store.revisionOf(param('spaceId'), { changeRequest: param('changeRequestId') }),
-);
+export const changeRequestReads = contentReads(({ store, param }) => store.revisionOf(param('spaceId'), { changeRequest: param('changeRequestId') }));
 
 /** Changes of `after` against `before`, limited like the API (`more` counts the rest). */
 export function changesReply(ctx: RouteContext, after: RevisionRec, before: RevisionRec | undefined): Reply {

@@ -39,9 +39,7 @@ export class FakeBridge implements Bridge {
     this.calls.push({ name, params: JSON.parse(JSON.stringify(params ?? {})) });
     const answer = this.answers.get(name);
     if (!answer) return new Promise<never>(() => undefined);
-    return answer.ok
-      ? Promise.resolve(structuredClone(answer.value) as never)
-      : Promise.reject(new QuireError(answer.code, answer.message));
+    return answer.ok ? Promise.resolve(structuredClone(answer.value) as never) : Promise.reject(new QuireError(answer.code, answer.message));
   }
 
   on<E extends EventName>(name: E, listener: (payload: EventMap[E]) => void): () => void {

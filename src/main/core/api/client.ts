@@ -39,11 +39,7 @@ export interface CallParams {
 
 export type Operation<T> = (api: GitBookAPI, params: CallParams) => Promise<{ data: T }>;
 
-export type PagedOperation<T> = (
-  api: GitBookAPI,
-  query: { page?: string; limit: number },
-  params: CallParams,
-) => Promise<{ data: Page<T> }>;
+export type PagedOperation<T> = (api: GitBookAPI, query: { page?: string; limit: number }, params: CallParams) => Promise<{ data: Page<T> }>;
 
 export interface PaginateOptions extends CallOptions {
   /** Items per page. Default 1000, the API maximum, so big lists take few requests. */
@@ -142,8 +138,7 @@ export class ApiClient {
    */
   async download(url: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer>> {
     const target = new URL(url, this.#apiBase);
-    const headers: Record<string, string> =
-      target.origin === this.#apiBase.origin ? { Authorization: `Bearer ${this.#token}` } : {};
+    const headers: Record<string, string> = target.origin === this.#apiBase.origin ? { Authorization: `Bearer ${this.#token}` } : {};
     const link = linkSignals(this.#signal, options?.signal);
     try {
       return (await this.#transport.send({ url: target.href, headers, signal: link.signal })).body;

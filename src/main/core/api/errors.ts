@@ -57,17 +57,11 @@ export class NetworkError extends Error {
   /** True when a non-idempotent request was sent but no answer came back: the server may have applied it. */
   readonly mayHaveBeenApplied: boolean;
 
-  constructor(
-    where: RequestDescription,
-    init: { reason: string; attempts: number; mayHaveBeenApplied: boolean; cause?: unknown },
-  ) {
+  constructor(where: RequestDescription, init: { reason: string; attempts: number; mayHaveBeenApplied: boolean; cause?: unknown }) {
     const what = init.mayHaveBeenApplied
       ? `${init.reason}; the request may or may not have been applied, so it was not retried automatically`
       : `could not reach the API after ${init.attempts} attempt${init.attempts === 1 ? '' : 's'} (${init.reason})`;
-    super(
-      `${where.method} ${where.path}: ${what}. Check your connection; edits are kept and will sync later.`,
-      { cause: init.cause },
-    );
+    super(`${where.method} ${where.path}: ${what}. Check your connection; edits are kept and will sync later.`, { cause: init.cause });
     this.method = where.method;
     this.path = where.path;
     this.attempts = init.attempts;

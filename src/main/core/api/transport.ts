@@ -1,11 +1,4 @@
-import {
-  ApiError,
-  CancelledError,
-  NetworkError,
-  TokenRejectedError,
-  readErrorBody,
-  type RequestDescription,
-} from './errors';
+import { ApiError, CancelledError, NetworkError, TokenRejectedError, readErrorBody, type RequestDescription } from './errors';
 import type { ApiEvent } from './events';
 import type { Pacer } from './pacer';
 import { readRateLimit, type RateLimitInfo } from './rate-limit-headers';
@@ -90,8 +83,7 @@ export class Transport {
         if (attempt >= this.o.maxAttempts || !shouldRetry(failure, method)) {
           throw this.finalError(outcome, target, attempt);
         }
-        const retryAfter =
-          outcome.kind === 'response' ? parseRetryAfter(outcome.headers.get('retry-after'), this.o.now()) : undefined;
+        const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.headers.get('retry-after'), this.o.now()) : undefined;
         const delayMs = retryAfter ?? backoffDelayMs(attempt, this.o.random);
         this.o.counters.retries++;
         this.o.counters.backoffMs += delayMs;

@@ -95,9 +95,12 @@ export class CatalogStore {
   }
 
   collections(): { id: string; organizationId: string; parentId: string | null; title: string }[] {
-    return this.db
-      .prepare(`SELECT id, organization_id AS organizationId, parent_id AS parentId, title FROM collections ORDER BY title`)
-      .all() as { id: string; organizationId: string; parentId: string | null; title: string }[];
+    return this.db.prepare(`SELECT id, organization_id AS organizationId, parent_id AS parentId, title FROM collections ORDER BY title`).all() as {
+      id: string;
+      organizationId: string;
+      parentId: string | null;
+      title: string;
+    }[];
   }
 
   upsertSpace(s: RemoteSpace, json: unknown): void {
@@ -140,9 +143,7 @@ export class CatalogStore {
   }
 
   markSynced(spaceId: string, revision: string, at: string): void {
-    this.db
-      .prepare(`UPDATE spaces SET synced_revision = ?, last_sync_at = ?, last_error = NULL WHERE id = ?`)
-      .run(revision, at, spaceId);
+    this.db.prepare(`UPDATE spaces SET synced_revision = ?, last_sync_at = ?, last_error = NULL WHERE id = ?`).run(revision, at, spaceId);
   }
 
   markError(spaceId: string, message: string): void {

@@ -21,8 +21,6 @@ export class SyncLog {
   recent(limit = 200, kind?: LogKind): LogEntry[] {
     const where = kind ? 'WHERE kind = ?' : '';
     const args: unknown[] = kind ? [kind, limit] : [limit];
-    return this.db
-      .prepare(`SELECT seq, at, space_id AS spaceId, kind, message FROM sync_log ${where} ORDER BY seq DESC LIMIT ?`)
-      .all(...args) as LogEntry[];
+    return this.db.prepare(`SELECT seq, at, space_id AS spaceId, kind, message FROM sync_log ${where} ORDER BY seq DESC LIMIT ?`).all(...args) as LogEntry[];
   }
 }

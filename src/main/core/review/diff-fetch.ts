@@ -37,9 +37,10 @@ function flatten(pages: RemotePage[], parentId: string | null, out: { page: Remo
 async function ensureRevisionPages(api: ApiClient, db: Db, spaceId: string, revisionId: string): Promise<Map<string, StoredPage>> {
   const load = (): Map<string, StoredPage> =>
     new Map(
-      (db.prepare(`SELECT page_id, document_id, type, markdown FROM review_revision_pages WHERE revision_id = ?`).all(revisionId) as StoredPage[]).map(
-        (p) => [p.page_id, p],
-      ),
+      (db.prepare(`SELECT page_id, document_id, type, markdown FROM review_revision_pages WHERE revision_id = ?`).all(revisionId) as StoredPage[]).map((p) => [
+        p.page_id,
+        p,
+      ]),
     );
   const stored = load();
   if (stored.size > 0) return stored;

@@ -123,7 +123,10 @@ export class ReviewQueries {
     }
     const limit = filter.limit !== undefined ? `LIMIT ${Math.max(0, Math.floor(filter.limit))}` : '';
     const sql = `SELECT ${COMMENT_COLUMNS} FROM comments ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY posted_at DESC ${limit}`;
-    const rows = this.db.prepare(sql).raw(true).all(...args) as CommentRow[];
+    const rows = this.db
+      .prepare(sql)
+      .raw(true)
+      .all(...args) as CommentRow[];
     return this.toComments(rows);
   }
 

@@ -11,17 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError, TokenRejectedError } from '../api/errors';
 import type { ApiClient } from '../api/client';
 import type { Mirror } from '../mirror';
-import {
-  actionIdOfLocal,
-  CREATES,
-  describeKind,
-  isLocalId,
-  localId,
-  validateInput,
-  type ActionInput,
-  type ActionRecord,
-  type ActionPayload,
-} from './actions';
+import { actionIdOfLocal, CREATES, describeKind, isLocalId, localId, validateInput, type ActionInput, type ActionRecord, type ActionPayload } from './actions';
 import { reconcile, send, type SendOutcome } from './send';
 import type { ReviewStore } from './store';
 import type { RemoteUser } from './types';
@@ -222,8 +212,7 @@ export class ActionQueue {
         // If this attempt's request certainly never reached the server, the action is plainly queued
         // again; otherwise it stays `sending` and the next replay looks for it on the server first.
         const untouched =
-          sending &&
-          ((err instanceof NetworkError && !err.mayHaveBeenApplied) || (err instanceof ApiError && (err.status === 401 || err.status === 429)));
+          sending && ((err instanceof NetworkError && !err.mayHaveBeenApplied) || (err instanceof ApiError && (err.status === 401 || err.status === 429)));
         const message = err instanceof Error ? err.message : String(err);
         this.mirror.transaction(() => this.store.noteFailure(next.id, message, untouched));
         report.stoppedBy = message;

@@ -123,14 +123,10 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
       ),
     ),
     api.listAll<RemoteChangeRequest>(
-      (c, query, params) =>
-        c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: 'open' as ChangeRequestStatus, requestedReviewer: meId }, params),
+      (c, query, params) => c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: 'open' as ChangeRequestStatus, requestedReviewer: meId }, params),
       call,
     ),
-    api.listAll<RemoteComment>(
-      (c, query, params) => c.spaces.listCommentsInSpace(spaceId, { ...query, status: 'all', format: 'markdown' }, params),
-      call,
-    ),
+    api.listAll<RemoteComment>((c, query, params) => c.spaces.listCommentsInSpace(spaceId, { ...query, status: 'all', format: 'markdown' }, params), call),
   ]);
   const changeRequests = byStatus.flat();
   const reviewRequested = new Set(awaitingMe.map((cr) => cr.id));
@@ -156,7 +152,10 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
     const sweep = options.sweep ?? DEFAULT_SWEEP;
     const listed = new Set(relist.map((cr) => cr.id));
     const byId = new Map(changeRequests.map((cr) => [cr.id, cr]));
-    const swept = store.longestUnlisted(spaceId, sweep + listed.size).filter((id) => !listed.has(id)).slice(0, sweep);
+    const swept = store
+      .longestUnlisted(spaceId, sweep + listed.size)
+      .filter((id) => !listed.has(id))
+      .slice(0, sweep);
     for (const id of swept) relist.push(byId.get(id)!);
     repliesToFetch.push(...mergeComments(ctx, spaceId, null, spaceComments));
   });
@@ -236,9 +235,9 @@ function mergeComments(
 }
 
 function countRows(mirror: Mirror, table: 'change_requests' | 'comments' | 'replies', spaceIds: string[]): number {
-  const row = mirror.db
-    .prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE space_id IN (SELECT value FROM json_each(?))`)
-    .get(JSON.stringify(spaceIds)) as { n: number };
+  const row = mirror.db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE space_id IN (SELECT value FROM json_each(?))`).get(JSON.stringify(spaceIds)) as {
+    n: number;
+  };
   return row.n;
 }
 

@@ -146,9 +146,7 @@ export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser,
           : c.spaces.listCommentRepliesInSpace(spaceId, comment, { ...query, format: 'markdown' }, params),
       );
       const found = pick(
-        replies.filter(
-          (r) => r.postedBy?.id === me.id && !claimed.has(r.id) && (markdownOf(r) ?? '').trim() === body && postedSince(r, a.sendingAt),
-        ),
+        replies.filter((r) => r.postedBy?.id === me.id && !claimed.has(r.id) && (markdownOf(r) ?? '').trim() === body && postedSince(r, a.sendingAt)),
       );
       return found ? { type: 'reply', reply: found } : null;
     }

@@ -105,8 +105,10 @@ export class ReviewStore {
   }
 
   setMe(user: RemoteUser): void {
-    this.sql(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
-      .run(ME_KEY, JSON.stringify({ id: user.id, displayName: user.displayName ?? user.email ?? user.id }));
+    this.sql(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(
+      ME_KEY,
+      JSON.stringify({ id: user.id, displayName: user.displayName ?? user.email ?? user.id }),
+    );
     this.cachedMe = undefined;
     this.rememberUser(user);
   }
@@ -121,13 +123,12 @@ export class ReviewStore {
     if (this.knownNames.get(u.id) === name) return;
     this.knownNames.set(u.id, name);
     this.sql(
-        `INSERT INTO review_users (id, display_name, email, photo_url) VALUES (?, ?, ?, ?)
+      `INSERT INTO review_users (id, display_name, email, photo_url) VALUES (?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name, email = COALESCE(excluded.email, email),
            photo_url = COALESCE(excluded.photo_url, photo_url)
          WHERE display_name IS NOT excluded.display_name OR email IS NOT COALESCE(excluded.email, email)
            OR photo_url IS NOT COALESCE(excluded.photo_url, photo_url)`,
-      )
-      .run(u.id, u.displayName ?? u.email ?? u.id, u.email ?? null, u.photoURL ?? null);
+    ).run(u.id, u.displayName ?? u.email ?? u.id, u.email ?? null, u.photoURL ?? null);
   }
 
   private rememberUsersOf(o: RemoteComment | RemoteReply): void {
@@ -149,34 +150,30 @@ export class ReviewStore {
   }
 
   private pendingWhere(column: 'comment_id' | 'reply_id' | 'change_request_id', id: string): ActionRecord[] {
-    return (
-      this.sql(`SELECT * FROM review_actions WHERE ${column} = ? AND state IN ('queued', 'sending') ORDER BY seq`)
-        .all(id) as ActionRow[]
-    ).map(toAction);
+    return (this.sql(`SELECT * FROM review_actions WHERE ${column} = ? AND state IN ('queued', 'sending') ORDER BY seq`).all(id) as ActionRow[]).map(toAction);
   }
 
   insertAction(a: Omit<ActionRecord, 'seq'>): ActionRecord {
     const info = this.sql(
-        `INSERT INTO review_actions (id, kind, space_id, change_request_id, comment_id, reply_id, payload, state, created_at,
+      `INSERT INTO review_actions (id, kind, space_id, change_request_id, comment_id, reply_id, payload, state, created_at,
            sending_at, finished_at, attempts, message, result_id)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        a.id,
-        a.kind,
-        a.spaceId,
-        a.changeRequestId,
-        a.commentId,
-        a.replyId,
-        JSON.stringify(a.payload),
-        a.state,
-        a.createdAt,
-        a.sendingAt,
-        a.finishedAt,
-        a.attempts,
-        a.message,
-        a.resultId,
-      );
+    ).run(
+      a.id,
+      a.kind,
+      a.spaceId,
+      a.changeRequestId,
+      a.commentId,
+      a.replyId,
+      JSON.stringify(a.payload),
+      a.state,
+      a.createdAt,
+      a.sendingAt,
+      a.finishedAt,
+      a.attempts,
+      a.message,
+      a.resultId,
+    );
     return { ...a, seq: Number(info.lastInsertRowid) };
   }
 
@@ -184,21 +181,19 @@ export class ReviewStore {
     const at = fields.at ?? new Date().toISOString();
     const finished = state === 'done' || state === 'refused' || state === 'dismissed';
     this.sql(
-        `UPDATE review_actions SET state = ?,
+      `UPDATE review_actions SET state = ?,
            sending_at = CASE WHEN ? = 'sending' THEN ? ELSE sending_at END,
            attempts = attempts + CASE WHEN ? = 'sending' THEN 1 ELSE 0 END,
            finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
            message = CASE WHEN ? THEN ? ELSE message END,
            result_id = COALESCE(?, result_id)
          WHERE id = ?`,
-      )
-      .run(state, state, at, state, finished ? 1 : 0, at, fields.message !== undefined ? 1 : 0, fields.message ?? null, fields.resultId ?? null, id);
+    ).run(state, state, at, state, finished ? 1 : 0, at, fields.message !== undefined ? 1 : 0, fields.message ?? null, fields.resultId ?? null, id);
   }
 
   /** Records why a send did not complete; `requeue` when the request certainly never reached the server. */
   noteFailure(id: string, message: string, requeue: boolean): void {
-    this.sql(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END WHERE id = ?`)
-      .run(message, requeue ? 1 : 0, id);
+    this.sql(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END WHERE id = ?`).run(message, requeue ? 1 : 0, id);
   }
 
   /** Forgets finished actions older than `before` (refused ones stay until dismissed). */
@@ -217,12 +212,11 @@ export class ReviewStore {
   putChangeRequest(spaceId: string, cr: RemoteChangeRequest, reviewRequested?: boolean): void {
     this.rememberUser(cr.createdBy);
     this.sql(
-        `INSERT INTO change_requests (id, space_id, number, status, subject, server_json, review_requested)
+      `INSERT INTO change_requests (id, space_id, number, status, subject, server_json, review_requested)
          VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET server_json = excluded.server_json,
            review_requested = CASE WHEN ? IS NULL THEN review_requested ELSE excluded.review_requested END`,
-      )
-      .run(cr.id, spaceId, cr.number, cr.status, cr.subject ?? '', JSON.stringify(cr), reviewRequested ? 1 : 0, reviewRequested === undefined ? null : 1);
+    ).run(cr.id, spaceId, cr.number, cr.status, cr.subject ?? '', JSON.stringify(cr), reviewRequested ? 1 : 0, reviewRequested === undefined ? null : 1);
     this.materializeChangeRequest(cr.id);
   }
 
@@ -237,24 +231,23 @@ export class ReviewStore {
     for (const a of pending) cr = applyToChangeRequest(cr, a);
     if (!cr) return;
     this.sql(
-        `UPDATE change_requests SET number = ?, status = ?, subject = ?, outdated = ?, author_id = ?, created_at = ?, updated_at = ?,
+      `UPDATE change_requests SET number = ?, status = ?, subject = ?, outdated = ?, author_id = ?, created_at = ?, updated_at = ?,
            revision = ?, revision_initial = ?, revision_merged_ancestor = ?, comments = ?, pending = ? WHERE id = ?`,
-      )
-      .run(
-        cr.number,
-        cr.status,
-        cr.subject ?? '',
-        cr.outdated ? 1 : 0,
-        cr.createdBy?.id ?? null,
-        cr.createdAt ?? null,
-        cr.updatedAt ?? null,
-        cr.revision ?? null,
-        cr.revisionInitial ?? null,
-        cr.revisionMergedAncestor ?? null,
-        cr.comments ?? 0,
-        pending.length > 0 ? 1 : 0,
-        id,
-      );
+    ).run(
+      cr.number,
+      cr.status,
+      cr.subject ?? '',
+      cr.outdated ? 1 : 0,
+      cr.createdBy?.id ?? null,
+      cr.createdAt ?? null,
+      cr.updatedAt ?? null,
+      cr.revision ?? null,
+      cr.revisionInitial ?? null,
+      cr.revisionMergedAncestor ?? null,
+      cr.comments ?? 0,
+      pending.length > 0 ? 1 : 0,
+      id,
+    );
     this.sql(`UPDATE comments SET closed = ? WHERE change_request_id = ?`).run(cr.status === 'merged' || cr.status === 'archived' ? 1 : 0, id);
   }
 
@@ -265,10 +258,9 @@ export class ReviewStore {
   /** Open and draft change requests of a space whose comments were listed longest ago. */
   longestUnlisted(spaceId: string, limit: number): string[] {
     const rows = this.sql(
-        `SELECT id FROM change_requests WHERE space_id = ? AND status IN ('open', 'draft')
+      `SELECT id FROM change_requests WHERE space_id = ? AND status IN ('open', 'draft')
          ORDER BY comments_listed_at IS NOT NULL, comments_listed_at, id LIMIT ?`,
-      )
-      .all(spaceId, limit) as { id: string }[];
+    ).all(spaceId, limit) as { id: string }[];
     return rows.map((r) => r.id);
   }
 
@@ -278,8 +270,12 @@ export class ReviewStore {
 
   /** Keyed by id: what the last refresh saw of each change request of a space. */
   changeRequestStates(spaceId: string): Map<string, { commentsFingerprint: string | null; diffFingerprint: string | null; status: string }> {
-    const rows = this.sql(`SELECT id, comments_fingerprint, diff_fingerprint, status FROM change_requests WHERE space_id = ?`)
-      .all(spaceId) as { id: string; comments_fingerprint: string | null; diff_fingerprint: string | null; status: string }[];
+    const rows = this.sql(`SELECT id, comments_fingerprint, diff_fingerprint, status FROM change_requests WHERE space_id = ?`).all(spaceId) as {
+      id: string;
+      comments_fingerprint: string | null;
+      diff_fingerprint: string | null;
+      status: string;
+    }[];
     return new Map(rows.map((r) => [r.id, { commentsFingerprint: r.comments_fingerprint, diffFingerprint: r.diff_fingerprint, status: r.status }]));
   }
 
@@ -291,12 +287,10 @@ export class ReviewStore {
   putComment(spaceId: string, changeRequestId: string | null, c: RemoteComment): void {
     this.rememberUsersOf(c);
     this.sql(
-        `INSERT INTO comments (id, space_id, change_request_id, body, posted_at, on_server) VALUES (?, ?, ?, '', ?, 1)
+      `INSERT INTO comments (id, space_id, change_request_id, body, posted_at, on_server) VALUES (?, ?, ?, '', ?, 1)
          ON CONFLICT (id) DO UPDATE SET space_id = excluded.space_id, change_request_id = excluded.change_request_id, on_server = 1`,
-      )
-      .run(c.id, spaceId, changeRequestId, c.postedAt);
-    this.sql(`INSERT INTO comment_sources (id, json) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json`)
-      .run(c.id, JSON.stringify(c));
+    ).run(c.id, spaceId, changeRequestId, c.postedAt);
+    this.sql(`INSERT INTO comment_sources (id, json) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json`).run(c.id, JSON.stringify(c));
     this.materializeComment(c.id, c);
   }
 
@@ -325,31 +319,34 @@ export class ReviewStore {
     }
     const create = pending.find((a) => a.kind === 'postComment');
     if (!server && create) {
-      this.sql(`INSERT OR IGNORE INTO comments (id, space_id, change_request_id, body, posted_at) VALUES (?, ?, ?, '', ?)`)
-        .run(id, create.spaceId, create.changeRequestId, c.postedAt);
+      this.sql(`INSERT OR IGNORE INTO comments (id, space_id, change_request_id, body, posted_at) VALUES (?, ?, ?, '', ?)`).run(
+        id,
+        create.spaceId,
+        create.changeRequestId,
+        c.postedAt,
+      );
     }
     this.sql(
-        `UPDATE comments SET page_id = ?, node_id = ?, author_id = ?, body = ?, resolved = ?, posted_at = ?, edited_at = ?,
+      `UPDATE comments SET page_id = ?, node_id = ?, author_id = ?, body = ?, resolved = ?, posted_at = ?, edited_at = ?,
            resolved_at = ?, resolved_by = ?, reply_count = ?, reactions = ?, pending = ?,
            closed = COALESCE((SELECT status IN ('merged', 'archived') FROM change_requests WHERE id = comments.change_request_id), 0)
          WHERE id = ?`,
-      )
-      .run(
-        c.target?.page?.id ?? null,
-        c.target?.node?.id ?? null,
-        c.postedBy?.id ?? null,
-        c.body?.markdown ?? '',
-        c.status === 'resolved' ? 1 : 0,
-        c.postedAt,
-        c.editedAt ?? null,
-        c.resolvedAt ?? null,
-        c.resolvedBy?.id ?? null,
-        c.replies ?? 0,
-        compactReactions(c.reactions),
-        // Only the comment's own changes make it pending; a pending reply shows on the reply.
-        pending.some((a) => a.replyId === null) ? 1 : 0,
-        id,
-      );
+    ).run(
+      c.target?.page?.id ?? null,
+      c.target?.node?.id ?? null,
+      c.postedBy?.id ?? null,
+      c.body?.markdown ?? '',
+      c.status === 'resolved' ? 1 : 0,
+      c.postedAt,
+      c.editedAt ?? null,
+      c.resolvedAt ?? null,
+      c.resolvedBy?.id ?? null,
+      c.replies ?? 0,
+      compactReactions(c.reactions),
+      // Only the comment's own changes make it pending; a pending reply shows on the reply.
+      pending.some((a) => a.replyId === null) ? 1 : 0,
+      id,
+    );
   }
 
   setRepliesFingerprint(commentId: string, fingerprint: string | null): void {
@@ -385,12 +382,10 @@ export class ReviewStore {
   putReply(spaceId: string, commentId: string, r: RemoteReply): void {
     this.rememberUsersOf(r);
     this.sql(
-        `INSERT INTO replies (id, comment_id, space_id, body, posted_at, on_server) VALUES (?, ?, ?, '', ?, 1)
+      `INSERT INTO replies (id, comment_id, space_id, body, posted_at, on_server) VALUES (?, ?, ?, '', ?, 1)
          ON CONFLICT (id) DO UPDATE SET comment_id = excluded.comment_id, space_id = excluded.space_id, on_server = 1`,
-      )
-      .run(r.id, commentId, spaceId, r.postedAt);
-    this.sql(`INSERT INTO reply_sources (id, json) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json`)
-      .run(r.id, JSON.stringify(r));
+    ).run(r.id, commentId, spaceId, r.postedAt);
+    this.sql(`INSERT INTO reply_sources (id, json) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET json = excluded.json`).run(r.id, JSON.stringify(r));
     this.materializeReply(r.id, r);
   }
 
@@ -426,11 +421,22 @@ export class ReviewStore {
     }
     const create = pending.find((a) => a.kind === 'reply');
     if (!server && create && create.commentId) {
-      this.sql(`INSERT OR IGNORE INTO replies (id, comment_id, space_id, body, posted_at) VALUES (?, ?, ?, '', ?)`)
-        .run(id, create.commentId, create.spaceId, r.postedAt);
+      this.sql(`INSERT OR IGNORE INTO replies (id, comment_id, space_id, body, posted_at) VALUES (?, ?, ?, '', ?)`).run(
+        id,
+        create.commentId,
+        create.spaceId,
+        r.postedAt,
+      );
     }
-    this.sql(`UPDATE replies SET author_id = ?, body = ?, posted_at = ?, edited_at = ?, reactions = ?, pending = ? WHERE id = ?`)
-      .run(r.postedBy?.id ?? null, r.body?.markdown ?? '', r.postedAt, r.editedAt ?? null, compactReactions(r.reactions), pending.length > 0 ? 1 : 0, id);
+    this.sql(`UPDATE replies SET author_id = ?, body = ?, posted_at = ?, edited_at = ?, reactions = ?, pending = ? WHERE id = ?`).run(
+      r.postedBy?.id ?? null,
+      r.body?.markdown ?? '',
+      r.postedAt,
+      r.editedAt ?? null,
+      compactReactions(r.reactions),
+      pending.length > 0 ? 1 : 0,
+      id,
+    );
   }
 
   /** Moves a comment posted offline (and its local replies) to the id the server gave it. */

@@ -88,11 +88,22 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
   const restored: string[] = [];
   for (const m of journal.moves) {
     const staged = join(stagingDir, m.staged);
-    if (!(await stat(staged).then(() => true, () => false))) continue;
+    if (
+      !(await stat(staged).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
     let target: string | null = null;
     for (const candidate of [m.to, m.from, m.from.replace(/\.md$/i, '') + `.recovered-${m.staged}.md`]) {
       const abs = resolveInside(spaceDir, candidate);
-      if (!(await stat(abs).then(() => true, () => false))) {
+      if (
+        !(await stat(abs).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         target = candidate;
         break;
       }
@@ -162,7 +173,12 @@ export async function applyPlan(ctx: ApplyContext, input: ApplyInput): Promise<A
     }
   }
 
-  await runMoves(ctx, plan.fileOps.filter((o): o is Extract<FileOp, { op: 'move' }> => o.op === 'move'), result, fail);
+  await runMoves(
+    ctx,
+    plan.fileOps.filter((o): o is Extract<FileOp, { op: 'move' }> => o.op === 'move'),
+    result,
+    fail,
+  );
 
   const writes = plan.fileOps.filter((o): o is Extract<FileOp, { op: 'write' }> => o.op === 'write' && !result.failedPages.has(o.pageId));
   const pendingTotal = writes.filter((w) => w.text === null).length;
@@ -266,7 +282,12 @@ async function runMoves(
     let target = m.to;
     try {
       const abs = resolveInside(ctx.spaceDir, m.to);
-      if (await stat(abs).then(() => true, () => false)) {
+      if (
+        await stat(abs).then(
+          () => true,
+          () => false,
+        )
+      ) {
         // Something new sits there: put the file back where it was and try again next cycle.
         target = m.from;
         fail(m.pageId);
@@ -283,7 +304,10 @@ async function runMoves(
     }
   }
   await rm(join(ctx.stagingDir, JOURNAL), { force: true });
-  await pruneEmptyDirs(ctx.spaceDir, moves.map((m) => m.from));
+  await pruneEmptyDirs(
+    ctx.spaceDir,
+    moves.map((m) => m.from),
+  );
 }
 
 /** Removes folders left empty by moves, never the space folder itself. */
@@ -316,7 +340,10 @@ async function pullAssets(ctx: ApplyContext, remote: RemoteSnapshot, result: App
     const path = paths.get(f.id)!;
     const old = known.get(f.id);
     const abs = resolveInside(ctx.spaceDir, path);
-    const present = await stat(abs).then((s) => s.size, () => null);
+    const present = await stat(abs).then(
+      (s) => s.size,
+      () => null,
+    );
     let remoteHash = old?.remoteHash ?? null;
     if (!old || old.size !== f.size || old.name !== f.name || present === null) {
       const bytes = await ctx.api.download(f.downloadURL);
@@ -396,7 +423,13 @@ async function record(
     // An unchanged row whose file was already known to hold its text needs nothing.
     if (unchanged && (!onDisk || old.localSize !== null)) continue;
     let st: { size: number; mtimeMs: number } | null = null;
-    if (onDisk) st = written.get(b.id) ?? (await stat(resolveInside(ctx.spaceDir, b.path!)).then((s) => ({ size: s.size, mtimeMs: s.mtimeMs }), () => null));
+    if (onDisk)
+      st =
+        written.get(b.id) ??
+        (await stat(resolveInside(ctx.spaceDir, b.path!)).then(
+          (s) => ({ size: s.size, mtimeMs: s.mtimeMs }),
+          () => null,
+        ));
     rows.push(toRow(spaceId, b, text, st));
   }
   const keep = new Set([...plan.base.map((b) => b.id), ...result.failedPages]);

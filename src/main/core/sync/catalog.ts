@@ -21,17 +21,13 @@ export async function refreshCatalog(api: ApiClient, mirror: Mirror, only?: stri
   }
 
   const orgs = await api.listAll<Organization>((c, query, params) => c.orgs.listOrganizationsForAuthenticatedUser(query, params));
-  const spacesByOrg = await Promise.all(
-    orgs.map((o) => api.listAll<Space>((c, query, params) => c.orgs.listSpacesInOrganizationById(o.id, query, params))),
-  );
+  const spacesByOrg = await Promise.all(orgs.map((o) => api.listAll<Space>((c, query, params) => c.orgs.listSpacesInOrganizationById(o.id, query, params))));
   const spaces = spacesByOrg.flat().filter((s) => !s.deletedAt);
   const knownCollections = mirror.catalog.knownCollectionIds();
   const orgsMissingCollections = orgs.filter((o) => spaces.some((s) => s.organization === o.id && s.parent && !knownCollections.has(s.parent)));
   const collections = (
     await Promise.all(
-      orgsMissingCollections.map((o) =>
-        api.listAll<Collection>((c, query, params) => c.orgs.listCollectionsInOrganizationById(o.id, query, params)),
-      ),
+      orgsMissingCollections.map((o) => api.listAll<Collection>((c, query, params) => c.orgs.listCollectionsInOrganizationById(o.id, query, params))),
     )
   ).flat();
 

@@ -70,7 +70,9 @@ export function buildBatches(ops: readonly PushOp[], assets: ReadonlyMap<string,
   for (const op of ops) if (op.op === 'files') groups.push(...fileChanges(op.assets, assets).map((c) => [c]));
   for (const op of sortInserts(ops.filter((o): o is Extract<PushOp, { op: 'insert' }> => o.op === 'insert'))) groups.push([insertChange(op)]);
   for (const op of ops) if (op.op === 'update') groups.push(updateChanges(op));
-  for (const op of ops) if (op.op === 'delete') groups.push([{ change: { operation: 'delete_page', page: op.id }, effect: { type: 'delete', id: op.id, path: op.path }, intoKey: null }]);
+  for (const op of ops)
+    if (op.op === 'delete')
+      groups.push([{ change: { operation: 'delete_page', page: op.id }, effect: { type: 'delete', id: op.id, path: op.path }, intoKey: null }]);
 
   const batches: PlannedBatch[] = [];
   let current: PlannedChange[] = [];

@@ -187,8 +187,10 @@ export class SyncEngine {
       const h = plan.held;
       const message =
         `Stopped before deleting most of “${space.title}”: this sync would delete ` +
-        [h.localDeletes ? `${h.localDeletes} of its ${h.pages} pages on the server (their files are gone from ${space.folder})` : '',
-          h.remoteDeletes ? `${h.remoteDeletes} of its ${h.pages} page files here (deleted on the server)` : '']
+        [
+          h.localDeletes ? `${h.localDeletes} of its ${h.pages} pages on the server (their files are gone from ${space.folder})` : '',
+          h.remoteDeletes ? `${h.remoteDeletes} of its ${h.pages} page files here (deleted on the server)` : '',
+        ]
           .filter(Boolean)
           .join(' and ') +
         '. If that is what you want, run `quire sync --once --allow-deletes`; otherwise restore the files.';

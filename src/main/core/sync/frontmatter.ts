@@ -182,7 +182,10 @@ export function parsePageFile(text: string): ParsedPageFile {
       );
     }
     meta = parseFrontmatter(afterOpening.slice(0, closing.index));
-    rest = afterOpening.slice(closing.index + closing[0].length).replace(/^\n/, '').replace(/^\n/, '');
+    rest = afterOpening
+      .slice(closing.index + closing[0].length)
+      .replace(/^\n/, '')
+      .replace(/^\n/, '');
     if (Object.prototype.hasOwnProperty.call(meta, 'title')) {
       title = titleFromMeta(meta.title);
       const { title: _drop, ...others } = meta;

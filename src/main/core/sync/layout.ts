@@ -112,12 +112,7 @@ export function foldKey(name: string): string {
 
 /** Makes arbitrary text a name that is legal on every common filesystem (may return ''). */
 function cleanName(raw: string): string {
-  return raw
-    .normalize('NFC')
-    .replace(SPACES, ' ')
-    .replace(INVISIBLE, '')
-    .replace(WINDOWS_ILLEGAL, '-')
-    .replace(EDGE_JUNK, '');
+  return raw.normalize('NFC').replace(SPACES, ' ').replace(INVISIBLE, '').replace(WINDOWS_ILLEGAL, '-').replace(EDGE_JUNK, '');
 }
 
 function slugFromTitle(title: string): string {
@@ -176,7 +171,10 @@ export function safeSegment(text: string, fallback = 'page'): string {
 }
 
 function idSuffixParts(id: string): { short: string; long: string } {
-  const clean = id.normalize('NFKC').toLowerCase().replace(/[^a-z0-9_]+/g, '');
+  const clean = id
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '');
   return { short: clean.slice(0, 8), long: clean.slice(0, 32) };
 }
 
@@ -320,7 +318,10 @@ export function planLayout(pages: readonly LayoutPage[], options: PlanOptions = 
  * have done to it: backslashes, `./`, NFD (macOS) and a different letter case.
  */
 export function findPageByFile(plan: LayoutPlan, relPath: string): string | null {
-  const clean = relPath.replace(/\\/g, '/').replace(/^(\.\/)+/, '').normalize('NFC');
+  const clean = relPath
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .normalize('NFC');
   const exact = plan.byFile.get(clean);
   if (exact !== undefined) return exact;
   const key = foldKey(clean);
@@ -349,10 +350,7 @@ function splitExtension(name: string): { base: string; extension: string } {
  * The 120-byte limit applies to the name before the extension. Clashes: the file that
  * had the path in `previous` keeps it, then input order; others get `<base>-<short id>.<ext>`.
  */
-export function planAssetPaths(
-  files: readonly AssetFile[],
-  options: { previous?: ReadonlyMap<string, string> } = {},
-): Map<string, string> {
+export function planAssetPaths(files: readonly AssetFile[], options: { previous?: ReadonlyMap<string, string> } = {}): Map<string, string> {
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.id)) throw new LayoutError(`File id "${f.id}" appears twice in the file list; every file needs its own id.`);

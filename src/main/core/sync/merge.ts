@@ -14,9 +14,7 @@
  */
 import { diff3Merge } from 'node-diff3';
 
-export type MergeOutcome =
-  | { kind: 'merged'; text: string }
-  | { kind: 'conflict'; reason: 'overlap' | 'too-costly' };
+export type MergeOutcome = { kind: 'merged'; text: string } | { kind: 'conflict'; reason: 'overlap' | 'too-costly' };
 
 export interface MergeLimits {
   /** Units (lines) left to diff per version after trimming the common ends. */
@@ -76,11 +74,7 @@ function commonEnds(a: string[], o: string[], b: string[]): { prefix: number; su
   let prefix = 0;
   while (prefix < shortest && a[prefix] === o[prefix] && b[prefix] === o[prefix]) prefix++;
   let suffix = 0;
-  while (
-    suffix < shortest - prefix &&
-    a[a.length - 1 - suffix] === o[o.length - 1 - suffix] &&
-    b[b.length - 1 - suffix] === o[o.length - 1 - suffix]
-  ) {
+  while (suffix < shortest - prefix && a[a.length - 1 - suffix] === o[o.length - 1 - suffix] && b[b.length - 1 - suffix] === o[o.length - 1 - suffix]) {
     suffix++;
   }
   return { prefix, suffix };

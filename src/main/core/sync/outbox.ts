@@ -108,9 +108,7 @@ export class PushStore {
   }
 
   markOpen(spaceId: string, id: string, number: number): void {
-    this.db
-      .prepare(`UPDATE sync_change_requests SET change_request_id = ?, number = ?, state = 'open' WHERE space_id = ?`)
-      .run(id, number, spaceId);
+    this.db.prepare(`UPDATE sync_change_requests SET change_request_id = ?, number = ?, state = 'open' WHERE space_id = ?`).run(id, number, spaceId);
   }
 
   /** The change request was merged or closed (or never got created): start afresh next push. */
@@ -131,9 +129,7 @@ export class PushStore {
   }
 
   pushedFiles(spaceId: string): PushedFile[] {
-    return this.db
-      .prepare(`SELECT path, name, size, file_id AS fileId FROM sync_pushed_files WHERE space_id = ? ORDER BY path`)
-      .all(spaceId) as PushedFile[];
+    return this.db.prepare(`SELECT path, name, size, file_id AS fileId FROM sync_pushed_files WHERE space_id = ? ORDER BY path`).all(spaceId) as PushedFile[];
   }
 
   private pushedPage(spaceId: string, id: string): PushedPage | undefined {
@@ -173,7 +169,13 @@ export class PushStore {
    * Records what applied changes did. `created` maps insert refs to the ids the server
    * gave; an insert missing from it is not recorded. Call inside a transaction.
    */
-  applyEffects(spaceId: string, effects: readonly PushEffect[], created: ReadonlyMap<string, string>, at: string, fileIds: ReadonlyMap<string, string> = new Map()): void {
+  applyEffects(
+    spaceId: string,
+    effects: readonly PushEffect[],
+    created: ReadonlyMap<string, string>,
+    at: string,
+    fileIds: ReadonlyMap<string, string> = new Map(),
+  ): void {
     const resolveParent = (key: string | null): string | null => {
       if (key === null || !isNewPageKey(key)) return key;
       const own = effects.find((e) => e.type === 'insert' && e.key === key);
@@ -218,9 +220,7 @@ export class PushStore {
   /** Recorded (and committed) before the batch goes out. */
   recordSending(spaceId: string, changeRequestId: string, changes: ApiChange[], effects: PushEffect[], at: string): number {
     const info = this.db
-      .prepare(
-        `INSERT INTO sync_outbox (space_id, change_request_id, changes, effects, state, created_at) VALUES (?, ?, ?, ?, 'sending', ?)`,
-      )
+      .prepare(`INSERT INTO sync_outbox (space_id, change_request_id, changes, effects, state, created_at) VALUES (?, ?, ?, ?, 'sending', ?)`)
       .run(spaceId, changeRequestId, JSON.stringify(changes), JSON.stringify(effects), at);
     return Number(info.lastInsertRowid);
   }

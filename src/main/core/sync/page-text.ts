@@ -11,7 +11,10 @@ import { parsePageFile, pickPageMeta, renderPageFile } from './frontmatter';
 
 /** LF line endings, no leading or trailing blank lines, one final newline ('' stays ''). */
 export function normaliseBody(body: string): string {
-  const trimmed = body.replace(/\r\n?/g, '\n').replace(/^(?:[ \t]*\n)+/, '').replace(/\s+$/, '');
+  const trimmed = body
+    .replace(/\r\n?/g, '\n')
+    .replace(/^(?:[ \t]*\n)+/, '')
+    .replace(/\s+$/, '');
   return trimmed === '' ? '' : `${trimmed}\n`;
 }
 

@@ -295,7 +295,10 @@ export function planSync(input: PlanInput): Plan {
           continue;
         }
         if (samePageText(L.text, mergeBase)) {
-          decisions.set(id, R.pending ? { finalText: null, pendingRemote: true, held: false, pushDelete: false } : { finalText: R.text ?? '', held: false, pushDelete: false });
+          decisions.set(
+            id,
+            R.pending ? { finalText: null, pendingRemote: true, held: false, pushDelete: false } : { finalText: R.text ?? '', held: false, pushDelete: false },
+          );
           stats.pulled++;
           continue;
         }
@@ -332,7 +335,10 @@ export function planSync(input: PlanInput): Plan {
         continue;
       }
       // A page new on the server: written below, once its path is known.
-      decisions.set(id, R.pending ? { finalText: null, pendingRemote: true, held: false, pushDelete: false } : { finalText: R.text ?? '', held: false, pushDelete: false });
+      decisions.set(
+        id,
+        R.pending ? { finalText: null, pendingRemote: true, held: false, pushDelete: false } : { finalText: R.text ?? '', held: false, pushDelete: false },
+      );
       stats.pulled++;
       continue;
     }
@@ -414,7 +420,8 @@ export function planSync(input: PlanInput): Plan {
     const changedHere = released ? false : ref ? L.parentKey !== ref.parentId || (ref.name !== null && L.name !== ref.name) : !R;
     const mainParent = R === undefined ? null : reparent.has(id) ? reparent.get(id)! : R.parentId;
     const asMain = R !== undefined && L.parentKey === mainParent && L.name === remoteNameOf(R, B);
-    const requestMoves = pOpen !== undefined && !pOpen.deleted && pOpen.moved && R !== undefined && (pOpen.parentId !== mainParent || pOpen.name !== remoteNameOf(R, B));
+    const requestMoves =
+      pOpen !== undefined && !pOpen.deleted && pOpen.moved && R !== undefined && (pOpen.parentId !== mainParent || pOpen.name !== remoteNameOf(R, B));
     // What main with the change request applied says; a move here is pushed when it differs.
     const asRequest = requestMoves ? L.parentKey === pOpen!.parentId && L.name === pOpen!.name : asMain;
     if (!R || (changedHere && !asMain) || requestMoves) localPlaced.add(id);
@@ -553,7 +560,18 @@ export function planSync(input: PlanInput): Plan {
     const laidOut = layout.pages.get(id);
     const at = finalPath.get(id);
     const name = at && laidOut?.file && at !== laidOut.file ? nameFromPath(at) : (laidOut?.name ?? remote.get(id)?.slug ?? id);
-    push.push({ op: 'update', id, path: finalPath.get(id) ?? '', text: null, record: d.finalText, move: { parentKey: parent, position: null }, rename: null, restore: false, parentKey: parent, name });
+    push.push({
+      op: 'update',
+      id,
+      path: finalPath.get(id) ?? '',
+      text: null,
+      record: d.finalText,
+      move: { parentKey: parent, position: null },
+      rename: null,
+      restore: false,
+      parentKey: parent,
+      name,
+    });
   }
   deferBlockedDeletes(push, input, pushedOpen);
   stats.deletedLocally = push.filter((p) => p.op === 'delete' && base.has(p.id)).length;
@@ -594,9 +612,10 @@ export function planSync(input: PlanInput): Plan {
 
   const totalPages = [...base.values()].filter((b) => b.kind === 'document').length;
   const massDelete = (n: number) => n >= MASS_DELETE_MIN && n * 2 > totalPages;
-  const held_ = !input.allowMassDelete && (massDelete(stats.deletedLocally) || massDelete(remoteDeletes))
-    ? { localDeletes: stats.deletedLocally, remoteDeletes, pages: totalPages }
-    : null;
+  const held_ =
+    !input.allowMassDelete && (massDelete(stats.deletedLocally) || massDelete(remoteDeletes))
+      ? { localDeletes: stats.deletedLocally, remoteDeletes, pages: totalPages }
+      : null;
 
   const diskText = new Map<string, string>();
   for (const [id, d] of decisions) if (d.finalText !== null) diskText.set(id, d.finalText);
@@ -750,10 +769,7 @@ function effectiveTree(
       name: local ? L.name : byRequest ? byRequest.name : heldFile ? heldFile.name : (B?.name ?? localById.get(R.id)?.name ?? null),
     });
   }
-  const localOnly = [
-    ...[...localById.values()].filter((L) => !remote.has(L.id!) && hasFile(decisions.get(L.id!))),
-    ...newLocal,
-  ];
+  const localOnly = [...[...localById.values()].filter((L) => !remote.has(L.id!) && hasFile(decisions.get(L.id!))), ...newLocal];
   for (const L of localOnly) {
     // A held file stays under the parent the scan will give it (the one it had).
     const heldHere = L.id !== null && decisions.get(L.id)?.held === true;
@@ -838,7 +854,11 @@ function sameSpot(a: string, b: string): boolean {
 
 function alternativePath(target: string, id: string, occupied: Map<string, string>): string {
   const stem = target.replace(/\.md$/i, '');
-  const short = id.replace(/[^A-Za-z0-9_]/g, '').slice(0, 8).toLowerCase() || 'page';
+  const short =
+    id
+      .replace(/[^A-Za-z0-9_]/g, '')
+      .slice(0, 8)
+      .toLowerCase() || 'page';
   let candidate = `${stem}-${short}.md`;
   for (let n = 2; occupied.has(candidate); n++) candidate = `${stem}-${short}-${n}.md`;
   return candidate;
@@ -928,4 +948,3 @@ function planPushes(
   }
   return ops;
 }
-

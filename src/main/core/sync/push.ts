@@ -315,7 +315,7 @@ async function splitRefused(
   if (key !== null) {
     ctx.store.recordRefused(ctx.spaceId, {
       pageKey: key,
-      path: isNewPageKey(key) ? key.slice(4) : (effect.type === 'update' || effect.type === 'delete' ? effect.path : null),
+      path: isNewPageKey(key) ? key.slice(4) : effect.type === 'update' || effect.type === 'delete' ? effect.path : null,
       textHash: op ? pushTextHash(op) : sha256(''),
       message,
       at: nowIso(ctx),

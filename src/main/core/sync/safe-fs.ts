@@ -159,12 +159,7 @@ export async function syncDirectory(dir: string): Promise<void> {
  * On failure the temp file is removed and a SafeFsError explains what to do.
  * With `syncDirectory: false` the caller takes on fsyncing the folder (once for many writes).
  */
-export async function writeFileAtomic(
-  root: string,
-  relPath: string,
-  data: string | Uint8Array,
-  options: { syncDirectory?: boolean } = {},
-): Promise<string> {
+export async function writeFileAtomic(root: string, relPath: string, data: string | Uint8Array, options: { syncDirectory?: boolean } = {}): Promise<string> {
   const target = resolveInside(root, relPath);
   const dir = path.dirname(target);
   const temp = path.join(dir, `.quire-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
@@ -176,7 +171,10 @@ export async function writeFileAtomic(
       throw errnoCode(err) === 'EEXIST' ? explainFsError(Object.assign(new Error(String(err)), { code: 'ENOTDIR' }), 'save', relPath) : err;
     });
     if (created !== undefined) resolveInside(root, relPath); // again, now that the new folders exist
-    const existingMode = await fsp.stat(target).then((s) => (s.isFile() ? s.mode & 0o777 : undefined), () => undefined);
+    const existingMode = await fsp.stat(target).then(
+      (s) => (s.isFile() ? s.mode & 0o777 : undefined),
+      () => undefined,
+    );
     handle = await fsp.open(temp, 'wx', existingMode ?? 0o666);
     tempCreated = true;
     await handle.writeFile(data);
@@ -211,11 +209,7 @@ export async function readFileInside(root: string, relPath: string, encoding?: B
  * Removes a file inside root. Returns false if it was already gone. With
  * `pruneEmptyFolders`, then removes the folders it leaves empty, up to (not including) root.
  */
-export async function removeFileInside(
-  root: string,
-  relPath: string,
-  options: { pruneEmptyFolders?: boolean } = {},
-): Promise<boolean> {
+export async function removeFileInside(root: string, relPath: string, options: { pruneEmptyFolders?: boolean } = {}): Promise<boolean> {
   const target = resolveInside(root, relPath);
   let removed = true;
   try {

@@ -146,9 +146,7 @@ export async function scanSpace(spaceDir: string, input: ScanInput): Promise<Sca
   }
 
   const knownAssets = new Set([...input.files.map((f) => f.path), ...input.pushedFiles.map((f) => f.path)]);
-  const assets = listing.assets
-    .filter((a) => !knownAssets.has(a.path))
-    .map((a) => ({ path: a.path, name: posix.basename(a.path), size: a.size }));
+  const assets = listing.assets.filter((a) => !knownAssets.has(a.path)).map((a) => ({ path: a.path, name: posix.basename(a.path), size: a.size }));
 
   return {
     tree: buildLocalTree(files, known, summary ?? undefined, input.heldPages),

@@ -190,8 +190,7 @@ function decodePath(destination: string): string {
     .replace(/^\/+/, '');
 }
 
-const isExternal = (destination: string): boolean =>
-  destination === '' || /^([a-zA-Z][a-zA-Z0-9+.-]*:|\/\/|#|\?)/.test(destination);
+const isExternal = (destination: string): boolean => destination === '' || /^([a-zA-Z][a-zA-Z0-9+.-]*:|\/\/|#|\?)/.test(destination);
 
 function entryFromBullet(content: string, line: number): SummaryEntry {
   const link = readLink(content);

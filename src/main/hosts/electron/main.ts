@@ -221,8 +221,11 @@ if (!app.requestSingleInstanceLock()) {
     void service.close().finally(() => app.exit(0));
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
-  app.whenReady().then(start).catch((e: unknown) => {
-    log(`could not start: ${e instanceof Error ? e.message : String(e)}`);
-    app.exit(1);
-  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((e: unknown) => {
+      log(`could not start: ${e instanceof Error ? e.message : String(e)}`);
+      app.exit(1);
+    });
 }

@@ -18,7 +18,11 @@ export function newNotices(prev: AttentionSnapshot, next: AttentionSnapshot): No
   const out: Notice[] = [];
   const conflicts = fresh(prev.conflicts, next.conflicts);
   if (conflicts > 0) {
-    out.push({ kind: 'conflicts', title: plural(conflicts, 'new conflict', 'new conflicts'), body: 'A page changed here and on the server. Open Quire to choose which version to keep.' });
+    out.push({
+      kind: 'conflicts',
+      title: plural(conflicts, 'new conflict', 'new conflicts'),
+      body: 'A page changed here and on the server. Open Quire to choose which version to keep.',
+    });
   }
   const comments = fresh(prev.commentsOnMyChangeRequests, next.commentsOnMyChangeRequests);
   if (comments > 0) {

@@ -45,8 +45,7 @@ export function trayModel(s: SyncStatusVM): TrayModel {
   const { icon, text } = stateLine(s);
   const signedIn = s.state !== 'signed-out';
   const pending = s.pendingActions > 0 ? ` · ${s.pendingActions} pending` : '';
-  const progress =
-    s.state === 'syncing' ? (s.progress && s.progress.total > 0 ? Math.min(1, s.progress.done / s.progress.total) : 2) : -1;
+  const progress = s.state === 'syncing' ? (s.progress && s.progress.total > 0 ? Math.min(1, s.progress.done / s.progress.total) : 2) : -1;
   return {
     icon,
     tooltip: `Quire — ${text}${pending}${s.message && s.state !== 'syncing' ? `\n${s.message}` : ''}`,

@@ -28,15 +28,8 @@ export function createCatalog(state: ServiceState): Catalog {
       }
     }
     const conflicts = conflictsBySpace.get(row.id) ?? 0;
-    const spaceState: SpaceVM['state'] = !row.selected || !row.syncedRevision
-      ? 'not-synced'
-      : row.lastError
-        ? 'error'
-        : conflicts > 0
-          ? 'conflicts'
-          : pendingEdits > 0
-            ? 'pending'
-            : 'synced';
+    const spaceState: SpaceVM['state'] =
+      !row.selected || !row.syncedRevision ? 'not-synced' : row.lastError ? 'error' : conflicts > 0 ? 'conflicts' : pendingEdits > 0 ? 'pending' : 'synced';
     return {
       id: row.id,
       organizationId: row.organizationId,

@@ -17,8 +17,10 @@ export function toQuireError(e: unknown, doing: string): QuireError {
     return new QuireError('offline', `Could not reach the API to ${doing}. Check your connection; Quire keeps your work and retries later.`);
   }
   if (e instanceof ApiError) {
-    if (e.status === 403) return new QuireError('forbidden', `The API refused to ${doing}: you lack the permission${e.apiMessage ? ` (${e.apiMessage})` : ''}.`);
-    if (e.status === 404) return new QuireError('not-found', `Could not ${doing}: it no longer exists on the server${e.apiMessage ? ` (${e.apiMessage})` : ''}.`);
+    if (e.status === 403)
+      return new QuireError('forbidden', `The API refused to ${doing}: you lack the permission${e.apiMessage ? ` (${e.apiMessage})` : ''}.`);
+    if (e.status === 404)
+      return new QuireError('not-found', `Could not ${doing}: it no longer exists on the server${e.apiMessage ? ` (${e.apiMessage})` : ''}.`);
     return new QuireError('internal', `The API failed to ${doing}: ${e.message}. Try again later.`);
   }
   if (e instanceof KeychainUnavailableError) return new QuireError('keychain-unavailable', e.message);

@@ -30,13 +30,7 @@ export interface ReviewAdapter {
   attentionIds(): Omit<AttentionSnapshot, 'conflicts'>;
 }
 
-export function createReviewAdapter(
-  api: ApiClient,
-  mirror: Mirror,
-  online: () => boolean,
-  onChange: () => void,
-  log: (line: string) => void,
-): ReviewAdapter {
+export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () => boolean, onChange: () => void, log: (line: string) => void): ReviewAdapter {
   const review = new ReviewService(mirror);
   let replaying: Promise<void> | null = null;
   let replayAgain = false;
@@ -178,13 +172,20 @@ export function createReviewAdapter(
     attentionIds() {
       const me = review.me()?.id;
       if (!me) return { commentsOnMyChangeRequests: [], repliesToMyComments: [] };
-      const mine = new Set(review.changeRequests().filter((cr) => cr.author?.id === me).map((cr) => cr.id));
+      const mine = new Set(
+        review
+          .changeRequests()
+          .filter((cr) => cr.author?.id === me)
+          .map((cr) => cr.id),
+      );
       const all = review.comments({ status: 'all', includeClosedChangeRequests: true });
       const commentsOnMyChangeRequests = all.filter((c) => c.changeRequestId && mine.has(c.changeRequestId) && c.author?.id !== me).map((c) => c.id);
       const myComments = all.filter((c) => c.author?.id === me).map((c) => c.id);
-      const repliesToMyComments = [...review.repliesFor(myComments).values()].flat().filter((r) => r.author?.id !== me).map((r) => r.id);
+      const repliesToMyComments = [...review.repliesFor(myComments).values()]
+        .flat()
+        .filter((r) => r.author?.id !== me)
+        .map((r) => r.id);
       return { commentsOnMyChangeRequests, repliesToMyComments };
     },
   };
 }
-

@@ -46,9 +46,7 @@ export function reviewHandlers(state: ServiceState): HandlersFor<ReviewRequest> 
     'review.thread': (p) => needReview().thread(p.spaceId, p.commentId),
     'review.reply': (p) => act(() => needReview().act({ kind: 'reply', commentId: p.commentId, body: p.markdown })),
     'review.react': (p) =>
-      act(() =>
-        needReview().act({ kind: p.remove ? 'removeReaction' : 'addReaction', commentId: p.commentId, replyId: p.replyId ?? null, emoji: p.emoji }),
-      ),
+      act(() => needReview().act({ kind: p.remove ? 'removeReaction' : 'addReaction', commentId: p.commentId, replyId: p.replyId ?? null, emoji: p.emoji })),
     'review.resolve': (p) => act(() => needReview().act({ kind: 'resolve', commentId: p.commentId })),
     'review.reopen': (p) => act(() => needReview().act({ kind: 'reopen', commentId: p.commentId })),
     'review.setSubject': (p) =>

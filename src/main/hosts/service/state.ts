@@ -76,9 +76,7 @@ export function connectCore(state: ServiceState): void {
     status.update({ pendingActions: state.review?.pendingCount() ?? 0 });
     state.events.changed('review');
   };
-  state.review = state.api
-    ? createReviewAdapter(state.api, state.mirror, () => status.get().state !== 'offline', reviewChanged, state.log)
-    : null;
+  state.review = state.api ? createReviewAdapter(state.api, state.mirror, () => status.get().state !== 'offline', reviewChanged, state.log) : null;
 }
 
 export function needApi(state: ServiceState): ApiClient {

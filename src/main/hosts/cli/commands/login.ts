@@ -27,4 +27,3 @@ export async function logout(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   io.stdout(removed ? `Signed out of ${apiUrl}: token removed from the keychain.` : `No token was stored for ${apiUrl}.`);
   return EXIT.ok;
 }
-

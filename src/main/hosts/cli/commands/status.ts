@@ -32,9 +32,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
     for (const s of mirror.catalog.selectedSpaces()) {
       const pendingEdits = s.folder ? await detectPendingEdits(mirror, s.id, join(dir, s.folder)) : { modified: [], added: [], deleted: [] };
       const cr = store.changeRequest(s.id);
-      const open = mirror.db
-        .prepare(`SELECT COUNT(*) AS n FROM change_requests WHERE space_id = ? AND status = 'open'`)
-        .get(s.id) as { n: number };
+      const open = mirror.db.prepare(`SELECT COUNT(*) AS n FROM change_requests WHERE space_id = ? AND status = 'open'`).get(s.id) as { n: number };
       spaces.push({
         spaceId: s.id,
         title: s.title,
@@ -45,9 +43,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
         openChangeRequests: open.n,
         changeRequest:
-          cr && cr.changeRequestId
-            ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size }
-            : null,
+          cr && cr.changeRequestId ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size } : null,
         held: store.hold(s.id)?.message ?? null,
         refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
       });
@@ -77,7 +73,9 @@ function formatSpace(s: SpaceStatus): string {
     `  conflicts: ${s.conflicts.length}`,
     ...s.conflicts.map((c) => `    ${c.path}: ${c.kind}${c.remotePath ? ` (remote version in ${c.remotePath})` : ''}`),
     `  open change requests: ${s.openChangeRequests}`,
-    ...(s.changeRequest ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${s.changeRequest.subject}`] : []),
+    ...(s.changeRequest
+      ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${s.changeRequest.subject}`]
+      : []),
     ...s.refused.map((r) => `  refused by the server: ${r.path ?? '(asset)'}: ${r.message}`),
     ...(s.held ? [`  STOPPED: ${s.held}`] : []),
   ];

@@ -127,10 +127,7 @@ export function describe(report: CycleReport): string {
   const pulled = report.spaces.filter((s) => s.pull);
   const fetched = pulled.reduce((n, s) => n + (s.pull?.fetchedPages ?? 0), 0);
   const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
-  const parts = [
-    `${report.spaces.length} space(s) in sync`,
-    pulled.length ? `${pulled.length} pulled (${fetched} page(s) fetched)` : 'nothing new',
-  ];
+  const parts = [`${report.spaces.length} space(s) in sync`, pulled.length ? `${pulled.length} pulled (${fetched} page(s) fetched)` : 'nothing new'];
   for (const s of pushed) parts.push(`${s.push!.changes} change(s) pushed to change request #${s.push!.changeRequest?.number} in ${s.title}`);
   const refused = report.spaces.flatMap((s) => s.push?.refused ?? []);
   if (refused.length) parts.push(`${refused.length} change(s) refused by the server (see \`quire status\`)`);
