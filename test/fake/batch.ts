@@ -223,7 +223,7 @@ function collectRefs(draft: RevisionDraft, changes: ContentChange[], ctx: BatchC
   const pages = new Map<string, string>();
   const files = new Map<string, string>();
   const owners = new Map<string, string>();
-  const index = PageIndex.of(draft.snapshot());
+  let index: PageIndex | undefined; // built only when the batch has refs
   changes.forEach((change, i) => {
     const declared: Array<[string, 'page' | 'file']> =
       change.operation === 'insert_page' && change.ref !== undefined
@@ -237,6 +237,7 @@ function collectRefs(draft: RevisionDraft, changes: ContentChange[], ctx: BatchC
       if (owner !== undefined) {
         throw new BatchError(`${where}: ref "${ref}" is already used by ${owner}; refs must be unique within a batch. Nothing in this batch was applied.`);
       }
+      index ??= PageIndex.of(draft.snapshot());
       if (index.byPath(ref) !== undefined) {
         throw new BatchError(`${where}: ref "${ref}" is the path of an existing page; choose a ref that is no page's path. Nothing in this batch was applied.`);
       }
