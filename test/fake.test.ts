@@ -275,7 +275,7 @@ describe('change request content batches', () => {
     const moved = await post(url, {
       changes: [
         { operation: 'update_page', page: install.id, into: null, at: 0 },
-        { operation: 'insert_files', files: [{ name: 'logo.png', ref: 'logo', base64: Buffer.from('png').toString('base64') }] },
+        { operation: 'insert_files', files: [{ name: 'logo.png', ref: 'logo', contentType: 'image/png', base64: Buffer.from('png').toString('base64') }] },
         { operation: 'update_page', page: welcome.id, document: { markdown: 'See ![logo](./logo)' } },
       ],
     });

@@ -2,11 +2,21 @@
  * The change-request content batch (`POST .../change-requests/{id}/content`): applies up to 50
  * ordered changes to a draft of the change request's revision. Any invalid change throws a
  * BatchError and the caller discards the draft, so a batch is all-or-nothing.
+ *
+ * Refs: every `ref` of the batch (pages and files) is checked and given its id before the first
+ * change applies, so content can link to a page or file inserted later (`./<ref>.md`,
+ * `./<ref>`). A ref must be unique in the batch and must not be the path of an existing page.
+ * How markdown is read (metadata precedence, reference resolution) follows MarkdownSettings.
  */
-import { createHash } from 'node:crypto';
+import { type FileInput, fileSource, guessContentType } from './batch-files';
+import { MarkdownError, normaliseBody, parseSubmittedMarkdown, type PageMetadata, type ParsedMarkdown } from './markdown';
+import { type MarkdownSettings, UNTITLED } from './markdown-settings';
 import type { FileRec, RevisionRec } from './model';
-import { MarkdownError, parseSubmittedMarkdown, type ParsedMarkdown } from './markdown';
-import { ContentError, RevisionDraft, type PagePatch } from './tree';
+import { PageIndex } from './page-index';
+import { resolveSubmittedRefs } from './ref-resolution';
+import { ContentError, type PagePatch, type RevisionDraft } from './tree';
+
+export { blobKeyFor, guessContentType } from './batch-files';
 
 export type DocumentInput = { markdown: string } | { document: unknown } | Record<string, never>;
 
@@ -15,6 +25,7 @@ interface PageFieldsInput {
   slug?: string;
   emoji?: string;
   icon?: string;
+  description?: string;
   hidden?: boolean;
   noIndex?: boolean;
   noRobotsIndex?: boolean;
@@ -26,7 +37,7 @@ export type ContentChange =
   | ({ operation: 'update_page'; page: string; document?: DocumentInput; into?: string | null; at?: number } & PageFieldsInput)
   | { operation: 'delete_page'; page: string }
   | { operation: 'revert_page'; page: string; revision?: string; block?: string[] }
-  | { operation: 'insert_files'; files: Array<{ name: string; contentType?: string; ref?: string; url?: string; base64?: string }> };
+  | { operation: 'insert_files'; files: Array<FileInput & { ref?: string }> };
 
 export interface BatchChangeResult {
   object: 'created_page' | 'updated_page' | 'deleted_page';
@@ -42,6 +53,7 @@ export interface BatchContext {
   blobForUrl(url: string): { bytes: Buffer; contentType: string } | undefined;
   /** Revision a `revert_page` without `revision` reverts to (the change request's base). */
   revisionFor(id: string | undefined): RevisionRec | undefined;
+  markdown: Readonly<MarkdownSettings>;
 }
 
 export class BatchError extends Error {}
@@ -51,16 +63,20 @@ export interface BatchOutcome {
   insertedFiles: FileRec[];
 }
 
+const METADATA_KEYS = ['description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
+
 export function applyBatch(draft: RevisionDraft, changes: ContentChange[], ctx: BatchContext): BatchOutcome {
-  const pageRefs = new Map<string, string>();
-  const fileRefs = new Map<string, string>();
-  // File refs resolve regardless of operation order, so their ids are allocated up front.
-  for (const change of changes) {
-    if (change.operation !== 'insert_files') continue;
-    for (const file of change.files) if (file.ref !== undefined) fileRefs.set(file.ref, ctx.newId('file'));
-  }
+  const refs = collectRefs(draft, changes, ctx);
+  const insertedRefs = new Set<string>();
+  const settings = ctx.markdown;
   const outcome: BatchOutcome = { changes: [], insertedFiles: [] };
-  const resolvePage = (idOrRef: string): string => pageRefs.get(idOrRef) ?? idOrRef;
+
+  const resolvePage = (idOrRef: string): string => {
+    const id = refs.pages.get(idOrRef);
+    if (id === undefined) return idOrRef;
+    if (!insertedRefs.has(idOrRef)) throw new ContentError(`"${idOrRef}" is the ref of a page inserted later in this batch; insert that page first`);
+    return id;
+  };
 
   changes.forEach((change, index) => {
     try {
@@ -77,47 +93,48 @@ export function applyBatch(draft: RevisionDraft, changes: ContentChange[], ctx: 
   function applyOne(change: ContentChange): void {
     switch (change.operation) {
       case 'insert_page': {
-        const parsed = parseDocument(change.document, change.title, fileRefs);
-        const title = parsed.metadata.title;
+        const parsed = parseDocument(change.document, change.title);
+        const title = parsed.metadata.title ?? (settings.documentMetadataFirst ? UNTITLED : undefined);
         if (!title) {
           throw new ContentError('a new page needs a title: pass `title`, a frontmatter `title`, or start the markdown with a `# Heading`');
         }
         const parentId = change.into === undefined ? null : resolvePage(change.into);
-        const id = ctx.newId('page');
+        const id = (change.ref !== undefined ? refs.pages.get(change.ref) : undefined) ?? ctx.newId('page');
+        const metadata = metadataOf(change, parsed.metadata);
         draft.insertPage(
           id,
           {
             type: 'document',
             title,
             slug: change.slug ?? draft.freeSlug(parentId, title),
-            hidden: change.hidden ?? parsed.metadata.hidden ?? false,
             markdown: parsed.body,
-            ...optional('description', parsed.metadata.description),
-            ...optional('icon', change.icon ?? parsed.metadata.icon),
-            ...optional('emoji', change.emoji ?? parsed.metadata.emoji),
+            ...metadata,
+            hidden: metadata.hidden ?? false,
           },
           parentId,
           change.at,
         );
-        if (change.ref !== undefined) pageRefs.set(change.ref, id);
-        outcome.changes.push({ object: 'created_page', pageId: id, ...optional('ref', change.ref) });
+        if (change.ref !== undefined) insertedRefs.add(change.ref);
+        storeBody(id, parsed.body);
+        outcome.changes.push({ object: 'created_page', pageId: id, ...(change.ref !== undefined ? { ref: change.ref } : {}) });
         return;
       }
       case 'update_page': {
         const id = resolvePage(change.page);
         const page = draft.requirePage(id);
-        const patch: PagePatch = {};
+        let parsed: ParsedMarkdown | undefined;
         if (change.document !== undefined) {
           if (page.type !== 'document') throw new ContentError(`page "${id}" is a ${page.type} page; only document pages have content`);
-          const parsed = parseDocument(change.document, change.title, fileRefs);
-          Object.assign(patch, withoutUndefined({ ...parsed.metadata, markdown: parsed.body }));
+          parsed = parseDocument(change.document, change.title);
         }
-        Object.assign(patch, withoutUndefined({ title: change.title, slug: change.slug, emoji: change.emoji, icon: change.icon, hidden: change.hidden }));
-        draft.updatePage(id, patch);
+        const title = settings.documentMetadataFirst ? (parsed?.metadata.title ?? change.title) : (change.title ?? parsed?.metadata.title);
+        draft.updatePage(id, withoutUndefined<PagePatch>({ title, slug: change.slug, ...metadataOf(change, parsed?.metadata ?? {}) }));
         if (change.into !== undefined || change.at !== undefined) {
           const parentId = change.into === undefined ? draft.requirePage(id).parentId : change.into === null ? null : resolvePage(change.into);
           draft.movePage(id, parentId, change.at);
         }
+        // Relative links are relative to where the page ends up, so the body is stored last.
+        if (parsed) storeBody(id, parsed.body);
         outcome.changes.push({ object: 'updated_page', pageId: id });
         return;
       }
@@ -145,10 +162,10 @@ export function applyBatch(draft: RevisionDraft, changes: ContentChange[], ctx: 
       }
       case 'insert_files': {
         for (const file of change.files) {
-          const source = fileSource(file, ctx);
+          const source = fileSource(file, ctx.blobForUrl);
           const contentType = file.contentType ?? source.contentType ?? guessContentType(file.name);
           const record: FileRec = {
-            id: (file.ref !== undefined ? fileRefs.get(file.ref) : undefined) ?? ctx.newId('file'),
+            id: (file.ref !== undefined ? refs.files.get(file.ref) : undefined) ?? ctx.newId('file'),
             name: file.name,
             contentType,
             size: source.bytes.length,
@@ -161,21 +178,80 @@ export function applyBatch(draft: RevisionDraft, changes: ContentChange[], ctx: 
       }
     }
   }
+
+  /** Page metadata of a change: its fields and its document's frontmatter, in the settings' precedence. */
+  function metadataOf(change: PageFieldsInput, fromDocument: PageMetadata): Partial<Pick<PageMetadata, (typeof METADATA_KEYS)[number]>> {
+    const out: Record<string, unknown> = {};
+    for (const key of METADATA_KEYS) {
+      const value = settings.documentMetadataFirst ? (fromDocument[key] ?? change[key]) : (change[key] ?? fromDocument[key]);
+      if (value !== undefined) out[key] = value;
+    }
+    return out;
+  }
+
+  function parseDocument(document: DocumentInput, explicitTitle: string | undefined): ParsedMarkdown {
+    let markdown = documentInputToMarkdown(document);
+    // The fake's original rule, kept while stable references are off: `](./<ref>)` names a batch file.
+    if (!settings.stableRefs) {
+      markdown = markdown.replace(/\]\(\.\/([^)\s]+)\)/g, (whole, ref: string) => {
+        const fileId = refs.files.get(ref);
+        return fileId ? `](/files/${fileId})` : whole;
+      });
+    }
+    return parseSubmittedMarkdown(markdown, explicitTitle, { documentFirst: settings.documentMetadataFirst });
+  }
+
+  /** Stores a page body, its references resolved to stable ones when the settings say so. */
+  function storeBody(pageId: string, body: string): void {
+    const markdown = settings.stableRefs
+      ? normaliseBody(
+          resolveSubmittedRefs(body, {
+            index: PageIndex.of(draft.snapshot()),
+            pageId,
+            pageRefs: refs.pages,
+            fileRefs: refs.files,
+            unresolvedLinks: settings.unresolvedLinks,
+          }),
+        )
+      : body;
+    draft.updatePage(pageId, { markdown });
+  }
+}
+
+/** Checks every ref of the batch and gives it the id its page or file will have. */
+function collectRefs(draft: RevisionDraft, changes: ContentChange[], ctx: BatchContext): { pages: Map<string, string>; files: Map<string, string> } {
+  const pages = new Map<string, string>();
+  const files = new Map<string, string>();
+  const owners = new Map<string, string>();
+  let index: PageIndex | undefined; // built only when the batch has refs
+  changes.forEach((change, i) => {
+    const declared: Array<[string, 'page' | 'file']> =
+      change.operation === 'insert_page' && change.ref !== undefined
+        ? [[change.ref, 'page']]
+        : change.operation === 'insert_files'
+          ? change.files.flatMap((f): Array<[string, 'file']> => (f.ref !== undefined ? [[f.ref, 'file']] : []))
+          : [];
+    for (const [ref, kind] of declared) {
+      const where = `changes[${i}] (${change.operation})`;
+      const owner = owners.get(ref);
+      if (owner !== undefined) {
+        throw new BatchError(`${where}: ref "${ref}" is already used by ${owner}; refs must be unique within a batch. Nothing in this batch was applied.`);
+      }
+      index ??= PageIndex.of(draft.snapshot());
+      if (index.byPath(ref) !== undefined) {
+        throw new BatchError(`${where}: ref "${ref}" is the path of an existing page; choose a ref that is no page's path. Nothing in this batch was applied.`);
+      }
+      owners.set(ref, where);
+      (kind === 'page' ? pages : files).set(ref, ctx.newId(kind));
+    }
+  });
+  return { pages, files };
 }
 
 /** The markdown of a `Document` input: `{ markdown }`, `{ document }` (text extracted) or `{}`. */
 export function documentInputToMarkdown(document: DocumentInput): string {
   if ('markdown' in document && typeof document.markdown === 'string') return document.markdown;
   return 'document' in document ? jsonDocumentText(document.document) : '';
-}
-
-function parseDocument(document: DocumentInput, explicitTitle: string | undefined, fileRefs: Map<string, string>): ParsedMarkdown {
-  const markdown = documentInputToMarkdown(document);
-  const withFiles = markdown.replace(/\]\(\.\/([^)\s]+)\)/g, (whole, ref: string) => {
-    const fileId = fileRefs.get(ref);
-    return fileId ? `](/files/${fileId})` : whole;
-  });
-  return parseSubmittedMarkdown(withFiles, explicitTitle);
 }
 
 /** Plain text of a JSON document: one block per paragraph, headings as `#` lines. */
@@ -194,47 +270,6 @@ function jsonDocumentText(document: unknown): string {
     blocks.push(level ? `${'#'.repeat(Number(level))} ${text}` : text);
   }
   return blocks.join('\n\n');
-}
-
-function fileSource(file: { name: string; url?: string; base64?: string }, ctx: BatchContext): { bytes: Buffer; contentType?: string } {
-  if (file.base64 !== undefined) {
-    if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(file.base64)) throw new ContentError(`file "${file.name}": base64 content is not valid base64`);
-    return { bytes: Buffer.from(file.base64, 'base64') };
-  }
-  const known = file.url !== undefined ? ctx.blobForUrl(file.url) : undefined;
-  if (!known) {
-    throw new ContentError(
-      `file "${file.name}": the fake API cannot download ${file.url ?? 'a missing URL'}; send the bytes as \`base64\` or use a downloadURL of this fake`,
-    );
-  }
-  return known;
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  svg: 'image/svg+xml',
-  webp: 'image/webp',
-  pdf: 'application/pdf',
-  txt: 'text/plain',
-  md: 'text/markdown',
-  json: 'application/json',
-  zip: 'application/zip',
-};
-
-export function guessContentType(name: string): string {
-  const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
-  return (ext && CONTENT_TYPES[ext]) ?? 'application/octet-stream';
-}
-
-export function blobKeyFor(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

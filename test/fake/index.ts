@@ -7,6 +7,9 @@
  *   const space = fake.store.addSpace(org.id, { title: 'Docs', pages: [{ title: 'Intro', markdown: 'Hi' }] });
  *   // point a client at `${fake.url}/v1` with `Authorization: Bearer ${fake.token}`
  *   await fake.close();
+ *
+ * GitBook's markdown model (stable references, frontmatter, title heading) is off by default:
+ * `startFakeApi({ markdown: GITBOOK_MARKDOWN })`, or switch settings on `fake.markdown`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -20,6 +23,7 @@ import { contentRoutes } from './routes/content';
 import { siteRoutes } from './routes/sites';
 import type { RouteTable } from './routes/types';
 import { Serializer } from './serialize';
+import type { MarkdownSettings } from './markdown-settings';
 import { FakeStore, type StoreOptions } from './store';
 
 export { Faults, type RateLimit, type RequestMatcher } from './faults';
@@ -39,6 +43,8 @@ export {
   type PagePatch,
 } from './store';
 export type * from './model';
+export { DEFAULT_MARKDOWN, GITBOOK_MARKDOWN, type MarkdownSettings } from './markdown-settings';
+export { parseStableRef, formatStableRef, type StableRef } from './stable-refs';
 
 export interface FakeApiOptions extends StoreOptions {
   /** Delay before every answer, in ms (also settable later through `faults.latencyMs`). */
@@ -56,6 +62,8 @@ export interface FakeApi {
   readonly token: string;
   readonly store: FakeStore;
   readonly faults: Faults;
+  /** How page markdown is stored and served; mutable at run time (same object as `store.markdown`). */
+  readonly markdown: MarkdownSettings;
   /** Every request received, in order of completion, with its final status (0 = dropped). */
   readonly requests: RequestLogEntry[];
   resetLog(): void;
@@ -139,6 +147,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     token,
     store,
     faults,
+    markdown: store.markdown,
     requests,
     resetLog: () => {
       requests.length = 0;

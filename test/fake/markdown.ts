@@ -8,6 +8,8 @@ export interface PageMetadata {
   icon?: string;
   emoji?: string;
   hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
 }
 
 export interface ParsedMarkdown {
@@ -19,15 +21,21 @@ export interface ParsedMarkdown {
 export class MarkdownError extends Error {}
 
 const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-const LEADING_HEADING = /^(?:[ \t]*\r?\n)*# +(.+?)[ \t#]*(?:\r?\n|$)/;
+// An ATX heading; a closing run of `#` counts only after a space (`# C#` is titled "C#").
+const LEADING_HEADING = /^(?:[ \t]*\r?\n)*# +(.+?)(?:[ \t]+#+)?[ \t]*(?:\r?\n|$)/;
+
+const BOOLEAN_KEYS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
 
 /**
  * Splits submitted markdown into stored body and page metadata. Frontmatter keys `title`,
- * `description`, `icon`, `emoji` and `hidden` set metadata; other keys are ignored. The title
- * comes from `explicitTitle`, else frontmatter `title`, else a leading `# heading` (which is
- * then removed from the body, as the page title is rendered separately).
+ * `description`, `icon`, `emoji`, `hidden`, `noIndex` and `noRobotsIndex` set metadata; other
+ * keys (`layout`, `cover`, `if`, `vars`, …) are accepted and ignored. The title comes from
+ * `explicitTitle`, else frontmatter `title`, else a leading `# heading` (which is then removed
+ * from the body, as the page title is rendered separately). With `documentFirst` (GitBook's
+ * import precedence) the frontmatter and the heading win over `explicitTitle`, and a leading
+ * heading is always removed.
  */
-export function parseSubmittedMarkdown(markdown: string, explicitTitle?: string): ParsedMarkdown {
+export function parseSubmittedMarkdown(markdown: string, explicitTitle?: string, options: { documentFirst?: boolean } = {}): ParsedMarkdown {
   let body = markdown.replace(/\r\n/g, '\n');
   const metadata: PageMetadata = {};
   const fm = FRONTMATTER.exec(body);
@@ -47,14 +55,23 @@ export function parseSubmittedMarkdown(markdown: string, explicitTitle?: string)
         if (typeof value !== 'string' && typeof value !== 'number') throw new MarkdownError(`frontmatter \`${key}\` must be a string`);
         metadata[key] = String(value);
       }
-      if (record.hidden !== undefined && record.hidden !== null) {
-        if (typeof record.hidden !== 'boolean') throw new MarkdownError('frontmatter `hidden` must be true or false');
-        metadata.hidden = record.hidden;
+      for (const key of BOOLEAN_KEYS) {
+        const value = record[key];
+        if (value === undefined || value === null) continue;
+        if (typeof value !== 'boolean') throw new MarkdownError(`frontmatter \`${key}\` must be true or false`);
+        metadata[key] = value;
       }
     }
     body = body.slice(fm[0].length);
   }
-  if (explicitTitle !== undefined) {
+  if (options.documentFirst) {
+    const heading = LEADING_HEADING.exec(body);
+    if (heading) {
+      metadata.title ??= (heading[1] ?? '').trim();
+      body = body.slice(heading[0].length).replace(/^(?:[ \t]*\n)+/, '');
+    }
+    if (metadata.title === undefined && explicitTitle !== undefined) metadata.title = explicitTitle;
+  } else if (explicitTitle !== undefined) {
     metadata.title = explicitTitle;
   } else if (metadata.title === undefined) {
     const heading = LEADING_HEADING.exec(body);

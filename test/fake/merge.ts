@@ -12,25 +12,26 @@
  * - A page whose parent no longer exists moves to the root; a parent cycle created by opposite
  *   moves is broken by moving the page to the root; a slug clash between siblings is resolved
  *   by suffixing the later page's slug (`-2`, `-3`, ...).
- * - Files merge by the same one-side/both-sides rule.
+ * - Files and reusable contents merge by the same one-side/both-sides rule.
  *
  * The merge never reports conflicts, so the API's `result` is always `merge` / `update`.
  */
-import type { FileRec, PageRec, RevisionRec } from './model';
+import type { FileRec, PageRec, ReusableContentRec, RevisionRec } from './model';
 import { childIdsOf } from './tree';
 
 export interface MergedContent {
   pages: Map<string, PageRec>;
   children: Map<string, readonly string[]>;
   files: Map<string, FileRec>;
+  reusableContents: Map<string, ReusableContentRec>;
 }
 
-const CONTENT_KEYS = ['type', 'title', 'slug', 'description', 'icon', 'emoji', 'hidden', 'markdown', 'href'] as const;
+const CONTENT_KEYS = ['type', 'title', 'slug', 'description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex', 'markdown', 'href'] as const;
 
 function sameContent(a: PageRec | undefined, b: PageRec | undefined): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  return CONTENT_KEYS.every((k) => a[k] === b[k]);
+  return CONTENT_KEYS.every((k) => a[k] === b[k]) && a.pageTarget?.page === b.pageTarget?.page && a.pageTarget?.space === b.pageTarget?.space;
 }
 
 function samePage(a: PageRec | undefined, b: PageRec | undefined): boolean {
@@ -76,7 +77,15 @@ export function mergeRevisions(base: RevisionRec, ours: RevisionRec, theirs: Rev
     const chosen = sameFile(b, t) ? o : t;
     if (chosen) files.set(id, chosen);
   }
-  return { pages, children, files };
+
+  const reusableContents = new Map<string, ReusableContentRec>();
+  for (const id of new Set([...base.reusableContents.keys(), ...ours.reusableContents.keys(), ...theirs.reusableContents.keys()])) {
+    const b = base.reusableContents.get(id);
+    const t = theirs.reusableContents.get(id);
+    const chosen = b?.documentId === t?.documentId && b?.title === t?.title ? ours.reusableContents.get(id) : t;
+    if (chosen) reusableContents.set(id, chosen);
+  }
+  return { pages, children, files, reusableContents };
 }
 
 function mergePage(b: PageRec | undefined, o: PageRec | undefined, t: PageRec | undefined): PageRec | undefined {

@@ -53,12 +53,18 @@ export interface PageRec {
   readonly icon?: string;
   readonly emoji?: string;
   readonly hidden: boolean;
+  /** Not indexed by search and ask (`noIndex`); absent means false. */
+  readonly noIndex?: boolean;
+  /** Not indexed by search engine robots (`noRobotsIndex`); absent means false. */
+  readonly noRobotsIndex?: boolean;
   /** Stored body (frontmatter stripped) of document pages; '' for groups and links. */
   readonly markdown: string;
   /** Content-derived id of the document: changes exactly when `markdown` changes. */
   readonly documentId?: string;
-  /** Target of link pages. */
+  /** Target URL of link pages pointing at a URL. */
   readonly href?: string;
+  /** Target of link pages pointing at a page (of this space, or of `space`). */
+  readonly pageTarget?: { readonly page: string; readonly space?: string };
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -71,6 +77,16 @@ export interface FileRec {
   /** sha256 of the bytes; the blob route of the fake serves them under this key. */
   readonly blobKey: string;
   readonly dimensions?: { width: number; height: number };
+}
+
+/** Reusable content of a space: a block of markdown pages include with `{% include %}`. */
+export interface ReusableContentRec {
+  readonly id: string;
+  readonly title: string;
+  /** Stored body, in the same stable-reference form as page bodies. */
+  readonly markdown: string;
+  /** Content-derived id of the document: changes exactly when `markdown` changes. */
+  readonly documentId: string;
 }
 
 export type RevisionType = 'edits' | 'merge' | 'update';
@@ -86,6 +102,7 @@ export interface RevisionRec {
   /** Ordered child ids per parent; the key '' holds the root pages. */
   readonly children: ReadonlyMap<string, readonly string[]>;
   readonly files: ReadonlyMap<string, FileRec>;
+  readonly reusableContents: ReadonlyMap<string, ReusableContentRec>;
   /** For merge revisions: the change request that was merged. */
   readonly mergedFrom?: string;
   /** Lazily computed derived data (paths, serialised JSON); never part of equality. */

@@ -11,6 +11,7 @@ import type {
   PageRec,
   Reaction,
   ReplyRec,
+  ReusableContentRec,
   RevisionRec,
   ShareLinkRec,
   SiteRec,
@@ -21,6 +22,7 @@ import type {
   UserRec,
 } from './model';
 import { markdownToJsonDocument } from './markdown';
+import { pageMarkdown, type RefsFormat } from './page-markdown';
 import type { FakeStore } from './store';
 import { childIdsOf, pagePath } from './tree';
 
@@ -181,7 +183,7 @@ export class Serializer {
       parents: [...revision.parents],
       pages: this.pageTree(revision),
       files: this.files(revision),
-      reusableContents: [],
+      reusableContents: [...revision.reusableContents.values()].map((rc) => this.reusableContent(rc)),
       tags: [],
       variables: {},
       createdAt: revision.createdAt,
@@ -197,14 +199,21 @@ export class Serializer {
   }
 
   /**
-   * A single page with its content: `markdown` for `format=markdown`, otherwise (the API's
-   * default, or `format=document`) a JSON `document`. Group and link pages carry no content.
+   * A single page with its content: `markdown` for `format=markdown` (references and head as the
+   * markdown settings and `refs` say, see page-markdown.ts), otherwise (the API's default, or
+   * `format=document`) a JSON `document`. Group and link pages carry no content.
    */
-  page(revision: RevisionRec, pageId: string, format?: BodyFormat): Json {
+  page(revision: RevisionRec, pageId: string, format?: BodyFormat, refs?: RefsFormat): Json {
     const node = this.pageNode(revision, pageId);
     const page = revision.pages.get(pageId);
     if (!page || page.type !== 'document') return node;
-    return format === 'markdown' ? { ...node, markdown: page.markdown } : { ...node, document: markdownToJsonDocument(page.markdown) };
+    return format === 'markdown'
+      ? { ...node, markdown: pageMarkdown(revision, page, this.store.markdown, refs ?? 'relative') }
+      : { ...node, document: markdownToJsonDocument(page.markdown) };
+  }
+
+  reusableContent(content: ReusableContentRec): Json {
+    return { id: content.id, title: content.title, document: content.documentId };
   }
 
   private pageNode(revision: RevisionRec, pageId: string): Json {
@@ -230,7 +239,10 @@ export class Serializer {
       hidden: page.hidden,
     };
     if (page.type === 'link') {
-      return { ...common, kind: 'link', type: 'link', target: { kind: 'url', url: page.href ?? '' }, href: page.href ?? '' };
+      // A page target has no `href`: the spec does not say what GitBook puts there.
+      return page.pageTarget
+        ? { ...common, kind: 'link', type: 'link', target: { kind: 'page', ...page.pageTarget } }
+        : { ...common, kind: 'link', type: 'link', target: { kind: 'url', url: page.href ?? '' }, href: page.href ?? '' };
     }
     const path = pagePath(revision, page.id);
     const children = childIdsOf(revision, page.id).map((id) => this.pageNode(revision, id));
@@ -248,8 +260,8 @@ export class Serializer {
       pages: children,
       layout: PAGE_LAYOUT,
       tags: [],
-      noIndex: false,
-      noRobotsIndex: false,
+      noIndex: page.noIndex ?? false,
+      noRobotsIndex: page.noRobotsIndex ?? false,
       ...(page.documentId !== undefined ? { documentId: page.documentId } : {}),
     };
   }

@@ -15,6 +15,7 @@ import type {
   PageRec,
   PageType,
   ReplyRec,
+  ReusableContentRec,
   RevisionRec,
   RevisionType,
   ShareLinkRec,
@@ -27,8 +28,10 @@ import type {
   SpaceVisibility,
   UserRec,
 } from './model';
-import { applyBatch, BatchError, blobKeyFor, guessContentType, type BatchOutcome, type ContentChange } from './batch';
-import { normaliseBody } from './markdown';
+import { applyBatch, BatchError, type BatchOutcome, type ContentChange } from './batch';
+import { blobKeyFor, guessContentType } from './batch-files';
+import { documentIdFor, normaliseBody } from './markdown';
+import { DEFAULT_MARKDOWN, type MarkdownSettings } from './markdown-settings';
 import { mergeRevisions } from './merge';
 import { ContentError, pagePath, pagesInOrder, RevisionDraft, type PagePatch } from './tree';
 
@@ -36,16 +39,23 @@ export { BatchError, ContentError };
 export type { ContentChange, PagePatch };
 
 export interface PageSeed {
+  /** A fixed page id (e.g. to seed content that already holds stable references to it). */
+  id?: string;
   title: string;
   slug?: string;
+  /** Stored as given (line endings normalised): references are not resolved. */
   markdown?: string;
   description?: string;
   icon?: string;
   emoji?: string;
   hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
   type?: PageType;
   /** Target URL of a link page. */
   href?: string;
+  /** Target page of a link page (instead of `href`), in this space or in `space`. */
+  target?: { page: string; space?: string };
   pages?: PageSeed[];
 }
 
@@ -93,6 +103,8 @@ export interface StoreOptions {
   /** Clock used for every timestamp; defaults to the real time. */
   now?: () => Date;
   currentUser?: { displayName?: string; email?: string };
+  /** How page markdown is stored and served (see markdown-settings.ts); default: verbatim. */
+  markdown?: Partial<MarkdownSettings>;
 }
 
 export class FakeStore {
@@ -110,6 +122,8 @@ export class FakeStore {
   readonly shareLinks = new Map<string, ShareLinkRec>();
   readonly blobs = new Map<string, { bytes: Buffer; contentType: string }>();
   readonly currentUser: UserRec;
+  /** Mutable: tests may switch settings at run time. */
+  readonly markdown: MarkdownSettings;
 
   private counter = 0;
   private lastTime = 0;
@@ -117,6 +131,7 @@ export class FakeStore {
 
   constructor(options: StoreOptions = {}) {
     this.clock = options.now ?? (() => new Date());
+    this.markdown = { ...DEFAULT_MARKDOWN, ...options.markdown };
     this.currentUser = this.addUser({
       displayName: options.currentUser?.displayName ?? 'Casey Quire',
       email: options.currentUser?.email ?? 'casey@example.com',
@@ -187,11 +202,12 @@ export class FakeStore {
     return this.must(this.collections.get(id), `collection "${id}"`);
   }
 
-  addSpace(orgId: string, input: { title: string; emoji?: string; visibility?: SpaceVisibility; parent?: string; pages?: PageSeed[] }): SpaceRec {
+  addSpace(orgId: string, input: { id?: string; title: string; emoji?: string; visibility?: SpaceVisibility; parent?: string; pages?: PageSeed[] }): SpaceRec {
     this.org(orgId);
     if (input.parent !== undefined) this.collection(input.parent);
+    if (input.id !== undefined && this.spaces.has(input.id)) throw new InvalidRequestError(`space "${input.id}" already exists in this fake`);
     const now = this.now();
-    const spaceId = this.newId('space');
+    const spaceId = input.id ?? this.newId('space');
     const draft = new RevisionDraft(undefined, now);
     this.seedPages(draft, input.pages ?? [], null);
     const revision = this.commit(draft, spaceId, 'edits', []);
@@ -303,11 +319,14 @@ export class FakeStore {
     return this.page(spaceId, pageId, target);
   }
 
-  addFile(spaceId: string, input: { name: string; contentType?: string; bytes: Buffer | string } & EditTarget): FileRec {
+  addFile(spaceId: string, input: { id?: string; name: string; contentType?: string; bytes: Buffer | string } & EditTarget): FileRec {
     const bytes = typeof input.bytes === 'string' ? Buffer.from(input.bytes) : input.bytes;
     const contentType = input.contentType ?? guessContentType(input.name);
+    if (input.id !== undefined && this.revisionOf(spaceId, input).files.has(input.id)) {
+      throw new InvalidRequestError(`file "${input.id}" already exists in space "${spaceId}"`);
+    }
     const file: FileRec = {
-      id: this.newId('file'),
+      id: input.id ?? this.newId('file'),
       name: input.name,
       contentType,
       size: bytes.length,
@@ -319,6 +338,15 @@ export class FakeStore {
 
   deleteFile(spaceId: string, fileId: string, target: EditTarget = {}): void {
     this.edit(spaceId, target, (draft) => draft.removeFile(fileId));
+  }
+
+  /** Adds (or, with an existing `id`, replaces) reusable content; `markdown` is stored as given. */
+  addReusableContent(spaceId: string, input: { id?: string; title: string; markdown: string } & EditTarget): ReusableContentRec {
+    const id = input.id ?? this.newId('rc');
+    const markdown = normaliseBody(input.markdown);
+    const content: ReusableContentRec = { id, title: input.title, markdown, documentId: documentIdFor(id, markdown) };
+    this.edit(spaceId, input, (draft) => draft.putReusableContent(content));
+    return content;
   }
 
   putBlob(bytes: Buffer, contentType: string): string {
@@ -350,6 +378,7 @@ export class FakeStore {
           const revision = this.revisions.get(revisionId);
           return revision?.spaceId === spaceId ? revision : undefined;
         },
+        markdown: this.markdown,
       });
     });
     return { ...this.must(outcome, 'batch outcome'), changeRequest: cr };
@@ -694,9 +723,11 @@ export class FakeStore {
 
   private seedPage(draft: RevisionDraft, seed: PageSeed, parentId: string | null, at: number | undefined): PageRec {
     const type = seed.type ?? 'document';
-    if (type === 'link' && seed.href === undefined) throw new InvalidRequestError(`link page "${seed.title}" needs an href`);
+    if (type === 'link' && (seed.href === undefined) === (seed.target === undefined)) {
+      throw new InvalidRequestError(`link page "${seed.title}" needs either an href or a target page`);
+    }
     const page = draft.insertPage(
-      this.newId('page'),
+      seed.id ?? this.newId('page'),
       {
         type,
         title: seed.title,
@@ -706,7 +737,10 @@ export class FakeStore {
         ...(seed.description !== undefined ? { description: seed.description } : {}),
         ...(seed.icon !== undefined ? { icon: seed.icon } : {}),
         ...(seed.emoji !== undefined ? { emoji: seed.emoji } : {}),
+        ...(seed.noIndex ? { noIndex: true } : {}),
+        ...(seed.noRobotsIndex ? { noRobotsIndex: true } : {}),
         ...(seed.href !== undefined ? { href: seed.href } : {}),
+        ...(seed.target !== undefined ? { pageTarget: { ...seed.target } } : {}),
       },
       parentId,
       at,

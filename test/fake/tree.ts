@@ -7,7 +7,7 @@
  * Tree rules: group pages live at the root only; link pages have no children; slugs are unique
  * among siblings; a page cannot move under itself or its descendants.
  */
-import type { FileRec, PageRec, RevisionRec, RevisionType } from './model';
+import type { FileRec, PageRec, ReusableContentRec, RevisionRec, RevisionType } from './model';
 import { documentIdFor, slugify } from './markdown';
 
 /** A content edit that breaks a tree rule or names a missing page; the API answers 400. */
@@ -17,20 +17,24 @@ const ROOT = '';
 const key = (parentId: string | null): string => parentId ?? ROOT;
 
 export type PageFields = Omit<PageRec, 'id' | 'parentId' | 'createdAt' | 'updatedAt' | 'documentId'>;
-export type PagePatch = Partial<Pick<PageRec, 'title' | 'slug' | 'description' | 'icon' | 'emoji' | 'hidden' | 'markdown' | 'href'>>;
+export type PagePatch = Partial<
+  Pick<PageRec, 'title' | 'slug' | 'description' | 'icon' | 'emoji' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'markdown' | 'href'>
+>;
 
 export class RevisionDraft {
   private readonly pages: Map<string, PageRec>;
   private readonly children: Map<string, readonly string[]>;
   private readonly files: Map<string, FileRec>;
+  private readonly reusableContents: Map<string, ReusableContentRec>;
 
   constructor(
-    base: Pick<RevisionRec, 'pages' | 'children' | 'files'> | undefined,
+    base: Pick<RevisionRec, 'pages' | 'children' | 'files' | 'reusableContents'> | undefined,
     private readonly now: string,
   ) {
     this.pages = new Map(base?.pages);
     this.children = new Map(base?.children);
     this.files = new Map(base?.files);
+    this.reusableContents = new Map(base?.reusableContents);
   }
 
   page(id: string): PageRec | undefined {
@@ -148,6 +152,19 @@ export class RevisionDraft {
     if (!this.files.delete(id)) throw new ContentError(`file "${id}" does not exist in this revision`);
   }
 
+  reusableContent(id: string): ReusableContentRec | undefined {
+    return this.reusableContents.get(id);
+  }
+
+  putReusableContent(content: ReusableContentRec): void {
+    this.reusableContents.set(content.id, content);
+  }
+
+  /** Pages, children and files as they stand, for code that reads the draft like a revision. */
+  snapshot(): Pick<RevisionRec, 'pages' | 'children' | 'files' | 'reusableContents'> {
+    return { pages: this.pages, children: this.children, files: this.files, reusableContents: this.reusableContents };
+  }
+
   isAncestor(ancestorId: string, pageId: string): boolean {
     for (let p = this.pages.get(pageId)?.parentId ?? null; p !== null; p = this.pages.get(p)?.parentId ?? null) {
       if (p === ancestorId) return true;
@@ -162,6 +179,7 @@ export class RevisionDraft {
       pages: new Map(this.pages),
       children: new Map(this.children),
       files: new Map(this.files),
+      reusableContents: new Map(this.reusableContents),
       derived: new Map(),
     };
   }

@@ -45,6 +45,7 @@ export const changeRequestRoutes: RouteTable = {
   getFileInChangeRequestById: changeRequestReads.file,
   getPageInChangeRequestById: changeRequestReads.page,
   getPageInChangeRequestByPath: changeRequestReads.pageByPath,
+  getReusableContentInChangeRequestById: changeRequestReads.reusableContent,
 
   updateChangeRequestContent: ({ store, json, param, query, body, blobForUrl }) => {
     const outcome = store.applyContentChanges(param('spaceId'), param('changeRequestId'), body.changes as ContentChange[], blobForUrl);

@@ -1,8 +1,10 @@
 /** Space content: current revision, pages, files, revisions and their semantic changes. */
 import { ApiError } from '../errors';
-import type { RevisionRec } from '../model';
+import type { ReusableContentRec, RevisionRec } from '../model';
+import { markdownToJsonDocument } from '../markdown';
 import { paginate } from '../paging';
 import { semanticChanges } from '../semantic-changes';
+import type { RefsFormat } from '../page-markdown';
 import type { BodyFormat } from '../serialize';
 import { NotFoundError } from '../store';
 import { pagePath } from '../tree';
@@ -27,22 +29,31 @@ function contentReads(revisionOf: (ctx: RouteContext) => RevisionRec) {
       const revision = revisionOf(ctx);
       const pageId = ctx.param('pageId');
       if (!revision.pages.has(pageId)) throw new NotFoundError(`page "${pageId}" does not exist in revision "${revision.id}"`);
-      return ok(ctx.json.page(revision, pageId, ctx.query.format as BodyFormat));
+      return ok(ctx.json.page(revision, pageId, ctx.query.format as BodyFormat, ctx.query['format.markdown.refs'] as RefsFormat | undefined));
     },
     pageByPath: (ctx: RouteContext): Reply => {
       const revision = revisionOf(ctx);
       const path = ctx.param('pagePath');
       for (const page of revision.pages.values()) {
-        if (pagePath(revision, page.id) === path) return ok(ctx.json.page(revision, page.id, ctx.query.format as BodyFormat));
+        if (pagePath(revision, page.id) === path) {
+          return ok(ctx.json.page(revision, page.id, ctx.query.format as BodyFormat, ctx.query['format.markdown.refs'] as RefsFormat | undefined));
+        }
       }
       throw new NotFoundError(`no page at path "${path}" in revision "${revision.id}"`);
     },
+    reusableContent: (ctx: RouteContext): Reply => ok(ctx.json.reusableContent(reusableContentOf(revisionOf(ctx), ctx.param('reusableContentId')))),
   };
 }
 
 const main = contentReads(({ store, param }) => store.currentRevision(param('spaceId')));
 const byRevision = contentReads(({ store, param }) => store.revision(param('spaceId'), param('revisionId')));
 export const changeRequestReads = contentReads(({ store, param }) => store.revisionOf(param('spaceId'), { changeRequest: param('changeRequestId') }));
+
+function reusableContentOf(revision: RevisionRec, id: string): ReusableContentRec {
+  const content = revision.reusableContents.get(id);
+  if (!content) throw new NotFoundError(`reusable content "${id}" does not exist in revision "${revision.id}"`);
+  return content;
+}
 
 /** Changes of `after` against `before`, limited like the API (`more` counts the rest). */
 export function changesReply(ctx: RouteContext, after: RevisionRec, before: RevisionRec | undefined): Reply {
@@ -63,6 +74,7 @@ export const contentRoutes: RouteTable = {
   getFileById: main.file,
   getPageById: main.page,
   getPageByPath: main.pageByPath,
+  getReusableContentById: main.reusableContent,
 
   getRevisionById: byRevision.revision,
   listPagesInRevisionById: byRevision.pages,
@@ -70,6 +82,11 @@ export const contentRoutes: RouteTable = {
   getFileInRevisionById: byRevision.file,
   getPageInRevisionById: byRevision.page,
   getPageInRevisionByPath: byRevision.pageByPath,
+  getReusableContentInRevisionById: byRevision.reusableContent,
+  getReusableContentDocumentInRevisionById: (ctx) => {
+    const revision = ctx.store.revision(ctx.param('spaceId'), ctx.param('revisionId'));
+    return ok(markdownToJsonDocument(reusableContentOf(revision, ctx.param('reusableContentId')).markdown));
+  },
 
   getRevisionSemanticChanges: (ctx) => {
     const revision = ctx.store.revision(ctx.param('spaceId'), ctx.param('revisionId'));
