@@ -129,7 +129,7 @@ describe('service', () => {
     const space = (await service.request('catalog.get', {})).spaces[0]!;
     expect(space).toMatchObject({ state: 'synced', emoji: '📘', pendingEdits: 0, conflicts: 0 });
 
-    await writeFile(join(folder, 'README.md'), (await readFile(join(folder, 'README.md'), 'utf8')) + '\nMore.\n');
+    await writeFile(join(folder, 'README.md'), `${await readFile(join(folder, 'README.md'), 'utf8')}\nMore.\n`);
     expect((await service.request('catalog.get', {})).spaces[0]).toMatchObject({ state: 'pending', pendingEdits: 1 });
     expect(events.some((e) => e.name === 'data.changed' && e.payload.areas.includes('catalog'))).toBe(true);
   });

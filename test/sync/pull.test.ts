@@ -180,7 +180,7 @@ describe('pull: mirroring a space into the folder', () => {
     const root = realpathSync(dir);
     const files = listFiles(dir).filter((f) => f.endsWith('.md') && !f.endsWith('SUMMARY.md'));
     expect(files).toHaveLength(1 + titles.length * 2);
-    for (const f of files) expect(realpathSync(join(dir, f)).startsWith(root + '/')).toBe(true);
+    for (const f of files) expect(realpathSync(join(dir, f)).startsWith(`${root}/`)).toBe(true);
     const folded = new Set(files.map((f) => f.normalize('NFC').toLowerCase()));
     expect(folded.size).toBe(files.length);
     const bodies = new Set(files.map((f) => readFileSync(join(dir, f), 'utf8')));

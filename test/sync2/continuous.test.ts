@@ -19,7 +19,7 @@ let abort: AbortController;
 let sync: ContinuousSync;
 const reports: CycleReport[] = [];
 const recorded: { path: string; at: number }[] = [];
-let waiters: (() => void)[] = [];
+const waiters: (() => void)[] = [];
 
 /** Resolves once `test()` holds, checked after every report or record; rejects after `ms`. */
 function until(test: () => boolean, ms = 10_000): Promise<void> {

@@ -119,7 +119,9 @@ const journal: string[] = [];
 /** Tokens that must survive, with who wrote them. */
 const live = new Map<string, 'local' | 'remote'>();
 const tokensIn = (text: string) => text.match(/\b[LR]\d+\b/g) ?? [];
-const excuse = (text: string) => tokensIn(text).forEach((t) => live.delete(t));
+const excuse = (text: string) => {
+  for (const t of tokensIn(text)) live.delete(t);
+};
 
 function listFiles(base: string, rel = ''): string[] {
   if (!existsSync(join(base, rel))) return [];
@@ -186,7 +188,7 @@ async function step(a: Action): Promise<void> {
       const token = `L${counter++}`;
       const at = Math.min(lines.length, 2 + (a.pick % Math.max(1, lines.length - 1)));
       lines.splice(at, 0, '', `${token} written here`);
-      writeFileSync(join(dir, path), lines.join('\n') + '\n');
+      writeFileSync(join(dir, path), `${lines.join('\n')}\n`);
       live.set(token, 'local');
       bornAt.set(token, journal.length - 1);
       return;
@@ -351,13 +353,11 @@ function checkInvariants(): void {
   expect(open.length, 'at most one open change request').toBeLessThanOrEqual(1);
   const main = fake.store.currentRevision(space.id);
   let expected = [...main.pages.values()];
-  let requestTexts: string[] = [];
   if (open[0]) {
     const cr = open[0];
     const crRevision = fake.store.revision(space.id, cr.revisionId);
     const merged = mergeRevisions(fake.store.revision(space.id, fake.store.baseRevisionId(cr)), main, crRevision);
     expected = [...merged.pages.values()];
-    requestTexts = [...crRevision.pages.values()].map((p) => p.markdown);
   }
   const conflicts = conflictRows();
   const heldIds = new Set(conflicts.map((c) => c.pageId));

@@ -27,7 +27,7 @@ export const arbTree: fc.Arbitrary<SimTree> = fc
       parentId: parent >= 0 && parent < i ? `p${parent}` : null,
       title: `Page ${i}`,
       slug: `page-${i}`,
-      body: [0, 1, 2, 3].map((k) => `base ${i} line ${k}`).join('\n\n') + '\n',
+      body: `${[0, 1, 2, 3].map((k) => `base ${i} line ${k}`).join('\n\n')}\n`,
     })),
   )
   .map(orderTree);

@@ -50,9 +50,9 @@ async function ensureRevisionPages(api: ApiClient, db: Db, spaceId: string, revi
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   db.transaction(() => {
-    flatten(pages, null).forEach(({ page, parentId }, i) =>
-      insert.run(spaceId, revisionId, page.id, parentId, i, page.title, page.path ?? null, page.type, page.documentId ?? null),
-    );
+    for (const [i, { page, parentId }] of flatten(pages, null).entries()) {
+      insert.run(spaceId, revisionId, page.id, parentId, i, page.title, page.path ?? null, page.type, page.documentId ?? null);
+    }
   })();
   return load();
 }

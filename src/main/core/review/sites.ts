@@ -93,18 +93,18 @@ function writeSites(mirror: Mirror, organizationId: string, parts: SiteParts[]):
 
   for (const { site, sections, groups, siteSpaces, shareLinks } of parts) {
     insertSite.run(site.id, organizationId, site.title, site.visibility, site.published ? 1 : 0, JSON.stringify(site));
-    groups.forEach((g, i) => insertGroup.run(g.id, site.id, g.sectionGroup ?? null, i, g.title, JSON.stringify(g)));
+    for (const [i, g] of groups.entries()) insertGroup.run(g.id, site.id, g.sectionGroup ?? null, i, g.title, JSON.stringify(g));
     // A section names its group; failing that, the group listing it among its children is its group.
     const groupOf = new Map<string, string>();
     for (const g of groups) for (const child of g.children ?? []) groupOf.set(child.id, g.id);
-    sections.forEach((s, i) =>
-      insertSection.run(s.id, site.id, s.sectionGroup ?? groupOf.get(s.id) ?? null, i, s.title, s.path, s.default ? 1 : 0, JSON.stringify(s)),
-    );
+    for (const [i, s] of sections.entries()) {
+      insertSection.run(s.id, site.id, s.sectionGroup ?? groupOf.get(s.id) ?? null, i, s.title, s.path, s.default ? 1 : 0, JSON.stringify(s));
+    }
     // Site spaces come from their own list and from inside each section; either may be partial.
     const all = new Map<string, RemoteSiteSpace>();
     for (const ss of siteSpaces) all.set(ss.id, ss);
     for (const s of sections) for (const ss of s.siteSpaces ?? []) if (!all.has(ss.id)) all.set(ss.id, { ...ss, section: ss.section ?? s.id });
-    [...all.values()].forEach((ss, i) =>
+    for (const [i, ss] of [...all.values()].entries()) {
       insertSiteSpace.run(
         ss.id,
         site.id,
@@ -116,8 +116,8 @@ function writeSites(mirror: Mirror, organizationId: string, parts: SiteParts[]):
         ss.default ? 1 : 0,
         ss.hidden ? 1 : 0,
         JSON.stringify(ss),
-      ),
-    );
+      );
+    }
     for (const l of shareLinks) insertLink.run(l.id, site.id, l.name ?? null, l.active === false ? 0 : 1, l.createdAt, JSON.stringify(l));
   }
 }

@@ -66,6 +66,7 @@ function compactReactions(reactions: RemoteReaction[] | undefined): string {
 }
 
 export function commentFingerprint(c: RemoteComment): string {
+  // biome-ignore lint/complexity/useMathMinMax: ISO timestamps are strings; Math.max would compare numbers.
   const latest = (c.repliers ?? []).reduce((max, r) => (r.updatedAt > max ? r.updatedAt : max), '');
   return `${c.replies ?? 0}|${latest}`;
 }

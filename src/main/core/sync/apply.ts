@@ -96,7 +96,7 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
     )
       continue;
     let target: string | null = null;
-    for (const candidate of [m.to, m.from, m.from.replace(/\.md$/i, '') + `.recovered-${m.staged}.md`]) {
+    for (const candidate of [m.to, m.from, `${m.from.replace(/\.md$/i, '')}.recovered-${m.staged}.md`]) {
       const abs = resolveInside(spaceDir, candidate);
       if (
         !(await stat(abs).then(

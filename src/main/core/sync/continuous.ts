@@ -23,7 +23,7 @@ export interface ContinuousSyncOptions {
   stabilityMs?: number;
   onReport?: (report: CycleReport) => void;
   /** A cycle failed; continuous sync goes on (the error says what happened). Return true to stop. */
-  onError?: (err: unknown) => boolean | void;
+  onError?: (err: unknown) => boolean | undefined;
   /** An edit was recorded in the mirror. */
   onRecorded?: (edit: FolderEdit & { spaceId: string }) => void;
   signal: AbortSignal;

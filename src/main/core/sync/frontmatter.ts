@@ -114,7 +114,7 @@ const toLf = (s: string): string => s.replace(/\r\n/g, '\n');
 
 /** Renders a page file (see the module comment for the format). */
 export function renderPageFile({ title, body, meta = {} }: PageFile): string {
-  if (Object.prototype.hasOwnProperty.call(meta, 'title')) {
+  if (Object.hasOwn(meta, 'title')) {
     throw new TypeError("Page metadata must not contain 'title': pass the title as its own field.");
   }
   const inHeading = title !== undefined && fitsHeading(title);
@@ -186,7 +186,7 @@ export function parsePageFile(text: string): ParsedPageFile {
       .slice(closing.index + closing[0].length)
       .replace(/^\n/, '')
       .replace(/^\n/, '');
-    if (Object.prototype.hasOwnProperty.call(meta, 'title')) {
+    if (Object.hasOwn(meta, 'title')) {
       title = titleFromMeta(meta.title);
       const { title: _drop, ...others } = meta;
       meta = others;

@@ -102,7 +102,7 @@ const WINDOWS_ILLEGAL = /[<>:"/\\|?*]/g;
 // Control, format (bidi overrides, zero-width), lone surrogates.
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
 const SPACES = /[\s\p{Z}]+/gu;
-const EDGE_JUNK = /^[\s.\-]+|[\s.\-]+$/gu;
+const EDGE_JUNK = /^[\s.-]+|[\s.-]+$/gu;
 const FOLDER_RESERVED = ['readme', 'readme.md', 'summary', 'summary.md'];
 
 /** Comparison key under which two names are the same file on any common filesystem. */

@@ -192,7 +192,7 @@ export class PushStore {
         }
         case 'update': {
           const before = this.pushedPage(spaceId, e.id);
-          const moved = e.moved || (before !== undefined && before.moved && !before.deleted);
+          const moved = e.moved || (before?.moved === true && !before.deleted);
           this.upsertPushed(spaceId, { id: e.id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text: e.text, deleted: false, moved }, at);
           break;
         }

@@ -29,7 +29,7 @@ import {
   type PushEffect,
 } from './change-request';
 import { sha256 } from './hash';
-import { PushStore, type OutboxRow } from './outbox';
+import type { PushStore, OutboxRow } from './outbox';
 import { pageFileText } from './pull';
 import { pageTitleOf, samePageText } from './page-text';
 import type { ChangeRequestState, PushOp } from './planner';
@@ -117,7 +117,7 @@ export async function changeRequestInfo(ctx: PushContext): Promise<{ state: Chan
  */
 export async function rebaseChangeRequest(ctx: PushContext): Promise<boolean> {
   const row = ctx.store.changeRequest(ctx.spaceId);
-  if (!row || row.state !== 'open' || row.changeRequestId === null) return false;
+  if (row?.state !== 'open' || row.changeRequestId === null) return false;
   const crId = row.changeRequestId;
   try {
     await ctx.api.call((c, p) => c.spaces.updateChangeRequest(ctx.spaceId, crId, p), { signal: ctx.signal });
@@ -133,7 +133,7 @@ export async function rebaseChangeRequest(ctx: PushContext): Promise<boolean> {
 /** A create whose answer was lost: adopt the change request carrying our marker, or forget the attempt. */
 async function settleCreate(ctx: PushContext): Promise<{ id: string; number: number } | null> {
   const row = ctx.store.changeRequest(ctx.spaceId);
-  if (!row || row.state !== 'creating') return null;
+  if (row?.state !== 'creating') return null;
   const open = await ctx.api.listAll<ChangeRequest>(
     (c, q, p) => c.spaces.listChangeRequestsForSpace(ctx.spaceId, { ...q, status: 'open' as ChangeRequestStatus }, p),
     { signal: ctx.signal },

@@ -79,7 +79,6 @@ export async function listSpaceFolder(spaceDir: string): Promise<Listing> {
         const st = statOrNull(join(spaceDir, childRel));
         if (st) out.assets.push({ path: childRel, size: st.size });
       } else if (childRel.startsWith('.gitbook/')) {
-        continue;
       } else if (isRemoteCopy(childRel)) {
         out.remoteCopies.push(childRel);
       } else if (childRel === SUMMARY_FILE) {

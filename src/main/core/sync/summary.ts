@@ -110,7 +110,7 @@ export function renderSummary(pages: readonly LayoutPage[], plan: LayoutPlan): s
     afterGroup = true;
   }
   flushList();
-  return [SUMMARY_HEADING, ...blocks].join('\n\n') + '\n';
+  return `${[SUMMARY_HEADING, ...blocks].join('\n\n')}\n`;
 }
 
 // ---------------------------------------------------------------------------
@@ -127,7 +127,7 @@ function unescapeMarkdown(text: string): string {
       const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
       return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
-    return Object.prototype.hasOwnProperty.call(NAMED_ENTITIES, ref) ? NAMED_ENTITIES[ref]! : whole;
+    return Object.hasOwn(NAMED_ENTITIES, ref) ? NAMED_ENTITIES[ref]! : whole;
   });
 }
 

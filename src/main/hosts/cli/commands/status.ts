@@ -42,8 +42,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         pendingEdits,
         conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
         openChangeRequests: open.n,
-        changeRequest:
-          cr && cr.changeRequestId ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size } : null,
+        changeRequest: cr?.changeRequestId ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size } : null,
         held: store.hold(s.id)?.message ?? null,
         refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
       });
