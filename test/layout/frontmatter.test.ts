@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PageFileError, parsePageFile, pickPageMeta, renderPageFile } from '../../src/main/core/sync/frontmatter';
+import { PageFileError, parsePageFile, pickPageMeta, renderPageFile } from '../../src/main/core/content';
 
 describe('renderPageFile', () => {
   it('writes only the title heading and body when there is no metadata', () => {

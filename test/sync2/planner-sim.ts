@@ -6,8 +6,8 @@
 import { buildLocalTree, type KnownPage } from '../../src/main/core/sync/local-tree';
 import { planLayout, type LayoutPage } from '../../src/main/core/sync/layout';
 import { planSync, type Plan, type PushOp } from '../../src/main/core/sync/planner';
-import { renderPageFile } from '../../src/main/core/sync/frontmatter';
-import { parseSummary, renderSummary } from '../../src/main/core/sync/summary';
+import { renderPageFile } from '../../src/main/core/content';
+import { parseSummary, renderSummary } from '../../src/main/core/content';
 import { isNewPageKey, type BasePage, type OpenConflict, type PushedPage, type RemotePage } from '../../src/main/core/sync/trees';
 
 export interface SimPage {

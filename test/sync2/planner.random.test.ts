@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parsePageFile } from '../../src/main/core/sync/frontmatter';
+import { parsePageFile } from '../../src/main/core/content';
 import { apply, initialState, isNoop, plan, remoteOf } from './planner-sim';
 import { applyLocal, applyRemote, arbLocalOp, arbRemoteOp, arbTree, expectNoLostEdit, pageFiles, type Tokens } from './planner-gen';
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { buildLocalTree, type KnownPage } from '../../src/main/core/sync/local-tree';
 import { buildBatches, changeRequestSubject, markerOf, resolveChange, slugFor } from '../../src/main/core/sync/change-request';
 import { mergeText } from '../../src/main/core/sync/merge';
-import { samePageText } from '../../src/main/core/sync/page-text';
-import { parseSummary } from '../../src/main/core/sync/summary';
+import { samePageText } from '../../src/main/core/content';
+import { parseSummary } from '../../src/main/core/content';
 import type { PushOp } from '../../src/main/core/sync/planner';
 import { apply, initialState, plan, remoteOf, type SimTree } from './planner-sim';
 

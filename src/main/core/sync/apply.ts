@@ -18,7 +18,7 @@ import { planAssetPaths, SUMMARY_FILE, type LayoutPlan } from './layout';
 import type { Plan, FileOp } from './planner';
 import { fetchPageText, forEachBounded, GONE_REMOTELY, type RemoteSnapshot } from './pull';
 import { explainFsError, resolveInside, removeFileInside, SafeFsError, UnsafePathError, writeFileAtomic } from './safe-fs';
-import { renderSummary } from './summary';
+import { renderSummary } from '../content';
 import type { BasePage, RemotePage } from './trees';
 import type { ProgressListener } from './progress';
 

@@ -4,7 +4,7 @@
  */
 import type { Mirror, PageRow } from '../mirror';
 import { PushStore } from './outbox';
-import { samePageText } from './page-text';
+import { samePageText } from '../content';
 import { scanSpace } from './scan';
 import type { PushedPage } from './trees';
 

@@ -23,7 +23,7 @@
 import { remoteCopyPath } from './ignore';
 import { planLayout, type LayoutPage, type LayoutPlan } from './layout';
 import { mergeText, type MergeLimits } from './merge';
-import { samePageText } from './page-text';
+import { samePageText } from '../content';
 import {
   isNewPageKey,
   newPageKey,

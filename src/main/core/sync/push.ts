@@ -31,7 +31,7 @@ import {
 import { sha256 } from './hash';
 import type { PushStore, OutboxRow } from './outbox';
 import { pageFileText } from './pull';
-import { pageTitleOf, samePageText } from './page-text';
+import { pageTitleOf, samePageText } from '../content';
 import type { ChangeRequestState, PushOp } from './planner';
 import { flattenPages } from './remote-tree';
 import { isNewPageKey } from './trees';

@@ -11,8 +11,8 @@ import { isIgnoredDir, isRemoteCopy, isTempName } from './ignore';
 import { ASSETS_FOLDER, SUMMARY_FILE } from './layout';
 import { buildLocalTree, type KnownPage, type ScannedFile } from './local-tree';
 import type { PushedFile } from './outbox';
-import { parseSummary, type SummaryEntry } from './summary';
-import { pageKind, type LocalAsset, type LocalTree, type PushedPage } from './trees';
+import { pageKind, parseSummary, type SummaryEntry } from '../content';
+import type { LocalAsset, LocalTree, PushedPage } from './trees';
 
 export interface ScanInput {
   /** The mirror's page rows of the space (main as last synced, with where each file was). */

@@ -21,7 +21,22 @@
  * written as a bullet without a link. Paths are percent-encoded where Markdown or
  * URLs need it; titles are backslash-escaped.
  */
-import type { LayoutPage, LayoutPlan } from './layout';
+import type { PageKind } from './page-kind';
+
+/** A page of the tree SUMMARY.md lists (sync's LayoutPage fits). */
+export interface SummaryPage {
+  id: string;
+  title: string;
+  pages?: readonly SummaryPage[];
+  /** Link pages: where the link points. */
+  href?: string;
+  target?: { url?: string };
+}
+
+/** Where each page of the tree is in the folder (sync's LayoutPlan fits). */
+export interface SummaryPlacement {
+  pages: ReadonlyMap<string, { kind: PageKind; file: string | null }>;
+}
 
 export interface SummaryEntry {
   /** 'page': links to a file; 'link': links to a URL (or `#`); 'group': a heading or a bullet without a link. */
@@ -66,11 +81,11 @@ function formatHref(href: string): string {
   return `<${flat.replace(/[\\<>]/g, '\\$&')}>`;
 }
 
-function linkHref(page: LayoutPage): string {
+function linkHref(page: SummaryPage): string {
   return page.href ?? page.target?.url ?? '#';
 }
 
-function renderItems(pages: readonly LayoutPage[], plan: LayoutPlan, depth: number, out: string[]): void {
+function renderItems(pages: readonly SummaryPage[], plan: SummaryPlacement, depth: number, out: string[]): void {
   for (const page of pages) {
     const planned = plan.pages.get(page.id);
     const title = escapeTitle(String(page.title ?? ''));
@@ -83,10 +98,10 @@ function renderItems(pages: readonly LayoutPage[], plan: LayoutPlan, depth: numb
   }
 }
 
-/** Renders SUMMARY.md for the tree, using the paths of `plan` (planLayout of the same tree). */
-export function renderSummary(pages: readonly LayoutPage[], plan: LayoutPlan): string {
+/** Renders SUMMARY.md for the tree, using the paths of `plan` (sync's planLayout of the same tree). */
+export function renderSummary(pages: readonly SummaryPage[], plan: SummaryPlacement): string {
   const blocks: string[] = [];
-  let list: LayoutPage[] = [];
+  let list: SummaryPage[] = [];
   let afterGroup = false;
   const flushList = () => {
     if (list.length === 0) return;
