@@ -6,7 +6,6 @@ import { ApiClient } from '../../src/main/core/api';
 import { Mirror } from '../../src/main/core/mirror';
 import { ContinuousSync } from '../../src/main/core/sync/continuous';
 import { SyncEngine, type CycleReport } from '../../src/main/core/sync/engine';
-import { PushStore } from '../../src/main/core/sync/outbox';
 import { startFakeApi, type FakeApi, type SpaceRec } from '../fake';
 import { tempDir } from '../helpers/cli';
 import { contentBatches, openChangeRequests, pageByTitle, seedGuide } from './helpers';
@@ -78,12 +77,12 @@ it('records a save in the mirror quickly, pushes it, and turns a burst of saves 
   writeFileSync(file, '# FAQ\n\nFirst save.\n');
   await until(() => recorded.some((r) => r.path === 'guide/faq.md'));
   expect(recorded[0]!.at - savedAt).toBeLessThan(1000);
-  expect(new PushStore(mirror.db).localEdits(space.id).map((e) => e.path)).toContain('faq.md');
+  expect(mirror.outbox.localEdits(space.id).map((e) => e.path)).toContain('faq.md');
 
   await until(() => reports.some((r) => r.spaces.some((s) => (s.push?.changes ?? 0) > 0)));
   const [cr] = openChangeRequests(fake, space.id);
   expect(pageByTitle(fake, space.id, 'FAQ', cr!.id).markdown).toBe('First save.\n');
-  await until(() => new PushStore(mirror.db).localEdits(space.id).length === 0 || reports.length > 3);
+  await until(() => mirror.outbox.localEdits(space.id).length === 0 || reports.length > 3);
 
   // A burst: ten saves 15 ms apart, as an editor's autosave does.
   const before = contentBatches(fake).length;

@@ -21,7 +21,7 @@ import { dirname, join, posix } from 'node:path';
 import { ApiClient } from '../../src/main/core/api';
 import { Mirror } from '../../src/main/core/mirror';
 import { SyncEngine } from '../../src/main/core/sync/engine';
-import { PushStore } from '../../src/main/core/sync/outbox';
+import { pushStoreOf } from '../../src/main/core/sync/outbox';
 import { ConflictNotFoundError, resolveConflict } from '../../src/main/core/sync/conflicts';
 import { pickPageMeta } from '../../src/main/core/content';
 import { canonicalPageText } from '../../src/main/core/content';
@@ -391,7 +391,7 @@ function checkInvariants(): void {
   const missing = want.filter((t) => !have.includes(t));
   const extra = have.filter((t) => !want.includes(t));
   if (missing.length || extra.length) {
-    const store = new PushStore(mirror.db);
+    const store = pushStoreOf(mirror);
     const debug = {
       missing,
       extra,
@@ -452,12 +452,12 @@ describe('the engine over random steps against the fake API', () => {
               .pages(space.id)
               .filter((p) => has(p.baseContent))
               .map((p) => `${p.id}@${p.path}`);
-            const pushed = [...new PushStore(mirror.db).pushedPages(space.id).values()].filter((p) => has(p.text)).map((p) => p.id);
+            const pushed = [...pushStoreOf(mirror).pushedPages(space.id).values()].filter((p) => has(p.text)).map((p) => p.id);
             console.log(
               `TRACE ${i} ${JSON.stringify(actions[i])} main=${main} cr=${cr} files=${files} base=${base} pushed=${pushed} conflicts=${conflictRows().map((c) => c.path)}`,
             );
             if (process.env.QUIRE_MODEL_TRACE_OUTBOX) {
-              for (const r of new PushStore(mirror.db).outbox(space.id, 3))
+              for (const r of pushStoreOf(mirror).outbox(space.id, 3))
                 console.log(`  OUTBOX ${r.seq} ${r.state} ${r.error ?? ''} ${r.changes.map((c) => JSON.stringify(c).slice(0, 90)).join(' | ')}`);
               for (const l of mirror.log.recent(4)) console.log(`  LOG ${l.kind}: ${l.message}`);
             }

@@ -8,7 +8,7 @@ import { applyPlan, recoverStaging } from './apply';
 import { refreshCatalog } from './catalog';
 import { guessContentType } from './content-type';
 import { MAX_INLINE_FILE_BYTES, type AssetContent } from './change-request';
-import { PushStore } from './outbox';
+import { pushStoreOf } from './outbox';
 import { bodiesNeeded, MissingBodyError, planSync, type PlanInput, type PushOp } from './planner';
 import { basePages, fetchBodies, fetchRemoteTree, remoteFromBase, type RemoteSnapshot } from './pull';
 import { ChangeRequestGoneError, changeRequestInfo, pushChanges, pushKey, pushTextHash, rebaseChangeRequest, settleOutbox, type PushReport } from './push';
@@ -132,7 +132,7 @@ export class SyncEngine {
     const { api, mirror, root, signal, onProgress } = this.options;
     const spaceId = space.id;
     const spaceDir = join(root, space.folder);
-    const store = new PushStore(mirror.db);
+    const store = pushStoreOf(mirror);
     const startedAt = new Date().toISOString();
     await recoverStaging(spaceDir, join(root, STATE_DIR, 'staging', spaceId));
 

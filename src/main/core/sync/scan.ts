@@ -6,11 +6,10 @@
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import type { FileRow, PageRow } from '../mirror';
+import type { FileRow, PageRow, PushedFile } from '../mirror';
 import { isIgnoredDir, isRemoteCopy, isTempName } from './ignore';
 import { ASSETS_FOLDER, SUMMARY_FILE } from './layout';
 import { buildLocalTree, type KnownPage, type ScannedFile } from './local-tree';
-import type { PushedFile } from './outbox';
 import { pageKind, parseSummary, type SummaryEntry } from '../content';
 import type { LocalAsset, LocalTree, PushedPage } from './trees';
 

@@ -3,7 +3,6 @@ import { has, requireFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { pendingEdits as detectPendingEdits } from '../../../core/sync/local-changes';
-import { PushStore } from '../../../core/sync/outbox';
 
 export interface SpaceStatus {
   spaceId: string;
@@ -28,11 +27,10 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   const mirror = ctx.openMirror(dir);
   try {
     const spaces: SpaceStatus[] = [];
-    const store = new PushStore(mirror.db);
+    const store = mirror.outbox;
     for (const s of mirror.catalog.selectedSpaces()) {
       const pendingEdits = s.folder ? await detectPendingEdits(mirror, s.id, join(dir, s.folder)) : { modified: [], added: [], deleted: [] };
       const cr = store.changeRequest(s.id);
-      const open = mirror.db.prepare(`SELECT COUNT(*) AS n FROM change_requests WHERE space_id = ? AND status = 'open'`).get(s.id) as { n: number };
       spaces.push({
         spaceId: s.id,
         title: s.title,
@@ -41,7 +39,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         lastError: s.lastError,
         pendingEdits,
         conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
-        openChangeRequests: open.n,
+        openChangeRequests: mirror.review.openChangeRequestCount(s.id),
         changeRequest: cr?.changeRequestId ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size } : null,
         held: store.hold(s.id)?.message ?? null,
         refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),

@@ -209,3 +209,55 @@ export interface SiteTree {
   children: (SiteGroupNode | SiteSectionNode | SiteSpaceNode)[];
   shareLinks: ShareLinkView[];
 }
+
+// ---- review actions, as stored ---------------------------------------------------
+
+export type ChangeRequestStatusChange = 'draft' | 'open' | 'archived';
+
+/** The actions a user can take (core/review/actions.ts says what each asks for). */
+export type ActionKind =
+  | 'reply'
+  | 'postComment'
+  | 'editComment'
+  | 'editReply'
+  | 'addReaction'
+  | 'removeReaction'
+  | 'resolve'
+  | 'reopen'
+  | 'editChangeRequest'
+  | 'updateFromMain'
+  | 'merge';
+
+/** queued: not sent yet; sending: may have reached the server; done; refused by the server; dismissed by the user. */
+export type ActionState = 'queued' | 'sending' | 'done' | 'refused' | 'dismissed';
+
+/** The fields of an input that are not ids: stored as the action's payload. */
+export interface ActionPayload {
+  body?: string;
+  pageId?: string | null;
+  emoji?: string;
+  subject?: string;
+  description?: unknown;
+  status?: ChangeRequestStatusChange;
+}
+
+/** An action as stored in the mirror, with every id it touches resolved. */
+export interface ActionRecord {
+  seq: number;
+  id: string;
+  kind: ActionKind;
+  spaceId: string;
+  changeRequestId: string | null;
+  commentId: string | null;
+  replyId: string | null;
+  payload: ActionPayload;
+  state: ActionState;
+  createdAt: string;
+  sendingAt: string | null;
+  finishedAt: string | null;
+  attempts: number;
+  /** The server's message when refused, or the last transient failure. */
+  message: string | null;
+  /** Id of the comment or reply the server created. */
+  resultId: string | null;
+}

@@ -4,7 +4,7 @@
  * at once, flagged `pending`.
  */
 import { diffIndices } from 'node-diff3';
-import type { Db } from '../mirror';
+import type { Db } from '../database';
 import type {
   ChangeRequestDiff,
   ChangeRequestView,

@@ -4,59 +4,15 @@
  * actions that touch it folded in. Rewriting either side goes through
  * `materialize*`, so pending effects survive refreshes and restarts.
  */
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../mirror';
-import {
-  applyToChangeRequest,
-  applyToComment,
-  applyToReply,
-  CHANGE_REQUEST_KINDS,
-  type ActionKind,
-  type ActionPayload,
-  type ActionRecord,
-  type ActionState,
-} from './actions';
-import type { RemoteChangeRequest, RemoteComment, RemoteReaction, RemoteReply, RemoteUser } from './types';
+import type { Db } from '../database';
+import type { ReviewActionLog } from './action-log';
+import { applyToChangeRequest, applyToComment, applyToReply, CHANGE_REQUEST_KINDS } from './effects';
+import { statementCache } from './statements';
+import type { ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReaction, RemoteReply, RemoteUser } from './types';
 
 const ME_KEY = 'review.me';
 /** Used for optimistic authorship before the signed-in user is known. */
 const UNKNOWN_ME: RemoteUser = { id: 'me', displayName: 'You' };
-
-interface ActionRow {
-  seq: number;
-  id: string;
-  kind: ActionKind;
-  space_id: string;
-  change_request_id: string | null;
-  comment_id: string | null;
-  reply_id: string | null;
-  payload: string;
-  state: ActionState;
-  created_at: string;
-  sending_at: string | null;
-  finished_at: string | null;
-  attempts: number;
-  message: string | null;
-  result_id: string | null;
-}
-
-export const toAction = (r: ActionRow): ActionRecord => ({
-  seq: r.seq,
-  id: r.id,
-  kind: r.kind,
-  spaceId: r.space_id,
-  changeRequestId: r.change_request_id,
-  commentId: r.comment_id,
-  replyId: r.reply_id,
-  payload: JSON.parse(r.payload) as ActionPayload,
-  state: r.state,
-  createdAt: r.created_at,
-  sendingAt: r.sending_at,
-  finishedAt: r.finished_at,
-  attempts: r.attempts,
-  message: r.message,
-  resultId: r.result_id,
-});
 
 /** Compact reactions for the effective column: names, not whole user objects. */
 function compactReactions(reactions: RemoteReaction[] | undefined): string {
@@ -76,21 +32,16 @@ export function changeRequestFingerprint(cr: RemoteChangeRequest): string {
 }
 
 export class ReviewStore {
-  private readonly statements = new Map<string, Statement>();
+  private readonly sql: ReturnType<typeof statementCache>;
   private cachedMe: RemoteUser | undefined;
   /** Display names already written, so mirroring thousands of comments does not rewrite the same users. */
   private readonly knownNames = new Map<string, string>();
 
-  constructor(readonly db: Db) {}
-
-  /** Prepared once, reused: a refresh runs the same few statements thousands of times. */
-  private sql(text: string): Statement {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+  constructor(
+    db: Db,
+    private readonly actions: ReviewActionLog,
+  ) {
+    this.sql = statementCache(db);
   }
 
   me(): RemoteUser {
@@ -138,76 +89,6 @@ export class ReviewStore {
     for (const r of o.reactions ?? []) for (const u of r.users) this.rememberUser(u.user);
   }
 
-  // ---- actions -------------------------------------------------------------
-
-  action(id: string): ActionRecord | undefined {
-    const r = this.sql(`SELECT * FROM review_actions WHERE id = ?`).get(id) as ActionRow | undefined;
-    return r && toAction(r);
-  }
-
-  actions(states?: ActionState[]): ActionRecord[] {
-    const where = states ? `WHERE state IN (${states.map(() => '?').join(',')})` : '';
-    return (this.sql(`SELECT * FROM review_actions ${where} ORDER BY seq`).all(...(states ?? [])) as ActionRow[]).map(toAction);
-  }
-
-  private pendingWhere(column: 'comment_id' | 'reply_id' | 'change_request_id', id: string): ActionRecord[] {
-    return (this.sql(`SELECT * FROM review_actions WHERE ${column} = ? AND state IN ('queued', 'sending') ORDER BY seq`).all(id) as ActionRow[]).map(toAction);
-  }
-
-  insertAction(a: Omit<ActionRecord, 'seq'>): ActionRecord {
-    const info = this.sql(
-      `INSERT INTO review_actions (id, kind, space_id, change_request_id, comment_id, reply_id, payload, state, created_at,
-           sending_at, finished_at, attempts, message, result_id)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      a.id,
-      a.kind,
-      a.spaceId,
-      a.changeRequestId,
-      a.commentId,
-      a.replyId,
-      JSON.stringify(a.payload),
-      a.state,
-      a.createdAt,
-      a.sendingAt,
-      a.finishedAt,
-      a.attempts,
-      a.message,
-      a.resultId,
-    );
-    return { ...a, seq: Number(info.lastInsertRowid) };
-  }
-
-  setActionState(id: string, state: ActionState, fields: { message?: string | null; resultId?: string | null; at?: string } = {}): void {
-    const at = fields.at ?? new Date().toISOString();
-    const finished = state === 'done' || state === 'refused' || state === 'dismissed';
-    this.sql(
-      `UPDATE review_actions SET state = ?,
-           sending_at = CASE WHEN ? = 'sending' THEN ? ELSE sending_at END,
-           attempts = attempts + CASE WHEN ? = 'sending' THEN 1 ELSE 0 END,
-           finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
-           message = CASE WHEN ? THEN ? ELSE message END,
-           result_id = COALESCE(?, result_id)
-         WHERE id = ?`,
-    ).run(state, state, at, state, finished ? 1 : 0, at, fields.message !== undefined ? 1 : 0, fields.message ?? null, fields.resultId ?? null, id);
-  }
-
-  /** Records why a send did not complete; `requeue` when the request certainly never reached the server. */
-  noteFailure(id: string, message: string, requeue: boolean): void {
-    this.sql(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END WHERE id = ?`).run(message, requeue ? 1 : 0, id);
-  }
-
-  /** Forgets finished actions older than `before` (refused ones stay until dismissed). */
-  pruneFinishedActions(before: string): void {
-    this.sql(`DELETE FROM review_actions WHERE state IN ('done', 'dismissed') AND finished_at < ?`).run(before);
-  }
-
-  /** Points later actions at the id the server gave to something created offline. */
-  retarget(localId: string, serverId: string): void {
-    this.sql(`UPDATE review_actions SET comment_id = ? WHERE comment_id = ?`).run(serverId, localId);
-    this.sql(`UPDATE review_actions SET reply_id = ? WHERE reply_id = ?`).run(serverId, localId);
-  }
-
   // ---- server objects ------------------------------------------------------
 
   putChangeRequest(spaceId: string, cr: RemoteChangeRequest, reviewRequested?: boolean): void {
@@ -228,7 +109,7 @@ export class ReviewStore {
 
   materializeChangeRequest(id: string): void {
     let cr = this.serverChangeRequest(id);
-    const pending = this.pendingWhere('change_request_id', id).filter((a) => CHANGE_REQUEST_KINDS.has(a.kind));
+    const pending = this.actions.pendingFor('change_request_id', id).filter((a) => CHANGE_REQUEST_KINDS.has(a.kind));
     for (const a of pending) cr = applyToChangeRequest(cr, a);
     if (!cr) return;
     this.sql(
@@ -310,7 +191,7 @@ export class ReviewStore {
   /** Rewrites a comment's effective columns; creates the row for one posted offline, drops one that no longer exists. */
   materializeComment(id: string, known?: RemoteComment): void {
     const server = known ?? this.serverComment(id);
-    const pending = this.pendingWhere('comment_id', id);
+    const pending = this.actions.pendingFor('comment_id', id);
     const me = this.me();
     let c: RemoteComment | null = server;
     for (const a of pending) c = applyToComment(c, a, me);
@@ -412,7 +293,7 @@ export class ReviewStore {
 
   materializeReply(id: string, known?: RemoteReply): void {
     const server = known ?? this.serverReply(id);
-    const pending = this.pendingWhere('reply_id', id);
+    const pending = this.actions.pendingFor('reply_id', id);
     const me = this.me();
     let r: RemoteReply | null = server;
     for (const a of pending) r = applyToReply(r, a, me);
@@ -458,6 +339,37 @@ export class ReviewStore {
     }
     if (a.commentId) this.materializeComment(a.commentId);
     if (a.replyId) this.materializeReply(a.replyId);
+  }
+
+  /** Ids of comments and replies the mirror holds from the server. */
+  mirroredIds(): Set<string> {
+    const rows = this.sql(`SELECT id FROM comment_sources UNION ALL SELECT id FROM reply_sources`).all() as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** How many change requests, comments or replies the mirror holds for these spaces. */
+  count(table: 'change_requests' | 'comments' | 'replies', spaceIds: readonly string[]): number {
+    const row = this.sql(`SELECT COUNT(*) AS n FROM ${table} WHERE space_id IN (SELECT value FROM json_each(?))`).get(JSON.stringify(spaceIds)) as {
+      n: number;
+    };
+    return row.n;
+  }
+
+  /** Open change requests of a space. */
+  openChangeRequestCount(spaceId: string): number {
+    return (this.sql(`SELECT COUNT(*) AS n FROM change_requests WHERE space_id = ? AND status = 'open'`).get(spaceId) as { n: number }).n;
+  }
+
+  /** Drops review rows of spaces no longer synced, keeping any with actions still to send. */
+  forgetSpacesExcept(keep: readonly string[]): void {
+    const keepJson = JSON.stringify(keep);
+    const notKept = `space_id NOT IN (SELECT value FROM json_each(?)) AND space_id NOT IN
+      (SELECT space_id FROM review_actions WHERE state IN ('queued', 'sending'))`;
+    this.sql(`DELETE FROM reply_sources WHERE id IN (SELECT id FROM replies WHERE ${notKept})`).run(keepJson);
+    this.sql(`DELETE FROM replies WHERE ${notKept}`).run(keepJson);
+    this.sql(`DELETE FROM comment_sources WHERE id IN (SELECT id FROM comments WHERE ${notKept})`).run(keepJson);
+    this.sql(`DELETE FROM comments WHERE ${notKept}`).run(keepJson);
+    this.sql(`DELETE FROM change_requests WHERE ${notKept}`).run(keepJson);
   }
 
   spacePermissions(spaceId: string): Record<string, boolean> | undefined {
