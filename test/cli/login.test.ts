@@ -46,3 +46,9 @@ it('login with nothing on stdin explains what to do', async () => {
   expect(login.code).toBe(2);
   expect(login.stderr).toMatch(/Paste your API token/);
 });
+
+it('sync with a token the API rejects says, in the command line’s terms, how to sign in again', async () => {
+  const sync = await quire(['sync', '--api', fake.url, '--dir', tempDir(), '--once'], { env: { QUIRE_TOKEN: 'not-the-token' } });
+  expect(sync.code).toBe(1);
+  expect(sync.stderr).toMatch(/token rejected by the API.*Run `quire login`.*QUIRE_TOKEN/);
+});

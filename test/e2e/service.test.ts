@@ -146,6 +146,17 @@ describe('service', () => {
     expect(log[0]?.message).toContain('rejected your token');
   });
 
+  it('says, in the app’s terms, when the mass-delete fail-safe stops a sync, and deletes nothing', async () => {
+    for (const title of ['Setup', 'Usage', 'Limits']) fake.store.addPage(spaceId, { title, markdown: `${title}.\n` });
+    const folder = await signInAndSync();
+    for (const file of ['setup.md', 'usage.md', 'limits.md']) await rm(join(folder, file));
+    const status = await service.syncOnce();
+    expect(status.message).toMatch(/^Stopped before deleting most of “Handbook”: this sync would delete 3 of its 4 pages on the server/);
+    expect(status.message).toContain('Open folder');
+    expect(status.message).toContain('Sync now');
+    expect(fake.store.pages(spaceId).map((p) => p.title)).toEqual(expect.arrayContaining(['Setup', 'Usage', 'Limits']));
+  });
+
   it('pauses and resumes', async () => {
     await signInAndSync();
     expect(await service.request('sync.setPaused', { paused: true })).toMatchObject({ state: 'paused', paused: true });

@@ -227,13 +227,15 @@ describe('fail-safes and durability', () => {
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/Stopped before deleting most of “Guide”: this sync would delete 4 of its 6 pages/);
     expect(openChangeRequests(fake, space.id)).toHaveLength(0);
-    expect(JSON.parse((await status(root)).stdout).spaces[0].held).toMatch(/--allow-deletes/);
+    const held = JSON.parse((await status(root)).stdout).spaces[0];
+    expect(held.held).toMatch(/--allow-deletes/);
+    expect(held.hold).toEqual({ localDeletes: 4, remoteDeletes: 0, pages: 6 });
 
     const allowed = await syncOnce(fake, root, '--allow-deletes');
     expect(allowed.code).toBe(0);
     const [cr] = openChangeRequests(fake, space.id);
     expect(crRevision(cr!.id).pages.size).toBe(2);
-    expect(JSON.parse((await status(root)).stdout).spaces[0].held).toBeNull();
+    expect(JSON.parse((await status(root)).stdout).spaces[0]).toMatchObject({ held: null, hold: null });
   });
 
   it('a file changed while it is being pushed is pushed again, never overwritten', async () => {

@@ -3,3 +3,4 @@ export type { ApiClientOptions, CallOptions, CallParams, Operation, PagedOperati
 export { ApiError, CancelledError, NetworkError, TokenRejectedError } from './errors';
 export type { ApiEvent, ApiStats } from './events';
 export type { Page } from './paging';
+export { API_URL_META, InvalidApiUrlError, normaliseApiUrl } from './url';

@@ -19,7 +19,7 @@ export type { ConflictRow, FileRow, PageRow } from './content';
 export type { Db } from './database';
 export { STATE_DIR } from './database';
 export type { LogEntry, LogKind } from './log';
-export type { ChangeRequestRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow, RefusedChange } from './outbox';
+export type { ChangeRequestRow, HoldRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow, RefusedChange } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';

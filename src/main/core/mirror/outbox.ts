@@ -64,6 +64,18 @@ export interface RefusedChange {
   at: string;
 }
 
+/** A space sync stopped for the user to decide: the mass-delete fail-safe, with what it counted. */
+export interface HoldRow {
+  kind: 'mass-delete';
+  /** Pages the cycle would delete on the server (their files are gone here). */
+  localDeletes: number;
+  /** Page files the cycle would delete here (their pages are gone on the server). */
+  remoteDeletes: number;
+  /** Pages the space has. */
+  pages: number;
+  at: string;
+}
+
 export interface LocalEditRow {
   spaceId: string;
   path: string;
@@ -272,19 +284,20 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
     this.db.prepare(`DELETE FROM sync_local_edits WHERE space_id = ? AND seen_at <= ?`).run(spaceId, upTo);
   }
 
-  hold(spaceId: string): { kind: string; message: string; at: string } | undefined {
-    return this.db.prepare(`SELECT kind, message, at FROM sync_holds WHERE space_id = ?`).get(spaceId) as
-      | { kind: string; message: string; at: string }
-      | undefined;
+  hold(spaceId: string): HoldRow | undefined {
+    return this.db
+      .prepare(`SELECT kind, local_deletes AS localDeletes, remote_deletes AS remoteDeletes, pages, at FROM sync_holds WHERE space_id = ?`)
+      .get(spaceId) as HoldRow | undefined;
   }
 
-  setHold(spaceId: string, kind: string, message: string, at: string): void {
+  setHold(spaceId: string, hold: HoldRow): void {
     this.db
       .prepare(
-        `INSERT INTO sync_holds (space_id, kind, message, at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (space_id) DO UPDATE SET kind = excluded.kind, message = excluded.message, at = excluded.at`,
+        `INSERT INTO sync_holds (space_id, kind, local_deletes, remote_deletes, pages, at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (space_id) DO UPDATE SET kind = excluded.kind, local_deletes = excluded.local_deletes,
+           remote_deletes = excluded.remote_deletes, pages = excluded.pages, at = excluded.at`,
       )
-      .run(spaceId, kind, message, at);
+      .run(spaceId, hold.kind, hold.localDeletes, hold.remoteDeletes, hold.pages, hold.at);
   }
 
   clearHold(spaceId: string): void {

@@ -1,6 +1,7 @@
 import { parseArgs, UsageError } from './args';
 import { EXIT, type CliIo } from './io';
 import { CliContext } from './context';
+import { errorMessage } from './messages';
 import { sync } from './commands/sync';
 import { status } from './commands/status';
 import { login, logout } from './commands/login';
@@ -63,7 +64,7 @@ export async function runCli(argv: string[], io: CliIo, ctx = new CliContext(io)
     }
     if (io.signal.aborted && (err as Error)?.name === 'CancelledError') return EXIT.ok;
     // One clear line: what happened and what to do (the error messages carry both).
-    io.stderr(`quire ${args.command}: ${oneLine((err as Error)?.message ?? String(err))}`);
+    io.stderr(`quire ${args.command}: ${oneLine(errorMessage(err))}`);
     return EXIT.error;
   }
 }
