@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { startFakeApi, type FakeApi } from '../fake';
 import { MemoryTokenStore } from '../../src/main/core/secrets';
 import { createQuireService, type HostCapabilities, type QuireService } from '../../src/main/hosts/service';
-import { startWebHost, type WebHost } from '../../src/main/hosts/web/server';
+import { startWebHost, type WebHost } from '../../src/main/hosts/web';
 
 export interface Stack {
   fake: FakeApi;

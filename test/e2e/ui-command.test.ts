@@ -6,7 +6,7 @@ import { startFakeApi, type FakeApi } from '../fake';
 import { parseArgs } from '../../src/main/hosts/cli/args';
 import type { CliIo } from '../../src/main/hosts/cli/io';
 import { MemoryTokenStore } from '../../src/main/core/secrets';
-import { runUi } from '../../src/main/hosts/web/cli';
+import { ui } from '../../src/main/hosts/cli/commands/ui';
 
 describe('quire ui', () => {
   let fake: FakeApi;
@@ -48,7 +48,7 @@ describe('quire ui', () => {
   it('prints the URL with its secret as the first stdout line, serves it, and stops on the signal', async () => {
     const { cliIo, stdout, stderr, urlPrinted, stop } = io({ QUIRE_TOKEN: fake.token });
     const args = parseArgs(['ui', '--api', fake.url, '--dir', dir, '--port', '0']);
-    const running = runUi(args, cliIo, { tokens: new MemoryTokenStore(), rendererDir: renderer });
+    const running = ui(args, cliIo, { tokens: new MemoryTokenStore(), rendererDir: renderer });
     const url = await urlPrinted;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?secret=[\w-]{40,}$/);
     expect((await fetch(url)).status).toBe(200);
@@ -61,9 +61,19 @@ describe('quire ui', () => {
     await expect(fetch(url)).rejects.toThrow();
   });
 
+  it('says to build the app when its web files are missing, and serves nothing', async () => {
+    const { cliIo, stdout } = io({ QUIRE_TOKEN: fake.token });
+    const empty = await mkdtemp(join(tmpdir(), 'quire-ui-unbuilt-'));
+    await expect(ui(parseArgs(['ui', '--api', fake.url, '--dir', dir]), cliIo, { rendererDir: empty })).rejects.toThrow(
+      /web files are not built .*index\.html is missing.*Run `npm run build`/,
+    );
+    expect(stdout).toEqual([]);
+    await rm(empty, { recursive: true, force: true });
+  });
+
   it('refuses a bad port with a usage error', async () => {
     const { cliIo } = io();
-    await expect(runUi(parseArgs(['ui', '--api', fake.url, '--dir', dir, '--port', 'x']), cliIo, { rendererDir: renderer })).rejects.toThrow(
+    await expect(ui(parseArgs(['ui', '--api', fake.url, '--dir', dir, '--port', 'x']), cliIo, { rendererDir: renderer })).rejects.toThrow(
       /--port must be a number/,
     );
   });

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { buildPage } from '../e2e/build-renderer';
 import { launchBrowser, type Browser } from '../e2e/chromium';
-import { readStatic } from '../../src/main/hosts/web/static';
+import { readStatic } from '../../src/main/hosts/service';
 import type { PageGlobals } from '../helpers/page-globals';
 
 export interface HarnessPage {

@@ -7,7 +7,7 @@ import { status } from './commands/status';
 import { login, logout } from './commands/login';
 import { run as review } from './commands/review';
 import { run as comment } from './commands/comment';
-import { runUi } from '../web/cli';
+import { ui } from './commands/ui';
 import type { ParsedArgs } from './args';
 
 type Command = (args: ParsedArgs, io: CliIo, ctx: CliContext) => Promise<number>;
@@ -18,7 +18,7 @@ const COMMANDS: Record<string, Command> = {
   login,
   logout,
   review,
-  ui: (args, io, ctx) => runUi(args, io, { tokens: ctx.tokens }),
+  ui: (args, io, ctx) => ui(args, io, { tokens: ctx.tokens }),
   // Interactive: when offline, queue the action after a short try instead of a long backoff.
   comment: (args, io, ctx) => comment(args, io, ctx.withApiOptions({ maxAttempts: 2 })),
 };

@@ -27,6 +27,7 @@ export type { ActionRecord } from '../../core/review';
 export { toQuireError } from './errors';
 export { emojiText } from './view-models';
 export { normaliseApiUrl } from './session';
+export { defaultRendererDir, projectRoot, readStatic, rendererBuilt } from './renderer-files';
 
 export async function createQuireService(options: QuireServiceOptions): Promise<QuireService> {
   const log = options.log ?? (() => undefined);

@@ -1,5 +1,6 @@
 /**
- * `npm run demo`: Quire on a sample organization, no account needed. Starts
+ * `npm run demo`: Quire on a sample organization, no account needed (`predemo` builds the
+ * app first, see scripts/build-app.mjs). Starts
  * the fake API on loopback with the demo content, then opens the desktop app
  * on it; where Electron cannot start (no binary, no display) it says so and
  * serves the same app through the web host instead, printing the address.
@@ -9,12 +10,11 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { startFakeApi } from '../fake';
-import { seedDemo } from '../fake/seed';
-import { MemoryTokenStore } from '../../src/main/core/secrets';
-import { startWebHost } from '../../src/main/hosts/web/server';
-import { defaultRendererDir, projectRoot } from '../../src/main/hosts/web/renderer-dir';
-import { ensureRendererBuilt } from '../../src/main/hosts/web/renderer-build';
+import { MemoryTokenStore } from '../src/main/core/secrets';
+import { defaultRendererDir, projectRoot, rendererBuilt } from '../src/main/hosts/service';
+import { startWebHost } from '../src/main/hosts/web';
+import { startFakeApi } from '../test/fake';
+import { seedDemo } from '../test/fake/seed';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -52,7 +52,8 @@ const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop.abort());
 
 const rendererDir = defaultRendererDir();
-await ensureRendererBuilt(rendererDir, say);
+if (!rendererBuilt(rendererDir))
+  throw new Error(`The app is not built (${rendererDir} is empty). Run \`npm run build\`, or start the demo with \`npm run demo\`.`);
 const electron = electronBinary();
 let ranElectron = false;
 if ('path' in electron) {

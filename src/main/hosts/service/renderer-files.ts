@@ -1,5 +1,13 @@
+/**
+ * The built renderer (index.html and its assets), as both app hosts serve it: Electron on
+ * app://quire, the web host over HTTP. Where it is, whether it is there, and reading one file
+ * for a URL path without ever leaving its folder. Building it is not a run-time job: `npm run
+ * build` (or the `prequire`/`predemo` scripts) does it.
+ */
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -39,4 +47,25 @@ export async function readStatic(root: string, pathname: string): Promise<Static
   } catch {
     return null;
   }
+}
+
+/** The project root: the nearest folder above this file that holds package.json. */
+export function projectRoot(from = dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return resolve(from);
+    dir = up;
+  }
+}
+
+/** Where `npm run build` (electron-vite) puts the renderer. */
+export function defaultRendererDir(): string {
+  return join(projectRoot(), 'out', 'renderer');
+}
+
+/** Whether a built renderer is in `dir`. */
+export function rendererBuilt(dir: string): boolean {
+  return existsSync(join(dir, 'index.html'));
 }

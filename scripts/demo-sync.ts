@@ -4,10 +4,10 @@
  * the real CLI, then shows `quire status`.
  */
 import { resolve } from 'node:path';
-import { startFakeApi } from '../fake';
-import { seedDemo } from '../fake/seed';
-import { runCli } from '../../src/main/hosts/cli/run';
-import { processIo } from '../../src/main/hosts/cli/io';
+import { processIo } from '../src/main/hosts/cli/io';
+import { runCli } from '../src/main/hosts/cli/run';
+import { startFakeApi } from '../test/fake';
+import { seedDemo } from '../test/fake/seed';
 
 const dir = resolve(process.argv[2] ?? 'quire-demo');
 const fake = await startFakeApi();

@@ -1,17 +1,16 @@
 import { join, resolve } from 'node:path';
-import { flag, requireFlag, UsageError, type ParsedArgs } from '../cli/args';
-import { EXIT, type CliIo } from '../cli/io';
-import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
-import { startWebHost } from './server';
-import { defaultRendererDir } from './renderer-dir';
-import { ensureRendererBuilt } from './renderer-build';
+import { KeytarTokenStore, type TokenStore } from '../../../core/secrets';
+import { defaultRendererDir, rendererBuilt } from '../../service';
+import { startWebHost } from '../../web';
+import { flag, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { EXIT, type CliIo } from '../io';
 
 /**
  * `quire ui --api <base_url> --dir <folder> [--port N]`: the app in a browser.
  * The first stdout line is the address to open, secret included; everything
  * else goes to stderr. Runs until the signal aborts (Ctrl+C).
  */
-export async function runUi(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; rendererDir?: string } = {}): Promise<number> {
+export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; rendererDir?: string } = {}): Promise<number> {
   const apiUrl = requireFlag(args, 'api');
   const dir = resolve(requireFlag(args, 'dir'));
   const portFlag = flag(args, 'port');
@@ -19,7 +18,11 @@ export async function runUi(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenSt
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);
 
   const rendererDir = ctx.rendererDir ?? defaultRendererDir();
-  if (!ctx.rendererDir) await ensureRendererBuilt(rendererDir, io.stderr);
+  if (!rendererBuilt(rendererDir)) {
+    throw new Error(
+      `The app's web files are not built (${join(rendererDir, 'index.html')} is missing). Run \`npm run build\` in the Quire folder, then \`quire ui\` again.`,
+    );
+  }
   const host = await startWebHost({
     apiUrl,
     dir,
