@@ -17,7 +17,7 @@ import { ReviewStore } from './review/store';
 export type { OrganizationRow, RemoteSpace, SpaceRow } from './catalog';
 export type { ConflictRow, FileRow, PageRow } from './content';
 export type { Db } from './database';
-export { STATE_DIR } from './database';
+export { STATE_DIR } from './state-dir';
 export type { LogEntry, LogKind } from './log';
 export type { ChangeRequestRow, HoldRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow, RefusedChange } from './outbox';
 export type { ReviewActionLog } from './review/action-log';

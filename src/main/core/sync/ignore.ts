@@ -3,7 +3,8 @@
  * and swap files, the server's side of conflicts. Neither scanned nor watched.
  */
 import { posix } from 'node:path';
-import { STATE_DIR } from '../mirror';
+// The constant alone, not the mirror's index: the planner uses this file and must not load SQLite.
+import { STATE_DIR } from '../mirror/state-dir';
 
 /** Suffix of the file holding the server's side of a conflict, beside the writer's file. */
 export const REMOTE_COPY_SUFFIX = '.remote.md';
