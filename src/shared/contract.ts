@@ -313,7 +313,7 @@ const crRef = { spaceId: s.id(), changeRequestId: s.id() };
 const commentRef = { spaceId: s.id(), commentId: s.id(), changeRequestId: s.optional(s.id()) };
 const markdown = s.string({ min: 1, max: 100_000 });
 
-export const REQUESTS = {
+const REQUESTS = {
   'session.get': req<SessionVM>()(none),
   'session.signIn': req<SessionVM>()(
     s.object({
@@ -385,7 +385,7 @@ export function isRequestName(name: unknown): name is RequestName {
 }
 
 /** Checks a request name and its parameters, throwing `QuireError('invalid-request')` with the reason. */
-export function parseRequest(name: unknown, params: unknown): { name: RequestName; params: Params<RequestName> } {
+function parseRequest(name: unknown, params: unknown): { name: RequestName; params: Params<RequestName> } {
   if (!isRequestName(name)) throw new QuireError('invalid-request', `Unknown request ${JSON.stringify(String(name)).slice(0, 80)}.`);
   try {
     return { name, params: REQUESTS[name].params.parse(params) as Params<RequestName> };
@@ -408,8 +408,6 @@ export interface EventMap {
 
 export type EventName = keyof EventMap;
 export type PushedEvent = { [N in EventName]: { name: N; payload: EventMap[N] } }[EventName];
-export const EVENT_NAMES: readonly EventName[] = ['sync.status', 'session.changed', 'data.changed'];
-
 // ------------------------------------------------------------ wire envelopes
 
 /** What a host answers for a request: never a thrown error across the boundary. */
@@ -437,7 +435,7 @@ export interface ContractService {
 }
 
 /** Converts anything thrown by a service into a wire error a person can act on. */
-export function toErrorVM(e: unknown): ErrorVM {
+function toErrorVM(e: unknown): ErrorVM {
   if (e instanceof QuireError) return { code: e.code, message: e.message };
   const message = e instanceof Error ? e.message : String(e);
   return { code: 'internal', message: `Something went wrong inside Quire: ${message}. Try again; if it keeps happening, check the sync log.` };

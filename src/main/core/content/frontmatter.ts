@@ -44,7 +44,7 @@ export interface ParsedPageFile {
 }
 
 /** Page fields worth a round trip through the file, in the order they are written. */
-export const PAGE_META_KEYS = [
+const PAGE_META_KEYS = [
   'description',
   'icon',
   'emoji',

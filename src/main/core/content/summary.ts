@@ -51,7 +51,7 @@ export interface SummaryEntry {
   children: SummaryEntry[];
 }
 
-export const SUMMARY_HEADING = '# Table of contents';
+const SUMMARY_HEADING = '# Table of contents';
 
 // ---------------------------------------------------------------------------
 // Rendering
@@ -65,7 +65,7 @@ function escapeTitle(title: string): string {
 }
 
 /** Percent-encodes what a Markdown link destination or URL cannot hold as is; keeps readable letters. */
-export function encodeSummaryPath(path: string): string {
+function encodeSummaryPath(path: string): string {
   let out = '';
   for (const ch of path) {
     const keep = /^[A-Za-z0-9\-._~/]$/.test(ch) || (ch.codePointAt(0)! > 0x7f && !/[\p{Z}\p{C}]/u.test(ch));

@@ -14,12 +14,12 @@ import { RevisionPageStore } from './review/revision-pages';
 import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
 
-export type { OrganizationRow, RemoteSpace, SpaceRow } from './catalog';
+export type { SpaceRow } from './catalog';
 export type { ConflictRow, FileRow, PageRow } from './content';
-export type { Db } from './database';
+
 export { STATE_DIR } from './state-dir';
-export type { LogEntry, LogKind } from './log';
-export type { ChangeRequestRow, HoldRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow, RefusedChange } from './outbox';
+
+export type { OutboxRow, OutboxStore, PushedFile } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';

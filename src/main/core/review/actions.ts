@@ -27,7 +27,7 @@ export type ActionInput =
   | { kind: 'updateFromMain'; spaceId: string; changeRequestId: string }
   | { kind: 'merge'; spaceId: string; changeRequestId: string };
 
-export const ACTION_KINDS: readonly ActionKind[] = [
+const ACTION_KINDS: readonly ActionKind[] = [
   'reply',
   'postComment',
   'editComment',
@@ -42,7 +42,7 @@ export const ACTION_KINDS: readonly ActionKind[] = [
 ];
 
 /** Prefix of ids given to comments and replies created offline: `local:<action id>`. */
-export const LOCAL_PREFIX = 'local:';
+const LOCAL_PREFIX = 'local:';
 
 export const localId = (actionId: string): string => `${LOCAL_PREFIX}${actionId}`;
 export const isLocalId = (id: string | null | undefined): id is string => !!id && id.startsWith(LOCAL_PREFIX);

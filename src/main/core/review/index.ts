@@ -29,8 +29,6 @@ import { refreshReview, type RefreshOptions, type RefreshReport } from './refres
 export type { ActionInput } from './actions';
 /** The mirror's review records and views, as hosts see them. */
 export type { ActionRecord, ChangeRequestView, CommentView, ReplyView, SiteTree } from '../mirror';
-export type { ReplayReport } from './queue';
-export type { RefreshOptions, RefreshReport } from './refresh';
 
 export interface ActResult {
   /** sent: the server took it; queued: kept for later (offline or server unavailable); refused: the server said no. */

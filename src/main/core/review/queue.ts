@@ -28,7 +28,7 @@ export interface ReplayReport {
 }
 
 /** A status that means the server looked at the request and will not take it. */
-export function isRefusal(err: unknown): err is ApiError {
+function isRefusal(err: unknown): err is ApiError {
   return err instanceof ApiError && !(err instanceof TokenRejectedError) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
 }
 

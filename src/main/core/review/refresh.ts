@@ -27,7 +27,7 @@ const DEFAULT_SWEEP = 2;
 /** How long sent and dismissed actions stay on record (they map offline ids to server ids). */
 const FINISHED_ACTIONS_KEPT_MS = 7 * 24 * 3600_000;
 
-export const CHANGE_REQUEST_STATUSES = ['open', 'draft', 'archived', 'merged'] as const;
+const CHANGE_REQUEST_STATUSES = ['open', 'draft', 'archived', 'merged'] as const;
 
 export interface RefreshOptions {
   /** Spaces to refresh; default: the spaces selected for sync. */

@@ -80,12 +80,12 @@ export interface PlanOptions {
 }
 
 export const MAX_SEGMENT_BYTES = 120;
-export const MAX_RELATIVE_PATH_BYTES = 1024;
+const MAX_RELATIVE_PATH_BYTES = 1024;
 /** Names never shrink below this, however deep the tree. */
-export const MIN_SEGMENT_BYTES = 48;
+const MIN_SEGMENT_BYTES = 48;
 export const ASSETS_FOLDER = '.gitbook/assets';
 export const SUMMARY_FILE = 'SUMMARY.md';
-export const README_FILE = 'README.md';
+const README_FILE = 'README.md';
 
 export class LayoutError extends Error {
   override name = 'LayoutError';

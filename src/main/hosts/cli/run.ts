@@ -23,7 +23,7 @@ const COMMANDS: Record<string, Command> = {
   comment: (args, io, ctx) => comment(args, io, ctx.withApiOptions({ maxAttempts: 2 })),
 };
 
-export const USAGE = `Quire — offline-first sync for hosted docs
+const USAGE = `Quire — offline-first sync for hosted docs
 
 Usage:
   quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>] [--allow-deletes]

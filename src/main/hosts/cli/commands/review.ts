@@ -36,7 +36,7 @@ export async function tryApi(ctx: ReviewCliContext, mirror: Mirror): Promise<{ a
   }
 }
 
-export function reviewJson(changeRequests: ChangeRequestView[], comments: CommentView[], replies: Map<string, ReplyView[]>): ReviewJson {
+function reviewJson(changeRequests: ChangeRequestView[], comments: CommentView[], replies: Map<string, ReplyView[]>): ReviewJson {
   return {
     changeRequests: changeRequests.map((cr) => ({
       spaceId: cr.spaceId,
