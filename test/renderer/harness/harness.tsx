@@ -1,6 +1,6 @@
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from '../../../src/renderer/App';
-import '../../../src/renderer/styles.css';
+import '../../../src/renderer/styles/index.css';
 import { FakeBridge } from './fake-bridge';
 import type { Harness } from './harness-api';
 
