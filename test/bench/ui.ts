@@ -8,9 +8,9 @@
  */
 import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { buildPage } from '../e2e/build-renderer';
-import { launchBrowser } from '../e2e/chromium';
-import { startStack } from '../e2e/stack';
+import { buildPage } from '../helpers/build-page';
+import { launchBrowser } from '../helpers/chromium';
+import { startStack } from '../helpers/stack';
 import type { PageGlobals } from '../helpers/page-globals';
 
 const COMMENTS = 5000;

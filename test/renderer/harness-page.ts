@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { buildPage } from '../e2e/build-renderer';
-import { launchBrowser, type Browser } from '../e2e/chromium';
+import { buildPage } from '../helpers/build-page';
+import { launchBrowser, type Browser } from '../helpers/chromium';
 import { readStatic } from '../../src/main/hosts/service';
 import type { PageGlobals } from '../helpers/page-globals';
 

@@ -1,6 +1,6 @@
 /**
  * The sync planner: a pure function from the views of one space (trees.ts) to what a
- * cycle does. No I/O here, so it can be tested exhaustively (test/sync2/planner*.test.ts).
+ * cycle does. No I/O here, so it can be tested exhaustively (test/sync/plan/).
  *
  * Per page, content:
  * - changed on the server only: the file takes the server's text;
