@@ -14,7 +14,7 @@ const required = process.env.QUIRE_REQUIRE_KEYCHAIN === '1';
 if (!bus && !required) {
   console.warn(
     'keychain test skipped: no D-Bus session (DBUS_SESSION_BUS_ADDRESS is unset). Run it under ' +
-      "`dbus-run-session -- sh -c 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets; npx vitest run test/keychain.test.ts'`.",
+      "`dbus-run-session -- sh -c 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets; npx vitest run test/secrets/keychain.test.ts'`.",
   );
 }
 
