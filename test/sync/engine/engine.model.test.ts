@@ -13,6 +13,9 @@
  * The seed is fixed per day (printed); replay with QUIRE_MODEL_SEED=<seed>, and
  * QUIRE_MODEL_STEPS=<n> for a longer run. QUIRE_MODEL_TRACE=<token> (e.g. R297) prints,
  * after every step, where that edit is (add QUIRE_MODEL_TRACE_OUTBOX=1 for the outbox).
+ *
+ * One file on purpose (~480 lines): the steps, the reference model and the invariants are
+ * one model, and reading them side by side is how a failing seed gets understood.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
