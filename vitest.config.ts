@@ -1,12 +1,41 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Two projects over one list of test files, so every test is in exactly one of them.
+ * `unit`: the fast tests, pure or on temp files and loopback sockets only — no keychain, no
+ * browser, no mount, no spawned process, no wall-clock pacing (`npm run test:unit`, seconds).
+ * `integration`: the rest — the fake API end to end, the CLI, the service, the web host,
+ * Chromium, kill and disk faults, the keychain. `npm test` runs both.
+ */
+const UNIT_FOLDERS = ['test/api/', 'test/content/', 'test/mirror/', 'test/sync/plan/', 'test/sync/layout/', 'test/hosts/electron/'];
+const NOT_UNIT = new Set([
+  'test/api/pacing.test.ts', // paces real requests against the wall clock (several seconds)
+  'test/hosts/electron/build.test.ts', // spawns electron-vite to build the app
+]);
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : testFiles(path);
+    return /\.test\.tsx?$/.test(e.name) ? [path] : [];
+  });
+}
+
+const all = testFiles(join('test'));
+const isUnit = (f: string) => UNIT_FOLDERS.some((d) => f.startsWith(d)) && !NOT_UNIT.has(f);
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
     setupFiles: ['test/fake/vitest-setup.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: all.filter(isUnit) } },
+      { extends: true, test: { name: 'integration', include: all.filter((f) => !isUnit(f)) } },
+    ],
   },
 });

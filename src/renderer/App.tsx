@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { SessionVM, SyncStatusVM } from '../shared/contract';
 import type { Bridge, ConnectionState } from './bridge';
 import { BridgeProvider, useBridge } from './hooks/bridge-context';
@@ -48,10 +48,10 @@ function Shell() {
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
-  const go = (id: ViewId) => {
+  const go = useCallback((id: ViewId) => {
     if (window.location.hash !== `#${id}`) window.location.hash = id;
     setView(id);
-  };
+  }, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -66,7 +66,7 @@ function Shell() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [go]);
 
   const banner =
     connection === 'lost' ? (

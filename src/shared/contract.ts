@@ -6,257 +6,25 @@
  */
 import * as s from './schema';
 import type { Infer, Schema } from './schema';
+import type {
+  SessionVM,
+  CatalogVM,
+  HostKind,
+  SettingsVM,
+  SyncStatusVM,
+  ConflictVM,
+  LogEntryVM,
+  CommentVM,
+  ThreadVM,
+  ChangeRequestVM,
+  ChangeRequestDetailVM,
+  SiteVM,
+} from './view-models';
+import { LOG_KINDS } from './view-models';
 
-// ---------------------------------------------------------------- view models
-
-export interface UserVM {
-  id: string;
-  displayName: string;
-  email?: string;
-  photoURL?: string;
-}
-
-export type KeychainState = 'ok' | 'unavailable';
-
-export interface SessionVM {
-  signedIn: boolean;
-  /** API origin the app talks to (the client adds /v1). */
-  apiUrl: string;
-  user: UserVM | null;
-  keychain: KeychainState;
-  /** Why the user is signed out, when it was not their choice (e.g. token rejected). */
-  reason?: string;
-}
-
-export interface OrganizationVM {
-  id: string;
-  title: string;
-}
-
-export interface CollectionVM {
-  id: string;
-  organizationId: string;
-  parentId: string | null;
-  title: string;
-}
-
-export type SpaceState = 'not-synced' | 'synced' | 'syncing' | 'pending' | 'conflicts' | 'error';
-
-export interface SpaceVM {
-  id: string;
-  organizationId: string;
-  collectionId: string | null;
-  title: string;
-  emoji: string | null;
-  visibility: string | null;
-  selected: boolean;
-  /** Folder of this space inside the sync folder, once synced. */
-  folder: string | null;
-  lastSyncAt: string | null;
-  pendingEdits: number;
-  conflicts: number;
-  lastError: string | null;
-  state: SpaceState;
-}
-
-export interface CatalogVM {
-  organizations: OrganizationVM[];
-  collections: CollectionVM[];
-  spaces: SpaceVM[];
-  refreshedAt: string | null;
-}
-
-export type HostKind = 'electron' | 'web';
-
-export interface SettingsVM {
-  /** The sync folder: every chosen space gets a folder inside it. */
-  folder: string;
-  notifications: boolean;
-  host: HostKind;
-  /** Whether the host can show a native folder picker. */
-  canChooseFolder: boolean;
-}
-
-export type SyncState = 'signed-out' | 'idle' | 'syncing' | 'offline' | 'conflicts' | 'token-rejected' | 'paused' | 'error';
-
-export interface SyncProgressVM {
-  phase: string;
-  spaceId: string | null;
-  spaceTitle: string | null;
-  done: number;
-  total: number;
-}
-
-export interface SyncStatusVM {
-  state: SyncState;
-  progress: SyncProgressVM | null;
-  paused: boolean;
-  conflicts: number;
-  pendingActions: number;
-  lastCycleAt: string | null;
-  /** One line a person can act on, for offline/error/token-rejected states. */
-  message: string | null;
-  /** Increases with every change, so late or repeated events can be ignored. */
-  seq: number;
-  /** Host clock (ms since epoch) when the state changed; lets tests measure delivery latency. */
-  changedAt: number;
-}
-
-export interface ConflictVM {
-  spaceId: string;
-  spaceTitle: string;
-  /** Path of the local file, relative to the space folder. */
-  path: string;
-  pageId: string | null;
-  kind: string;
-  detectedAt: string;
-  local: string | null;
-  remote: string | null;
-  base: string | null;
-}
-
-export type LogKind = 'pulled' | 'pushed' | 'merged' | 'conflict' | 'retry' | 'error' | 'info';
-export const LOG_KINDS = ['pulled', 'pushed', 'merged', 'conflict', 'retry', 'error', 'info'] as const satisfies readonly LogKind[];
-
-export interface LogEntryVM {
-  seq: number;
-  at: string;
-  spaceId: string | null;
-  spaceTitle: string | null;
-  kind: LogKind;
-  message: string;
-}
-
-export interface ReactionVM {
-  emoji: string;
-  count: number;
-  /** Whether the signed-in user is among those who reacted. */
-  mine: boolean;
-  pending?: boolean;
-}
-
-export interface ReplyVM {
-  id: string;
-  author: UserVM | null;
-  postedAt: string;
-  markdown: string;
-  reactions: ReactionVM[];
-  pending: boolean;
-  /** Server's message when a queued action was refused. */
-  failure?: string;
-}
-
-export type CommentStatus = 'open' | 'resolved';
-
-export interface CommentVM {
-  id: string;
-  spaceId: string;
-  spaceTitle: string;
-  changeRequestId: string | null;
-  changeRequestNumber: number | null;
-  pageId: string | null;
-  pageTitle: string | null;
-  author: UserVM | null;
-  postedAt: string;
-  markdown: string;
-  status: CommentStatus;
-  replyCount: number;
-  reactions: ReactionVM[];
-  pending: boolean;
-  failure?: string;
-}
-
-export interface ThreadVM extends CommentVM {
-  replies: ReplyVM[];
-}
-
-export type AttentionReason = 'review-requested' | 'mine' | 'outdated' | 'open';
-
-export interface ChangeRequestVM {
-  spaceId: string;
-  spaceTitle: string;
-  id: string;
-  number: number;
-  subject: string;
-  status: string;
-  outdated: boolean;
-  comments: number;
-  createdBy: UserVM | null;
-  updatedAt: string;
-  reasons: AttentionReason[];
-  pending: boolean;
-  failure?: string;
-  url?: string;
-}
-
-export type PageChange = 'added' | 'removed' | 'modified' | 'moved';
-
-export interface PageDiffVM {
-  pageId: string;
-  title: string;
-  path: string | null;
-  previousPath: string | null;
-  change: PageChange;
-  before: string | null;
-  after: string | null;
-  linesAdded: number;
-  linesRemoved: number;
-}
-
-export interface ChangeRequestDetailVM {
-  changeRequest: ChangeRequestVM;
-  description: string | null;
-  canMerge: boolean;
-  diff: PageDiffVM[];
-  threads: ThreadVM[];
-}
-
-export interface ShareLinkVM {
-  id: string;
-  name: string | null;
-  active: boolean;
-  createdAt: string;
-}
-
-export interface SiteSpaceNodeVM {
-  type: 'site-space';
-  id: string;
-  title: string;
-  path: string;
-  spaceId: string | null;
-  isDefault: boolean;
-  hidden: boolean;
-}
-
-export interface SiteSectionNodeVM {
-  type: 'section';
-  id: string;
-  title: string;
-  path: string;
-  isDefault: boolean;
-  children: SiteSpaceNodeVM[];
-}
-
-export interface SiteGroupNodeVM {
-  type: 'group';
-  id: string;
-  title: string;
-  children: (SiteGroupNodeVM | SiteSectionNodeVM)[];
-}
-
-export type SiteNodeVM = SiteGroupNodeVM | SiteSectionNodeVM | SiteSpaceNodeVM;
-
-export interface SiteVM {
-  id: string;
-  organizationId: string;
-  organizationTitle: string | null;
-  title: string;
-  published: boolean;
-  visibility: string;
-  /** Section groups and sections in site order; site spaces outside any section last. */
-  children: SiteNodeVM[];
-  shareLinks: ShareLinkVM[];
-}
+// View models live in view-models.ts; they are part of this contract.
+export type * from './view-models';
+export { LOG_KINDS } from './view-models';
 
 // -------------------------------------------------------------------- errors
 
@@ -313,7 +81,7 @@ const crRef = { spaceId: s.id(), changeRequestId: s.id() };
 const commentRef = { spaceId: s.id(), commentId: s.id(), changeRequestId: s.optional(s.id()) };
 const markdown = s.string({ min: 1, max: 100_000 });
 
-export const REQUESTS = {
+const REQUESTS = {
   'session.get': req<SessionVM>()(none),
   'session.signIn': req<SessionVM>()(
     s.object({
@@ -385,7 +153,7 @@ export function isRequestName(name: unknown): name is RequestName {
 }
 
 /** Checks a request name and its parameters, throwing `QuireError('invalid-request')` with the reason. */
-export function parseRequest(name: unknown, params: unknown): { name: RequestName; params: Params<RequestName> } {
+function parseRequest(name: unknown, params: unknown): { name: RequestName; params: Params<RequestName> } {
   if (!isRequestName(name)) throw new QuireError('invalid-request', `Unknown request ${JSON.stringify(String(name)).slice(0, 80)}.`);
   try {
     return { name, params: REQUESTS[name].params.parse(params) as Params<RequestName> };
@@ -408,8 +176,6 @@ export interface EventMap {
 
 export type EventName = keyof EventMap;
 export type PushedEvent = { [N in EventName]: { name: N; payload: EventMap[N] } }[EventName];
-export const EVENT_NAMES: readonly EventName[] = ['sync.status', 'session.changed', 'data.changed'];
-
 // ------------------------------------------------------------ wire envelopes
 
 /** What a host answers for a request: never a thrown error across the boundary. */
@@ -437,7 +203,7 @@ export interface ContractService {
 }
 
 /** Converts anything thrown by a service into a wire error a person can act on. */
-export function toErrorVM(e: unknown): ErrorVM {
+function toErrorVM(e: unknown): ErrorVM {
   if (e instanceof QuireError) return { code: e.code, message: e.message };
   const message = e instanceof Error ? e.message : String(e);
   return { code: 'internal', message: `Something went wrong inside Quire: ${message}. Try again; if it keeps happening, check the sync log.` };

@@ -101,14 +101,6 @@ export function optional<T>(inner: Schema<T>): OptionalSchema<T> {
   };
 }
 
-export function nullable<T>(inner: Schema<T>): Schema<T | null> {
-  return {
-    parse(v, path = '') {
-      return v === null ? null : inner.parse(v, path);
-    },
-  };
-}
-
 type Shape = Record<string, Schema<unknown>>;
 type OptionalKeys<S extends Shape> = { [K in keyof S]: S[K] extends { optional: true } ? K : never }[keyof S];
 type Simplify<T> = { [K in keyof T]: T[K] } & {};

@@ -119,7 +119,7 @@ async function push100(fake: FakeApi): Promise<{ creates: number; batches: numbe
     const report = await engine.runCycle();
     const ms = performance.now() - started;
     const pushed = report.spaces[0]?.push;
-    if (!pushed || pushed.changes !== 100) throw new Error(`expected 100 pushed changes, got ${pushed?.changes}`);
+    if (pushed?.changes !== 100) throw new Error(`expected 100 pushed changes, got ${pushed?.changes}`);
     const posts = fake.requests.filter((r) => r.method === 'POST');
     return {
       creates: posts.filter((r) => /\/change-requests$/.test(r.path)).length,

@@ -8,9 +8,10 @@
  */
 import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { buildPage } from '../e2e/build-renderer';
-import { launchBrowser } from '../e2e/chromium';
-import { startStack } from '../e2e/stack';
+import { buildPage } from '../helpers/build-page';
+import { launchBrowser } from '../helpers/chromium';
+import { startStack } from '../helpers/stack';
+import type { PageGlobals } from '../helpers/page-globals';
 
 const COMMENTS = 5000;
 const SPACES = 4;
@@ -26,11 +27,12 @@ async function reviewFirstRender(page: Page): Promise<number> {
   return page.evaluate(
     () =>
       new Promise<number>((resolve) => {
-        const t0 = performance.now();
-        window.location.hash = 'review';
+        const g = globalThis as unknown as PageGlobals;
+        const t0 = g.performance.now();
+        g.location.hash = 'review';
         const check = () => {
-          if (document.querySelector('[data-testid="comment-list"] [role="option"]')) requestAnimationFrame(() => resolve(performance.now() - t0));
-          else requestAnimationFrame(check);
+          if (g.document.querySelector('[data-testid="comment-list"] [role="option"]')) g.requestAnimationFrame(() => resolve(g.performance.now() - t0));
+          else g.requestAnimationFrame(check);
         };
         check();
       }),
@@ -46,13 +48,16 @@ async function scrollFrames(page: Page, frames: number): Promise<{ work: number[
   return page.evaluate(
     (count) =>
       new Promise<{ work: number[]; intervals: number[]; longFrames: number }>((resolve) => {
-        const list = document.querySelector<HTMLElement>('[data-testid="comment-list"]')!;
+        const g = globalThis as unknown as PageGlobals;
+        const list = g.document.querySelector('[data-testid="comment-list"]')!;
         const work: number[] = [];
         const intervals: number[] = [];
         let longFrames = 0;
-        let observer: PerformanceObserver | null = null;
+        let observer: InstanceType<PageGlobals['PerformanceObserver']> | null = null;
         try {
-          observer = new PerformanceObserver((l) => (longFrames += l.getEntries().length));
+          observer = new g.PerformanceObserver((l) => {
+            longFrames += l.getEntries().length;
+          });
           observer.observe({ type: 'long-animation-frame', buffered: false });
         } catch {
           observer = null;
@@ -62,18 +67,18 @@ async function scrollFrames(page: Page, frames: number): Promise<{ work: number[
         const step = (ts: number) => {
           if (last) intervals.push(ts - last);
           last = ts;
-          const t0 = performance.now();
+          const t0 = g.performance.now();
           list.scrollTop += 137;
-          list.dispatchEvent(new Event('scroll'));
+          list.dispatchEvent(new g.Event('scroll'));
           void list.querySelector('[role="option"]')?.getBoundingClientRect();
-          work.push(performance.now() - t0);
-          if (++i < count) requestAnimationFrame(step);
+          work.push(g.performance.now() - t0);
+          if (++i < count) g.requestAnimationFrame(step);
           else {
             observer?.disconnect();
             resolve({ work, intervals, longFrames });
           }
         };
-        requestAnimationFrame(step);
+        g.requestAnimationFrame(step);
       }),
     frames,
   );
@@ -114,7 +119,9 @@ export async function benchUi(): Promise<Record<string, string | number>> {
     const firstRender = await reviewFirstRender(page);
     const repeats: number[] = [];
     for (let i = 0; i < 5; i++) {
-      await page.evaluate(() => (window.location.hash = 'spaces'));
+      await page.evaluate(() => {
+        (globalThis as unknown as PageGlobals).location.hash = 'spaces';
+      });
       await page.getByRole('heading', { name: 'Spaces' }).waitFor();
       repeats.push(await reviewFirstRender(page));
     }
@@ -124,20 +131,20 @@ export async function benchUi(): Promise<Record<string, string | number>> {
 
     // Sync state change -> window: the host stamps each status with its clock; the page notes when the new seq is on screen.
     await page.evaluate(() => {
-      const w = window as unknown as { seen: Map<string, number> };
-      w.seen = new Map();
-      const el = document.querySelector('[data-testid="sync-state"]')!;
-      new MutationObserver(() => {
+      const g = globalThis as unknown as PageGlobals;
+      g.seen = new Map();
+      const el = g.document.querySelector('[data-testid="sync-state"]')!;
+      new g.MutationObserver(() => {
         const seq = el.getAttribute('data-seq');
-        if (seq && !w.seen.has(seq)) requestAnimationFrame(() => w.seen.set(seq, Date.now()));
+        if (seq && !g.seen.has(seq)) g.requestAnimationFrame(() => g.seen.set(seq, Date.now()));
       }).observe(el, { attributes: true, attributeFilter: ['data-seq'] });
     });
     const latencies: number[] = [];
     for (let i = 0; i < STATE_CHANGES; i++) {
       const status = await stack.service.request('sync.setPaused', { paused: i % 2 === 0 });
       const seq = String(status.seq);
-      await page.waitForFunction((s) => (window as unknown as { seen: Map<string, number> }).seen.has(s), seq);
-      const shownAt = await page.evaluate((s) => (window as unknown as { seen: Map<string, number> }).seen.get(s)!, seq);
+      await page.waitForFunction((s) => (globalThis as unknown as PageGlobals).seen.has(s), seq);
+      const shownAt = await page.evaluate((s) => (globalThis as unknown as PageGlobals).seen.get(s)!, seq);
       latencies.push(shownAt - status.changedAt);
     }
 

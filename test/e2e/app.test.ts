@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { seedDemo, type DemoSeed } from '../fake/seed';
-import { buildPage } from './build-renderer';
-import { launchBrowser, type Browser } from './chromium';
-import { startStack, type Stack } from './stack';
+import { buildPage } from '../helpers/build-page';
+import { launchBrowser, type Browser } from '../helpers/chromium';
+import { startStack, type Stack } from '../helpers/stack';
 import { snap } from './screenshots';
 
 describe('Quire in a browser', () => {

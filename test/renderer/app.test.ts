@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ErrorCode, EventMap, EventName, RequestName } from '../../src/shared/contract';
+import type { PageGlobals } from '../helpers/page-globals';
 import { openHarness, type HarnessPage } from './harness-page';
 import * as fx from './fixtures';
 
@@ -39,22 +40,26 @@ async function mount(answers: Answers = {}, hash = ''): Promise<void> {
   // Sent as one JSON string: much faster than letting playwright serialise thousands of objects.
   await page.evaluate(
     ({ json, hash }) => {
-      const bridge = window.harness.reset();
-      window.location.hash = hash;
+      const g = globalThis as unknown as PageGlobals;
+      const bridge = g.harness.reset();
+      g.location.hash = hash;
       for (const [name, value] of Object.entries(JSON.parse(json) as Record<string, unknown>)) bridge.respond(name as never, value);
-      window.harness.mount();
+      g.harness.mount();
     },
     { json: JSON.stringify({ ...BASE, ...answers }), hash },
   );
 }
 
 const calls = (name?: RequestName) =>
-  page.evaluate((n) => window.harness.bridge.calls.filter((c) => !n || c.name === n), name) as Promise<{ name: string; params: unknown }[]>;
-const respond = (name: RequestName, value: unknown) => page.evaluate(([n, v]) => window.harness.bridge.respond(n as never, v), [name, value] as const);
+  page.evaluate((n) => (globalThis as unknown as PageGlobals).harness.bridge.calls.filter((c) => !n || c.name === n), name) as Promise<
+    { name: string; params: unknown }[]
+  >;
+const respond = (name: RequestName, value: unknown) =>
+  page.evaluate(([n, v]) => (globalThis as unknown as PageGlobals).harness.bridge.respond(n as never, v), [name, value] as const);
 const fail = (name: RequestName, code: ErrorCode, message: string) =>
-  page.evaluate(([n, c, m]) => window.harness.bridge.fail(n as never, c as never, m), [name, code, message] as const);
+  page.evaluate(([n, c, m]) => (globalThis as unknown as PageGlobals).harness.bridge.fail(n as never, c as never, m), [name, code, message] as const);
 const emit = <E extends EventName>(name: E, payload: EventMap[E]) =>
-  page.evaluate(([n, p]) => window.harness.bridge.emit(n as never, p as never), [name, payload] as const);
+  page.evaluate(([n, p]) => (globalThis as unknown as PageGlobals).harness.bridge.emit(n as never, p as never), [name, payload] as const);
 
 describe('sign-in', () => {
   it('sends the trimmed address and token, and shows the host’s error', async () => {
@@ -107,7 +112,7 @@ describe('status bar', () => {
 
   it('says when the connection to the host is lost', async () => {
     await mount();
-    await page.evaluate(() => window.harness.bridge.setConnection('lost'));
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).harness.bridge.setConnection('lost'));
     await page.getByRole('alert').filter({ hasText: 'Lost the connection to Quire' }).waitFor();
   });
 });
@@ -332,7 +337,7 @@ describe('keyboard', () => {
     await page.getByRole('heading', { name: 'Sites' }).waitFor();
     await page.getByRole('button', { name: /^Spaces/ }).focus();
     await page.keyboard.press('ArrowDown');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Conflicts');
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.textContent)).toBe('Conflicts');
     expect(harness.browser.pageErrors).toEqual([]);
   });
 });

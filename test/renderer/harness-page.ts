@@ -3,16 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { buildPage } from '../e2e/build-renderer';
-import { launchBrowser, type Browser } from '../e2e/chromium';
-import { readStatic } from '../../src/main/hosts/web/static';
-import type { Harness } from './harness/harness';
-
-declare global {
-  interface Window {
-    harness: Harness;
-  }
-}
+import { buildPage } from '../helpers/build-page';
+import { launchBrowser, type Browser } from '../helpers/chromium';
+import { readStatic } from '../../src/main/hosts/service';
+import type { PageGlobals } from '../helpers/page-globals';
 
 export interface HarnessPage {
   page: Page;
@@ -34,7 +28,7 @@ export async function openHarness(): Promise<HarnessPage> {
   const page = browser.page;
   page.setDefaultTimeout(5000);
   await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-  await page.waitForFunction(() => !!window.harness);
+  await page.waitForFunction(() => !!(globalThis as unknown as PageGlobals).harness);
   return {
     page,
     browser,

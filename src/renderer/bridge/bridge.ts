@@ -20,8 +20,8 @@ export class Listeners {
   private readonly connection = new Set<(state: ConnectionState) => void>();
 
   on<E extends EventName>(name: E, listener: (payload: EventMap[E]) => void): () => void {
-    let set = this.events.get(name);
-    if (!set) this.events.set(name, (set = new Set()));
+    const set = this.events.get(name) ?? new Set();
+    this.events.set(name, set);
     set.add(listener as (payload: never) => void);
     return () => set.delete(listener as (payload: never) => void);
   }

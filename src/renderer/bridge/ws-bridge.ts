@@ -1,4 +1,4 @@
-import { QuireError, type ServerFrame } from '../../shared/contract';
+import { type ClientFrame, QuireError, type ServerFrame } from '../../shared/contract';
 import { Listeners, type Bridge, type ConnectionState } from './bridge';
 
 const SECRET_KEY = 'quire.secret';
@@ -7,7 +7,7 @@ const SECRET_KEY = 'quire.secret';
  * The page is opened with `?secret=...`; keep it for this tab (reloads and
  * reconnects need it) and take it out of the address bar.
  */
-export function takeSecret(loc: Location = window.location, storage: Storage = window.sessionStorage): string {
+function takeSecret(loc: Location = window.location, storage: Storage = window.sessionStorage): string {
   const url = new URL(loc.href);
   const fromUrl = url.searchParams.get('secret');
   if (fromUrl) {
@@ -82,7 +82,7 @@ export function createWsBridge(options: { url?: string; secret?: string } = {}):
     },
     request(name, params) {
       const id = nextId++;
-      const frame = JSON.stringify({ type: 'request', id, name, params });
+      const frame = JSON.stringify({ type: 'request', id, name, params } satisfies ClientFrame);
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
         if (socket && socket.readyState === WebSocket.OPEN) socket.send(frame);

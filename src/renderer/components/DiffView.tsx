@@ -5,8 +5,9 @@ import { lineDiff } from '../lib/line-diff';
 export function DiffView({ before, after, label }: { before: string | null; after: string | null; label: string }) {
   const lines = useMemo(() => lineDiff(before ?? '', after ?? ''), [before, after]);
   return (
-    <pre className="diff" aria-label={label}>
+    <pre className="diff" role="figure" aria-label={label}>
       {lines.map((l, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a diff line has no identity but its place; the list is rebuilt whole.
         <div key={i} className={`diff-line ${l.kind}`}>
           <span className="diff-sign" aria-hidden="true">
             {l.kind === 'added' ? '+' : l.kind === 'removed' ? '−' : ' '}

@@ -14,7 +14,7 @@ const LABELS: Record<SyncState, string> = {
   error: 'Sync failed',
 };
 
-export function syncLabel(status: SyncStatusVM): string {
+function syncLabel(status: SyncStatusVM): string {
   const p = status.state === 'syncing' ? status.progress : null;
   if (p?.phase === 'catalog') return 'Listing spaces';
   if (p?.phase === 'review') return 'Syncing review and sites';

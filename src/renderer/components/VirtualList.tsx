@@ -42,23 +42,13 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? rowHeight) / rowHeight) - 1);
-    const handled: Record<string, () => void> = {
-      ArrowDown: () => move(active + 1),
-      ArrowUp: () => move(active - 1),
-      PageDown: () => move(active + page),
-      PageUp: () => move(active - page),
-      Home: () => move(0),
-      End: () => move(items.length - 1),
-      Enter: () => {
-        const item = items[active];
-        if (item !== undefined) onOpen?.(item);
-      },
-    };
-    const action = handled[e.key];
-    if (action && items.length > 0) {
-      e.preventDefault();
-      action();
-    }
+    const target = targetIndex(e.key, active, page, items.length);
+    if (target === null || items.length === 0) return;
+    e.preventDefault();
+    if (target === 'open') {
+      const item = items[active];
+      if (item !== undefined) onOpen?.(item);
+    } else move(target);
   };
 
   const activeItem = items[active];
@@ -80,6 +70,8 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
           const key = getKey(item);
           const isActive = v.index === active;
           return (
+            // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox takes the keys (aria-activedescendant); options are not tab stops.
+            // biome-ignore lint/a11y/useFocusableInteractive: as above, focus stays on the listbox.
             <div
               key={key}
               id={rowId(item)}
@@ -99,4 +91,26 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       </div>
     </div>
   );
+}
+
+/** The row a key moves to (or 'open' for Enter); null for keys the list does not handle. */
+function targetIndex(key: string, active: number, page: number, count: number): number | 'open' | null {
+  switch (key) {
+    case 'ArrowDown':
+      return active + 1;
+    case 'ArrowUp':
+      return active - 1;
+    case 'PageDown':
+      return active + page;
+    case 'PageUp':
+      return active - page;
+    case 'Home':
+      return 0;
+    case 'End':
+      return count - 1;
+    case 'Enter':
+      return 'open';
+    default:
+      return null;
+  }
 }

@@ -14,6 +14,7 @@ const STATUSES = ['draft', 'open', 'archived'] as const;
 export function ChangeRequestDetail({ spaceId, changeRequestId, onClose }: { spaceId: string; changeRequestId: string; onClose(): void }) {
   const detail = useQuery('review.changeRequest', { spaceId, changeRequestId }, ['review']);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape from any control inside the pane closes it (the key bubbles here).
     <div className="cr-detail" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
       <div className="detail-head">
         <button type="button" className="link" onClick={onClose}>
@@ -54,6 +55,7 @@ function Loaded({ detail }: { detail: ChangeRequestDetailVM }) {
             <label className="sr-only" htmlFor="cr-subject">
               Subject
             </label>
+            {/* biome-ignore lint/a11y/noAutofocus: the user just opened this form to type here. */}
             <input id="cr-subject" value={subject} maxLength={100} onChange={(e) => setSubject(e.target.value)} autoFocus />
             <button type="submit" className="primary">
               Save

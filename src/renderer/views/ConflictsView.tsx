@@ -67,6 +67,7 @@ function Side({ title, text, base, testId }: { title: string; text: string | nul
           {lines
             .filter((l) => l.kind !== 'removed')
             .map((l, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a diff line has no identity but its place; the list is rebuilt whole.
               <div key={i} className={`diff-line ${l.kind}`}>
                 {l.text || ' '}
               </div>

@@ -201,6 +201,7 @@ function CommentList(props: { items: CommentVM[]; loaded: boolean; changeRequest
 function ThreadPane({ spaceId, commentId, onClose }: { spaceId: string; commentId: string; onClose(): void }) {
   const thread = useQuery('review.thread', { spaceId, commentId }, ['review']);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape from any control inside the pane closes it (the key bubbles here).
     <div className="thread-pane" onKeyDown={(e) => e.key === 'Escape' && onClose()}>
       <div className="detail-head">
         <button type="button" className="link" onClick={onClose}>

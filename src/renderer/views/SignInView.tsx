@@ -46,6 +46,7 @@ export function SignInView({ session }: { session: SessionVM }) {
             onChange={(e) => setToken(e.target.value)}
             autoComplete="off"
             spellCheck={false}
+            // biome-ignore lint/a11y/noAutofocus: pasting the token is the only thing this screen is for.
             autoFocus
             placeholder="Paste your token"
           />

@@ -74,6 +74,7 @@ function SettingsPanel() {
             <label className="sr-only" htmlFor="folder-input">
               Sync folder path
             </label>
+            {/* biome-ignore lint/a11y/noAutofocus: the user just opened this form to type here. */}
             <input id="folder-input" value={editing} onChange={(e) => setEditing(e.target.value)} autoFocus spellCheck={false} />
             <button type="submit" className="primary" disabled={action.busy}>
               Use this folder
@@ -140,6 +141,7 @@ function SpaceRow({ space, depth, status }: { space: SpaceVM; depth: number; sta
   const action = useAction();
   // Shown at once; the host's answer (a catalog refresh) confirms or, on error, reverts it.
   const [optimistic, setOptimistic] = useState<boolean | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect runs because the host's answer changed space.selected; it resets what was shown meanwhile.
   useEffect(() => setOptimistic(null), [space.selected]);
   const selected = optimistic ?? space.selected;
   const running = status?.state === 'syncing' && status.progress?.spaceId === space.id ? status.progress : null;

@@ -1,15 +1,8 @@
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from '../../../src/renderer/App';
-import '../../../src/renderer/styles.css';
+import '../../../src/renderer/styles/index.css';
 import { FakeBridge } from './fake-bridge';
-
-/** What tests drive through `page.evaluate`. */
-export interface Harness {
-  bridge: FakeBridge;
-  mount(): void;
-  unmount(): void;
-  reset(): FakeBridge;
-}
+import type { Harness } from './harness-api';
 
 let root: Root | null = null;
 let bridge = new FakeBridge();

@@ -40,11 +40,8 @@ export class TokenRejectedError extends ApiError {
 
   constructor(fields: ApiErrorFields) {
     const detail = fields.apiMessage ? ` (${fields.apiMessage})` : '';
-    super(
-      fields,
-      `${fields.method} ${fields.path}: 401 — token rejected by the API${detail}. ` +
-        'Run `quire login` to sign in again, or set QUIRE_TOKEN to a valid API token.',
-    );
+    // What to do next depends on the host (sign in again in the app, `quire login` on the command line): each adds it.
+    super(fields, `${fields.method} ${fields.path}: 401 — token rejected by the API${detail}.`);
   }
 }
 

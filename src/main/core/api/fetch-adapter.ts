@@ -3,7 +3,7 @@ import type { HttpResult, Transport } from './transport';
 
 /** A `fetch` for the official client's serviceBinding that routes every call through our transport. */
 export function createPacedFetch(transport: Transport): typeof fetch {
-  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = input instanceof Request ? input.url : String(input);
     const result = await transport.send({
       url,

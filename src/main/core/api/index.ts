@@ -1,5 +1,6 @@
-export { ApiClient, MAX_PAGE_LIMIT } from './client';
-export type { ApiClientOptions, CallOptions, CallParams, Operation, PagedOperation, PaginateOptions } from './client';
+export { ApiClient } from './client';
+export type { ApiClientOptions } from './client';
 export { ApiError, CancelledError, NetworkError, TokenRejectedError } from './errors';
-export type { ApiEvent, ApiStats } from './events';
-export type { Page } from './paging';
+export type { ApiEvent } from './events';
+
+export { API_URL_META, InvalidApiUrlError, normaliseApiUrl } from './url';

@@ -105,7 +105,10 @@ export class Pacer {
       const head = this.queue[0]!;
       const now = this.options.now();
       const delay = head.budgeted ? this.budgetDelay(now) : 0;
-      if (delay > 0) return this.hold(now, delay);
+      if (delay > 0) {
+        this.hold(now, delay);
+        return;
+      }
       this.queue.shift();
       this.dispatch(head, now);
     }

@@ -10,7 +10,7 @@ export type Failure =
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
-export function isIdempotent(method: string): boolean {
+function isIdempotent(method: string): boolean {
   return IDEMPOTENT.has(method.toUpperCase());
 }
 
@@ -33,8 +33,8 @@ export function shouldRetry(failure: Failure, method: string): boolean {
   }
 }
 
-export const BACKOFF_BASE_MS = 500;
-export const BACKOFF_CAP_MS = 30_000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 30_000;
 
 /** Exponential backoff with full jitter: uniform in [0, min(cap, base * 2^(attempt-1))). */
 export function backoffDelayMs(attempt: number, random: () => number): number {

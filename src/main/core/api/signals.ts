@@ -20,7 +20,9 @@ export function linkSignals(...sources: (AbortSignal | null | undefined)[]): Lin
   }
   return {
     signal: controller.signal,
-    dispose: () => live.forEach((s) => s.removeEventListener('abort', abort)),
+    dispose: () => {
+      for (const s of live) s.removeEventListener('abort', abort);
+    },
   };
 }
 

@@ -24,8 +24,8 @@ export interface TransportOptions {
 export interface HttpRequest {
   url: string;
   method?: string;
-  headers?: HeadersInit;
-  body?: BodyInit | null;
+  headers?: RequestInit['headers'];
+  body?: RequestInit['body'];
   signal?: AbortSignal | null;
 }
 

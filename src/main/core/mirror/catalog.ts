@@ -142,8 +142,11 @@ export class CatalogStore {
     this.db.prepare(`UPDATE spaces SET folder = ? WHERE id = ?`).run(folder, spaceId);
   }
 
-  markSynced(spaceId: string, revision: string, at: string): void {
-    this.db.prepare(`UPDATE spaces SET synced_revision = ?, last_sync_at = ?, last_error = NULL WHERE id = ?`).run(revision, at, spaceId);
+  /** A clean sync at `at`; `revision` null when main had not moved (the synced revision stays). */
+  markSynced(spaceId: string, revision: string | null, at: string): void {
+    this.db
+      .prepare(`UPDATE spaces SET synced_revision = COALESCE(?, synced_revision), last_sync_at = ?, last_error = NULL WHERE id = ?`)
+      .run(revision, at, spaceId);
   }
 
   markError(spaceId: string, message: string): void {

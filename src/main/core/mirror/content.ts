@@ -114,6 +114,18 @@ export class ContentStore {
     this.db.prepare(`UPDATE pages SET local_size = ?, local_mtime_ms = ? WHERE space_id = ? AND id = ?`).run(size, mtimeMs, spaceId, id);
   }
 
+  /** Where a page's file is now (it moved, and its other records did not follow yet). */
+  setPagePath(spaceId: string, id: string, path: string): void {
+    this.db.prepare(`UPDATE pages SET path = ? WHERE space_id = ? AND id = ?`).run(path, spaceId, id);
+  }
+
+  /** Size and mtime recorded for the page file at `path`, if a page has its file there. */
+  localStatAt(spaceId: string, path: string): { size: number | null; mtimeMs: number | null } | undefined {
+    return this.db.prepare(`SELECT local_size AS size, local_mtime_ms AS mtimeMs FROM pages WHERE space_id = ? AND path = ?`).get(spaceId, path) as
+      | { size: number | null; mtimeMs: number | null }
+      | undefined;
+  }
+
   deletePage(spaceId: string, id: string): void {
     this.db.prepare(`DELETE FROM pages WHERE space_id = ? AND id = ?`).run(spaceId, id);
   }
@@ -155,7 +167,8 @@ export class ContentStore {
     return (spaceId ? stmt.all(spaceId) : stmt.all()) as ConflictRow[];
   }
 
-  addConflict(c: ConflictRow): void {
+  /** Records a conflict with its common ancestor (for a three-way view), when known. */
+  addConflict(c: ConflictRow, baseText: string | null): void {
     this.db
       .prepare(
         `INSERT INTO conflicts (space_id, path, page_id, kind, remote_path, detected_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -163,9 +176,30 @@ export class ContentStore {
            remote_path = excluded.remote_path`,
       )
       .run(c.spaceId, c.path, c.pageId, c.kind, c.remotePath, c.detectedAt);
+    this.db
+      .prepare(
+        `INSERT INTO sync_conflict_bases (space_id, path, base_text) VALUES (?, ?, ?)
+         ON CONFLICT (space_id, path) DO UPDATE SET base_text = excluded.base_text`,
+      )
+      .run(c.spaceId, c.path, baseText);
+  }
+
+  /** The common ancestor recorded with a conflict, or null. */
+  conflictBase(spaceId: string, path: string): string | null {
+    const r = this.db.prepare(`SELECT base_text AS text FROM sync_conflict_bases WHERE space_id = ? AND path = ?`).get(spaceId, path) as
+      | { text: string | null }
+      | undefined;
+    return r?.text ?? null;
+  }
+
+  /** The writer moved a conflicted file: the conflict (and its base) follows it. */
+  relocateConflict(spaceId: string, from: string, to: string): void {
+    this.db.prepare(`UPDATE conflicts SET path = ? WHERE space_id = ? AND path = ?`).run(to, spaceId, from);
+    this.db.prepare(`UPDATE sync_conflict_bases SET path = ? WHERE space_id = ? AND path = ?`).run(to, spaceId, from);
   }
 
   removeConflict(spaceId: string, path: string): void {
     this.db.prepare(`DELETE FROM conflicts WHERE space_id = ? AND path = ?`).run(spaceId, path);
+    this.db.prepare(`DELETE FROM sync_conflict_bases WHERE space_id = ? AND path = ?`).run(spaceId, path);
   }
 }

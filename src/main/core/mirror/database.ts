@@ -2,11 +2,9 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { migrations as defaultMigrations, type Migration } from './migrations';
+import { STATE_DIR } from './state-dir';
 
 export type Db = Database.Database;
-
-/** Folder, inside the sync folder, that holds Quire's own state. */
-export const STATE_DIR = '.quire';
 
 /**
  * Opens (creating if needed) the mirror of a sync folder and brings its

@@ -1,12 +1,9 @@
 /**
- * The review actions a user can take, and their optimistic effect on the
- * mirrored server objects. Effects are pure folds: effective state = server
- * state with every still-pending action applied in order, so a refresh that
- * brings new server state never loses what the user did offline.
+ * The review actions a user can take: what a host asks for, checked before it is queued.
+ * Their optimistic effect on the mirrored server objects is the mirror's
+ * (core/mirror/review/effects.ts); sending them is queue.ts and send.ts.
  */
-import type { RemoteChangeRequest, RemoteComment, RemoteReaction, RemoteReply, RemoteUser } from './types';
-
-export type ChangeRequestStatusChange = 'draft' | 'open' | 'archived';
+import type { ActionKind, ChangeRequestStatusChange } from '../mirror';
 
 /** What a host asks for. Ids of comments or replies created offline (`local:…`) are accepted. */
 export type ActionInput =
@@ -30,9 +27,7 @@ export type ActionInput =
   | { kind: 'updateFromMain'; spaceId: string; changeRequestId: string }
   | { kind: 'merge'; spaceId: string; changeRequestId: string };
 
-export type ActionKind = ActionInput['kind'];
-
-export const ACTION_KINDS: readonly ActionKind[] = [
+const ACTION_KINDS: readonly ActionKind[] = [
   'reply',
   'postComment',
   'editComment',
@@ -46,42 +41,8 @@ export const ACTION_KINDS: readonly ActionKind[] = [
   'merge',
 ];
 
-/** queued: not sent yet; sending: may have reached the server; done; refused by the server; dismissed by the user. */
-export type ActionState = 'queued' | 'sending' | 'done' | 'refused' | 'dismissed';
-
-/** The fields of an input that are not ids: stored as the action's payload. */
-export interface ActionPayload {
-  body?: string;
-  pageId?: string | null;
-  emoji?: string;
-  subject?: string;
-  description?: unknown;
-  status?: ChangeRequestStatusChange;
-}
-
-/** An action as stored in the mirror, with every id it touches resolved. */
-export interface ActionRecord {
-  seq: number;
-  id: string;
-  kind: ActionKind;
-  spaceId: string;
-  changeRequestId: string | null;
-  commentId: string | null;
-  replyId: string | null;
-  payload: ActionPayload;
-  state: ActionState;
-  createdAt: string;
-  sendingAt: string | null;
-  finishedAt: string | null;
-  attempts: number;
-  /** The server's message when refused, or the last transient failure. */
-  message: string | null;
-  /** Id of the comment or reply the server created. */
-  resultId: string | null;
-}
-
 /** Prefix of ids given to comments and replies created offline: `local:<action id>`. */
-export const LOCAL_PREFIX = 'local:';
+const LOCAL_PREFIX = 'local:';
 
 export const localId = (actionId: string): string => `${LOCAL_PREFIX}${actionId}`;
 export const isLocalId = (id: string | null | undefined): id is string => !!id && id.startsWith(LOCAL_PREFIX);
@@ -89,8 +50,6 @@ export const actionIdOfLocal = (id: string): string => id.slice(LOCAL_PREFIX.len
 
 /** Kinds whose request creates something: sending one twice would duplicate it. */
 export const CREATES: ReadonlySet<ActionKind> = new Set<ActionKind>(['reply', 'postComment']);
-
-export const CHANGE_REQUEST_KINDS: ReadonlySet<ActionKind> = new Set<ActionKind>(['editChangeRequest', 'updateFromMain', 'merge']);
 
 /** Checks the input before it is queued, so a bad action never reaches the queue. */
 export function validateInput(input: ActionInput): void {
@@ -139,100 +98,4 @@ export function describeKind(kind: ActionKind): string {
     merge: 'merge the change request',
   };
   return words[kind];
-}
-
-function withReaction(reactions: RemoteReaction[] | undefined, emoji: string, me: RemoteUser, add: boolean, at: string): RemoteReaction[] {
-  const list = (reactions ?? []).map((r) => ({ ...r, users: [...r.users] }));
-  const existing = list.find((r) => r.emoji === emoji);
-  const mine = existing?.users.some((u) => u.user.id === me.id) ?? false;
-  if (add && !mine) {
-    if (existing) {
-      existing.users.push({ user: me, reactedAt: at });
-      existing.count += 1;
-    } else list.push({ emoji, count: 1, users: [{ user: me, reactedAt: at }] });
-  }
-  if (!add && existing && mine) {
-    existing.users = existing.users.filter((u) => u.user.id !== me.id);
-    existing.count = Math.max(0, existing.count - 1);
-  }
-  return list.filter((r) => r.count > 0);
-}
-
-/** The comment as it looks once the action applies; null when it does not exist. */
-export function applyToComment(comment: RemoteComment | null, a: ActionRecord, me: RemoteUser): RemoteComment | null {
-  const at = a.createdAt;
-  if (a.kind === 'postComment') {
-    if (comment || a.commentId === null) return comment;
-    return {
-      id: a.commentId,
-      postedBy: me,
-      postedAt: at,
-      reactions: [],
-      replies: 0,
-      repliers: [],
-      body: { markdown: a.payload.body ?? '' },
-      target: {
-        space: a.spaceId,
-        ...(a.changeRequestId ? { changeRequest: a.changeRequestId } : {}),
-        ...(a.payload.pageId ? { page: { id: a.payload.pageId } } : {}),
-      },
-      status: 'open',
-    };
-  }
-  if (!comment) return null;
-  switch (a.kind) {
-    case 'reply':
-      return { ...comment, replies: (comment.replies ?? 0) + 1 };
-    case 'editComment':
-      return { ...comment, body: { markdown: a.payload.body ?? '' }, editedAt: at };
-    case 'resolve':
-      return { ...comment, status: 'resolved', resolvedAt: at, resolvedBy: me };
-    case 'reopen': {
-      const { resolvedAt: _at, resolvedBy: _by, ...rest } = comment;
-      return { ...rest, status: 'open' };
-    }
-    case 'addReaction':
-    case 'removeReaction':
-      if (a.replyId) return comment;
-      return { ...comment, reactions: withReaction(comment.reactions, a.payload.emoji ?? '', me, a.kind === 'addReaction', at) };
-    default:
-      return comment;
-  }
-}
-
-export function applyToReply(reply: RemoteReply | null, a: ActionRecord, me: RemoteUser): RemoteReply | null {
-  const at = a.createdAt;
-  if (a.kind === 'reply') {
-    if (reply || a.replyId === null) return reply;
-    return { id: a.replyId, postedBy: me, postedAt: at, reactions: [], body: { markdown: a.payload.body ?? '' } };
-  }
-  if (!reply) return null;
-  switch (a.kind) {
-    case 'editReply':
-      return { ...reply, body: { markdown: a.payload.body ?? '' }, editedAt: at };
-    case 'addReaction':
-    case 'removeReaction':
-      return { ...reply, reactions: withReaction(reply.reactions, a.payload.emoji ?? '', me, a.kind === 'addReaction', at) };
-    default:
-      return reply;
-  }
-}
-
-export function applyToChangeRequest(cr: RemoteChangeRequest | null, a: ActionRecord): RemoteChangeRequest | null {
-  if (!cr) return null;
-  switch (a.kind) {
-    case 'editChangeRequest':
-      return {
-        ...cr,
-        ...(a.payload.subject !== undefined ? { subject: a.payload.subject } : {}),
-        ...(a.payload.description !== undefined ? { description: a.payload.description } : {}),
-        ...(a.payload.status !== undefined ? { status: a.payload.status } : {}),
-      };
-    case 'updateFromMain':
-      return { ...cr, outdated: false };
-    case 'merge':
-      return { ...cr, status: 'merged' };
-    default:
-      return cr;
-  }
 }

@@ -9,19 +9,26 @@
  *   await review.act({ kind: 'resolve', commentId }, api);   // sent, or queued when offline
  */
 import type { ApiClient } from '../api/client';
-import type { Mirror } from '../mirror';
-import type { ActionInput, ActionRecord, ActionState } from './actions';
+import type {
+  ActionRecord,
+  ActionState,
+  ChangeRequestDiff,
+  ChangeRequestView,
+  CommentFilter,
+  CommentView,
+  Mirror,
+  NeedingUser,
+  ReplyView,
+  SiteTree,
+} from '../mirror';
+import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
-import { ReviewQueries } from './queries';
 import { ActionQueue, type ReplayReport } from './queue';
 import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
-import { ReviewStore } from './store';
-import type { ChangeRequestDiff, ChangeRequestView, CommentFilter, CommentView, NeedingUser, ReplyView, SiteTree } from './types';
 
-export type { ActionInput, ActionRecord, ActionState, ActionKind, ChangeRequestStatusChange } from './actions';
-export type { ReplayReport } from './queue';
-export type { RefreshOptions, RefreshReport } from './refresh';
-export type * from './types';
+export type { ActionInput } from './actions';
+/** The mirror's review records and views, as hosts see them. */
+export type { ActionRecord, ChangeRequestView, CommentView, ReplyView, SiteTree } from '../mirror';
 
 export interface ActResult {
   /** sent: the server took it; queued: kept for later (offline or server unavailable); refused: the server said no. */
@@ -40,15 +47,11 @@ export interface SyncReport {
 }
 
 export class ReviewService {
-  private readonly store: ReviewStore;
   private readonly queue: ActionQueue;
-  private readonly queries: ReviewQueries;
   private lock: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly mirror: Mirror) {
-    this.store = new ReviewStore(mirror.db);
-    this.queue = new ActionQueue(mirror, this.store);
-    this.queries = new ReviewQueries(mirror.db, () => this.store.me().id);
+    this.queue = new ActionQueue(mirror);
   }
 
   /** Network work runs one piece at a time, so a refresh never writes over an action being recorded. */
@@ -62,7 +65,7 @@ export class ReviewService {
 
   /** Mirrors review and site state of the synced spaces; incremental unless `full`. */
   refresh(api: ApiClient, options: RefreshOptions = {}): Promise<RefreshReport> {
-    return this.exclusive(() => refreshReview(api, this.mirror, this.store, options));
+    return this.exclusive(() => refreshReview(api, this.mirror, options));
   }
 
   /** Sends queued actions in order; stops (keeping the rest) when the server is unavailable. */
@@ -80,11 +83,11 @@ export class ReviewService {
   /** Fetches a change request's page diff if the mirror lacks it, then answers from the mirror. */
   loadChangeRequestDiff(api: ApiClient, changeRequestId: string): Promise<ChangeRequestDiff | null> {
     return this.exclusive(async () => {
-      const cr = this.store.serverChangeRequest(changeRequestId);
+      const cr = this.mirror.review.serverChangeRequest(changeRequestId);
       if (!cr) throw new Error(`Change request ${changeRequestId} is not in the mirror; refresh review data first.`);
-      const view = this.queries.changeRequest(changeRequestId)!;
-      await refreshDiff(api, this.mirror, this.store, view.spaceId, cr);
-      return this.queries.changeRequestDiff(changeRequestId);
+      const view = this.mirror.reviewQueries.changeRequest(changeRequestId)!;
+      await refreshDiff(api, this.mirror, view.spaceId, cr);
+      return this.mirror.reviewQueries.changeRequestDiff(changeRequestId);
     });
   }
 
@@ -110,7 +113,7 @@ export class ReviewService {
         stoppedBy = err instanceof Error ? err.message : String(err);
       }
     }
-    const action = this.store.action(queued.id)!;
+    const action = this.mirror.reviewActions.action(queued.id)!;
     const targetId = this.targetIdOf(action);
     if (action.state === 'done') return { outcome: 'sent', action, targetId, message: action.message };
     if (action.state === 'refused') return { outcome: 'refused', action, targetId, message: action.message };
@@ -131,60 +134,60 @@ export class ReviewService {
 
   /** Actions in the given states (default: waiting to be sent), oldest first. */
   actions(states: ActionState[] = ['queued', 'sending']): ActionRecord[] {
-    return this.store.actions(states);
+    return this.mirror.reviewActions.actions(states);
   }
 
   /** Refused actions the user has not dismissed, each with the server's message. */
   refusedActions(): ActionRecord[] {
-    return this.store.actions(['refused']);
+    return this.mirror.reviewActions.actions(['refused']);
   }
 
   // ---- queries (mirror only) -----------------------------------------------
 
   unresolvedComments(filter: CommentFilter = {}): CommentView[] {
-    return this.queries.unresolvedComments(filter);
+    return this.mirror.reviewQueries.unresolvedComments(filter);
   }
 
   comments(filter: CommentFilter & { status?: 'open' | 'resolved' | 'all' } = {}): CommentView[] {
-    return this.queries.comments(filter);
+    return this.mirror.reviewQueries.comments(filter);
   }
 
   comment(id: string): CommentView | undefined {
-    return this.queries.comment(this.queue.currentId(id));
+    return this.mirror.reviewQueries.comment(this.queue.currentId(id));
   }
 
   replies(commentId: string): ReplyView[] {
-    return this.queries.replies(this.queue.currentId(commentId));
+    return this.mirror.reviewQueries.replies(this.queue.currentId(commentId));
   }
 
   repliesFor(commentIds: string[]): Map<string, ReplyView[]> {
-    return this.queries.repliesFor(commentIds);
+    return this.mirror.reviewQueries.repliesFor(commentIds);
   }
 
   changeRequests(filter: { spaceId?: string; statuses?: string[] } = {}): ChangeRequestView[] {
-    return this.queries.changeRequests(filter);
+    return this.mirror.reviewQueries.changeRequests(filter);
   }
 
   changeRequest(id: string): ChangeRequestView | undefined {
-    return this.queries.changeRequest(id);
+    return this.mirror.reviewQueries.changeRequest(id);
   }
 
   needingUser(): NeedingUser[] {
-    return this.queries.needingUser();
+    return this.mirror.reviewQueries.needingUser();
   }
 
   changeRequestDiff(changeRequestId: string): ChangeRequestDiff | null {
-    return this.queries.changeRequestDiff(changeRequestId);
+    return this.mirror.reviewQueries.changeRequestDiff(changeRequestId);
   }
 
   siteTrees(organizationId?: string): SiteTree[] {
-    return this.queries.siteTrees(organizationId);
+    return this.mirror.reviewQueries.siteTrees(organizationId);
   }
 
   /** The signed-in user as of the last refresh, or null before the first. */
   me(): { id: string; displayName: string } | null {
-    if (!this.store.knowsMe()) return null;
-    const me = this.store.me();
+    if (!this.mirror.review.knowsMe()) return null;
+    const me = this.mirror.review.me();
     return { id: me.id, displayName: me.displayName ?? me.id };
   }
 }

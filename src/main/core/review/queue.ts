@@ -10,11 +10,9 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError, TokenRejectedError } from '../api/errors';
 import type { ApiClient } from '../api/client';
-import type { Mirror } from '../mirror';
-import { actionIdOfLocal, CREATES, describeKind, isLocalId, localId, validateInput, type ActionInput, type ActionRecord, type ActionPayload } from './actions';
+import type { ActionPayload, ActionRecord, Mirror, RemoteUser, ReviewActionLog, ReviewStore } from '../mirror';
+import { actionIdOfLocal, CREATES, describeKind, isLocalId, localId, validateInput, type ActionInput } from './actions';
 import { reconcile, send, type SendOutcome } from './send';
-import type { ReviewStore } from './store';
-import type { RemoteUser } from './types';
 
 type ResolvedInput = Pick<ActionRecord, 'kind' | 'spaceId' | 'changeRequestId' | 'commentId' | 'replyId' | 'payload'>;
 
@@ -30,7 +28,7 @@ export interface ReplayReport {
 }
 
 /** A status that means the server looked at the request and will not take it. */
-export function isRefusal(err: unknown): err is ApiError {
+function isRefusal(err: unknown): err is ApiError {
   return err instanceof ApiError && !(err instanceof TokenRejectedError) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
 }
 
@@ -41,17 +39,20 @@ function refusalMessage(err: ApiError): string {
 export class ActionQueue {
   private running: Promise<ReplayReport> | null = null;
 
-  constructor(
-    private readonly mirror: Mirror,
-    private readonly store: ReviewStore,
-  ) {}
+  private readonly store: ReviewStore;
+  private readonly actions: ReviewActionLog;
+
+  constructor(private readonly mirror: Mirror) {
+    this.store = mirror.review;
+    this.actions = mirror.reviewActions;
+  }
 
   /** Stores an action and applies its effect to the mirror at once. */
   enqueue(input: ActionInput, now = new Date().toISOString()): ActionRecord {
     validateInput(input);
     return this.mirror.transaction(() => {
       const id = randomUUID();
-      const stored = this.store.insertAction({
+      const stored = this.actions.insertAction({
         id,
         ...this.resolve(input, id),
         state: 'queued',
@@ -70,7 +71,7 @@ export class ActionQueue {
   /** The id a comment or reply has now: one posted offline and since sent has a server id. */
   currentId(id: string): string {
     if (!isLocalId(id)) return id;
-    return this.store.action(actionIdOfLocal(id))?.resultId ?? id;
+    return this.actions.action(actionIdOfLocal(id))?.resultId ?? id;
   }
 
   /** Fills in every id the action touches from the mirror, and refuses at once what cannot succeed. */
@@ -142,17 +143,17 @@ export class ActionQueue {
   /** Withdraws a refused action from view, or cancels one not sent yet (and what depends on it). */
   dismiss(actionId: string): void {
     this.mirror.transaction(() => {
-      const a = this.store.action(actionId);
+      const a = this.actions.action(actionId);
       if (!a) throw new Error(`No review action ${actionId}.`);
       if (a.state === 'sending') throw new Error(`Action ${actionId} may already have reached the server; it cannot be cancelled now.`);
       if (a.state !== 'queued' && a.state !== 'refused') return;
-      this.store.setActionState(a.id, 'dismissed');
+      this.actions.setActionState(a.id, 'dismissed');
       this.store.materializeTargetsOf(a);
       if (a.state === 'queued' && CREATES.has(a.kind)) {
         const created = localId(a.id);
-        for (const d of this.store.actions(['queued'])) {
+        for (const d of this.actions.actions(['queued'])) {
           if (d.commentId === created || d.replyId === created) {
-            this.store.setActionState(d.id, 'dismissed', { message: 'Cancelled with the action it depended on.' });
+            this.actions.setActionState(d.id, 'dismissed', { message: 'Cancelled with the action it depended on.' });
             this.store.materializeTargetsOf(d);
           }
         }
@@ -172,23 +173,23 @@ export class ActionQueue {
 
   private async drain(api: ApiClient, signal?: AbortSignal): Promise<ReplayReport> {
     const report: ReplayReport = { sent: [], refused: [], remaining: 0, stoppedBy: null };
-    if (!this.store.knowsMe() && this.store.actions(['queued', 'sending']).length > 0) {
+    if (!this.store.knowsMe() && this.actions.actions(['queued', 'sending']).length > 0) {
       // Who "me" is decides what a reconciliation may claim as ours: learn it before anything is sent.
       try {
         const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params), { signal });
         this.mirror.transaction(() => {
           this.store.setMe(me);
-          for (const a of this.store.actions(['queued', 'sending'])) this.store.materializeTargetsOf(a);
+          for (const a of this.actions.actions(['queued', 'sending'])) this.store.materializeTargetsOf(a);
         });
       } catch (err) {
         report.stoppedBy = err instanceof Error ? err.message : String(err);
-        report.remaining = this.store.actions(['queued', 'sending']).length;
+        report.remaining = this.actions.actions(['queued', 'sending']).length;
         return report;
       }
     }
     for (;;) {
       signal?.throwIfAborted();
-      const next = this.store.actions(['queued', 'sending'])[0];
+      const next = this.actions.actions(['queued', 'sending'])[0];
       if (!next) break;
       const broken = this.brokenDependency(next);
       if (broken) {
@@ -197,9 +198,9 @@ export class ActionQueue {
       }
       let sending = false;
       try {
-        let outcome = next.state === 'sending' ? await reconcile(api, next, this.store.me(), this.claimedIds(), this.mirroredIds()) : null;
+        let outcome = next.state === 'sending' ? await reconcile(api, next, this.store.me(), this.actions.claimedIds(), this.store.mirroredIds()) : null;
         if (!outcome) {
-          this.mirror.transaction(() => this.store.setActionState(next.id, 'sending'));
+          this.mirror.transaction(() => this.actions.setActionState(next.id, 'sending'));
           sending = true;
           outcome = await send(api, next);
         }
@@ -214,32 +215,20 @@ export class ActionQueue {
         const untouched =
           sending && ((err instanceof NetworkError && !err.mayHaveBeenApplied) || (err instanceof ApiError && (err.status === 401 || err.status === 429)));
         const message = err instanceof Error ? err.message : String(err);
-        this.mirror.transaction(() => this.store.noteFailure(next.id, message, untouched));
+        this.mirror.transaction(() => this.actions.noteFailure(next.id, message, untouched));
         report.stoppedBy = message;
         break;
       }
     }
-    report.remaining = this.store.actions(['queued', 'sending']).length;
+    report.remaining = this.actions.actions(['queued', 'sending']).length;
     return report;
-  }
-
-  /** Ids of comments and replies already accounted for as the result of an action. */
-  private claimedIds(): Set<string> {
-    const rows = this.mirror.db.prepare(`SELECT result_id AS id FROM review_actions WHERE result_id IS NOT NULL`).all() as { id: string }[];
-    return new Set(rows.map((r) => r.id));
-  }
-
-  /** Ids of comments and replies the mirror holds from the server. */
-  private mirroredIds(): Set<string> {
-    const rows = this.mirror.db.prepare(`SELECT id FROM comment_sources UNION ALL SELECT id FROM reply_sources`).all() as { id: string }[];
-    return new Set(rows.map((r) => r.id));
   }
 
   /** Why an action can never be sent: it acts on something whose creation was refused or cancelled. */
   private brokenDependency(a: ActionRecord): string | null {
     for (const target of [a.commentId, a.replyId]) {
       if (!isLocalId(target) || (a.kind === 'reply' && target === a.replyId) || (a.kind === 'postComment' && target === a.commentId)) continue;
-      const creator = this.store.action(actionIdOfLocal(target));
+      const creator = this.actions.action(actionIdOfLocal(target));
       if (!creator || creator.state === 'refused' || creator.state === 'dismissed') {
         const why = creator?.message ? `: ${creator.message}` : '';
         return `It depends on a ${creator?.kind === 'reply' ? 'reply' : 'comment'} that was never posted${why}`;
@@ -250,9 +239,9 @@ export class ActionQueue {
 
   private refuse(a: ActionRecord, message: string): ActionRecord {
     return this.mirror.transaction(() => {
-      this.store.setActionState(a.id, 'refused', { message });
+      this.actions.setActionState(a.id, 'refused', { message });
       this.store.materializeTargetsOf(a);
-      return this.store.action(a.id)!;
+      return this.actions.action(a.id)!;
     });
   }
 
@@ -262,9 +251,9 @@ export class ActionQueue {
     switch (outcome.type) {
       case 'comment': {
         const comment = outcome.comment;
-        store.setActionState(a.id, 'done', { resultId: a.kind === 'postComment' ? comment.id : null, message: null });
+        this.actions.setActionState(a.id, 'done', { resultId: a.kind === 'postComment' ? comment.id : null, message: null });
         if (a.kind === 'postComment' && a.commentId && isLocalId(a.commentId)) {
-          store.retarget(a.commentId, comment.id);
+          this.actions.retarget(a.commentId, comment.id);
           store.putComment(a.spaceId, a.changeRequestId, comment);
           store.renameComment(a.commentId, comment.id);
         } else {
@@ -275,10 +264,10 @@ export class ActionQueue {
       case 'reply': {
         const reply = outcome.reply;
         const commentId = a.commentId!;
-        store.setActionState(a.id, 'done', { resultId: a.kind === 'reply' ? reply.id : null, message: null });
+        this.actions.setActionState(a.id, 'done', { resultId: a.kind === 'reply' ? reply.id : null, message: null });
         if (a.kind === 'reply' && a.replyId && isLocalId(a.replyId)) {
           const alreadyMirrored = store.serverReply(reply.id) !== null;
-          store.retarget(a.replyId, reply.id);
+          this.actions.retarget(a.replyId, reply.id);
           store.renameReply(a.replyId);
           store.putReply(a.spaceId, commentId, reply);
           if (!alreadyMirrored) this.countReply(commentId, reply);
@@ -289,13 +278,13 @@ export class ActionQueue {
         break;
       }
       case 'changeRequest': {
-        store.setActionState(a.id, 'done', { message: outcome.note ?? null });
+        this.actions.setActionState(a.id, 'done', { message: outcome.note ?? null });
         const cr = outcome.changeRequest ?? { ...store.serverChangeRequest(a.changeRequestId!)!, ...outcome.patch };
         store.putChangeRequest(a.spaceId, cr);
         break;
       }
     }
-    return store.action(a.id)!;
+    return this.actions.action(a.id)!;
   }
 
   /** Adds a reply we posted to its comment's server copy, so counts are right before the next refresh. */

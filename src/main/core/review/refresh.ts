@@ -10,17 +10,24 @@
  */
 import type { ChangeRequestStatus } from '@gitbook/api';
 import type { ApiClient } from '../api/client';
-import type { Mirror } from '../mirror';
-import { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './store';
+import {
+  changeRequestFingerprint,
+  commentFingerprint,
+  type Mirror,
+  type RemoteChangeRequest,
+  type RemoteComment,
+  type RemoteReply,
+  type RemoteUser,
+  type ReviewStore,
+} from '../mirror';
+import { refreshDiff } from './diff-fetch';
 import { mirrorSites } from './sites';
-import { refreshDiff, pruneRevisionPages } from './diff-fetch';
-import type { RemoteChangeRequest, RemoteComment, RemoteReply, RemoteUser } from './types';
 
 const DEFAULT_SWEEP = 2;
 /** How long sent and dismissed actions stay on record (they map offline ids to server ids). */
 const FINISHED_ACTIONS_KEPT_MS = 7 * 24 * 3600_000;
 
-export const CHANGE_REQUEST_STATUSES = ['open', 'draft', 'archived', 'merged'] as const;
+const CHANGE_REQUEST_STATUSES = ['open', 'draft', 'archived', 'merged'] as const;
 
 export interface RefreshOptions {
   /** Spaces to refresh; default: the spaces selected for sync. */
@@ -64,7 +71,8 @@ interface Context {
   report: RefreshReport;
 }
 
-export async function refreshReview(api: ApiClient, mirror: Mirror, store: ReviewStore, options: RefreshOptions = {}): Promise<RefreshReport> {
+export async function refreshReview(api: ApiClient, mirror: Mirror, options: RefreshOptions = {}): Promise<RefreshReport> {
+  const store = mirror.review;
   const started = performance.now();
   const requestsBefore = api.stats.requests;
   const report: RefreshReport = {
@@ -90,18 +98,18 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, store: Revie
   await Promise.all(spaces.map((s) => refreshSpace(ctx, s.id, me.id)));
   report.spaces = spaces.length;
   const ids = spaces.map((s) => s.id);
-  report.changeRequests = countRows(mirror, 'change_requests', ids);
-  report.comments = countRows(mirror, 'comments', ids);
-  report.replies = countRows(mirror, 'replies', ids);
-  if (!options.spaceIds) mirror.transaction(() => forgetUnselectedSpaces(mirror, ids));
+  report.changeRequests = store.count('change_requests', ids);
+  report.comments = store.count('comments', ids);
+  report.replies = store.count('replies', ids);
+  if (!options.spaceIds) mirror.transaction(() => store.forgetSpacesExcept(ids));
 
   if (options.sites !== false) {
     const orgs = [...new Set(spaces.map((s) => s.organizationId).filter((o): o is string => !!o))];
     report.sites = (await Promise.all(orgs.map((org) => mirrorSites(api, mirror, org)))).reduce((a, b) => a + b, 0);
   }
   mirror.transaction(() => {
-    pruneRevisionPages(mirror.db);
-    store.pruneFinishedActions(new Date(Date.now() - FINISHED_ACTIONS_KEPT_MS).toISOString());
+    mirror.revisionPages.prune();
+    mirror.reviewActions.pruneFinishedActions(new Date(Date.now() - FINISHED_ACTIONS_KEPT_MS).toISOString());
   });
 
   report.requests = api.stats.requests - requestsBefore;
@@ -198,7 +206,7 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
 
   for (const cr of diffs) {
     options.signal?.throwIfAborted();
-    await refreshDiff(api, mirror, store, spaceId, cr);
+    await refreshDiff(api, mirror, spaceId, cr);
     ctx.report.diffsFetched += 1;
   }
 }
@@ -232,23 +240,4 @@ function mergeComments(
   }
   for (const id of known.keys()) store.dropServerComment(id);
   return stale;
-}
-
-function countRows(mirror: Mirror, table: 'change_requests' | 'comments' | 'replies', spaceIds: string[]): number {
-  const row = mirror.db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE space_id IN (SELECT value FROM json_each(?))`).get(JSON.stringify(spaceIds)) as {
-    n: number;
-  };
-  return row.n;
-}
-
-/** Drops review rows of spaces no longer synced, keeping any with actions still to send. */
-function forgetUnselectedSpaces(mirror: Mirror, keep: string[]): void {
-  const keepJson = JSON.stringify(keep);
-  const notKept = `space_id NOT IN (SELECT value FROM json_each(?)) AND space_id NOT IN
-    (SELECT space_id FROM review_actions WHERE state IN ('queued', 'sending'))`;
-  mirror.db.prepare(`DELETE FROM reply_sources WHERE id IN (SELECT id FROM replies WHERE ${notKept})`).run(keepJson);
-  mirror.db.prepare(`DELETE FROM replies WHERE ${notKept}`).run(keepJson);
-  mirror.db.prepare(`DELETE FROM comment_sources WHERE id IN (SELECT id FROM comments WHERE ${notKept})`).run(keepJson);
-  mirror.db.prepare(`DELETE FROM comments WHERE ${notKept}`).run(keepJson);
-  mirror.db.prepare(`DELETE FROM change_requests WHERE ${notKept}`).run(keepJson);
 }

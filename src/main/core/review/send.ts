@@ -4,8 +4,7 @@
  * there instead of being sent a second time.
  */
 import type { ApiClient } from '../api/client';
-import type { ActionRecord } from './actions';
-import type { RemoteChangeRequest, RemoteComment, RemoteReply, RemoteUser } from './types';
+import type { ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReply, RemoteUser } from '../mirror';
 
 export type SendOutcome =
   | { type: 'comment'; comment: RemoteComment }

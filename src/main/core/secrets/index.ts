@@ -9,7 +9,7 @@ export interface TokenStore {
 }
 
 /** Keychain service name under which tokens are stored, one account per API origin. */
-export const KEYCHAIN_SERVICE = 'Quire';
+const KEYCHAIN_SERVICE = 'Quire';
 
 export class KeychainUnavailableError extends Error {
   constructor(cause: unknown) {
@@ -22,7 +22,7 @@ export class KeychainUnavailableError extends Error {
 }
 
 /** Normalises an API address into the account name used in the keychain. */
-export function keychainAccount(apiUrl: string): string {
+function keychainAccount(apiUrl: string): string {
   const url = new URL(apiUrl);
   return url.origin;
 }

@@ -18,7 +18,7 @@ import { planAssetPaths, SUMMARY_FILE, type LayoutPlan } from './layout';
 import type { Plan, FileOp } from './planner';
 import { fetchPageText, forEachBounded, GONE_REMOTELY, type RemoteSnapshot } from './pull';
 import { explainFsError, resolveInside, removeFileInside, SafeFsError, UnsafePathError, writeFileAtomic } from './safe-fs';
-import { renderSummary } from './summary';
+import { renderSummary } from '../content';
 import type { BasePage, RemotePage } from './trees';
 import type { ProgressListener } from './progress';
 
@@ -96,7 +96,7 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
     )
       continue;
     let target: string | null = null;
-    for (const candidate of [m.to, m.from, m.from.replace(/\.md$/i, '') + `.recovered-${m.staged}.md`]) {
+    for (const candidate of [m.to, m.from, `${m.from.replace(/\.md$/i, '')}.recovered-${m.staged}.md`]) {
       const abs = resolveInside(spaceDir, candidate);
       if (
         !(await stat(abs).then(
@@ -442,27 +442,19 @@ async function record(
       // A page whose file moved but whose later steps failed: its file is found at its new path.
       for (const id of result.failedPages) {
         const to = result.movedTo.get(id);
-        if (to !== undefined && oldRows.has(id)) mirror.db.prepare(`UPDATE pages SET path = ? WHERE space_id = ? AND id = ?`).run(to, spaceId, id);
+        if (to !== undefined && oldRows.has(id)) mirror.content.setPagePath(spaceId, id, to);
       }
       const failedConflictPages = new Set([...result.failedPages]);
       for (const c of plan.conflicts.resolve) {
         mirror.content.removeConflict(spaceId, c.path);
-        mirror.db.prepare(`DELETE FROM sync_conflict_bases WHERE space_id = ? AND path = ?`).run(spaceId, c.path);
         mirror.log.add('info', `${c.path}: conflict resolved (${c.remotePath ?? 'the server copy'} was removed)`, spaceId, at);
       }
       for (const r of plan.conflicts.relocate) {
-        mirror.db.prepare(`UPDATE conflicts SET path = ? WHERE space_id = ? AND path = ?`).run(r.to, spaceId, r.from);
-        mirror.db.prepare(`UPDATE sync_conflict_bases SET path = ? WHERE space_id = ? AND path = ?`).run(r.to, spaceId, r.from);
+        mirror.content.relocateConflict(spaceId, r.from, r.to);
       }
       for (const c of plan.conflicts.add) {
         if (failedConflictPages.has(c.pageId)) continue;
-        mirror.content.addConflict({ spaceId, path: c.path, pageId: c.pageId, kind: c.kind, remotePath: c.remotePath, detectedAt: at });
-        mirror.db
-          .prepare(
-            `INSERT INTO sync_conflict_bases (space_id, path, base_text) VALUES (?, ?, ?)
-             ON CONFLICT (space_id, path) DO UPDATE SET base_text = excluded.base_text`,
-          )
-          .run(spaceId, c.path, c.baseText ?? null);
+        mirror.content.addConflict({ spaceId, path: c.path, pageId: c.pageId, kind: c.kind, remotePath: c.remotePath, detectedAt: at }, c.baseText ?? null);
         mirror.log.add('conflict', `${c.path}: ${describeConflict(c.kind)}${c.remotePath ? `; the server's version is in ${c.remotePath}` : ''}`, spaceId, at);
       }
       if (fileRows) {
@@ -471,7 +463,7 @@ async function record(
       }
       if (revision) mirror.content.recordRevision({ id: revision.id, spaceId, parents: revision.parents, createdAt: revision.createdAt }, at);
       if (clean && revision) mirror.catalog.markSynced(spaceId, revision.id, at);
-      else if (clean) mirror.db.prepare(`UPDATE spaces SET last_sync_at = ?, last_error = NULL WHERE id = ?`).run(at, spaceId);
+      else if (clean) mirror.catalog.markSynced(spaceId, null, at);
       const s = plan.stats;
       if (result.written.length + result.moved.length + result.deleted.length > 0 || revision) {
         mirror.log.add(

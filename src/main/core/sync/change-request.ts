@@ -13,7 +13,7 @@
  * push (a file in a new folder) goes in a later batch than the insert it needs, so
  * `into` always names a real page id.
  */
-import { pageTitleOf } from './page-text';
+import { pageTitleOf } from '../content';
 import type { PushOp } from './planner';
 import { isNewPageKey, type LocalAsset } from './trees';
 

@@ -51,13 +51,6 @@ async function readOrNull(dir: string, rel: string | null): Promise<string | nul
   }
 }
 
-function baseTextOf(mirror: Mirror, spaceId: string, path: string): string | null {
-  const r = mirror.db.prepare(`SELECT base_text AS text FROM sync_conflict_bases WHERE space_id = ? AND path = ?`).get(spaceId, path) as
-    | { text: string | null }
-    | undefined;
-  return r?.text ?? null;
-}
-
 /** The writer's, the server's and the common version of a conflict. */
 export async function readConflict(mirror: Mirror, root: string, spaceId: string, path: string): Promise<ConflictTexts> {
   const row = findConflict(mirror, spaceId, path);
@@ -72,7 +65,7 @@ export async function readConflict(mirror: Mirror, root: string, spaceId: string
     remotePath: row.remotePath,
     local: await readOrNull(dir, path),
     remote: kind === 'deleted-remotely' ? null : ((await readOrNull(dir, row.remotePath)) ?? page?.baseContent ?? null),
-    base: baseTextOf(mirror, spaceId, path),
+    base: mirror.content.conflictBase(spaceId, path),
   };
 }
 
@@ -98,7 +91,6 @@ export async function resolveConflict(mirror: Mirror, root: string, spaceId: str
   if (row.remotePath !== null) await removeFileInside(dir, row.remotePath);
   mirror.transaction(() => {
     mirror.content.removeConflict(spaceId, path);
-    mirror.db.prepare(`DELETE FROM sync_conflict_bases WHERE space_id = ? AND path = ?`).run(spaceId, path);
     // The server deleted the page: what remains here is a new page (mine) or nothing (theirs).
     if (kind === 'deleted-remotely' && row.pageId) mirror.content.deletePage(spaceId, row.pageId);
     mirror.log.add('info', `${path}: conflict resolved, ${choice === 'mine' ? 'kept the version here' : "took the server's version"}`, spaceId);

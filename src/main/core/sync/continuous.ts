@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { Mirror } from '../mirror';
 import type { CycleReport } from './engine';
 import { isRemoteCopy } from './ignore';
-import { PushStore } from './outbox';
 import { FolderWatcher, type FolderEdit } from './watcher';
 
 export interface ContinuousSyncOptions {
@@ -23,7 +22,7 @@ export interface ContinuousSyncOptions {
   stabilityMs?: number;
   onReport?: (report: CycleReport) => void;
   /** A cycle failed; continuous sync goes on (the error says what happened). Return true to stop. */
-  onError?: (err: unknown) => boolean | void;
+  onError?: (err: unknown) => boolean | undefined;
   /** An edit was recorded in the mirror. */
   onRecorded?: (edit: FolderEdit & { spaceId: string }) => void;
   signal: AbortSignal;
@@ -37,14 +36,12 @@ export class ContinuousSync {
   private again = false;
   private stopped = false;
   private failure: unknown = null;
-  private readonly store: PushStore;
   private resolveDone!: () => void;
   private rejectDone!: (err: unknown) => void;
   /** Settles when sync stops (the signal aborts), or rejects with the error that stopped it. */
   readonly done: Promise<void>;
 
   constructor(private readonly options: ContinuousSyncOptions) {
-    this.store = new PushStore(options.mirror.db);
     this.done = new Promise((resolve, reject) => {
       this.resolveDone = resolve;
       this.rejectDone = reject;
@@ -114,7 +111,7 @@ export class ContinuousSync {
     if (space && this.isOwnWrite(space.id, inSpace, edit)) return;
     if (space && inSpace !== '' && !isRemoteCopy(inSpace)) {
       try {
-        this.store.recordLocalEdit(space.id, inSpace, edit.kind, new Date(edit.at).toISOString());
+        this.options.mirror.outbox.recordLocalEdit(space.id, inSpace, edit.kind, new Date(edit.at).toISOString());
         this.options.onRecorded?.({ ...edit, spaceId: space.id });
       } catch (err) {
         this.options.onError?.(err);
@@ -131,13 +128,11 @@ export class ContinuousSync {
   private isOwnWrite(spaceId: string, path: string, edit: FolderEdit): boolean {
     if (path === 'SUMMARY.md') return true;
     if (edit.kind === 'unlink') return false;
-    const row = this.options.mirror.db
-      .prepare(`SELECT local_size AS size, local_mtime_ms AS mtime FROM pages WHERE space_id = ? AND path = ?`)
-      .get(spaceId, path) as { size: number | null; mtime: number | null } | undefined;
+    const row = this.options.mirror.content.localStatAt(spaceId, path);
     if (!row || row.size === null) return false;
     try {
       const st = statSync(join(this.options.root, this.folderOf(spaceId), path));
-      return st.size === row.size && st.mtimeMs === row.mtime;
+      return st.size === row.size && st.mtimeMs === row.mtimeMs;
     } catch {
       return false;
     }

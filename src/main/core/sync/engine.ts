@@ -8,8 +8,9 @@ import { applyPlan, recoverStaging } from './apply';
 import { refreshCatalog } from './catalog';
 import { guessContentType } from './content-type';
 import { MAX_INLINE_FILE_BYTES, type AssetContent } from './change-request';
-import { PushStore } from './outbox';
-import { bodiesNeeded, MissingBodyError, planSync, type PlanInput, type PushOp } from './planner';
+import { pushStoreOf } from './outbox';
+import { describeMassDelete } from './hold';
+import { bodiesNeeded, type MassDeleteHold, MissingBodyError, planSync, type PlanInput, type PushOp } from './planner';
 import { basePages, fetchBodies, fetchRemoteTree, remoteFromBase, type RemoteSnapshot } from './pull';
 import { ChangeRequestGoneError, changeRequestInfo, pushChanges, pushKey, pushTextHash, rebaseChangeRequest, settleOutbox, type PushReport } from './push';
 import { resolveInside } from './safe-fs';
@@ -55,8 +56,8 @@ export interface SpaceReport {
   pull: PullResult | null;
   /** Null when there was nothing to push. */
   push: PushReport | null;
-  /** Set when the mass-delete fail-safe stopped this space: what it would have done. */
-  held?: string;
+  /** Set when the mass-delete fail-safe stopped this space: what it would have deleted (hosts word it). */
+  held?: MassDeleteHold;
   error?: string;
 }
 
@@ -132,7 +133,7 @@ export class SyncEngine {
     const { api, mirror, root, signal, onProgress } = this.options;
     const spaceId = space.id;
     const spaceDir = join(root, space.folder);
-    const store = new PushStore(mirror.db);
+    const store = pushStoreOf(mirror);
     const startedAt = new Date().toISOString();
     await recoverStaging(spaceDir, join(root, STATE_DIR, 'staging', spaceId));
 
@@ -184,19 +185,9 @@ export class SyncEngine {
     });
 
     if (plan.held) {
-      const h = plan.held;
-      const message =
-        `Stopped before deleting most of “${space.title}”: this sync would delete ` +
-        [
-          h.localDeletes ? `${h.localDeletes} of its ${h.pages} pages on the server (their files are gone from ${space.folder})` : '',
-          h.remoteDeletes ? `${h.remoteDeletes} of its ${h.pages} page files here (deleted on the server)` : '',
-        ]
-          .filter(Boolean)
-          .join(' and ') +
-        '. If that is what you want, run `quire sync --once --allow-deletes`; otherwise restore the files.';
-      store.setHold(spaceId, 'mass-delete', message, startedAt);
-      mirror.log.add('error', message, spaceId);
-      report.held = message;
+      store.setHold(spaceId, { kind: 'mass-delete', ...plan.held, at: startedAt });
+      mirror.log.add('error', describeMassDelete(plan.held, space), spaceId);
+      report.held = plan.held;
       return;
     }
     store.clearHold(spaceId);

@@ -2,11 +2,11 @@
  * Files in a sync folder that are not content: Quire's own state, editors' temporary
  * and swap files, the server's side of conflicts. Neither scanned nor watched.
  */
-import { posix } from 'node:path';
-import { STATE_DIR } from '../mirror';
+// The constant alone, not the mirror's index: the planner uses this file and must not load SQLite.
+import { STATE_DIR } from '../mirror/state-dir';
 
 /** Suffix of the file holding the server's side of a conflict, beside the writer's file. */
-export const REMOTE_COPY_SUFFIX = '.remote.md';
+const REMOTE_COPY_SUFFIX = '.remote.md';
 
 /** Editor temp files: vim swap files and its `4913` write probe, backups (`~`), Emacs locks (`.#`), our own temp files. */
 export function isTempName(name: string): boolean {
@@ -32,11 +32,4 @@ export const isRemoteCopy = (relPath: string): boolean => relPath.toLowerCase().
 /** Where the server's side of a conflict on `path` goes: `<name>.remote.md` beside it. */
 export function remoteCopyPath(path: string): string {
   return path.replace(/\.md$/i, '') + REMOTE_COPY_SUFFIX;
-}
-
-/** True for paths (relative to a space folder, POSIX) that sync leaves alone. */
-export function isIgnoredPath(relPath: string): boolean {
-  const parts = relPath.split('/');
-  if (parts.slice(0, -1).some((p) => isIgnoredDir(p))) return true;
-  return isTempName(posix.basename(relPath));
 }

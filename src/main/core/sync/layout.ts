@@ -28,7 +28,7 @@
  *   The suffix depends on the page itself, not on how many pages clash.
  */
 
-export type PageKind = 'document' | 'group' | 'link';
+import { pageKind, type PageKind } from '../content';
 
 /** The page tree as the API gives it (RevisionPage is assignable to this). */
 export interface LayoutPage {
@@ -80,12 +80,12 @@ export interface PlanOptions {
 }
 
 export const MAX_SEGMENT_BYTES = 120;
-export const MAX_RELATIVE_PATH_BYTES = 1024;
+const MAX_RELATIVE_PATH_BYTES = 1024;
 /** Names never shrink below this, however deep the tree. */
-export const MIN_SEGMENT_BYTES = 48;
+const MIN_SEGMENT_BYTES = 48;
 export const ASSETS_FOLDER = '.gitbook/assets';
 export const SUMMARY_FILE = 'SUMMARY.md';
-export const README_FILE = 'README.md';
+const README_FILE = 'README.md';
 
 export class LayoutError extends Error {
   override name = 'LayoutError';
@@ -102,7 +102,7 @@ const WINDOWS_ILLEGAL = /[<>:"/\\|?*]/g;
 // Control, format (bidi overrides, zero-width), lone surrogates.
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
 const SPACES = /[\s\p{Z}]+/gu;
-const EDGE_JUNK = /^[\s.\-]+|[\s.\-]+$/gu;
+const EDGE_JUNK = /^[\s.-]+|[\s.-]+$/gu;
 const FOLDER_RESERVED = ['readme', 'readme.md', 'summary', 'summary.md'];
 
 /** Comparison key under which two names are the same file on any common filesystem. */
@@ -213,11 +213,7 @@ class FolderNames {
 // ---------------------------------------------------------------------------
 // Page tree
 
-function kindOf(page: LayoutPage): PageKind {
-  if (page.type === 'group') return 'group';
-  if (page.type === 'link') return 'link';
-  return 'document';
-}
+const pageKindOf = (page: LayoutPage): PageKind => pageKind(page.type);
 
 const childrenOf = (page: LayoutPage): readonly LayoutPage[] => page.pages ?? [];
 
@@ -228,7 +224,7 @@ function baseNameOf(page: LayoutPage): string {
 /** First document in depth-first order, entering groups only. */
 function findFirstPage(pages: readonly LayoutPage[]): LayoutPage | null {
   for (const page of pages) {
-    const kind = kindOf(page);
+    const kind = pageKindOf(page);
     if (kind === 'document') return page;
     if (kind === 'group') {
       const inside = findFirstPage(childrenOf(page));
@@ -270,7 +266,7 @@ export function planLayout(pages: readonly LayoutPage[], options: PlanOptions = 
     const folder = new FolderNames(FOLDER_RESERVED);
     const budget = nameBudget(dir);
     const names = new Map<string, string>();
-    const owners = children.filter((p) => kindOf(p) !== 'link' || childrenOf(p).length > 0);
+    const owners = children.filter((p) => pageKindOf(p) !== 'link' || childrenOf(p).length > 0);
     const candidatesOf = (p: LayoutPage) => nameCandidates(baseNameOf(p), p.id, budget);
     const claim = (p: LayoutPage, name: string): boolean => {
       const keys = [name, `${name}.md`];
@@ -290,7 +286,7 @@ export function planLayout(pages: readonly LayoutPage[], options: PlanOptions = 
     }
 
     children.forEach((page, index) => {
-      const kind = kindOf(page);
+      const kind = pageKindOf(page);
       const name = names.get(page.id) ?? null;
       const hasChildren = childrenOf(page).length > 0;
       const folderPath = name !== null && (hasChildren || kind === 'group') ? join(dir, name) : null;

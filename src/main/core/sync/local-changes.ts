@@ -3,8 +3,7 @@
  * open change request (what `quire status` lists as pending).
  */
 import type { Mirror, PageRow } from '../mirror';
-import { PushStore } from './outbox';
-import { samePageText } from './page-text';
+import { samePageText } from '../content';
 import { scanSpace } from './scan';
 import type { PushedPage } from './trees';
 
@@ -55,7 +54,7 @@ export async function detectLocalChanges(
 
 /** Pending edits of one space, reading what was pushed and the open conflicts from the mirror. */
 export async function pendingEdits(mirror: Mirror, spaceId: string, spaceDir: string): Promise<LocalChanges> {
-  const pushed = new PushStore(mirror.db).pushedPages(spaceId);
+  const pushed = mirror.outbox.pushedPages(spaceId);
   const conflictPaths = new Set(mirror.content.conflicts(spaceId).map((c) => c.path));
   return detectLocalChanges(spaceDir, mirror.content.pages(spaceId), pushed, conflictPaths);
 }

@@ -13,9 +13,8 @@
  * SUMMARY.md, when it lists a file, gives its position among its siblings.
  */
 import { posix } from 'node:path';
-import { canonicalPageText, pageTitleOf } from './page-text';
-import type { SummaryEntry } from './summary';
-import { newPageKey, type LocalPage, type LocalTree, type PageKind } from './trees';
+import { canonicalPageText, pageTitleOf, type PageKind, type SummaryEntry } from '../content';
+import { newPageKey, type LocalPage, type LocalTree } from './trees';
 
 /** What the mirror knows about a page, to recognise its file. */
 export interface KnownPage {

@@ -27,7 +27,7 @@ export interface MergeLimits {
 }
 
 /** About 150 ms of diffing in the worst case on a laptop; ordinary pages cost a thousandth of it. */
-export const DEFAULT_MERGE_LIMITS: MergeLimits = { maxLines: 20_000, maxCost: 20_000_000 };
+const DEFAULT_MERGE_LIMITS: MergeLimits = { maxLines: 20_000, maxCost: 20_000_000 };
 
 /** Splits into lines, each carrying the blank lines that follow it; join('\n') gives the text back. */
 function splitUnits(text: string): string[] {

@@ -1,309 +1,82 @@
 /**
- * The push side of the mirror (migration 10): the change request Quire writes into per
- * space, what it holds, and the outbox of content batches.
+ * The push record: the mirror's outbox store (core/mirror/outbox.ts) as push.ts uses it — the
+ * change request Quire writes into per space, what it holds, and the outbox of content batches —
+ * and what a confirmed batch's effects do to that record.
  *
  * Durability rule: a batch is recorded as `sending` in its own committed transaction
  * before it goes out, and its effects on the record are applied only once the server
  * confirmed it (or reconciliation saw it in the change request). A process killed at any
  * moment leaves either nothing, or a `sending` row that push.ts settles next time.
  */
-import type { Db } from '../mirror';
+import type { Mirror, OutboxRow as StoredBatch, OutboxStore } from '../mirror';
 import type { ApiChange, PushEffect } from './change-request';
-import { isNewPageKey, type PushedPage } from './trees';
+import { isNewPageKey } from './trees';
 
-export type ChangeRequestRowState = 'creating' | 'open';
+/** The mirror's outbox, holding batches of API changes and their effects on the record. */
+export type PushStore = OutboxStore<ApiChange, PushEffect>;
+export type OutboxRow = StoredBatch<ApiChange, PushEffect>;
 
-export interface ChangeRequestRow {
-  spaceId: string;
-  changeRequestId: string | null;
-  number: number | null;
-  marker: string;
-  subject: string;
-  state: ChangeRequestRowState;
-  createdAt: string;
+/** The mirror's outbox store, typed with what push.ts records in it. */
+export function pushStoreOf(mirror: Mirror): PushStore {
+  return mirror.outbox as PushStore;
 }
 
-export type OutboxState = 'sending' | 'applied' | 'not-applied' | 'refused' | 'reconciled';
-
-export interface OutboxRow {
-  seq: number;
-  spaceId: string;
-  changeRequestId: string;
-  changes: ApiChange[];
-  effects: PushEffect[];
-  state: OutboxState;
-  createdAt: string;
-  finishedAt: string | null;
-  error: string | null;
+/** Page id of a page created by an earlier push, by its new-page key. */
+export function createdIdFor(store: PushStore, spaceId: string, key: string): string | null {
+  if (!isNewPageKey(key)) return key;
+  return store.pushedPageIdAt(spaceId, key.slice('new:'.length));
 }
 
-export interface PushedFile {
-  path: string;
-  name: string;
-  size: number;
-  fileId: string | null;
-}
-
-export interface RefusedChange {
-  pageKey: string;
-  path: string | null;
-  textHash: string;
-  message: string;
-  at: string;
-}
-
-interface OutboxRecord {
-  seq: number;
-  space_id: string;
-  change_request_id: string;
-  changes: string;
-  effects: string;
-  state: OutboxState;
-  created_at: string;
-  finished_at: string | null;
-  error: string | null;
-}
-
-const toOutbox = (r: OutboxRecord): OutboxRow => ({
-  seq: r.seq,
-  spaceId: r.space_id,
-  changeRequestId: r.change_request_id,
-  changes: JSON.parse(r.changes) as ApiChange[],
-  effects: JSON.parse(r.effects) as PushEffect[],
-  state: r.state,
-  createdAt: r.created_at,
-  finishedAt: r.finished_at,
-  error: r.error,
-});
-
-export class PushStore {
-  constructor(private readonly db: Db) {}
-
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
-  }
-
-  // ---- the change request ------------------------------------------------------------
-
-  changeRequest(spaceId: string): ChangeRequestRow | undefined {
-    const r = this.db
-      .prepare(
-        `SELECT space_id AS spaceId, change_request_id AS changeRequestId, number, marker, subject, state, created_at AS createdAt
-         FROM sync_change_requests WHERE space_id = ?`,
-      )
-      .get(spaceId) as ChangeRequestRow | undefined;
-    return r;
-  }
-
-  /** Recorded (and committed) before the create request goes out. */
-  beginCreate(spaceId: string, marker: string, subject: string, at: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_change_requests (space_id, change_request_id, number, marker, subject, state, created_at)
-         VALUES (?, NULL, NULL, ?, ?, 'creating', ?)
-         ON CONFLICT (space_id) DO UPDATE SET change_request_id = NULL, number = NULL, marker = excluded.marker,
-           subject = excluded.subject, state = 'creating', created_at = excluded.created_at`,
-      )
-      .run(spaceId, marker, subject, at);
-  }
-
-  markOpen(spaceId: string, id: string, number: number): void {
-    this.db.prepare(`UPDATE sync_change_requests SET change_request_id = ?, number = ?, state = 'open' WHERE space_id = ?`).run(id, number, spaceId);
-  }
-
-  /** The change request was merged or closed (or never got created): start afresh next push. */
-  forgetChangeRequest(spaceId: string): void {
-    this.db.prepare(`DELETE FROM sync_change_requests WHERE space_id = ?`).run(spaceId);
-    this.db.prepare(`DELETE FROM sync_pushed_pages WHERE space_id = ?`).run(spaceId);
-    this.db.prepare(`DELETE FROM sync_pushed_files WHERE space_id = ?`).run(spaceId);
-    this.db.prepare(`DELETE FROM sync_refused WHERE space_id = ?`).run(spaceId);
-  }
-
-  // ---- what it holds -------------------------------------------------------------------
-
-  pushedPages(spaceId: string): Map<string, PushedPage> {
-    const rows = this.db
-      .prepare(`SELECT page_id AS id, path, parent_id AS parentId, name, text, deleted, moved FROM sync_pushed_pages WHERE space_id = ?`)
-      .all(spaceId) as (Omit<PushedPage, 'deleted' | 'moved'> & { deleted: number; moved: number })[];
-    return new Map(rows.map((r) => [r.id, { ...r, deleted: r.deleted === 1, moved: r.moved === 1 }]));
-  }
-
-  pushedFiles(spaceId: string): PushedFile[] {
-    return this.db.prepare(`SELECT path, name, size, file_id AS fileId FROM sync_pushed_files WHERE space_id = ? ORDER BY path`).all(spaceId) as PushedFile[];
-  }
-
-  private pushedPage(spaceId: string, id: string): PushedPage | undefined {
-    const r = this.db
-      .prepare(`SELECT page_id AS id, path, parent_id AS parentId, name, text, deleted, moved FROM sync_pushed_pages WHERE space_id = ? AND page_id = ?`)
-      .get(spaceId, id) as (Omit<PushedPage, 'deleted' | 'moved'> & { deleted: number; moved: number }) | undefined;
-    return r && { ...r, deleted: r.deleted === 1, moved: r.moved === 1 };
-  }
-
-  private upsertPushed(spaceId: string, p: PushedPage, at: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_pushed_pages (space_id, page_id, path, parent_id, name, text, deleted, moved, pushed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (space_id, page_id) DO UPDATE SET path = excluded.path, parent_id = excluded.parent_id, name = excluded.name,
-           text = excluded.text, deleted = excluded.deleted, moved = excluded.moved, pushed_at = excluded.pushed_at`,
-      )
-      .run(spaceId, p.id, p.path, p.parentId, p.name, p.text, p.deleted ? 1 : 0, p.moved ? 1 : 0, at);
-  }
-
-  /** Where the file of a page only the change request has moved to. */
-  setPushedPath(spaceId: string, pageId: string, path: string): void {
-    this.db.prepare(`UPDATE sync_pushed_pages SET path = ? WHERE space_id = ? AND page_id = ?`).run(path, spaceId, pageId);
-  }
-
-  /** Page id of a page created by an earlier push, by its new-page key. */
-  createdIdFor(spaceId: string, key: string): string | null {
-    if (!isNewPageKey(key)) return key;
-    const path = key.slice('new:'.length);
-    const r = this.db.prepare(`SELECT page_id AS id FROM sync_pushed_pages WHERE space_id = ? AND path = ? AND deleted = 0`).get(spaceId, path) as
-      | { id: string }
-      | undefined;
-    return r?.id ?? null;
-  }
-
-  /**
-   * Records what applied changes did. `created` maps insert refs to the ids the server
-   * gave; an insert missing from it is not recorded. Call inside a transaction.
-   */
-  applyEffects(
-    spaceId: string,
-    effects: readonly PushEffect[],
-    created: ReadonlyMap<string, string>,
-    at: string,
-    fileIds: ReadonlyMap<string, string> = new Map(),
-  ): void {
-    const resolveParent = (key: string | null): string | null => {
-      if (key === null || !isNewPageKey(key)) return key;
-      const own = effects.find((e) => e.type === 'insert' && e.key === key);
-      if (own && own.type === 'insert') return created.get(own.ref) ?? null;
-      return this.createdIdFor(spaceId, key);
-    };
-    for (const e of effects) {
-      switch (e.type) {
-        case 'insert': {
-          const id = created.get(e.ref);
-          if (id === undefined) break;
-          this.upsertPushed(spaceId, { id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text: e.text, deleted: false, moved: true }, at);
-          break;
-        }
-        case 'update': {
-          const before = this.pushedPage(spaceId, e.id);
-          const moved = e.moved || (before !== undefined && before.moved && !before.deleted);
-          this.upsertPushed(spaceId, { id: e.id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text: e.text, deleted: false, moved }, at);
-          break;
-        }
-        case 'delete':
-          this.upsertPushed(spaceId, { id: e.id, path: e.path, parentId: null, name: null, text: null, deleted: true, moved: false }, at);
-          break;
-        case 'files':
-          for (const f of e.files) {
-            this.db
-              .prepare(
-                `INSERT INTO sync_pushed_files (space_id, path, name, size, file_id) VALUES (?, ?, ?, ?, ?)
-                 ON CONFLICT (space_id, path) DO UPDATE SET name = excluded.name, size = excluded.size, file_id = excluded.file_id`,
-              )
-              .run(spaceId, f.path, f.name, f.size, fileIds.get(f.path) ?? null);
-          }
-          break;
-        case 'revert':
-          break;
+/**
+ * Records what applied changes did. `created` maps insert refs to the ids the server
+ * gave; an insert missing from it is not recorded. Call inside a transaction.
+ */
+export function applyEffects(
+  store: PushStore,
+  spaceId: string,
+  effects: readonly PushEffect[],
+  created: ReadonlyMap<string, string>,
+  at: string,
+  fileIds: ReadonlyMap<string, string> = new Map(),
+): void {
+  const resolveParent = (key: string | null): string | null => {
+    if (key === null || !isNewPageKey(key)) return key;
+    const own = effects.find((e) => e.type === 'insert' && e.key === key);
+    if (own && own.type === 'insert') return created.get(own.ref) ?? null;
+    return createdIdFor(store, spaceId, key);
+  };
+  for (const e of effects) {
+    switch (e.type) {
+      case 'insert': {
+        const id = created.get(e.ref);
+        if (id === undefined) break;
+        store.upsertPushedPage(
+          spaceId,
+          { id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text: e.text, deleted: false, moved: true },
+          at,
+        );
+        break;
       }
+      case 'update': {
+        const before = store.pushedPage(spaceId, e.id);
+        const moved = e.moved || (before?.moved === true && !before.deleted);
+        store.upsertPushedPage(
+          spaceId,
+          { id: e.id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text: e.text, deleted: false, moved },
+          at,
+        );
+        break;
+      }
+      case 'delete':
+        store.upsertPushedPage(spaceId, { id: e.id, path: e.path, parentId: null, name: null, text: null, deleted: true, moved: false }, at);
+        break;
+      case 'files':
+        for (const f of e.files) {
+          store.upsertPushedFile(spaceId, { path: f.path, name: f.name, size: f.size, fileId: fileIds.get(f.path) ?? null });
+        }
+        break;
+      case 'revert':
+        break;
     }
-  }
-
-  // ---- the outbox ------------------------------------------------------------------------
-
-  /** Recorded (and committed) before the batch goes out. */
-  recordSending(spaceId: string, changeRequestId: string, changes: ApiChange[], effects: PushEffect[], at: string): number {
-    const info = this.db
-      .prepare(`INSERT INTO sync_outbox (space_id, change_request_id, changes, effects, state, created_at) VALUES (?, ?, ?, ?, 'sending', ?)`)
-      .run(spaceId, changeRequestId, JSON.stringify(changes), JSON.stringify(effects), at);
-    return Number(info.lastInsertRowid);
-  }
-
-  finish(seq: number, state: Exclude<OutboxState, 'sending'>, at: string, detail: { response?: unknown; error?: string } = {}): void {
-    this.db
-      .prepare(`UPDATE sync_outbox SET state = ?, finished_at = ?, response = ?, error = ? WHERE seq = ?`)
-      .run(state, at, detail.response === undefined ? null : JSON.stringify(detail.response), detail.error ?? null, seq);
-  }
-
-  inFlight(spaceId: string): OutboxRow[] {
-    return (this.db.prepare(`SELECT * FROM sync_outbox WHERE space_id = ? AND state = 'sending' ORDER BY seq`).all(spaceId) as OutboxRecord[]).map(toOutbox);
-  }
-
-  outbox(spaceId: string, limit = 100): OutboxRow[] {
-    return (this.db.prepare(`SELECT * FROM sync_outbox WHERE space_id = ? ORDER BY seq DESC LIMIT ?`).all(spaceId, limit) as OutboxRecord[]).map(toOutbox);
-  }
-
-  // ---- refused changes -----------------------------------------------------------------
-
-  refused(spaceId: string): Map<string, RefusedChange> {
-    const rows = this.db
-      .prepare(`SELECT page_key AS pageKey, path, text_hash AS textHash, message, at FROM sync_refused WHERE space_id = ?`)
-      .all(spaceId) as RefusedChange[];
-    return new Map(rows.map((r) => [r.pageKey, r]));
-  }
-
-  recordRefused(spaceId: string, r: RefusedChange): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_refused (space_id, page_key, path, text_hash, message, at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (space_id, page_key) DO UPDATE SET path = excluded.path, text_hash = excluded.text_hash,
-           message = excluded.message, at = excluded.at`,
-      )
-      .run(spaceId, r.pageKey, r.path, r.textHash, r.message, r.at);
-  }
-
-  clearAllRefused(spaceId: string): void {
-    this.db.prepare(`DELETE FROM sync_refused WHERE space_id = ?`).run(spaceId);
-  }
-
-  clearRefused(spaceId: string, pageKey: string): void {
-    this.db.prepare(`DELETE FROM sync_refused WHERE space_id = ? AND page_key = ?`).run(spaceId, pageKey);
-  }
-
-  // ---- watcher records and holds ---------------------------------------------------------
-
-  recordLocalEdit(spaceId: string, path: string, kind: string, at: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_local_edits (space_id, path, kind, seen_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (space_id, path) DO UPDATE SET kind = excluded.kind, seen_at = excluded.seen_at`,
-      )
-      .run(spaceId, path, kind, at);
-  }
-
-  localEdits(spaceId?: string): { spaceId: string; path: string; kind: string; seenAt: string }[] {
-    const sql = `SELECT space_id AS spaceId, path, kind, seen_at AS seenAt FROM sync_local_edits ${spaceId ? 'WHERE space_id = ?' : ''} ORDER BY seen_at`;
-    const stmt = this.db.prepare(sql);
-    return (spaceId ? stmt.all(spaceId) : stmt.all()) as { spaceId: string; path: string; kind: string; seenAt: string }[];
-  }
-
-  /** Clears the watcher's records seen at or before `upTo` (they were handled by a cycle that started later). */
-  clearLocalEdits(spaceId: string, upTo: string): void {
-    this.db.prepare(`DELETE FROM sync_local_edits WHERE space_id = ? AND seen_at <= ?`).run(spaceId, upTo);
-  }
-
-  hold(spaceId: string): { kind: string; message: string; at: string } | undefined {
-    return this.db.prepare(`SELECT kind, message, at FROM sync_holds WHERE space_id = ?`).get(spaceId) as
-      | { kind: string; message: string; at: string }
-      | undefined;
-  }
-
-  setHold(spaceId: string, kind: string, message: string, at: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_holds (space_id, kind, message, at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (space_id) DO UPDATE SET kind = excluded.kind, message = excluded.message, at = excluded.at`,
-      )
-      .run(spaceId, kind, message, at);
-  }
-
-  clearHold(spaceId: string): void {
-    this.db.prepare(`DELETE FROM sync_holds WHERE space_id = ?`).run(spaceId);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The sync planner: a pure function from the views of one space (trees.ts) to what a
- * cycle does. No I/O here, so it can be tested exhaustively (test/sync2/planner*.test.ts).
+ * cycle does. No I/O here, so it can be tested exhaustively (test/sync/plan/).
  *
  * Per page, content:
  * - changed on the server only: the file takes the server's text;
@@ -23,7 +23,7 @@
 import { remoteCopyPath } from './ignore';
 import { planLayout, type LayoutPage, type LayoutPlan } from './layout';
 import { mergeText, type MergeLimits } from './merge';
-import { samePageText } from './page-text';
+import { samePageText } from '../content';
 import {
   isNewPageKey,
   newPageKey,
@@ -738,7 +738,7 @@ function effectiveTree(
     const held = d?.held === true;
     const B = input.base.get(R.id);
     const p = pushedOpen.get(R.id);
-    const placedByRequest = p !== undefined && p.moved && !p.deleted ? p : null;
+    const placedByRequest = p?.moved && !p.deleted ? p : null;
     const heldFile = held ? localById.get(R.id) : undefined;
     // A held file does not move: its page stays under the parent it had (as the scan will
     // say next time), with the name its file has.
@@ -775,7 +775,7 @@ function effectiveTree(
     const heldHere = L.id !== null && decisions.get(L.id)?.held === true;
     const p = L.id !== null ? pushedOpen.get(L.id) : undefined;
     const B = L.id !== null ? input.base.get(L.id) : undefined;
-    const parent = heldHere ? (p && p.moved && !p.deleted ? p.parentId : B ? B.parentId : L.parentKey) : L.parentKey;
+    const parent = heldHere ? (p?.moved && !p.deleted ? p.parentId : B ? B.parentId : L.parentKey) : L.parentKey;
     nodes.set(L.key, {
       key: L.key,
       parent,
@@ -844,12 +844,6 @@ function nameFromPath(path: string): string {
   const last = parts[parts.length - 1]!;
   if (/^readme\.md$/i.test(last) && parts.length > 1) return parts[parts.length - 2]!;
   return last.replace(/\.md$/i, '');
-}
-
-/** `x/README.md` and `x.md` are the same place in the tree (a page with or without children). */
-function sameSpot(a: string, b: string): boolean {
-  const spot = (p: string) => (p === 'README.md' ? p : p.replace(/\/README\.md$/i, '').replace(/\.md$/i, ''));
-  return spot(a) === spot(b);
 }
 
 function alternativePath(target: string, id: string, occupied: Map<string, string>): string {

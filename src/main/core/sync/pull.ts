@@ -6,11 +6,11 @@
 import type { Revision, RevisionPage } from '@gitbook/api';
 import type { ApiClient } from '../api/client';
 import type { PageRow } from '../mirror';
-import { parsePageFile, renderPageFile, type PageMeta } from './frontmatter';
+import { pageKind, parsePageFile, renderPageFile, type PageMeta } from '../content';
 import { remoteCopyPath } from './ignore';
 import type { ProgressListener } from './progress';
 import { flattenPages, remoteFiles, type RemoteFile } from './remote-tree';
-import { pageKind, type BasePage, type RemotePage } from './trees';
+import type { BasePage, RemotePage } from './trees';
 
 /** Where the remote side of a clash is saved, beside the local file. */
 export { remoteCopyPath };

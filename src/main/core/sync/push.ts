@@ -29,9 +29,9 @@ import {
   type PushEffect,
 } from './change-request';
 import { sha256 } from './hash';
-import { PushStore, type OutboxRow } from './outbox';
+import { applyEffects, createdIdFor, type OutboxRow, type PushStore } from './outbox';
 import { pageFileText } from './pull';
-import { pageTitleOf, samePageText } from './page-text';
+import { pageTitleOf, samePageText } from '../content';
 import type { ChangeRequestState, PushOp } from './planner';
 import { flattenPages } from './remote-tree';
 import { isNewPageKey } from './trees';
@@ -117,7 +117,7 @@ export async function changeRequestInfo(ctx: PushContext): Promise<{ state: Chan
  */
 export async function rebaseChangeRequest(ctx: PushContext): Promise<boolean> {
   const row = ctx.store.changeRequest(ctx.spaceId);
-  if (!row || row.state !== 'open' || row.changeRequestId === null) return false;
+  if (row?.state !== 'open' || row.changeRequestId === null) return false;
   const crId = row.changeRequestId;
   try {
     await ctx.api.call((c, p) => c.spaces.updateChangeRequest(ctx.spaceId, crId, p), { signal: ctx.signal });
@@ -133,7 +133,7 @@ export async function rebaseChangeRequest(ctx: PushContext): Promise<boolean> {
 /** A create whose answer was lost: adopt the change request carrying our marker, or forget the attempt. */
 async function settleCreate(ctx: PushContext): Promise<{ id: string; number: number } | null> {
   const row = ctx.store.changeRequest(ctx.spaceId);
-  if (!row || row.state !== 'creating') return null;
+  if (row?.state !== 'creating') return null;
   const open = await ctx.api.listAll<ChangeRequest>(
     (c, q, p) => c.spaces.listChangeRequestsForSpace(ctx.spaceId, { ...q, status: 'open' as ChangeRequestStatus }, p),
     { signal: ctx.signal },
@@ -209,11 +209,11 @@ async function sendBatch(
   report: PushReport,
   opOf: Map<string, PushOp>,
 ): Promise<void> {
-  const sendable = planned.filter((p) => p.intoKey === null || created.has(p.intoKey) || ctx.store.createdIdFor(ctx.spaceId, p.intoKey) !== null);
+  const sendable = planned.filter((p) => p.intoKey === null || created.has(p.intoKey) || createdIdFor(ctx.store, ctx.spaceId, p.intoKey) !== null);
   if (sendable.length === 0) return;
   const known = new Map(created);
   for (const p of sendable) {
-    if (p.intoKey !== null && !known.has(p.intoKey)) known.set(p.intoKey, ctx.store.createdIdFor(ctx.spaceId, p.intoKey)!);
+    if (p.intoKey !== null && !known.has(p.intoKey)) known.set(p.intoKey, createdIdFor(ctx.store, ctx.spaceId, p.intoKey)!);
   }
   const changes: ApiChange[] = sendable.map((p) => resolveChange(p, known));
   const effects: PushEffect[] = sendable.map((p) => p.effect);
@@ -252,7 +252,7 @@ async function sendBatch(
   const at = nowIso(ctx);
   ctx.store.transaction(() => {
     ctx.store.finish(seq, 'applied', at, { response: { changes: result.changes?.length ?? null } });
-    ctx.store.applyEffects(ctx.spaceId, effects, refs, at, fileIds);
+    applyEffects(ctx.store, ctx.spaceId, effects, refs, at, fileIds);
     for (const e of effects) {
       const key = e.type === 'insert' ? e.key : 'id' in e ? e.id : null;
       if (key !== null) ctx.store.clearRefused(ctx.spaceId, key);
@@ -357,7 +357,7 @@ async function reconcileRow(ctx: PushContext, row: OutboxRow, created: Map<strin
   const parentOf = (key: string | null): string | null | undefined => {
     if (key === null) return null;
     if (!isNewPageKey(key)) return key;
-    return created.get(key) ?? ctx.store.createdIdFor(spaceId, key) ?? undefined;
+    return created.get(key) ?? createdIdFor(ctx.store, spaceId, key) ?? undefined;
   };
 
   for (const effect of row.effects) {
@@ -411,7 +411,7 @@ async function reconcileRow(ctx: PushContext, row: OutboxRow, created: Map<strin
   const at = nowIso(ctx);
   ctx.store.transaction(() => {
     ctx.store.finish(row.seq, 'reconciled', at, { response: { applied: applied.length, of: row.effects.length } });
-    ctx.store.applyEffects(spaceId, applied, refs, at);
+    applyEffects(ctx.store, spaceId, applied, refs, at);
   });
   ctx.mirror.log.add('info', `settled an interrupted push: ${applied.length} of ${row.effects.length} change(s) had reached the change request`, spaceId);
 }

@@ -1,5 +1,5 @@
 import type { RevisionPage, RevisionFile } from '@gitbook/api';
-import { pickPageMeta, type PageMeta } from './frontmatter';
+import { pickPageMeta, type PageMeta } from '../content';
 
 /** One page of a remote revision, flattened with its place in the tree. */
 export interface RemotePage {

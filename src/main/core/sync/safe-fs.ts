@@ -140,7 +140,7 @@ export function resolveInside(root: string, relPath: string): string {
 }
 
 /** Makes a folder's entries (a rename into it) durable; a no-op where folders can't be fsynced. */
-export async function syncDirectory(dir: string): Promise<void> {
+async function syncDirectory(dir: string): Promise<void> {
   let handle: fsp.FileHandle | undefined;
   try {
     handle = await fsp.open(dir, 'r');

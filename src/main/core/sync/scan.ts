@@ -6,13 +6,12 @@
 import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
-import type { FileRow, PageRow } from '../mirror';
+import type { FileRow, PageRow, PushedFile } from '../mirror';
 import { isIgnoredDir, isRemoteCopy, isTempName } from './ignore';
 import { ASSETS_FOLDER, SUMMARY_FILE } from './layout';
 import { buildLocalTree, type KnownPage, type ScannedFile } from './local-tree';
-import type { PushedFile } from './outbox';
-import { parseSummary, type SummaryEntry } from './summary';
-import { pageKind, type LocalAsset, type LocalTree, type PushedPage } from './trees';
+import { pageKind, parseSummary, type SummaryEntry } from '../content';
+import type { LocalAsset, LocalTree, PushedPage } from './trees';
 
 export interface ScanInput {
   /** The mirror's page rows of the space (main as last synced, with where each file was). */
@@ -79,7 +78,6 @@ export async function listSpaceFolder(spaceDir: string): Promise<Listing> {
         const st = statOrNull(join(spaceDir, childRel));
         if (st) out.assets.push({ path: childRel, size: st.size });
       } else if (childRel.startsWith('.gitbook/')) {
-        continue;
       } else if (isRemoteCopy(childRel)) {
         out.remoteCopies.push(childRel);
       } else if (childRel === SUMMARY_FILE) {

@@ -8,12 +8,7 @@
  *
  * Page files are compared with samePageText (page-text.ts), never byte by byte.
  */
-
-export type PageKind = 'document' | 'group' | 'link';
-
-export function pageKind(type: string): PageKind {
-  return type === 'group' || type === 'link' ? type : 'document';
-}
+import type { PageKind } from '../content';
 
 /** A page of main as last synced. */
 export interface BasePage {

@@ -1,12 +1,8 @@
-import { ApiClient, type ApiClientOptions } from '../../core/api/client';
+import { ApiClient, type ApiClientOptions, API_URL_META, InvalidApiUrlError, normaliseApiUrl as parseApiUrl } from '../../core/api';
 import { Mirror } from '../../core/mirror';
-import { API_URL_META, InvalidApiUrlError, normaliseApiUrl as parseApiUrl } from '../../core/api/url';
 import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
 import { UsageError } from './args';
 import type { CliIo } from './io';
-
-/** Re-exported for the commands that read and write it through the context. */
-export { API_URL_META };
 
 /** What commands share: opening a folder's mirror and an authenticated API client. */
 export class CliContext {

@@ -14,8 +14,8 @@ export const EXIT = { ok: 0, error: 1, usage: 2, conflicts: 3 } as const;
 /** The real process's streams and environment. */
 export function processIo(signal: AbortSignal = new AbortController().signal, env: NodeJS.ProcessEnv = process.env): CliIo {
   return {
-    stdout: (text) => process.stdout.write(text + '\n'),
-    stderr: (text) => process.stderr.write(text + '\n'),
+    stdout: (text) => process.stdout.write(`${text}\n`),
+    stderr: (text) => process.stderr.write(`${text}\n`),
     env,
     signal,
     readStdin: async () => {

@@ -1,4 +1,4 @@
-import type { SyncProgress } from '../../core/sync/progress';
+import type { SyncProgress } from '../../core/sync';
 
 /**
  * Turns progress events into occasional stderr lines: at most one every

@@ -1,12 +1,13 @@
 import { parseArgs, UsageError } from './args';
 import { EXIT, type CliIo } from './io';
 import { CliContext } from './context';
+import { errorMessage } from './messages';
 import { sync } from './commands/sync';
 import { status } from './commands/status';
 import { login, logout } from './commands/login';
 import { run as review } from './commands/review';
 import { run as comment } from './commands/comment';
-import { runUi } from '../web/cli';
+import { ui } from './commands/ui';
 import type { ParsedArgs } from './args';
 
 type Command = (args: ParsedArgs, io: CliIo, ctx: CliContext) => Promise<number>;
@@ -17,12 +18,12 @@ const COMMANDS: Record<string, Command> = {
   login,
   logout,
   review,
-  ui: (args, io, ctx) => runUi(args, io, { tokens: ctx.tokens }),
+  ui: (args, io, ctx) => ui(args, io, { tokens: ctx.tokens }),
   // Interactive: when offline, queue the action after a short try instead of a long backoff.
   comment: (args, io, ctx) => comment(args, io, ctx.withApiOptions({ maxAttempts: 2 })),
 };
 
-export const USAGE = `Quire — offline-first sync for hosted docs
+const USAGE = `Quire — offline-first sync for hosted docs
 
 Usage:
   quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>] [--allow-deletes]
@@ -63,7 +64,7 @@ export async function runCli(argv: string[], io: CliIo, ctx = new CliContext(io)
     }
     if (io.signal.aborted && (err as Error)?.name === 'CancelledError') return EXIT.ok;
     // One clear line: what happened and what to do (the error messages carry both).
-    io.stderr(`quire ${args.command}: ${oneLine((err as Error)?.message ?? String(err))}`);
+    io.stderr(`quire ${args.command}: ${oneLine(errorMessage(err))}`);
     return EXIT.error;
   }
 }

@@ -10,8 +10,7 @@ import { IPC_EVENT_CHANNEL, REQUEST_NAMES, ipcChannel, type PushedEvent } from '
 import { contentSecurityPolicy } from '../../../shared/csp';
 import { checkExternalUrl } from '../../../shared/external-url';
 import { KeytarTokenStore } from '../../core/secrets';
-import { createQuireService, type QuireService } from '../service';
-import { readStatic } from '../web/static';
+import { createQuireService, type QuireService, readStatic } from '../service';
 import { APP_ORIGIN, handleIpcMessage } from './ipc-guard';
 import { Notifier } from './notices';
 import { loadSettings, saveSettings } from './settings-file';

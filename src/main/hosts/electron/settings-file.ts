@@ -7,7 +7,7 @@ export interface DesktopSettings {
   notifications: boolean;
 }
 
-export const defaultSettings = (): DesktopSettings => ({ folder: join(homedir(), 'Quire'), notifications: true });
+const defaultSettings = (): DesktopSettings => ({ folder: join(homedir(), 'Quire'), notifications: true });
 
 /** The desktop app's own settings (sync folder, notifications), in its user-data folder. Never the token. */
 export function loadSettings(file: string): DesktopSettings {

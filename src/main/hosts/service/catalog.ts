@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import { QuireError, type CatalogVM, type SpaceVM } from '../../../shared/contract';
 import type { SpaceRow } from '../../core/mirror';
-import { refreshCatalog } from '../../core/sync/catalog';
-import { detectLocalChanges } from '../../core/sync/local-changes';
+import { refreshCatalog, detectLocalChanges } from '../../core/sync';
 import { toQuireError } from './errors';
 import { needApi, type ServiceState } from './state';
 import type { HandlersFor } from './types';

@@ -1,6 +1,5 @@
 import { QuireError, type ConflictVM } from '../../../shared/contract';
-import { ConflictNotFoundError, readConflict, resolveConflict, type ConflictChoice } from '../../core/sync/conflicts';
-import { resolveInside } from '../../core/sync/safe-fs';
+import { ConflictNotFoundError, readConflict, resolveConflict, type ConflictChoice, resolveInside } from '../../core/sync';
 import { spaceDir, spaceTitle, type ServiceState } from './state';
 import type { SyncRunner } from './sync-runner';
 import type { HandlersFor } from './types';

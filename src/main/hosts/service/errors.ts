@@ -1,6 +1,5 @@
 import { QuireError } from '../../../shared/contract';
-import { ApiError, NetworkError, TokenRejectedError } from '../../core/api';
-import { InvalidApiUrlError } from '../../core/api/url';
+import { ApiError, NetworkError, TokenRejectedError, InvalidApiUrlError } from '../../core/api';
 import { KeychainUnavailableError } from '../../core/secrets';
 
 export function describeError(e: unknown): string {

@@ -22,11 +22,11 @@ import { connectCore, needApi, openState } from './state';
 import { createSyncRunner } from './sync-runner';
 import type { Handler, Handlers, QuireService, QuireServiceOptions } from './types';
 
-export type { AttentionSnapshot, HostCapabilities, QuireService, QuireServiceOptions } from './types';
-export type { ActionRecord } from '../../core/review';
-export { toQuireError } from './errors';
+export type { AttentionSnapshot, HostCapabilities, QuireService } from './types';
+
 export { emojiText } from './view-models';
 export { normaliseApiUrl } from './session';
+export { defaultRendererDir, projectRoot, readStatic, rendererBuilt } from './renderer-files';
 
 export async function createQuireService(options: QuireServiceOptions): Promise<QuireService> {
   const log = options.log ?? (() => undefined);

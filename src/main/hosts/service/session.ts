@@ -1,7 +1,6 @@
 import type { User } from '@gitbook/api';
 import { QuireError, type SessionVM, type UserVM } from '../../../shared/contract';
-import { ApiClient, NetworkError, TokenRejectedError } from '../../core/api';
-import { API_URL_META, normaliseApiUrl as parseApiUrl } from '../../core/api/url';
+import { ApiClient, NetworkError, TokenRejectedError, API_URL_META, normaliseApiUrl as parseApiUrl } from '../../core/api';
 import { describeError, toQuireError } from './errors';
 import { connectCore, type ServiceState } from './state';
 import type { SyncRunner } from './sync-runner';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { QuireError, type SettingsVM } from '../../../shared/contract';
-import { API_URL_META } from '../../core/api/url';
+import { API_URL_META } from '../../core/api';
 import { Mirror } from '../../core/mirror';
 import { describeError } from './errors';
 import { connectCore, type ServiceState } from './state';

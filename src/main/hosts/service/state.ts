@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { QuireError, type SessionVM } from '../../../shared/contract';
-import { ApiClient } from '../../core/api';
-import { API_URL_META } from '../../core/api/url';
+import { ApiClient, API_URL_META } from '../../core/api';
 import { Mirror } from '../../core/mirror';
 import type { EventHub } from './events';
 import { createReviewAdapter, type ReviewAdapter } from './review-adapter';

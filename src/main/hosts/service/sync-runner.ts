@@ -1,7 +1,6 @@
 import type { SyncProgressVM, SyncStatusVM } from '../../../shared/contract';
 import { CancelledError } from '../../core/api';
-import { SyncEngine } from '../../core/sync/engine';
-import type { SyncProgress } from '../../core/sync/progress';
+import { type CycleReport, describeMassDelete, SyncEngine, type SyncProgress } from '../../core/sync';
 import { describeError, toQuireError } from './errors';
 import { needApi, spaceTitle, type ServiceState } from './state';
 import type { HandlersFor } from './types';
@@ -20,6 +19,16 @@ export interface SyncRunner {
   /** `idleState` when signed in, the signed-out status otherwise. */
   settled(): Partial<SyncStatusVM>;
   handlers: HandlersFor<'sync.status' | 'sync.now' | 'sync.setPaused'>;
+}
+
+/**
+ * The mass-delete fail-safe stopped spaces: what it would have deleted, and what the app offers.
+ * The app has no switch to let such a sync through on purpose; the command line has one.
+ */
+function heldMessage(report: CycleReport): string | null {
+  const held = report.spaces.flatMap((s) => (s.held ? [describeMassDelete(s.held, s)] : []));
+  if (held.length === 0) return null;
+  return `${held.join(' ')} Restore the files (Open folder, under Spaces), then choose Sync now. To delete that much on purpose, run \`quire sync --once --allow-deletes\` in a terminal.`;
 }
 
 export function createSyncRunner(state: ServiceState): SyncRunner {
@@ -58,12 +67,12 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     status.update({ state: 'syncing', progress: null, message: null });
     try {
       const engine = new SyncEngine({ api: client, mirror: state.mirror, root: state.folder, spaces: 'selected', onProgress, signal: state.abort.signal });
-      await engine.runCycle();
+      const report = await engine.runCycle();
       if (state.review) {
         status.update({ progress: { phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 } });
         await state.review.sync();
       }
-      status.update({ ...idleState(), lastCycleAt: new Date().toISOString(), message: null });
+      status.update({ ...idleState(), lastCycleAt: new Date().toISOString(), message: heldMessage(report) });
     } catch (e) {
       if (e instanceof CancelledError || state.stopping) {
         status.update({ ...idleState() });

@@ -15,7 +15,7 @@ export function createSecret(): string {
 }
 
 /** Cookies are not port-scoped, so the name carries the port. */
-export const cookieName = (port: number): string => `quire-${port}`;
+const cookieName = (port: number): string => `quire-${port}`;
 
 export interface DoorRequest {
   url: string;

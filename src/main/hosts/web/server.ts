@@ -3,12 +3,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import { dispatch, type ServerFrame, type PushedEvent } from '../../../shared/contract';
 import { contentSecurityPolicy } from '../../../shared/csp';
-import { createQuireService, type QuireService } from '../service';
+import { createQuireService, defaultRendererDir, type QuireService, readStatic } from '../service';
 import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
 import { checkDoor, createSecret, secretCookie, SECRET_PARAM, allowedHosts } from './guard';
-import { readStatic } from './static';
 import { systemOpener } from './open-with-system';
-import { defaultRendererDir } from './renderer-dir';
 
 export interface WebHostOptions {
   /** API origin offered on the sign-in screen. */

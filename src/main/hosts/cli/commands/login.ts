@@ -1,4 +1,4 @@
-import { ApiClient } from '../../../core/api/client';
+import { ApiClient } from '../../../core/api';
 import { flag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';

@@ -1,8 +1,9 @@
-import type { ApiClient } from '../../../core/api/client';
+import type { ApiClient } from '../../../core/api';
 import type { Mirror } from '../../../core/mirror';
 import { ReviewService, type ActionRecord, type ChangeRequestView, type CommentView, type ReplyView } from '../../../core/review';
 import { has, requireFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
+import { errorMessage } from '../messages';
 
 /** What the review and comment commands need from the CLI host. */
 export interface ReviewCliContext {
@@ -31,11 +32,11 @@ export async function tryApi(ctx: ReviewCliContext, mirror: Mirror): Promise<{ a
   try {
     return { api: await ctx.apiFor(mirror), why: null };
   } catch (err) {
-    return { api: null, why: err instanceof Error ? err.message : String(err) };
+    return { api: null, why: errorMessage(err) };
   }
 }
 
-export function reviewJson(changeRequests: ChangeRequestView[], comments: CommentView[], replies: Map<string, ReplyView[]>): ReviewJson {
+function reviewJson(changeRequests: ChangeRequestView[], comments: CommentView[], replies: Map<string, ReplyView[]>): ReviewJson {
   return {
     changeRequests: changeRequests.map((cr) => ({
       spaceId: cr.spaceId,
@@ -76,7 +77,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
         if (!refresh) io.stderr(`Showing the local mirror: ${replay.stoppedBy}`);
       } catch (err) {
         if (io.signal.aborted) throw err;
-        io.stderr(`Showing the local mirror: ${err instanceof Error ? err.message : String(err)}`);
+        io.stderr(`Showing the local mirror: ${errorMessage(err)}`);
       }
     } else {
       io.stderr(`Showing the local mirror (${why})`);

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { has, requireFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
-import { pendingEdits as detectPendingEdits } from '../../../core/sync/local-changes';
-import { PushStore } from '../../../core/sync/outbox';
+import { heldMessage } from '../messages';
+import { pendingEdits as detectPendingEdits } from '../../../core/sync';
 
 export interface SpaceStatus {
   spaceId: string;
@@ -16,8 +16,10 @@ export interface SpaceStatus {
   openChangeRequests: number;
   /** The change request Quire writes this space's edits into, while it is open. */
   changeRequest: { id: string; number: number | null; subject: string; pages: number } | null;
-  /** Set when sync stopped before deleting most of the space (the mass-delete fail-safe). */
+  /** Set when sync stopped before deleting most of the space (the mass-delete fail-safe): what to do. */
   held: string | null;
+  /** The same hold, counted: pages it would delete on the server (localDeletes) and here (remoteDeletes), of how many. */
+  hold: { localDeletes: number; remoteDeletes: number; pages: number } | null;
   /** Changes the server refused: not sent again until the file changes. */
   refused: { path: string | null; message: string }[];
 }
@@ -28,11 +30,11 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   const mirror = ctx.openMirror(dir);
   try {
     const spaces: SpaceStatus[] = [];
-    const store = new PushStore(mirror.db);
+    const store = mirror.outbox;
     for (const s of mirror.catalog.selectedSpaces()) {
       const pendingEdits = s.folder ? await detectPendingEdits(mirror, s.id, join(dir, s.folder)) : { modified: [], added: [], deleted: [] };
       const cr = store.changeRequest(s.id);
-      const open = mirror.db.prepare(`SELECT COUNT(*) AS n FROM change_requests WHERE space_id = ? AND status = 'open'`).get(s.id) as { n: number };
+      const hold = store.hold(s.id);
       spaces.push({
         spaceId: s.id,
         title: s.title,
@@ -41,10 +43,10 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         lastError: s.lastError,
         pendingEdits,
         conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
-        openChangeRequests: open.n,
-        changeRequest:
-          cr && cr.changeRequestId ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size } : null,
-        held: store.hold(s.id)?.message ?? null,
+        openChangeRequests: mirror.review.openChangeRequestCount(s.id),
+        changeRequest: cr?.changeRequestId ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size } : null,
+        held: hold ? heldMessage(hold, s) : null,
+        hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
         refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
       });
     }

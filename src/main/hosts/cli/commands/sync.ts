@@ -1,11 +1,11 @@
 import { all, flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
-import { API_URL_META, type CliContext } from '../context';
-import { explainMirrorError, SyncEngine, type CycleReport } from '../../../core/sync/engine';
-import { ContinuousSync } from '../../../core/sync/continuous';
+import type { CliContext } from '../context';
+import { explainMirrorError, SyncEngine, type CycleReport, ContinuousSync } from '../../../core/sync';
+import { errorMessage, heldMessage } from '../messages';
 import { progressPrinter } from '../progress-printer';
 import type { Mirror } from '../../../core/mirror';
-import type { ApiClient } from '../../../core/api/client';
+import { API_URL_META, type ApiClient } from '../../../core/api';
 import { ReviewService } from '../../../core/review';
 
 const DEFAULT_INTERVAL_S = 30;
@@ -58,7 +58,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     if (has(args, 'once')) {
       const report = await engine.runCycle();
       io.stdout(describe(report));
-      for (const s of report.spaces) if (s.held) io.stderr(s.held);
+      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
       await replayQueuedActions(review, api, io);
       return report.conflicts > 0 || report.held > 0 ? EXIT.conflicts : EXIT.ok;
     }
@@ -82,7 +82,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       signal: io.signal,
       onReport: (report) => {
         if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report));
-        for (const s of report.spaces) if (s.held) io.stderr(s.held);
+        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
       },
       onError: (err) => {
         if (io.signal.aborted) return false;
@@ -91,7 +91,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
           return true;
         }
         // Offline or a passing server fault: say so, keep the edits, try again next cycle.
-        io.stderr(`Sync paused: ${(err as Error).message}`);
+        io.stderr(`Sync paused: ${errorMessage(err)}`);
         logError(mirror, err);
         return false;
       },

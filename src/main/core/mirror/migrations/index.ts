@@ -1,0 +1,13 @@
+/**
+ * Versioned schema migrations, one file per step, applied in order by database.ts.
+ * Never edit a released migration: append a new one (and a file for it).
+ */
+import { catalogAndContent } from './v1-catalog-content';
+import { reviewMirror } from './v2-review';
+import { twoWaySync } from './v10-two-way-sync';
+import { structuredHolds } from './v11-structured-holds';
+import type { Migration } from './migration';
+
+export type { Migration } from './migration';
+
+export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds];

@@ -1,0 +1,61 @@
+/**
+ * Page lists and markdown of revisions, for change request diffs (migration 2). Revisions
+ * never change, so what is stored is kept until no diff refers to the revision any more.
+ */
+import type { Db } from '../database';
+
+export interface RevisionPageRow {
+  pageId: string;
+  documentId: string | null;
+  type: string;
+  markdown: string | null;
+}
+
+/** A page of a revision's tree, flattened (depth-first order gives its position). */
+export interface RevisionTreePage {
+  id: string;
+  parentId: string | null;
+  title: string;
+  path: string | null;
+  type: string;
+  documentId: string | null;
+}
+
+export class RevisionPageStore {
+  constructor(private readonly db: Db) {}
+
+  /** The stored pages of a revision by id; empty when it was never fetched. */
+  pages(revisionId: string): Map<string, RevisionPageRow> {
+    const rows = this.db
+      .prepare(`SELECT page_id AS pageId, document_id AS documentId, type, markdown FROM review_revision_pages WHERE revision_id = ?`)
+      .all(revisionId) as RevisionPageRow[];
+    return new Map(rows.map((p) => [p.pageId, p]));
+  }
+
+  /** Stores a revision's page tree (markdown comes later, page by page). */
+  insertPages(spaceId: string, revisionId: string, pages: readonly RevisionTreePage[]): void {
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO review_revision_pages (space_id, revision_id, page_id, parent_id, position, title, path, type, document_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.db.transaction(() => {
+      for (const [i, p] of pages.entries()) insert.run(spaceId, revisionId, p.id, p.parentId, i, p.title, p.path, p.type, p.documentId);
+    })();
+  }
+
+  setMarkdown(revisionId: string, pageId: string, markdown: string): void {
+    this.db.prepare(`UPDATE review_revision_pages SET markdown = ? WHERE revision_id = ? AND page_id = ?`).run(markdown, revisionId, pageId);
+  }
+
+  /** Forgets stored revisions no change request diff refers to any more. */
+  prune(): void {
+    const used = new Set<string>();
+    const fingerprints = this.db.prepare(`SELECT diff_fingerprint FROM change_requests WHERE diff_fingerprint IS NOT NULL`).all() as {
+      diff_fingerprint: string;
+    }[];
+    for (const { diff_fingerprint } of fingerprints) for (const rev of diff_fingerprint.split('..')) used.add(rev);
+    const stored = this.db.prepare(`SELECT DISTINCT revision_id FROM review_revision_pages`).all() as { revision_id: string }[];
+    const drop = this.db.prepare(`DELETE FROM review_revision_pages WHERE revision_id = ?`);
+    for (const { revision_id } of stored) if (!used.has(revision_id)) drop.run(revision_id);
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * Shapes shared by the review modules and handed to hosts. Server objects are
+ * read loosely (only the fields used here), so a server adding fields or
+ * leaving optional ones out does not break the mirror.
+ */
+
+export interface RemoteUser {
+  id: string;
+  displayName?: string;
+  email?: string;
+  photoURL?: string;
+}
+
+export interface RemoteReaction {
+  emoji: string;
+  count: number;
+  users: { user: RemoteUser; reactedAt: string }[];
+}
+
+/** A comment body: markdown when asked for with `format=markdown`, else a document. */
+export interface RemoteBody {
+  markdown?: string;
+  document?: unknown;
+}
+
+export interface RemoteReply {
+  id: string;
+  postedBy: RemoteUser;
+  postedAt: string;
+  editedAt?: string;
+  reactions?: RemoteReaction[];
+  body?: RemoteBody;
+  permissions?: { edit?: boolean; reply?: boolean };
+}
+
+export interface RemoteComment extends RemoteReply {
+  replies?: number;
+  repliers?: { updatedAt: string; count: number; user: RemoteUser }[];
+  target?: {
+    node?: { id: string };
+    page?: { id: string };
+    changeRequest?: string;
+    space?: string;
+    revision?: string;
+  };
+  status?: string;
+  resolvedAt?: string;
+  resolvedBy?: RemoteUser;
+}
+
+export interface RemoteChangeRequest {
+  id: string;
+  number: number;
+  status: string;
+  subject?: string;
+  description?: unknown;
+  createdBy?: RemoteUser;
+  createdAt?: string;
+  updatedAt?: string;
+  space?: string;
+  revision?: string;
+  revisionInitial?: string;
+  revisionMergedAncestor?: string;
+  revisionMerged?: string;
+  comments?: number;
+  outdated?: boolean;
+}
+
+/** A person as the mirror knows them: enough to show a name. */
+export interface Person {
+  id: string;
+  displayName: string;
+}
+
+export interface Reaction {
+  emoji: string;
+  count: number;
+  /** Whether the signed-in user is among those who reacted. */
+  mine: boolean;
+  users: Person[];
+}
+
+export interface ChangeRequestView {
+  spaceId: string;
+  id: string;
+  number: number;
+  subject: string;
+  status: string;
+  outdated: boolean;
+  author: Person | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+  revision: string | null;
+  /** The revision the change request is compared against: merged ancestor, else initial. */
+  baseRevision: string | null;
+  /** Count of open comments, as the server last reported it. */
+  comments: number;
+  reviewRequested: boolean;
+  /** A queued action changes this change request. */
+  pending: boolean;
+}
+
+export interface NeedingUser extends ChangeRequestView {
+  reasons: ('review-requested' | 'outdated')[];
+}
+
+export interface ReplyView {
+  id: string;
+  commentId: string;
+  author: Person | null;
+  body: string;
+  postedAt: string;
+  editedAt: string | null;
+  reactions: Reaction[];
+  pending: boolean;
+}
+
+export interface CommentView {
+  id: string;
+  spaceId: string;
+  changeRequestId: string | null;
+  pageId: string | null;
+  nodeId: string | null;
+  author: Person | null;
+  body: string;
+  status: 'open' | 'resolved';
+  postedAt: string;
+  editedAt: string | null;
+  resolvedAt: string | null;
+  replyCount: number;
+  reactions: Reaction[];
+  pending: boolean;
+}
+
+export interface CommentFilter {
+  spaceId?: string;
+  /** A change request id; null for comments on the space's main content only. */
+  changeRequestId?: string | null;
+  authorId?: string;
+  pageId?: string;
+  /** Also include comments of merged and archived change requests. Default false. */
+  includeClosedChangeRequests?: boolean;
+  limit?: number;
+}
+
+export type PageChangeKind = 'added' | 'removed' | 'modified' | 'moved';
+
+export interface PageChange {
+  pageId: string;
+  kind: PageChangeKind;
+  title: string;
+  /** Path in the change request (or in the base, for a removed page). */
+  path: string | null;
+  previousPath: string | null;
+  before: string | null;
+  after: string | null;
+  linesAdded: number;
+  linesRemoved: number;
+}
+
+export interface ChangeRequestDiff {
+  spaceId: string;
+  changeRequestId: string;
+  baseRevision: string;
+  headRevision: string;
+  pages: PageChange[];
+}
+
+export interface SiteSpaceNode {
+  type: 'site-space';
+  id: string;
+  title: string;
+  path: string;
+  spaceId: string | null;
+  isDefault: boolean;
+  hidden: boolean;
+}
+
+export interface SiteSectionNode {
+  type: 'section';
+  id: string;
+  title: string;
+  path: string;
+  isDefault: boolean;
+  children: SiteSpaceNode[];
+}
+
+export interface SiteGroupNode {
+  type: 'group';
+  id: string;
+  title: string;
+  children: (SiteGroupNode | SiteSectionNode)[];
+}
+
+export interface ShareLinkView {
+  id: string;
+  name: string | null;
+  active: boolean;
+  createdAt: string;
+}
+
+export interface SiteTree {
+  id: string;
+  organizationId: string;
+  title: string;
+  visibility: string;
+  published: boolean;
+  /** Groups and sections in site order; site spaces not in any section come last. */
+  children: (SiteGroupNode | SiteSectionNode | SiteSpaceNode)[];
+  shareLinks: ShareLinkView[];
+}
+
+// ---- review actions, as stored ---------------------------------------------------
+
+export type ChangeRequestStatusChange = 'draft' | 'open' | 'archived';
+
+/** The actions a user can take (core/review/actions.ts says what each asks for). */
+export type ActionKind =
+  | 'reply'
+  | 'postComment'
+  | 'editComment'
+  | 'editReply'
+  | 'addReaction'
+  | 'removeReaction'
+  | 'resolve'
+  | 'reopen'
+  | 'editChangeRequest'
+  | 'updateFromMain'
+  | 'merge';
+
+/** queued: not sent yet; sending: may have reached the server; done; refused by the server; dismissed by the user. */
+export type ActionState = 'queued' | 'sending' | 'done' | 'refused' | 'dismissed';
+
+/** The fields of an input that are not ids: stored as the action's payload. */
+export interface ActionPayload {
+  body?: string;
+  pageId?: string | null;
+  emoji?: string;
+  subject?: string;
+  description?: unknown;
+  status?: ChangeRequestStatusChange;
+}
+
+/** An action as stored in the mirror, with every id it touches resolved. */
+export interface ActionRecord {
+  seq: number;
+  id: string;
+  kind: ActionKind;
+  spaceId: string;
+  changeRequestId: string | null;
+  commentId: string | null;
+  replyId: string | null;
+  payload: ActionPayload;
+  state: ActionState;
+  createdAt: string;
+  sendingAt: string | null;
+  finishedAt: string | null;
+  attempts: number;
+  /** The server's message when refused, or the last transient failure. */
+  message: string | null;
+  /** Id of the comment or reply the server created. */
+  resultId: string | null;
+}

@@ -1,0 +1,41 @@
+import { join, resolve } from 'node:path';
+import { KeytarTokenStore, type TokenStore } from '../../../core/secrets';
+import { defaultRendererDir, rendererBuilt } from '../../service';
+import { startWebHost } from '../../web';
+import { flag, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { EXIT, type CliIo } from '../io';
+
+/**
+ * `quire ui --api <base_url> --dir <folder> [--port N]`: the app in a browser.
+ * The first stdout line is the address to open, secret included; everything
+ * else goes to stderr. Runs until the signal aborts (Ctrl+C).
+ */
+export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; rendererDir?: string } = {}): Promise<number> {
+  const apiUrl = requireFlag(args, 'api');
+  const dir = resolve(requireFlag(args, 'dir'));
+  const portFlag = flag(args, 'port');
+  const port = portFlag === undefined ? 0 : Number(portFlag);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);
+
+  const rendererDir = ctx.rendererDir ?? defaultRendererDir();
+  if (!rendererBuilt(rendererDir)) {
+    throw new Error(
+      `The app's web files are not built (${join(rendererDir, 'index.html')} is missing). Run \`npm run build\` in the Quire folder, then \`quire ui\` again.`,
+    );
+  }
+  const host = await startWebHost({
+    apiUrl,
+    dir,
+    port,
+    rendererDir,
+    tokens: ctx.tokens ?? new KeytarTokenStore(),
+    token: io.env.QUIRE_TOKEN?.trim() || undefined,
+    log: io.stderr,
+  });
+  io.stdout(host.url);
+  io.stderr(`Quire is serving ${join(dir)} for ${apiUrl}. Open the address above in a browser (it holds this session's secret). Ctrl+C stops.`);
+  if (!io.signal.aborted) await new Promise<void>((done) => io.signal.addEventListener('abort', () => done(), { once: true }));
+  io.stderr('Stopping: letting the current sync step finish…');
+  await host.close();
+  return EXIT.ok;
+}

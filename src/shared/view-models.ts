@@ -1,0 +1,252 @@
+/**
+ * The view models of the contract (contract.ts): what each request returns and each event
+ * carries, shaped for the views. Plain data, so they cross IPC and the WebSocket as JSON.
+ */
+export interface UserVM {
+  id: string;
+  displayName: string;
+  email?: string;
+  photoURL?: string;
+}
+
+export type KeychainState = 'ok' | 'unavailable';
+
+export interface SessionVM {
+  signedIn: boolean;
+  /** API origin the app talks to (the client adds /v1). */
+  apiUrl: string;
+  user: UserVM | null;
+  keychain: KeychainState;
+  /** Why the user is signed out, when it was not their choice (e.g. token rejected). */
+  reason?: string;
+}
+
+export interface OrganizationVM {
+  id: string;
+  title: string;
+}
+
+export interface CollectionVM {
+  id: string;
+  organizationId: string;
+  parentId: string | null;
+  title: string;
+}
+
+export type SpaceState = 'not-synced' | 'synced' | 'syncing' | 'pending' | 'conflicts' | 'error';
+
+export interface SpaceVM {
+  id: string;
+  organizationId: string;
+  collectionId: string | null;
+  title: string;
+  emoji: string | null;
+  visibility: string | null;
+  selected: boolean;
+  /** Folder of this space inside the sync folder, once synced. */
+  folder: string | null;
+  lastSyncAt: string | null;
+  pendingEdits: number;
+  conflicts: number;
+  lastError: string | null;
+  state: SpaceState;
+}
+
+export interface CatalogVM {
+  organizations: OrganizationVM[];
+  collections: CollectionVM[];
+  spaces: SpaceVM[];
+  refreshedAt: string | null;
+}
+
+export type HostKind = 'electron' | 'web';
+
+export interface SettingsVM {
+  /** The sync folder: every chosen space gets a folder inside it. */
+  folder: string;
+  notifications: boolean;
+  host: HostKind;
+  /** Whether the host can show a native folder picker. */
+  canChooseFolder: boolean;
+}
+
+export type SyncState = 'signed-out' | 'idle' | 'syncing' | 'offline' | 'conflicts' | 'token-rejected' | 'paused' | 'error';
+
+export interface SyncProgressVM {
+  phase: string;
+  spaceId: string | null;
+  spaceTitle: string | null;
+  done: number;
+  total: number;
+}
+
+export interface SyncStatusVM {
+  state: SyncState;
+  progress: SyncProgressVM | null;
+  paused: boolean;
+  conflicts: number;
+  pendingActions: number;
+  lastCycleAt: string | null;
+  /** One line a person can act on, for offline/error/token-rejected states. */
+  message: string | null;
+  /** Increases with every change, so late or repeated events can be ignored. */
+  seq: number;
+  /** Host clock (ms since epoch) when the state changed; lets tests measure delivery latency. */
+  changedAt: number;
+}
+
+export interface ConflictVM {
+  spaceId: string;
+  spaceTitle: string;
+  /** Path of the local file, relative to the space folder. */
+  path: string;
+  pageId: string | null;
+  kind: string;
+  detectedAt: string;
+  local: string | null;
+  remote: string | null;
+  base: string | null;
+}
+
+export type LogKind = 'pulled' | 'pushed' | 'merged' | 'conflict' | 'retry' | 'error' | 'info';
+export const LOG_KINDS = ['pulled', 'pushed', 'merged', 'conflict', 'retry', 'error', 'info'] as const satisfies readonly LogKind[];
+
+export interface LogEntryVM {
+  seq: number;
+  at: string;
+  spaceId: string | null;
+  spaceTitle: string | null;
+  kind: LogKind;
+  message: string;
+}
+
+export interface ReactionVM {
+  emoji: string;
+  count: number;
+  /** Whether the signed-in user is among those who reacted. */
+  mine: boolean;
+  pending?: boolean;
+}
+
+export interface ReplyVM {
+  id: string;
+  author: UserVM | null;
+  postedAt: string;
+  markdown: string;
+  reactions: ReactionVM[];
+  pending: boolean;
+  /** Server's message when a queued action was refused. */
+  failure?: string;
+}
+
+export type CommentStatus = 'open' | 'resolved';
+
+export interface CommentVM {
+  id: string;
+  spaceId: string;
+  spaceTitle: string;
+  changeRequestId: string | null;
+  changeRequestNumber: number | null;
+  pageId: string | null;
+  pageTitle: string | null;
+  author: UserVM | null;
+  postedAt: string;
+  markdown: string;
+  status: CommentStatus;
+  replyCount: number;
+  reactions: ReactionVM[];
+  pending: boolean;
+  failure?: string;
+}
+
+export interface ThreadVM extends CommentVM {
+  replies: ReplyVM[];
+}
+
+export type AttentionReason = 'review-requested' | 'mine' | 'outdated' | 'open';
+
+export interface ChangeRequestVM {
+  spaceId: string;
+  spaceTitle: string;
+  id: string;
+  number: number;
+  subject: string;
+  status: string;
+  outdated: boolean;
+  comments: number;
+  createdBy: UserVM | null;
+  updatedAt: string;
+  reasons: AttentionReason[];
+  pending: boolean;
+  failure?: string;
+  url?: string;
+}
+
+export type PageChange = 'added' | 'removed' | 'modified' | 'moved';
+
+export interface PageDiffVM {
+  pageId: string;
+  title: string;
+  path: string | null;
+  previousPath: string | null;
+  change: PageChange;
+  before: string | null;
+  after: string | null;
+  linesAdded: number;
+  linesRemoved: number;
+}
+
+export interface ChangeRequestDetailVM {
+  changeRequest: ChangeRequestVM;
+  description: string | null;
+  canMerge: boolean;
+  diff: PageDiffVM[];
+  threads: ThreadVM[];
+}
+
+export interface ShareLinkVM {
+  id: string;
+  name: string | null;
+  active: boolean;
+  createdAt: string;
+}
+
+export interface SiteSpaceNodeVM {
+  type: 'site-space';
+  id: string;
+  title: string;
+  path: string;
+  spaceId: string | null;
+  isDefault: boolean;
+  hidden: boolean;
+}
+
+export interface SiteSectionNodeVM {
+  type: 'section';
+  id: string;
+  title: string;
+  path: string;
+  isDefault: boolean;
+  children: SiteSpaceNodeVM[];
+}
+
+export interface SiteGroupNodeVM {
+  type: 'group';
+  id: string;
+  title: string;
+  children: (SiteGroupNodeVM | SiteSectionNodeVM)[];
+}
+
+export type SiteNodeVM = SiteGroupNodeVM | SiteSectionNodeVM | SiteSpaceNodeVM;
+
+export interface SiteVM {
+  id: string;
+  organizationId: string;
+  organizationTitle: string | null;
+  title: string;
+  published: boolean;
+  visibility: string;
+  /** Section groups and sections in site order; site spaces outside any section last. */
+  children: SiteNodeVM[];
+  shareLinks: ShareLinkVM[];
+}

@@ -1,0 +1,80 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeApi, type FakeApi } from '../../fake';
+import { parseArgs } from '../../../src/main/hosts/cli/args';
+import type { CliIo } from '../../../src/main/hosts/cli/io';
+import { MemoryTokenStore } from '../../../src/main/core/secrets';
+import { ui } from '../../../src/main/hosts/cli/commands/ui';
+
+describe('quire ui', () => {
+  let fake: FakeApi;
+  let dir: string;
+  let renderer: string;
+
+  beforeEach(async () => {
+    fake = await startFakeApi();
+    dir = await mkdtemp(join(tmpdir(), 'quire-ui-'));
+    renderer = await mkdtemp(join(tmpdir(), 'quire-ui-renderer-'));
+    await writeFile(join(renderer, 'index.html'), '<!doctype html><title>Quire</title>');
+  });
+
+  afterEach(async () => {
+    await fake.close();
+    await rm(dir, { recursive: true, force: true });
+    await rm(renderer, { recursive: true, force: true });
+  });
+
+  function io(env: NodeJS.ProcessEnv = {}) {
+    const controller = new AbortController();
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    let firstLine: (line: string) => void = () => undefined;
+    const urlPrinted = new Promise<string>((resolve) => (firstLine = resolve));
+    const cliIo: CliIo = {
+      stdout: (t) => {
+        stdout.push(t);
+        if (stdout.length === 1) firstLine(t);
+      },
+      stderr: (t) => stderr.push(t),
+      env,
+      readStdin: async () => '',
+      signal: controller.signal,
+    };
+    return { cliIo, stdout, stderr, urlPrinted, stop: () => controller.abort() };
+  }
+
+  it('prints the URL with its secret as the first stdout line, serves it, and stops on the signal', async () => {
+    const { cliIo, stdout, stderr, urlPrinted, stop } = io({ QUIRE_TOKEN: fake.token });
+    const args = parseArgs(['ui', '--api', fake.url, '--dir', dir, '--port', '0']);
+    const running = ui(args, cliIo, { tokens: new MemoryTokenStore(), rendererDir: renderer });
+    const url = await urlPrinted;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?secret=[\w-]{40,}$/);
+    expect((await fetch(url)).status).toBe(200);
+    expect((await fetch(url.replace(/\?secret=.*/, ''))).status).toBe(403);
+    stop();
+    expect(await running).toBe(0);
+    expect(stdout).toEqual([url]);
+    expect(stderr.join('\n')).toContain('Ctrl+C stops');
+    expect(stderr.join('\n')).not.toContain(fake.token);
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it('says to build the app when its web files are missing, and serves nothing', async () => {
+    const { cliIo, stdout } = io({ QUIRE_TOKEN: fake.token });
+    const empty = await mkdtemp(join(tmpdir(), 'quire-ui-unbuilt-'));
+    await expect(ui(parseArgs(['ui', '--api', fake.url, '--dir', dir]), cliIo, { rendererDir: empty })).rejects.toThrow(
+      /web files are not built .*index\.html is missing.*Run `npm run build`/,
+    );
+    expect(stdout).toEqual([]);
+    await rm(empty, { recursive: true, force: true });
+  });
+
+  it('refuses a bad port with a usage error', async () => {
+    const { cliIo } = io();
+    await expect(ui(parseArgs(['ui', '--api', fake.url, '--dir', dir, '--port', 'x']), cliIo, { rendererDir: renderer })).rejects.toThrow(
+      /--port must be a number/,
+    );
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * kill -9 mid-push: a real `quire sync --once` process is killed with SIGKILL while one of
+ * its writes is in flight; the next run must neither lose an edit nor create a second
+ * change request (nor a second copy of a new page).
+ */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
+import { tempDir } from '../../helpers/cli';
+import { holdingProxy, openChangeRequests, pageByTitle, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+
+let fake: FakeApi;
+let root: string;
+let dir: string;
+let space: SpaceRec;
+
+beforeEach(async () => {
+  fake = await startFakeApi();
+  space = seedGuide(fake);
+  root = tempDir();
+  dir = join(root, 'guide');
+  expect((await syncOnce(fake, root)).code).toBe(0);
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+/** Runs the CLI as its own process through `proxyUrl`, kills it with SIGKILL once the proxy holds a request. */
+async function killMidRequest(proxy: { url: string; held: Promise<void> }): Promise<NodeJS.Signals | null> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/hosts/cli/main.ts', 'sync', '--api', proxy.url, '--dir', root, '--once'], {
+    env: { ...process.env, QUIRE_TOKEN: fake.token },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  const outcome = await Promise.race([proxy.held.then(() => 'held' as const), exited.then(() => 'exited' as const)]);
+  if (outcome === 'exited') throw new Error(`the sync process ended before the request was held: ${stderr}`);
+  child.kill('SIGKILL');
+  return exited;
+}
+
+function editTwoPages() {
+  write(dir, 'faq.md', '# FAQ\n\nAnswers, edited before the crash.\n');
+  write(dir, 'recipes.md', '# Recipes\n\nA new page, written before the crash.\n');
+}
+
+function expectEditsOnceInOneChangeRequest() {
+  const crs = fake.store.changeRequestsOf(space.id);
+  expect(crs).toHaveLength(1);
+  const pages = [...fake.store.revisionOf(space.id, { changeRequest: crs[0]!.id }).pages.values()];
+  expect(pages.filter((p) => p.title === 'Recipes')).toHaveLength(1);
+  expect(pageByTitle(fake, space.id, 'FAQ', crs[0]!.id).markdown).toBe('Answers, edited before the crash.\n');
+  expect(pageByTitle(fake, space.id, 'Recipes', crs[0]!.id).markdown).toBe('A new page, written before the crash.\n');
+  expect(read(dir, 'faq.md')).toBe('# FAQ\n\nAnswers, edited before the crash.\n');
+  expect(read(dir, 'recipes.md')).toBe('# Recipes\n\nA new page, written before the crash.\n');
+}
+
+const isContentBatch = (m: string, p: string) => m === 'POST' && /\/change-requests\/[^/]+\/content$/.test(p);
+const isCreate = (m: string, p: string) => m === 'POST' && /\/change-requests$/.test(p);
+
+it('killed after the server applied a batch but before it heard back: the next run finds it, sends nothing twice', async () => {
+  editTwoPages();
+  const proxy = await holdingProxy(fake.url, { match: isContentBatch, when: 'after' });
+  try {
+    expect(await killMidRequest(proxy)).toBe('SIGKILL');
+  } finally {
+    await proxy.close();
+  }
+  // Edits made while nothing ran are not lost either.
+  write(dir, 'changelog.md', '# Changelog\n\nWritten after the crash.\n');
+  expect((await syncOnce(fake, root)).code).toBe(0);
+  expectEditsOnceInOneChangeRequest();
+  expect(pageByTitle(fake, space.id, 'Changelog', openChangeRequests(fake, space.id)[0]!.id).markdown).toBe('Written after the crash.\n');
+}, 60_000);
+
+it('killed before the batch reached the server: the next run sends it', async () => {
+  editTwoPages();
+  const proxy = await holdingProxy(fake.url, { match: isContentBatch, when: 'before' });
+  try {
+    expect(await killMidRequest(proxy)).toBe('SIGKILL');
+  } finally {
+    await proxy.close();
+  }
+  expect((await syncOnce(fake, root)).code).toBe(0);
+  expectEditsOnceInOneChangeRequest();
+}, 60_000);
+
+it('killed while creating the change request: the next run adopts it instead of creating a second one', async () => {
+  editTwoPages();
+  const proxy = await holdingProxy(fake.url, { match: isCreate, when: 'after' });
+  try {
+    expect(await killMidRequest(proxy)).toBe('SIGKILL');
+  } finally {
+    await proxy.close();
+  }
+  expect(fake.store.changeRequestsOf(space.id)).toHaveLength(1); // created, answer lost
+  expect((await syncOnce(fake, root)).code).toBe(0);
+  expectEditsOnceInOneChangeRequest();
+}, 60_000);

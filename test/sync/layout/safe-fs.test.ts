@@ -1,0 +1,177 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  explainFsError,
+  readFileInside,
+  removeFileInside,
+  resolveInside,
+  SafeFsError,
+  UnsafePathError,
+  writeFileAtomic,
+} from '../../../src/main/core/sync/safe-fs';
+
+let sandbox: string;
+let root: string;
+let outside: string;
+
+beforeEach(async () => {
+  sandbox = await mkdtemp(join(tmpdir(), 'quire-safefs-'));
+  root = join(sandbox, 'space');
+  outside = join(sandbox, 'outside');
+  await mkdir(root);
+  await mkdir(outside);
+});
+afterEach(async () => {
+  await rm(sandbox, { recursive: true, force: true });
+});
+
+describe('resolveInside', () => {
+  it('resolves relative paths (either slash) inside the root', () => {
+    expect(resolveInside(root, 'a/b.md')).toBe(join(root, 'a', 'b.md'));
+    expect(resolveInside(root, 'a\\b.md')).toBe(join(root, 'a', 'b.md'));
+    expect(resolveInside(root, './a//b.md')).toBe(join(root, 'a', 'b.md'));
+  });
+
+  it.each([
+    ['..', 'parent'],
+    ['../outside/x.md', 'parent'],
+    ['a/../../x.md', 'parent'],
+    ['a/../b.md', 'even when it would stay inside'],
+    ['..\\x.md', 'backslash parent'],
+    ['... /x', 'Windows trims dots and spaces'],
+    ['/etc/passwd', 'absolute'],
+    ['\\\\server\\share', 'UNC'],
+    ['C:\\x.md', 'drive'],
+    ['c:x.md', 'drive-relative'],
+    ['a\0b.md', 'NUL'],
+    ['', 'empty'],
+    ['.', 'the root itself'],
+  ])('refuses %j (%s)', (rel) => {
+    expect(() => resolveInside(root, rel)).toThrow(UnsafePathError);
+  });
+
+  it('refuses a path through a symlink that leads outside the root', async () => {
+    await symlink(outside, join(root, 'link'));
+    expect(() => resolveInside(root, 'link/x.md')).toThrow(/symbolic link/);
+    await writeFile(join(outside, 'secret.md'), 'secret');
+    await symlink(join(outside, 'secret.md'), join(root, 'file-link.md'));
+    expect(() => resolveInside(root, 'file-link.md')).toThrow(UnsafePathError);
+  });
+
+  it('refuses a dangling symlink', async () => {
+    await symlink(join(outside, 'not-yet'), join(root, 'dangling'));
+    expect(() => resolveInside(root, 'dangling/x.md')).toThrow(/does not exist/);
+  });
+
+  it('allows symlinks that stay inside, and a root that is itself reached through a symlink', async () => {
+    await mkdir(join(root, 'real'));
+    await symlink(join(root, 'real'), join(root, 'alias'));
+    expect(resolveInside(root, 'alias/x.md')).toBe(join(root, 'alias', 'x.md'));
+    const rootLink = join(sandbox, 'root-link');
+    await symlink(root, rootLink);
+    expect(resolveInside(rootLink, 'a.md')).toBe(join(rootLink, 'a.md'));
+  });
+
+  it('works before the root exists', () => {
+    expect(resolveInside(join(sandbox, 'new-space'), 'a/b.md')).toBe(join(sandbox, 'new-space', 'a', 'b.md'));
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('creates parent folders and writes the content', async () => {
+    const abs = await writeFileAtomic(root, 'deep/er/page.md', 'hello');
+    expect(abs).toBe(join(root, 'deep', 'er', 'page.md'));
+    expect(await readFile(abs, 'utf8')).toBe('hello');
+  });
+
+  it('replaces an existing file, keeping its permissions, and leaves no temp file', async () => {
+    await writeFile(join(root, 'p.md'), 'old');
+    await chmod(join(root, 'p.md'), 0o640);
+    await writeFileAtomic(root, 'p.md', Buffer.from('new'));
+    expect(await readFile(join(root, 'p.md'), 'utf8')).toBe('new');
+    expect((await stat(join(root, 'p.md'))).mode & 0o777).toBe(0o640);
+    expect(await readdir(root)).toEqual(['p.md']);
+  });
+
+  it('refuses to write through a symlink leading outside, writing nothing there', async () => {
+    await symlink(outside, join(root, 'link'));
+    await expect(writeFileAtomic(root, 'link/x.md', 'x')).rejects.toThrow(UnsafePathError);
+    await expect(writeFileAtomic(root, '../outside/x.md', 'x')).rejects.toThrow(UnsafePathError);
+    expect(await readdir(outside)).toEqual([]);
+  });
+
+  it('fails clearly when a folder is in the way, cleaning its temp file and keeping the folder', async () => {
+    await mkdir(join(root, 'taken.md'));
+    await writeFile(join(root, 'taken.md', 'inner'), 'keep');
+    const error = await writeFileAtomic(root, 'taken.md', 'x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SafeFsError);
+    expect((error as SafeFsError).message).toMatch(/Could not save "taken.md": a folder is in the way/);
+    expect(await readdir(root)).toEqual(['taken.md']);
+    expect(await readFile(join(root, 'taken.md', 'inner'), 'utf8')).toBe('keep');
+  });
+
+  it('fails clearly when a file is in the way of a folder', async () => {
+    await writeFile(join(root, 'a.md'), 'x');
+    await expect(writeFileAtomic(root, 'a.md/b.md', 'x')).rejects.toThrow(/file is in the way/);
+  });
+});
+
+describe('readFileInside and removeFileInside', () => {
+  it('reads bytes or text', async () => {
+    await writeFile(join(root, 'r.md'), 'héllo');
+    expect(await readFileInside(root, 'r.md', 'utf8')).toBe('héllo');
+    expect(Buffer.isBuffer(await readFileInside(root, 'r.md'))).toBe(true);
+  });
+
+  it('reports a missing file with code ENOENT', async () => {
+    await expect(readFileInside(root, 'missing.md')).rejects.toMatchObject({ code: 'ENOENT', relPath: 'missing.md' });
+  });
+
+  it('refuses to read through a symlink leading outside', async () => {
+    await writeFile(join(outside, 'secret.md'), 'secret');
+    await symlink(join(outside, 'secret.md'), join(root, 'leak.md'));
+    await expect(readFileInside(root, 'leak.md')).rejects.toThrow(UnsafePathError);
+  });
+
+  it('removes a file, says false when it was already gone, and can prune empty folders up to the root', async () => {
+    await writeFileAtomic(root, 'a/b/c.md', 'x');
+    await writeFileAtomic(root, 'a/keep.md', 'x');
+    expect(await removeFileInside(root, 'a/b/c.md', { pruneEmptyFolders: true })).toBe(true);
+    expect(await readdir(join(root, 'a'))).toEqual(['keep.md']);
+    expect(await removeFileInside(root, 'a/keep.md', { pruneEmptyFolders: true })).toBe(true);
+    expect(await readdir(root)).toEqual([]);
+    expect((await stat(root)).isDirectory()).toBe(true);
+    expect(await removeFileInside(root, 'a/keep.md')).toBe(false);
+  });
+
+  it('refuses to remove outside the root', async () => {
+    await writeFile(join(outside, 'x.md'), 'x');
+    await expect(removeFileInside(root, '../outside/x.md')).rejects.toThrow(UnsafePathError);
+    expect(await readdir(outside)).toEqual(['x.md']);
+  });
+});
+
+describe('explainFsError', () => {
+  const sysError = (code: string) => Object.assign(new Error(`${code}: boom`), { code });
+
+  it.each([
+    ['ENOSPC', /disk is full.*Free some space.*Nothing was lost/],
+    ['EDQUOT', /quota/],
+    ['EROFS', /read-only disk.*Move the space folder.*Nothing was lost/],
+    ['EACCES', /permission denied.*owns the folder.*Nothing was lost/],
+    ['EPERM', /permission denied/],
+    ['ENAMETOOLONG', /too long/],
+  ])('%s says what happened, what to do, and that nothing was lost', (code, pattern) => {
+    const error = explainFsError(sysError(code), 'save', 'a/b.md');
+    expect(error.message).toMatch(/^Could not save "a\/b\.md": /);
+    expect(error.message).toMatch(pattern);
+    expect(error.code).toBe(code);
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it('keeps the system message for other errors', () => {
+    expect(explainFsError(sysError('EIO'), 'read', 'x.md').message).toBe('Could not read "x.md": EIO: boom.');
+  });
+});
