@@ -3,7 +3,6 @@ import type { FakeApi } from './index';
 
 export interface Answer {
   status: number;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read API answers loosely
   body: any;
 }
 
