@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { scanBlocks } from '../../src/main/core/content/blocks';
 import { type LinkTargets, toLocalLinks, toStableLinks } from '../../src/main/core/content/links';
 import {
   decodePercent,
@@ -142,6 +143,109 @@ describe('toStableLinks', () => {
     expect(toStableLinks(text, moved, written)).toBe(stable);
     // Pulled again with the move, the link follows the file.
     expect(toLocalLinks(stable, moved).text).toBe('[a](../setup-moved.md#install) ![b](../.gitbook/assets/logo%20(1).png)');
+  });
+});
+
+/** A page as GitBook serves it with `format.markdown.refs=stable`: every block, figures, cards, footnotes. */
+const GITBOOK_PAGE = `---
+description: Install Quire and sync your first space.
+---
+
+# Getting started
+
+{% hint style="info" %}
+You need an account first: see [Accounts](/pages/accounts#sign-up "mention").
+{% endhint %}
+
+<figure><img src="/files/shot" alt="The Quire window"><figcaption><p>After the first sync</p></figcaption></figure>
+
+<picture><source srcset="/files/logo-dark" media="(prefers-color-scheme: dark)"><img src="/files/logo-light" alt=""></picture>
+
+{% stepper %}
+{% step %}
+### Install
+
+{% tabs %}
+{% tab title="macOS" %}
+\`\`\`bash
+brew install quire # [not a link](/pages/accounts)
+\`\`\`
+{% endtab %}
+
+{% tab title="Windows" %}
+{% code title="install.ps1" overflow="wrap" %}
+\`\`\`powershell
+winget install quire
+\`\`\`
+{% endcode %}
+{% endtab %}
+{% endtabs %}
+{% endstep %}
+
+{% step %}
+### Sync
+
+Run \`quire sync\`, then read [the folder guide](/spaces/s2/pages/other) and [an unsynced page](/spaces/s9/pages/x).
+{% endstep %}
+{% endstepper %}
+
+<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th><th data-hidden data-card-cover data-type="files"></th></tr></thead><tbody><tr><td><strong>Setup</strong></td><td><a href="/pages/setup">Setup</a></td><td><a href="/files/logo">logo.png</a></td></tr></tbody></table>
+
+| Page | Link |
+| ---- | ---- |
+| Setup | [setup](/pages/setup#install) |
+
+{% content-ref url="/pages/setup" %}
+[Setup](/pages/setup)
+{% endcontent-ref %}
+
+{% embed url="https://www.youtube.com/watch?v=abc" %}
+
+{% file src="/spaces/s2/files/pdf" %}
+The reference card.
+{% endfile %}
+
+<details>
+
+<summary>Troubleshooting</summary>
+
+See the [home page](/pages/intro) or <a href="/pages/accounts" class="button primary">Accounts</a>.
+
+</details>
+
+$$E = mc^2$$
+
+Footnotes work too.[^1]
+
+[^1]: Read [Setup](/pages/setup) first.
+
+<!-- An editor's note: [old link](/pages/setup) -->
+`;
+
+describe('a GitBook page', () => {
+  it('reads with no block problem, and pulls and pushes back byte for byte', () => {
+    const page = targets([...ENTRIES, { kind: 'file', spaceId: 's1', id: 'shot', path: 'docs/.gitbook/assets/shot.png' }], 's1', 'docs/guides/here.md');
+    expect(scanBlocks(GITBOOK_PAGE).problems).toEqual([]);
+    const { text, written } = toLocalLinks(GITBOOK_PAGE, page);
+    expect(findReferences(text).map((r) => r.href)).toEqual([
+      '/pages/accounts#sign-up',
+      '../.gitbook/assets/shot.png',
+      '/files/logo-dark',
+      '/files/logo-light',
+      '../../other%20space/intro.md',
+      '/spaces/s9/pages/x',
+      'setup.md',
+      '../.gitbook/assets/logo%20(1).png',
+      'setup.md#install',
+      'setup.md',
+      'setup.md',
+      'https://www.youtube.com/watch?v=abc',
+      '../../other%20space/.gitbook/assets/a.pdf',
+      '../README.md',
+      '/pages/accounts',
+      'setup.md',
+    ]);
+    expect(toStableLinks(text, page, written)).toBe(GITBOOK_PAGE);
   });
 });
 

@@ -62,6 +62,8 @@ describe('findReferences: markdown links, images and definitions', () => {
     ]);
     // A definition cannot interrupt a paragraph.
     expect(hrefs('Para\n[a]: /pages/p1')).toEqual([]);
+    // A footnote is not a definition, but the links in its text count.
+    expect(hrefs('Note[^1].\n\n[^1]: https://x.com/a and [b](/pages/b)')).toEqual(['/pages/b']);
   });
 
   it('rejects what is not a link: unbalanced destinations, spaces, no closing parenthesis', () => {

@@ -125,6 +125,8 @@ export function lineContains(text: string, start: number, end: number, needle: s
 
 /** `[label]: destination "title"` on one line (the title may go on), or null. */
 export function definitionAt(text: string, pos: number, end: number, meter: WorkMeter): HrefSlot | null {
+  // `[^1]: …` is a footnote (GFM, which GitBook writes), whose text may hold links of its own.
+  if (text[pos + 1] === '^') return null;
   let j = pos + 1;
   let label = false;
   for (; j < end && text[j] !== ']'; j++) {
