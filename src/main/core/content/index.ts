@@ -1,8 +1,36 @@
 /**
  * The GitBook page format, pure (no I/O): a page file (YAML frontmatter, `# Title`, body),
- * how two page files compare, SUMMARY.md, and the kinds of pages a space holds.
+ * how two page files compare, SUMMARY.md, the kinds of pages a space holds, the references a
+ * page holds (links, images, blocks) and how they map to relative paths, and its `{% %}` blocks.
  */
 export { PageFileError, parsePageFile, pickPageMeta, renderPageFile, type PageMeta } from './frontmatter';
 export { pageKind, type PageKind } from './page-kind';
 export { canonicalPageText, pageTitleOf, samePageText } from './page-text';
 export { parseSummary, renderSummary, type SummaryEntry } from './summary';
+export {
+  type Block,
+  type BlockProblem,
+  type BlockProblemKind,
+  type BlockScan,
+  type BlockSpec,
+  BLOCKS_BY_NAME,
+  endTagTarget,
+  KNOWN_BLOCKS,
+  scanBlocks,
+} from './blocks';
+export { type LinkTargets, toLocalLinks, toStableLinks } from './links';
+export {
+  decodePercent,
+  encodeAnchor,
+  findReferences,
+  formatStableRef,
+  hrefText,
+  parseStableRef,
+  type Reference,
+  type ReferenceKind,
+  ReferenceRewriteError,
+  relativeHref,
+  resolveRelativeHref,
+  rewriteReferences,
+  type StableRef,
+} from './references';
