@@ -217,10 +217,6 @@ const pageKindOf = (page: LayoutPage): PageKind => pageKind(page.type);
 
 const childrenOf = (page: LayoutPage): readonly LayoutPage[] => page.pages ?? [];
 
-function baseNameOf(page: LayoutPage): string {
-  return cleanName(page.slug ?? '') || cleanName(slugFromTitle(String(page.title ?? ''))) || 'page';
-}
-
 /** First document in depth-first order, entering groups only. */
 function findFirstPage(pages: readonly LayoutPage[]): LayoutPage | null {
   for (const page of pages) {
@@ -252,6 +248,63 @@ function nameBudget(dir: string): number {
   return Math.max(MIN_SEGMENT_BYTES, Math.min(MAX_SEGMENT_BYTES, room));
 }
 
+/** What naming a page in its folder depends on. */
+export interface NameInput {
+  id: string;
+  kind: PageKind;
+  /** The name it asks for (a slug, or the name its file already has); else a slug of its title. */
+  slug: string | null;
+  title: string;
+  hasChildren: boolean;
+}
+
+/**
+ * Names the children of one folder (`dir`), in tree order: each keeps `previous(id)` when that
+ * is still one of its candidates and free, then the others claim their first free candidate.
+ * Childless links own no name (null).
+ */
+export function nameFolder(dir: string, children: readonly NameInput[], previous: (id: string) => string | null = () => null): Map<string, string | null> {
+  const folder = new FolderNames(FOLDER_RESERVED);
+  const budget = nameBudget(dir);
+  const names = new Map<string, string | null>();
+  const owners = children.filter((p) => p.kind !== 'link' || p.hasChildren);
+  const candidatesOf = (p: NameInput) => nameCandidates(cleanName(p.slug ?? '') || cleanName(slugFromTitle(String(p.title ?? ''))) || 'page', p.id, budget);
+  const claim = (p: NameInput, name: string): boolean => {
+    const keys = [name, `${name}.md`];
+    if (!folder.isFree(keys)) return false;
+    folder.claim(keys);
+    names.set(p.id, name);
+    return true;
+  };
+  for (const p of owners) {
+    const before = previous(p.id);
+    if (before && isCandidate(before, candidatesOf(p))) claim(p, before);
+  }
+  for (const p of owners) {
+    if (names.has(p.id)) continue;
+    for (const candidate of candidatesOf(p)) if (claim(p, candidate)) break;
+  }
+  for (const p of children) if (!names.has(p.id)) names.set(p.id, null);
+  return names;
+}
+
+/** True when `name` is one the layout could give a page asking for `slug` in `dir` (its own, or a clash-avoiding variant). */
+export function isNameFor(name: string, page: { id: string; slug: string | null; title: string }, dir: string): boolean {
+  const base = cleanName(page.slug ?? '') || cleanName(slugFromTitle(String(page.title ?? ''))) || 'page';
+  return isCandidate(name, nameCandidates(base, page.id, nameBudget(dir)));
+}
+
+/** The file and the folder of a page named `name` in `dir` (see the module comment). */
+export function placeOf(dir: string, name: string | null, kind: PageKind, hasChildren: boolean, isFirstPage: boolean): { file: string | null; folder: string | null } {
+  const folder = name !== null && (hasChildren || kind === 'group') ? join(dir, name) : null;
+  let file: string | null = null;
+  if (kind === 'document' && name !== null) {
+    if (isFirstPage) file = README_FILE;
+    else file = hasChildren ? join(join(dir, name), README_FILE) : join(dir, `${name}.md`);
+  }
+  return { file, folder };
+}
+
 /** Plans the file of every page. Deterministic; throws LayoutError on duplicate ids. */
 export function planLayout(pages: readonly LayoutPage[], options: PlanOptions = {}): LayoutPlan {
   checkUniqueIds(pages);
@@ -263,38 +316,15 @@ export function planLayout(pages: readonly LayoutPage[], options: PlanOptions = 
   const previous = options.previous;
 
   const layFolder = (dir: string, parentId: string | null, children: readonly LayoutPage[]): void => {
-    const folder = new FolderNames(FOLDER_RESERVED);
-    const budget = nameBudget(dir);
-    const names = new Map<string, string>();
-    const owners = children.filter((p) => pageKindOf(p) !== 'link' || childrenOf(p).length > 0);
-    const candidatesOf = (p: LayoutPage) => nameCandidates(baseNameOf(p), p.id, budget);
-    const claim = (p: LayoutPage, name: string): boolean => {
-      const keys = [name, `${name}.md`];
-      if (!folder.isFree(keys)) return false;
-      folder.claim(keys);
-      names.set(p.id, name);
-      return true;
-    };
-
-    for (const p of owners) {
-      const before = previous?.get(p.id);
-      if (before?.name && before.parentId === parentId && isCandidate(before.name, candidatesOf(p))) claim(p, before.name);
-    }
-    for (const p of owners) {
-      if (names.has(p.id)) continue;
-      for (const candidate of candidatesOf(p)) if (claim(p, candidate)) break;
-    }
-
+    const inputs = children.map((p) => ({ id: p.id, kind: pageKindOf(p), slug: p.slug ?? null, title: String(p.title ?? ''), hasChildren: childrenOf(p).length > 0 }));
+    const names = nameFolder(dir, inputs, (id) => {
+      const before = previous?.get(id);
+      return before?.name && before.parentId === parentId ? before.name : null;
+    });
     children.forEach((page, index) => {
       const kind = pageKindOf(page);
       const name = names.get(page.id) ?? null;
-      const hasChildren = childrenOf(page).length > 0;
-      const folderPath = name !== null && (hasChildren || kind === 'group') ? join(dir, name) : null;
-      let file: string | null = null;
-      if (kind === 'document' && name !== null) {
-        if (page === first) file = README_FILE;
-        else file = hasChildren ? join(join(dir, name), README_FILE) : join(dir, `${name}.md`);
-      }
+      const { file, folder: folderPath } = placeOf(dir, name, kind, childrenOf(page).length > 0, page === first);
       planned.set(page.id, { id: page.id, kind, title: String(page.title ?? ''), parentId, index, name, file, folder: folderPath });
       pagePaths.set(page.id, file);
       if (file !== null) byFile.set(file, page.id);

@@ -1,0 +1,238 @@
+/**
+ * Changes: what the change request must receive so that main with it applied says what the
+ * folder says — texts, places (parent, order among siblings, name) and deletes.
+ *
+ * A place is sent when it changes here: a page the writer moved, renamed or reordered goes
+ * right after the sibling it follows here (among those the server has). Moves are sent parents
+ * first and, within a folder, in the folder's order, so each lands after a sibling already in
+ * place. Pages main places are never pushed back: the folder follows main for them.
+ */
+import { samePageText } from '../../content';
+import { isNameFor } from '../layout';
+import type { PlanContext } from './context';
+import type { Decision } from './decide';
+import type { FinalTree } from './final';
+import { isNewPageKey, type PushOp, type PushedPage } from './types';
+
+const NONE: ReadonlyMap<string, PushedPage> = new Map();
+
+export const pushesDelete = (d: Decision | undefined): boolean =>
+  d !== undefined && (d.kind === 'push-delete' || ((d.kind === 'gone' || d.kind === 'delete-file') && d.pushDelete));
+
+export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
+  const { view } = ctx;
+  const pushedOpen = view.changeRequest === 'open' ? view.pushed : NONE;
+  const decision = (key: string) => ctx.decisions.get(key);
+  const held = (key: string) => ctx.placements.get(key)?.held === true || decision(key)?.kind === 'held' || decision(key)?.kind === 'unreadable';
+
+  // New pages go in when the page they go under is on the server, or goes in too.
+  const insertable = new Map<string, boolean>();
+  const inserted = (key: string): boolean => {
+    const known = insertable.get(key);
+    if (known !== undefined) return known;
+    insertable.set(key, false);
+    const d = decision(key);
+    const ok = isNewPageKey(key) && d?.kind === 'text' && tree.path(key) !== null && hasParent(tree.parent(key));
+    insertable.set(key, ok);
+    return ok;
+  };
+  const hasParent = (key: string | null): boolean => {
+    if (key === null) return true;
+    if (isNewPageKey(key)) return inserted(key);
+    if (view.remote.page(key)) return true;
+    const p = pushedOpen.get(key);
+    return p !== undefined && !p.deleted;
+  };
+  /** On the server once this push is applied (in main or the request, inserted or brought back now). */
+  const onServer = (key: string): boolean => {
+    if (isNewPageKey(key)) return inserted(key);
+    const d = decision(key);
+    if (pushesDelete(d)) return false;
+    const P = pushedOpen.get(key);
+    const R = view.remote.page(key) !== undefined;
+    if (P?.deleted) return d !== undefined && (d.kind === 'text' || d.kind === 'pull-unseen' || d.kind === 'held') && (R || d.kind !== 'held');
+    if (P?.moved) return true;
+    return R;
+  };
+  /** Where the change request (or main) has a page now. */
+  const requestParent = (key: string): string | null | undefined => {
+    const P = pushedOpen.get(key);
+    if (P && !P.deleted && P.moved) return P.parentId;
+    const R = view.remote.page(key);
+    return R ? R.parentId : undefined;
+  };
+  /** Under `parent` on the server once this push is applied (held pages do not move). */
+  const underOnServer = (key: string, parent: string | null): boolean => {
+    if (!onServer(key)) return false;
+    if (isNewPageKey(key) || requestParent(key) === parent) return true;
+    return !held(key);
+  };
+  const placedLocally = (key: string) => ctx.placements.get(key)?.placedLocally ?? tree.nodeOf(key)?.placedLocally ?? false;
+
+  /** The sibling a page follows among those the server will have there (null: first). */
+  const afterOnServer = (key: string): string | null => {
+    const parent = tree.parent(key);
+    const list = tree.siblings(parent);
+    for (let i = list.indexOf(key) - 1; i >= 0; i--) if (underOnServer(list[i]!, parent)) return list[i]!;
+    return null;
+  };
+
+  // ---- places -----------------------------------------------------------------------------
+  // A page is placed when the writer moved or reordered it this cycle (or its parent went
+  // away), or when the change request holds no place for a page the writer placed (say its
+  // push failed, or the request it went into was closed).
+  const place = new Map<string, { parentKey: string | null; after: string | null }>();
+  for (const [key, p] of ctx.placements) {
+    if (ctx.removed.has(key) || held(key) || !p.placedLocally || !onServer(key)) continue;
+    const P = pushedOpen.get(key);
+    const parentKey = tree.parent(key);
+    const recorded = P !== undefined && !P.deleted && P.moved && P.ordered && P.parentId === parentKey;
+    if (p.movedNow || !recorded) {
+      if (parentKey !== null && !hasParent(parentKey)) continue;
+      place.set(key, { parentKey, after: afterOnServer(key) });
+    }
+  }
+
+  // ---- one operation per page ------------------------------------------------------------
+  const ops = new Map<string, PushOp>();
+  for (const [key, d] of ctx.decisions) {
+    if (isNewPageKey(key)) {
+      if (!inserted(key) || d.kind !== 'text') continue;
+      const at = place.get(key) ?? { parentKey: tree.parent(key), after: null };
+      ops.set(key, { op: 'insert', key, path: tree.path(key)!, text: d.text, parentKey: at.parentKey, after: at.after, name: tree.name(key) ?? key });
+      continue;
+    }
+    const s = ctx.sides.get(key)!;
+    const P = pushedOpen.get(key);
+    const R = s.remote;
+    if (d.kind === 'text' || d.kind === 'pull-unseen') {
+      const restore = P?.deleted === true;
+      const ref = P && !P.deleted && P.text !== null ? P.text : R ? (s.remoteText ?? s.baseText) : s.baseText;
+      const textChanged = restore || (d.kind === 'text' && !samePageText(d.text, ref));
+      const op = placeOp(key, textChanged && d.kind === 'text' ? d.text : null, restore);
+      if (op) ops.set(key, op);
+    } else if (d.kind === 'held' && P && R && (P.deleted || (P.text !== null && !samePageText(P.text, s.remoteText ?? s.baseText)))) {
+      // A page a conflict holds: the change request takes main's version, so merging it can
+      // never drop main's side while the writer decides.
+      const byRequest = P.moved && !P.deleted;
+      ops.set(key, {
+        op: 'update',
+        id: key,
+        path: s.local?.path ?? P.path ?? '',
+        text: s.remoteText ?? s.baseText ?? '',
+        move: null,
+        rename: null,
+        title: null,
+        restore: P.deleted,
+        parentKey: byRequest ? P.parentId : R.parentId,
+        after: byRequest ? P.after : null,
+        name: (byRequest ? P.name : null) ?? R.slug ?? key,
+      });
+    }
+  }
+  // Pages that only move (a folder around them reordered, a parent going away).
+  for (const key of place.keys()) {
+    if (ops.has(key) || isNewPageKey(key) || ctx.removed.has(key)) continue;
+    const op = placeOp(key, null, false);
+    if (op) ops.set(key, op);
+  }
+
+  function placeOp(key: string, text: string | null, restore: boolean): PushOp | null {
+    const P = pushedOpen.get(key);
+    const R = view.remote.page(key);
+    const byRequest = P && !P.deleted && P.moved ? P : null;
+    const move = place.get(key) ?? null;
+    const name = tree.name(key);
+    let rename: string | null = null;
+    if (name !== null && placedLocally(key) && !held(key)) {
+      const parent = tree.parent(key);
+      const dir = parent === null ? '' : (ctx.laid.get(parent)?.folder ?? tree.nodeOf(parent)?.folder ?? '');
+      if (byRequest) rename = name !== byRequest.name ? name : null;
+      else if (R && !isNameFor(name, { id: key, slug: R.slug, title: R.title }, dir)) rename = name;
+    }
+    if (text === null && !restore && !move && !rename) return null;
+    const parentKey = move ? move.parentKey : byRequest ? byRequest.parentId : R ? R.parentId : tree.parent(key);
+    const after = move ? move.after : byRequest?.ordered ? byRequest.after : null;
+    return {
+      op: 'update',
+      id: key,
+      path: tree.path(key) ?? ctx.sides.get(key)?.local?.path ?? '',
+      text,
+      move,
+      rename,
+      title: null,
+      restore,
+      parentKey,
+      after,
+      name: rename ?? name ?? key,
+    };
+  }
+
+  // ---- deletes ------------------------------------------------------------------------------
+  const deletes: PushOp[] = [];
+  for (const [key, d] of ctx.decisions) {
+    if (isNewPageKey(key) || !pushesDelete(d)) continue;
+    const s = ctx.sides.get(key)!;
+    const P = pushedOpen.get(key);
+    if (P?.deleted || !(s.base || s.remote || P)) continue;
+    deletes.push({ op: 'delete', id: key, path: s.base ? (tree.nodeOf(key)?.path ?? null) : (P?.path ?? null) });
+  }
+
+  // Parents first; within a folder, in its order.
+  const placed = [...ops.values()].filter((op) => op.op === 'insert' || (op.op === 'update' && op.move));
+  const rank = (op: PushOp): [number, number] => {
+    const key = op.op === 'insert' ? op.key : op.op === 'update' ? op.id : '';
+    const parent = tree.parent(key);
+    return [tree.depth(parent), tree.siblings(parent).indexOf(key)];
+  };
+  placed.sort((a, b) => {
+    const [da, ia] = rank(a);
+    const [db, ib] = rank(b);
+    return da - db || ia - ib;
+  });
+  const others = [...ops.values()].filter((op) => !placed.includes(op));
+  const out: PushOp[] = [];
+  if (view.local.assets.length > 0) out.push({ op: 'files', assets: [...view.local.assets] });
+  out.push(...placed, ...others, ...deletes);
+  deferBlockedDeletes(ctx, out);
+  return out;
+}
+
+/**
+ * `delete_page` takes the page's subpages with it. A delete waits while a page that must stay
+ * (held by a conflict, or anything not deleted nor moved out in this push) is still under it.
+ */
+function deferBlockedDeletes(ctx: PlanContext, push: PushOp[]): void {
+  const deletes = new Set(push.flatMap((op) => (op.op === 'delete' ? [op.id] : [])));
+  if (deletes.size === 0) return;
+  const { view } = ctx;
+  const pushedOpen = view.changeRequest === 'open' ? view.pushed : NONE;
+  const movedOut = new Set(push.flatMap((op) => (op.op === 'update' && op.move ? [op.id] : [])));
+  const stays = (id: string): boolean => !deletes.has(id) && !movedOut.has(id) && !pushedOpen.get(id)?.deleted;
+  // Children on the server: main's, and those the change request placed there.
+  const requestChildren = new Map<string, string[]>();
+  for (const p of pushedOpen.values()) if (!p.deleted && p.moved && p.parentId !== null) requestChildren.set(p.parentId, [...(requestChildren.get(p.parentId) ?? []), p.id]);
+  const serverChildren = (id: string): string[] => [
+    ...view.remote.children(id).filter((k) => {
+      const p = pushedOpen.get(k);
+      return !(p && !p.deleted && p.moved && p.parentId !== id);
+    }),
+    ...(requestChildren.get(id) ?? []),
+  ];
+  const blocked = new Set<string>();
+  for (const id of deletes) {
+    const stack = serverChildren(id);
+    for (let n = 0; stack.length > 0 && n < 100_000; n++) {
+      const k = stack.pop()!;
+      if (stays(k)) {
+        blocked.add(id);
+        break;
+      }
+      if (!movedOut.has(k)) stack.push(...serverChildren(k));
+    }
+  }
+  for (let i = push.length - 1; i >= 0; i--) {
+    const op = push[i]!;
+    if (op.op === 'delete' && blocked.has(op.id)) push.splice(i, 1);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The decision table: what happens to one page's content, from its four views. One table,
+ * one place: the bodies to fetch are the pages whose decision is `needs-remote-body`.
+ *
+ * - changed on the server only: the file takes the server's text;
+ * - changed here only: pushed into the change request (emit.ts compares with what it holds);
+ * - changed on both sides: merged line by line; a clash keeps the file untouched, puts the
+ *   server's text beside it and holds the page until the writer deletes that copy;
+ * - deleted on one side and edited on the other: a conflict, never a silent loss;
+ * - once a change request is merged, what it held is the merge base.
+ */
+import { samePageText } from '../../content';
+import { mergeText, type MergeLimits } from '../merge';
+import type { BasePage, ConflictKind, OpenConflict, PushedPage, RemotePage } from './types';
+
+/** Everything known about one page, from each view. */
+export interface PageSides {
+  id: string;
+  base: BasePage | undefined;
+  baseText: string | null;
+  remote: RemotePage | undefined;
+  /** The server's text now; undefined while not fetched (it changed). */
+  remoteText: string | null | undefined;
+  /** The page's file here now, in stable form; undefined when there is none. */
+  local: { path: string; text: string } | undefined;
+  /** The file is there but cannot be read faithfully. */
+  unreadable: boolean;
+  /** What the open change request holds for it. */
+  pushed: PushedPage | undefined;
+  /** What the change request merged since the last cycle held for it (the merge base). */
+  pushedMerged: PushedPage | undefined;
+  /** An open conflict holds it (its server copy is still there). */
+  conflict: OpenConflict | undefined;
+  /** A conflict on it was resolved this cycle (the writer deleted the server copy). */
+  resolved: OpenConflict | undefined;
+  /** A new file here and a new page on the server were found to be the same page. */
+  adopted: boolean;
+}
+
+export type Decision =
+  /** The file holds `text` after this cycle: as it was (`none`), the server's (`pulled`) or merged. */
+  | { kind: 'text'; text: string; change: 'none' | 'pulled' | 'merged' }
+  /** The file takes the server's changed text, which no decision needs to see: fetched while writing. */
+  | { kind: 'pull-unseen' }
+  /** A conflict holds the page: its file (if any) is left alone and nothing is pushed for its text. */
+  | { kind: 'held'; text: string | null; conflict: { kind: ConflictKind; baseText: string | null } | null; refresh: boolean; keepBase: boolean }
+  /** Deleted on the server, unchanged here: the file goes. */
+  | { kind: 'delete-file'; pushDelete: boolean }
+  /** Deleted here, unchanged on the server (or only in the change request): pushed as a delete. */
+  | { kind: 'push-delete' }
+  /** On neither side any more. */
+  | { kind: 'gone'; pushDelete: boolean }
+  /** Cannot be decided without the server's changed text. */
+  | { kind: 'needs-remote-body' }
+  /** The file is there but cannot be read faithfully: left alone, nothing pushed. */
+  | { kind: 'unreadable' };
+
+/** True when the page has a file (or keeps one) after this cycle. */
+export function keepsFile(d: Decision, hasLocal: boolean): boolean {
+  switch (d.kind) {
+    case 'text':
+    case 'pull-unseen':
+      return true;
+    case 'held':
+      return d.text !== null;
+    case 'unreadable':
+      return hasLocal;
+    default:
+      return false;
+  }
+}
+
+export function decide(s: PageSides, limits?: MergeLimits): Decision {
+  const B = s.base;
+  const R = s.remote;
+  const L = s.local;
+  const conflict = s.conflict;
+  const mergeBase = s.pushedMerged?.text ?? s.baseText;
+  if (s.unreadable) return { kind: 'unreadable' };
+
+  if (R) {
+    const pending = s.remoteText === undefined;
+    const remoteChanged = !B || pending || !samePageText(s.remoteText, s.baseText);
+    if (L) {
+      if (conflict) {
+        if (remoteChanged && pending) return { kind: 'needs-remote-body' };
+        return { kind: 'held', text: L.text, conflict: null, refresh: remoteChanged, keepBase: false };
+      }
+      if (!remoteChanged || (!pending && samePageText(L.text, s.remoteText))) return { kind: 'text', text: L.text, change: 'none' };
+      if (mergeBase === null || s.adopted) {
+        // The server's page and the file were never synced with each other.
+        if (pending) return { kind: 'needs-remote-body' };
+        return { kind: 'held', text: L.text, conflict: { kind: 'local-file-in-the-way', baseText: null }, refresh: false, keepBase: false };
+      }
+      if (samePageText(L.text, mergeBase)) {
+        if (!pending) return { kind: 'text', text: s.remoteText ?? '', change: 'pulled' };
+        // The change request changed its text before the writer put it back: it must take the server's text.
+        if (s.pushed && !s.pushed.deleted && s.pushed.text !== null && !samePageText(s.pushed.text, mergeBase)) return { kind: 'needs-remote-body' };
+        return { kind: 'pull-unseen' };
+      }
+      if (pending) return { kind: 'needs-remote-body' };
+      const merged = mergeText(L.text, mergeBase, s.remoteText ?? '', limits);
+      if (merged.kind === 'merged') return { kind: 'text', text: merged.text, change: 'merged' };
+      return { kind: 'held', text: L.text, conflict: { kind: 'both-changed', baseText: mergeBase }, refresh: false, keepBase: false };
+    }
+    // No file here.
+    if (B) {
+      if (conflict) {
+        if (remoteChanged && pending) return { kind: 'needs-remote-body' };
+        return { kind: 'held', text: null, conflict: null, refresh: remoteChanged, keepBase: false };
+      }
+      const resolvedHere = s.resolved?.kind === 'deleted-locally';
+      if (remoteChanged && !resolvedHere && !s.pushedMerged?.deleted) {
+        // Deleted here, edited there: nothing comes back silently; the server's text goes beside.
+        if (pending) return { kind: 'needs-remote-body' };
+        return { kind: 'held', text: null, conflict: { kind: 'deleted-locally', baseText: mergeBase }, refresh: false, keepBase: false };
+      }
+      return { kind: 'push-delete' };
+    }
+    // A page new on the server.
+    if (pending) return { kind: 'pull-unseen' };
+    return { kind: 'text', text: s.remoteText ?? '', change: 'pulled' };
+  }
+
+  // Not on the server (any more).
+  const pushedLive = s.pushed !== undefined && !s.pushed.deleted;
+  if (B) {
+    if (L) {
+      if (conflict) return { kind: 'held', text: L.text, conflict: null, refresh: false, keepBase: true };
+      // The change request must not bring back a page main deleted (it holds a move or an old edit of it).
+      if (mergeBase !== null && samePageText(L.text, mergeBase)) return { kind: 'delete-file', pushDelete: pushedLive };
+      return { kind: 'held', text: L.text, conflict: { kind: 'deleted-remotely', baseText: mergeBase }, refresh: false, keepBase: true };
+    }
+    return { kind: 'gone', pushDelete: pushedLive };
+  }
+  // Only in the change request (Quire created it there), or a file not yet a page.
+  if (L) {
+    if (conflict) return { kind: 'held', text: L.text, conflict: null, refresh: false, keepBase: false };
+    return { kind: 'text', text: L.text, change: 'none' };
+  }
+  return pushedLive ? { kind: 'push-delete' } : { kind: 'gone', pushDelete: false };
+}

@@ -1,0 +1,125 @@
+/**
+ * Identify: which pages this cycle looks at, and everything each view says about them.
+ *
+ * The scope is what changed somewhere — on the server (remote.changed), in the folder (the
+ * scan's edits, moves, deletions, new and unreadable files), in a conflict, in a change request
+ * that was merged or closed, and every node the writer placed that main has not caught up with.
+ * A full plan looks at every page instead; both must come to the same plan.
+ *
+ * Identity: a node is the page its key says, except a file whose page exists nowhere any more
+ * (the server deleted it and the writer kept the file; or only a change request that is gone
+ * had it), which is a new page again; and a new file saying what a new server page says is that
+ * page (say a change request merged before Quire learnt the ids it created).
+ */
+import { samePageText } from '../../content';
+import type { PlanContext } from './context';
+import type { PageSides } from './decide';
+import { isNewPageKey, newPageKey, type OpenConflict, type PushedPage } from './types';
+
+const NONE: ReadonlyMap<string, PushedPage> = new Map();
+
+export function identify(ctx: PlanContext): void {
+  const { view, keys } = ctx;
+  const local = view.local;
+  const pushedOpen = view.changeRequest === 'open' ? view.pushed : NONE;
+  const pushedMerged = view.changeRequest === 'merged' ? view.pushed : NONE;
+
+  if (ctx.options.full) {
+    for (const id of view.base.ids()) keys.add(id);
+    for (const id of view.remote.ids()) keys.add(id);
+    for (const key of view.folder.keys()) keys.add(key);
+  } else {
+    for (const id of view.remote.changed()) keys.add(id);
+    for (const key of view.folder.pending()) keys.add(key);
+  }
+  for (const key of local.edited.keys()) keys.add(key);
+  for (const key of local.vanished.keys()) keys.add(key);
+  for (const key of local.moved.keys()) keys.add(key);
+  for (const u of local.unreadable) if (u.key !== null) keys.add(u.key);
+  for (const c of view.conflicts) if (c.pageId !== null) keys.add(c.pageId);
+  if (view.changeRequest !== 'open' || ctx.options.full) for (const id of view.pushed.keys()) keys.add(id);
+
+  // Conflicts: held while their server copy exists; resolved once the writer deleted it.
+  const held = new Map<string, OpenConflict>();
+  const resolved = new Map<string, OpenConflict>();
+  for (const c of view.conflicts) {
+    if (c.pageId === null) continue;
+    if (c.remoteFilePresent) held.set(c.pageId, c);
+    else resolved.set(c.pageId, c);
+  }
+  const unreadable = new Set(local.unreadable.flatMap((u) => (u.key === null ? [] : [u.key])));
+
+  const sidesOf = (key: string): PageSides => {
+    const node = view.folder.node(key);
+    const edited = local.edited.get(key);
+    const moved = local.moved.get(key);
+    let file: PageSides['local'];
+    if (edited) file = { path: edited.path, text: edited.text };
+    else if (moved) file = { path: moved.to, text: moved.text ?? view.folder.text(key) ?? '' };
+    else if (node?.path && !local.vanished.has(key) && node.kind === 'document') {
+      const text = view.folder.text(key);
+      if (text !== null) file = { path: node.path, text };
+    }
+    const isPage = !isNewPageKey(key);
+    return {
+      id: key,
+      base: isPage ? view.base.page(key) : undefined,
+      baseText: isPage ? view.base.text(key) : null,
+      remote: isPage ? view.remote.page(key) : undefined,
+      remoteText: isPage ? view.remote.text(key) : null,
+      local: file,
+      unreadable: unreadable.has(key),
+      pushed: pushedOpen.get(key),
+      pushedMerged: pushedMerged.get(key),
+      conflict: held.get(key),
+      resolved: resolved.get(key),
+      adopted: false,
+    };
+  };
+
+  const newFiles: PageSides[] = [];
+  for (const key of keys) {
+    const s = sidesOf(key);
+    const kind = s.remote?.kind ?? s.base?.kind ?? view.folder.node(key)?.kind ?? 'document';
+    const keptAfterServerDelete = s.resolved?.kind === 'deleted-remotely' && !s.remote;
+    const onlyInGoneRequest = !isNewPageKey(key) && !s.base && !s.remote && !s.pushed && kind === 'document';
+    if (s.local && (keptAfterServerDelete || onlyInGoneRequest)) {
+      const fresh = newPageKey(s.local.path);
+      ctx.rekeyed.set(key, fresh);
+      newFiles.push({ ...sidesOf(fresh), id: fresh, local: s.local });
+      continue;
+    }
+    ctx.sides.set(key, s);
+  }
+  for (const key of ctx.rekeyed.keys()) keys.delete(key);
+  for (const a of local.added) {
+    const key = newPageKey(a.path);
+    newFiles.push({ ...sidesOf(key), id: key, local: { path: a.path, text: a.text } });
+  }
+
+  // New server pages and new files saying the same thing are the same page.
+  const newRemote = [...keys].filter((id) => {
+    const s = ctx.sides.get(id);
+    return s?.remote?.kind === 'document' && !s.base && !s.local && !view.folder.node(id);
+  });
+  if (newFiles.length > 0) {
+    for (const id of newRemote) {
+      const s = ctx.sides.get(id)!;
+      if (s.remoteText === undefined) {
+        ctx.plan.needBodies.push(id);
+        continue;
+      }
+      const i = newFiles.findIndex((f) => f.local !== undefined && samePageText(f.local.text, s.remoteText));
+      if (i < 0) continue;
+      const [file] = newFiles.splice(i, 1);
+      ctx.sides.set(id, { ...s, local: file!.local, adopted: true });
+      if (!isNewPageKey(file!.id) || ctx.rekeyed.size > 0) {
+        for (const [from, to] of ctx.rekeyed) if (to === file!.id) ctx.rekeyed.set(from, id);
+      }
+    }
+  }
+  for (const f of newFiles) {
+    ctx.sides.set(f.id, f);
+    keys.add(f.id);
+  }
+}

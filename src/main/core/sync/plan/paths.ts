@@ -1,0 +1,236 @@
+/**
+ * Lay out: the order, names and paths of the folders this cycle touched (layout.ts's rules,
+ * one folder at a time). A folder is laid out again when a page arrives in it, leaves it, is
+ * renamed or retitled there, or main reordered it; a page whose folder moved takes its subtree
+ * along. Every other folder keeps the order, names and paths it had.
+ *
+ * Order among siblings: the pages main places keep main's order; each page the writer placed
+ * goes right after the sibling it follows in the folder (SUMMARY.md order); the writer's file at
+ * the space's README.md stays first.
+ *
+ * A file that stays is never displaced: a page laid out onto a path a staying file holds gets
+ * another name.
+ */
+import { nameFolder, placeOf, type NameInput } from '../layout';
+import type { Laid, PlanContext } from './context';
+import type { PageKind } from './types';
+
+const README = 'README.md';
+
+export function layOut(ctx: PlanContext): void {
+  const { view, removed } = ctx;
+  const rekeyedFrom = new Map([...ctx.rekeyed].map(([from, to]) => [to, from]));
+  const nodeOf = (key: string) => view.folder.node(rekeyedFrom.get(key) ?? key);
+  const inTree = (key: string) => !removed.has(key) && (ctx.placements.has(key) || view.folder.node(key) !== undefined);
+  const parentOf = (key: string): string | null => {
+    const p = ctx.placements.get(key);
+    return p ? p.parentKey : (view.folder.node(key)?.parentKey ?? null);
+  };
+  const kindOf = (key: string): PageKind => ctx.placements.get(key)?.kind ?? nodeOf(key)?.kind ?? 'document';
+  const placedLocally = (key: string): boolean => ctx.placements.get(key)?.placedLocally ?? nodeOf(key)?.placedLocally ?? false;
+
+  const into = new Map<string | null, string[]>();
+  for (const p of ctx.placements.values()) into.set(p.parentKey, [...(into.get(p.parentKey) ?? []), p.key]);
+
+  // Folders to lay out again.
+  const affected = new Set<string | null>();
+  if (ctx.options.full) {
+    affected.add(null);
+    for (const key of view.folder.keys()) if (inTree(key)) affected.add(key);
+    for (const key of ctx.placements.keys()) affected.add(key);
+  }
+  for (const p of ctx.placements.values()) {
+    const node = nodeOf(p.key);
+    const s = ctx.sides.get(p.key);
+    const B = s?.base;
+    const R = s?.remote;
+    const renamed = R !== undefined && (B === undefined || R.slug !== B.slug || R.title !== B.title || R.kind !== B.kind || R.href !== B.href);
+    if (!node || node.parentKey !== p.parentKey || p.movedNow || renamed || node.placedLocally !== p.placedLocally) {
+      affected.add(p.parentKey);
+      if (node) affected.add(node.parentKey);
+    }
+  }
+  for (const key of removed) {
+    const node = view.folder.node(key);
+    if (node) affected.add(node.parentKey);
+  }
+  for (const parent of view.remote.reordered()) if (parent === null || inTree(parent)) affected.add(parent);
+  for (const f of [...affected]) if (f !== null && !inTree(f)) affected.delete(f);
+
+  // Order.
+  const ordered = ctx.order;
+  const childrenOf = (f: string | null): string[] => {
+    const known = ordered.get(f);
+    if (known) return known;
+    const before = view.folder.children(f).filter((k) => !removed.has(k) && !ctx.rekeyed.has(k));
+    if (!affected.has(f)) return before;
+    const members = new Set(before.filter((k) => !ctx.placements.has(k) || ctx.placements.get(k)!.parentKey === f));
+    const arrivals = (into.get(f) ?? []).filter((k) => !members.has(k));
+    arrivals.sort((a, b) => sortKey(a) .localeCompare(sortKey(b)));
+    for (const k of arrivals) members.add(k);
+    const localSeq = [...before.filter((k) => members.has(k)), ...arrivals];
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const id of f === null || !f.startsWith('new:') ? view.remote.children(f) : []) {
+      if (members.has(id) && !placedLocally(id) && !seen.has(id)) {
+        out.push(id);
+        seen.add(id);
+      }
+    }
+    for (const k of localSeq) if (!placedLocally(k) && !seen.has(k)) out.push(k), seen.add(k);
+    localSeq.forEach((k, i) => {
+      if (seen.has(k)) return;
+      let at = 0;
+      if (f === null && pathNow(k) === README) at = 0;
+      else {
+        for (let j = i - 1; j >= 0; j--) {
+          const found = out.indexOf(localSeq[j]!);
+          if (found >= 0) {
+            at = found + 1;
+            break;
+          }
+        }
+      }
+      out.splice(at, 0, k);
+      seen.add(k);
+    });
+    ordered.set(f, out);
+    return out;
+  };
+  const sortKey = (key: string): string => pathNow(key) ?? `~${key}`;
+  const pathNow = (key: string): string | null => ctx.sides.get(key)?.local?.path ?? nodeOf(key)?.path ?? null;
+  const hasChildren = (key: string): boolean => (affected.has(key) ? childrenOf(key).length > 0 : view.folder.children(key).length > 0);
+
+  // The space's first page (README.md): the first document, entering groups only.
+  const firstIn = (f: string | null, depth = 0): string | null => {
+    for (const k of childrenOf(f)) {
+      const kind = kindOf(k);
+      if (kind === 'document') return k;
+      if (kind === 'group' && depth < 64) {
+        const inside = firstIn(k, depth + 1);
+        if (inside !== null) return inside;
+      }
+    }
+    return null;
+  };
+  const before = view.folder.byPath(README) ?? null;
+  ctx.firstPage.before = before;
+  const after = firstIn(null);
+  ctx.firstPage.after = after;
+  const relay = new Set<string>();
+  if (before !== after) {
+    for (const k of [before, after]) {
+      if (k === null || !inTree(k)) continue;
+      affected.add(parentOf(k));
+      relay.add(k);
+    }
+  }
+
+  // Names and paths, top down.
+  const depthOf = (f: string | null): number => {
+    let n = 0;
+    for (let p = f; p !== null && n < 512; p = parentOf(p)) n++;
+    return n;
+  };
+  const dirOf = (f: string | null): string => {
+    if (f === null) return '';
+    const laid = ctx.laid.get(f);
+    if (laid) return laid.folder ?? joinPath(dirOf(laid.parentKey), laid.name ?? '');
+    const node = nodeOf(f);
+    if (node?.folder) return node.folder;
+    return joinPath(dirOf(node?.parentKey ?? null), node?.name ?? '');
+  };
+  const queue = [...affected].sort((a, b) => depthOf(a) - depthOf(b));
+  const done = new Set<string | null>();
+  while (queue.length > 0) {
+    const f = queue.shift()!;
+    if (done.has(f)) continue;
+    done.add(f);
+    // The folder's owner may turn `x.md` into `x/README.md` (or back): place it again first.
+    if (f !== null && !ctx.laid.has(f)) relayOwner(f);
+    const dir = dirOf(f);
+    const children = childrenOf(f);
+    const inputs: NameInput[] = children.map((k) => {
+      const p = ctx.placements.get(k);
+      const node = nodeOf(k);
+      return { id: k, kind: kindOf(k), slug: p ? p.slug : (node?.name ?? null), title: p?.title ?? node?.title ?? '', hasChildren: hasChildren(k) };
+    });
+    const names = nameFolder(dir, inputs, (k) => {
+      const node = nodeOf(k);
+      return node && node.parentKey === f ? node.name : null;
+    });
+    children.forEach((k, position) => {
+      const node = nodeOf(k);
+      const name = names.get(k) ?? null;
+      const held = ctx.placements.get(k)?.held === true;
+      const where = placeOf(dir, name, kindOf(k), hasChildren(k), k === after);
+      const laid: Laid = { parentKey: f, position, name, path: held ? (pathNow(k) ?? where.file) : where.file, folder: where.folder };
+      ctx.laid.set(k, laid);
+      const folderBefore = node?.folder ?? null;
+      if (laid.folder !== folderBefore && (hasChildren(k) || (node && view.folder.children(k).length > 0))) {
+        affected.add(k);
+        insertByDepth(queue, k, depthOf);
+      }
+    });
+  }
+  for (const k of relay) if (!ctx.laid.has(k)) relayOwner(k);
+
+  function relayOwner(key: string): void {
+    const node = nodeOf(key);
+    if (!node) return;
+    const parentDir = dirOf(node.parentKey);
+    const where = placeOf(parentDir, node.name, node.kind, hasChildren(key), key === after);
+    const held = ctx.placements.get(key)?.held === true;
+    if (!held && where.file === node.path && where.folder === node.folder) return;
+    ctx.laid.set(key, { parentKey: node.parentKey, position: node.position, name: node.name, path: held ? pathNow(key) : where.file, folder: where.folder });
+  }
+
+  avoidStayingFiles(ctx, removed);
+}
+
+const joinPath = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
+
+function insertByDepth(queue: (string | null)[], key: string, depthOf: (f: string | null) => number): void {
+  const d = depthOf(key);
+  let i = queue.length;
+  while (i > 0 && depthOf(queue[i - 1]!) > d) i--;
+  queue.splice(i, 0, key);
+}
+
+/** A path wanted by a page but held by a file that stays gets `<name>-<short key>.md` instead. */
+function avoidStayingFiles(ctx: PlanContext, removed: ReadonlySet<string>): void {
+  const { view } = ctx;
+  const finalPath = (key: string): string | null | undefined => {
+    if (removed.has(key)) return undefined;
+    const laid = ctx.laid.get(key);
+    if (laid) return laid.path;
+    return ctx.sides.get(key)?.local?.path ?? view.folder.node(key)?.path;
+  };
+  const blocked = new Set(view.local.unreadable.map((u) => u.path));
+  const claimed = new Map<string, string>();
+  const now = (key: string) => ctx.sides.get(key)?.local?.path ?? view.folder.node(key)?.path ?? null;
+  for (const [key, laid] of ctx.laid) if (laid.path !== null && now(key) === laid.path) claimed.set(laid.path.toLowerCase(), key);
+  for (const [key, laid] of ctx.laid) {
+    if (laid.path === null || now(key) === laid.path) continue;
+    const occupant = view.folder.byPath(laid.path);
+    const occupied =
+      blocked.has(laid.path) ||
+      (occupant !== undefined && occupant !== key && !removed.has(occupant) && finalPath(occupant) === laid.path) ||
+      (claimed.has(laid.path.toLowerCase()) && claimed.get(laid.path.toLowerCase()) !== key);
+    if (!occupied) {
+      claimed.set(laid.path.toLowerCase(), key);
+      continue;
+    }
+    const stem = laid.path.replace(/\.md$/i, '');
+    const short = key.replace(/[^A-Za-z0-9_]/g, '').slice(0, 8).toLowerCase() || 'page';
+    let candidate = `${stem}-${short}.md`;
+    const taken = (path: string) => {
+      const holder = claimed.get(path.toLowerCase()) ?? view.folder.byPath(path);
+      return blocked.has(path) || (holder !== undefined && holder !== key);
+    };
+    for (let n = 2; taken(candidate); n++) candidate = `${stem}-${short}-${n}.md`;
+    // Only the file moves aside: the page keeps its name (and the folder it owns).
+    laid.path = candidate;
+    claimed.set(candidate.toLowerCase(), key);
+  }
+}

@@ -1,0 +1,172 @@
+/**
+ * Place: where each page in scope goes in the folder's tree this cycle.
+ *
+ * - A page the writer moved, renamed or created this cycle goes where its file now is (under
+ *   the page that owns its folder) and keeps the name its file has; it is pushed as a move.
+ * - A page the writer placed earlier, which main has not caught up with, stays where it is.
+ * - Every other page goes where main has it (the server's tree places it).
+ * - A page a conflict holds (or whose file cannot be read) stays where its file is.
+ * - A page whose parent is gone (deleted on either side) moves up to the nearest one that stays;
+ *   a move here and a move there that would make a loop is cut at the page main placed.
+ *
+ * Folder ownership, as a writer sees it: `<dir>/README.md` is the page of folder `<dir>`; any
+ * other file belongs to the page of its folder — the page whose README is there, else the page
+ * that owned that folder (groups, the first page), else the page of the folder above.
+ */
+import type { PlanContext, Placement } from './context';
+import { keepsFile } from './decide';
+import type { FolderNode } from './types';
+
+const README = 'README.md';
+
+const dirOf = (path: string): string => {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+};
+const baseOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** The name a file gives its page: its file name without `.md`, or its folder's name for a README. */
+export function nameFromPath(path: string): string {
+  if (/^readme\.md$/i.test(baseOf(path)) && path.includes('/')) return baseOf(dirOf(path));
+  return baseOf(path).replace(/\.md$/i, '');
+}
+
+export function place(ctx: PlanContext): void {
+  const { view, removed } = ctx;
+  // The change request that carried the writer's placement was merged: main places it now.
+  const mergedMove = (key: string): boolean => view.changeRequest === 'merged' && view.pushed.get(key)?.moved === true;
+  const rekeyedFrom = new Map([...ctx.rekeyed].map(([from, to]) => [to, from]));
+  for (const from of ctx.rekeyed.keys()) removed.add(from);
+
+  // Where each file of the folder is after this cycle's local changes, and who owns a folder.
+  const fileAt = new Map<string, string>();
+  const gone = new Set<string>();
+  for (const [key, path] of view.local.vanished) gone.add(path), fileAt.set(`-${key}`, path);
+  for (const [key, m] of view.local.moved) {
+    gone.add(m.from);
+    fileAt.set(m.to, key);
+  }
+  for (const [key, s] of ctx.sides) if (s.local && !view.folder.node(key)) fileAt.set(s.local.path, key);
+  const keyAtPath = (path: string): string | null => {
+    const here = fileAt.get(path);
+    if (here !== undefined) return here;
+    if (gone.has(path)) return null;
+    const key = view.folder.byPath(path);
+    if (key === undefined) return null;
+    return ctx.rekeyed.get(key) ?? key;
+  };
+  const ownerOf = (dir: string, self: string): string | null => {
+    for (let d = dir; d !== ''; d = dirOf(d)) {
+      const readme = keyAtPath(`${d}/${README}`);
+      if (readme !== null && readme !== self && stays(readme)) return readme;
+      const owner = view.folder.byFolder(d);
+      if (owner !== undefined && owner !== self && stays(owner)) return owner;
+    }
+    return null;
+  };
+  const stays = (key: string): boolean => {
+    if (removed.has(key)) return false;
+    const d = ctx.decisions.get(key);
+    if (!d) return true;
+    const s = ctx.sides.get(key)!;
+    const kind = s.remote?.kind ?? s.base?.kind ?? view.folder.node(key)?.kind ?? 'document';
+    if (kind !== 'document') return s.remote !== undefined;
+    return keepsFile(d, s.local !== undefined) || d.kind === 'held';
+  };
+
+  for (const [key, s] of ctx.sides) {
+    if (!stays(key)) {
+      removed.add(key);
+      continue;
+    }
+    const node: FolderNode | undefined = view.folder.node(rekeyedFrom.get(key) ?? key);
+    const d = ctx.decisions.get(key)!;
+    const R = s.remote;
+    const kind = R?.kind ?? s.base?.kind ?? node?.kind ?? 'document';
+    const title = R?.title ?? node?.title ?? (s.local ? nameFromPath(s.local.path) : key);
+    const href = R?.href ?? node?.href ?? null;
+    const held = d.kind === 'held' || d.kind === 'unreadable';
+    const movedHere = view.local.moved.has(key) || (s.local !== undefined && !node);
+    const fromNode = (placedLocally: boolean): Placement => ({
+      key,
+      kind,
+      parentKey: node!.parentKey,
+      placedLocally,
+      movedNow: false,
+      slug: node!.name,
+      title,
+      href,
+      held,
+    });
+    let p: Placement;
+    if (held && node) p = fromNode(node.placedLocally);
+    else if (movedHere && s.local) {
+      const path = s.local.path;
+      const parentKey = path === README ? null : /\/README\.md$/i.test(path) ? ownerOf(dirOf(dirOf(path)), key) : ownerOf(dirOf(path), key);
+      p = { key, kind, parentKey, placedLocally: true, movedNow: true, slug: nameFromPath(path), title, href, held };
+    } else if (node?.placedLocally && !mergedMove(key)) p = fromNode(true);
+    else if (R) p = { key, kind, parentKey: R.parentId, placedLocally: false, movedNow: false, slug: R.slug, title, href, held: false };
+    else if (node) p = fromNode(true);
+    else continue;
+    ctx.placements.set(key, p);
+  }
+
+  // Parents gone from the tree: their children move up.
+  const parentOf = (key: string): string | null | undefined => {
+    if (removed.has(key)) return undefined;
+    const p = ctx.placements.get(key);
+    if (p) return p.parentKey;
+    const node = view.folder.node(key);
+    return node ? node.parentKey : undefined;
+  };
+  const inTree = (key: string): boolean => !removed.has(key) && (ctx.placements.has(key) || view.folder.node(key) !== undefined);
+  const upFrom = (key: string): string | null => {
+    let p: string | null = key;
+    for (let n = 0; p !== null && !inTree(p) && n < 256; n++) {
+      const r = view.remote.page(p);
+      p = r ? r.parentId : (view.folder.node(p)?.parentKey ?? null);
+    }
+    return p !== null && inTree(p) ? p : null;
+  };
+  // (Placed here from now on: the change request carries the move until main has it.)
+  for (const p of ctx.placements.values()) {
+    if (p.parentKey !== null && !inTree(p.parentKey)) {
+      p.parentKey = upFrom(p.parentKey);
+      p.placedLocally = true;
+    }
+  }
+  /** A placement for a node this cycle did not otherwise look at: where it is. */
+  const fromFolder = (key: string): Placement | undefined => {
+    const node = view.folder.node(key);
+    if (!node) return undefined;
+    return { key, kind: node.kind, parentKey: node.parentKey, placedLocally: node.placedLocally, movedNow: false, slug: node.name, title: node.title, href: node.href, held: false };
+  };
+  for (const key of removed) {
+    for (const child of view.folder.children(key)) {
+      if (ctx.placements.has(child) || removed.has(child)) continue;
+      const p = fromFolder(child)!;
+      ctx.placements.set(child, { ...p, parentKey: upFrom(key), placedLocally: true });
+    }
+  }
+  // A move here and a move there can make a loop (each page under the other): the move made
+  // here wins, the page main placed goes to the root.
+  for (const p of ctx.placements.values()) {
+    const loop: string[] = [p.key];
+    for (let q = parentOf(p.key) ?? null; q !== null; q = parentOf(q) ?? null) {
+      if (q === p.key) {
+        const byKey = (keys: string[]) => [...keys].sort()[0];
+        const cut = byKey(loop.filter((k) => !ctx.placements.get(k)?.movedNow)) ?? byKey(loop)!;
+        const at = ctx.placements.get(cut) ?? fromFolder(cut);
+        if (at) {
+          at.parentKey = null;
+          at.placedLocally = true;
+          ctx.placements.set(cut, at);
+        }
+        break;
+      }
+      if (loop.includes(q) || loop.length > 512) break;
+      loop.push(q);
+    }
+  }
+}
+

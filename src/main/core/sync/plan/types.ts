@@ -1,0 +1,300 @@
+/**
+ * What the planner reads and what it returns. Four views of one space, keyed by page id:
+ *
+ * - base:   main as last synced (the mirror's `pages`), with each page's text in stable form
+ *           (references as `/pages/<id>`, `/files/<id>`): the merge base;
+ * - remote: main now (the base itself when the space's revision did not move);
+ * - folder: the folder's tree as the last cycle left it (the mirror's `folder_nodes`): where each
+ *           page's file is, the name it owns, its order, and what its file holds; plus `local`,
+ *           what changed in the folder since (from the scan, texts already in stable form);
+ * - pushed: what the open change request holds for the pages Quire changed in it.
+ *
+ * The views answer by key (the engine reads them from SQLite as asked), so a cycle costs what
+ * changed, not the size of the space. `full` asks the planner to look at every page: the
+ * incremental plan must equal the full one (test/sync/plan).
+ */
+import type { PageKind, SummaryEntry } from '../../content';
+import type { MergeLimits } from '../merge';
+
+export type { PageKind } from '../../content';
+
+/** A page of main as last synced (text apart: `base.text(id)`). */
+export interface BasePage {
+  id: string;
+  parentId: string | null;
+  position: number;
+  kind: PageKind;
+  title: string;
+  slug: string | null;
+  meta: Record<string, unknown>;
+  href: string | null;
+  documentId: string | null;
+  updatedAt: string | null;
+  /** Kept only while a conflict holds it: main deleted it, the folder still has an edited file. */
+  goneRemotely: boolean;
+}
+
+/** A page of main now. */
+export interface RemotePage {
+  id: string;
+  parentId: string | null;
+  position: number;
+  kind: PageKind;
+  title: string;
+  slug: string | null;
+  meta: Record<string, unknown>;
+  href: string | null;
+  documentId: string | null;
+  updatedAt: string | null;
+}
+
+/** A node of the folder's tree: a page with a file, a group, a link, or a file not yet a page. */
+export interface FolderNode {
+  /** The page id, or newPageKey(path) for a file that is not a page yet. */
+  key: string;
+  kind: PageKind;
+  parentKey: string | null;
+  /** Order among its siblings in the folder's tree (SUMMARY.md order). */
+  position: number;
+  title: string;
+  /** The name it owns in its parent folder (null: a link without children). */
+  name: string | null;
+  /** Its markdown file (documents only). */
+  path: string | null;
+  /** The folder it owns (pages with children, groups). */
+  folder: string | null;
+  /** Link pages: where the link points. */
+  href: string | null;
+  /** Placed by the writer (a move, rename, reorder or new file main does not have yet), not by main. */
+  placedLocally: boolean;
+  /** A push for it is not confirmed yet: the next cycle looks at it again. */
+  pending: boolean;
+}
+
+/** A node after this cycle, with what its file holds: a stable text, the server's text (written this cycle), or as before. */
+export type FolderRow = FolderNode & { holds: { text: string } | 'remote' | 'unchanged' | 'none' };
+
+/** What the open change request holds for a page Quire changed in it. */
+export interface PushedPage {
+  id: string;
+  /** The page's file when it was pushed. */
+  path: string | null;
+  parentId: string | null;
+  name: string | null;
+  /** The change request sets its place among its siblings: after `after` (null: first). */
+  ordered: boolean;
+  after: string | null;
+  /** The text pushed (stable form); null when the change request did not change its text, or deleted it. */
+  text: string | null;
+  deleted: boolean;
+  /** The change request places the page (a move, a rename, a reorder or an insert), rather than main. */
+  moved: boolean;
+}
+
+export type ChangeRequestState = 'none' | 'open' | 'merged' | 'closed';
+
+export type ConflictKind =
+  /** Both sides changed the same lines. */
+  | 'both-changed'
+  /** Deleted on the server, edited here. */
+  | 'deleted-remotely'
+  /** Deleted here, edited on the server. */
+  | 'deleted-locally'
+  /** A new page from the server lands on a file that is not that page. */
+  | 'local-file-in-the-way';
+
+/** An open conflict, as the mirror records it. */
+export interface OpenConflict {
+  pageId: string | null;
+  /** The page's file (the one the writer edits). */
+  path: string;
+  kind: ConflictKind;
+  /** The `.remote.md` file beside it. */
+  remotePath: string | null;
+  /** False once the writer deleted the `.remote.md` file: the conflict is resolved. */
+  remoteFilePresent: boolean;
+}
+
+/** A file under `.gitbook/assets/` neither main nor the change request has. */
+export interface LocalAsset {
+  path: string;
+  name: string;
+  size: number;
+}
+
+/** A path the folder holds that Quire cannot or will not read: reported, never taken for a delete. */
+export interface UnreadablePath {
+  path: string;
+  /** The page whose file it is (or was), when known. */
+  key: string | null;
+  reason: UnreadableReason;
+}
+
+export type UnreadableReason = 'symlink' | 'not-a-file' | 'no-permission' | 'bad-name' | 'not-utf8' | 'binary' | 'too-large' | 'unparseable';
+
+/** What changed in the folder since the last cycle, as the scan found it (texts in stable form). */
+export interface LocalChanges {
+  /** Files of known nodes whose text changed, by key. */
+  edited: ReadonlyMap<string, { path: string; text: string }>;
+  /** Known files gone from their path, by key (a file found elsewhere is in `moved`). */
+  vanished: ReadonlyMap<string, string>;
+  /** Known files found at a new path (the scan paired them), by key; text when it changed too. */
+  moved: ReadonlyMap<string, { from: string; to: string; text: string | null }>;
+  /** Files not known before. */
+  added: readonly { path: string; text: string }[];
+  unreadable: readonly UnreadablePath[];
+  /** SUMMARY.md as the writer left it, when it changed since the last cycle wrote it. */
+  summary: readonly SummaryEntry[] | null;
+  assets: readonly LocalAsset[];
+}
+
+export interface SpaceView {
+  base: {
+    page(id: string): BasePage | undefined;
+    /** The page's stable text as last synced (documents), null otherwise. */
+    text(id: string): string | null;
+    /** Every page id (full plans only). */
+    ids(): Iterable<string>;
+    /** Document pages of main as last synced (for the mass-delete fail-safe). */
+    documentCount(): number;
+  };
+  remote: {
+    page(id: string): RemotePage | undefined;
+    /** The page's stable text now; undefined when it changed and was not fetched yet. */
+    text(id: string): string | null | undefined;
+    children(parentId: string | null): readonly string[];
+    /** Pages whose remote state differs from the base (added, removed, text, place, title, meta). */
+    changed(): Iterable<string>;
+    /** Parents (null: the root) whose children's order differs from the base's. */
+    reordered(): Iterable<string | null>;
+    ids(): Iterable<string>;
+  };
+  folder: {
+    node(key: string): FolderNode | undefined;
+    /** The stable text the node's file held when the last cycle left it. */
+    text(key: string): string | null;
+    children(parentKey: string | null): readonly string[];
+    byPath(path: string): string | undefined;
+    byFolder(folder: string): string | undefined;
+    /** Nodes whose file links to one of these pages (their links change when those move). */
+    linking(pageIds: readonly string[]): Iterable<string>;
+    /** Nodes with a push not confirmed yet. */
+    pending(): Iterable<string>;
+    keys(): Iterable<string>;
+  };
+  local: LocalChanges;
+  pushed: ReadonlyMap<string, PushedPage>;
+  changeRequest: ChangeRequestState;
+  conflicts: readonly OpenConflict[];
+}
+
+export interface PlanOptions {
+  allowMassDelete?: boolean;
+  mergeLimits?: MergeLimits;
+  /** Look at every page rather than at what changed (tests compare the two). */
+  full?: boolean;
+}
+
+// ---- the plan ------------------------------------------------------------------------
+
+/**
+ * File operations, run in order: deletes (freeing paths), moves, writes, remote copies.
+ * Every change to a file that exists is guarded: the file must still hold what the scan saw,
+ * else it is left alone (and the next cycle sees the edit).
+ */
+export type FileOp =
+  | { op: 'delete'; key: string; path: string }
+  | { op: 'move'; key: string; from: string; to: string }
+  /**
+   * Write the page's text (stable form; its links become relative paths when written). `text`
+   * null: the server's text, fetched while writing. `fresh`: the file must not exist yet.
+   */
+  | { op: 'write'; key: string; path: string; text: string | null; fresh: boolean }
+  /** Write the file's links again (a page it links to, or the file itself, moved); its text is `text`. */
+  | { op: 'relink'; key: string; path: string; text: string }
+  /** The server's side of a conflict, beside the writer's file (`text` null: the deleted-remotely note). */
+  | { op: 'remote-copy'; key: string; path: string; text: string | null };
+
+/** A change for the change request, in terms of pages (change-request.ts turns it into API changes). */
+export type PushOp =
+  | { op: 'insert'; key: string; path: string; text: string; parentKey: string | null; after: string | null; name: string }
+  | {
+      op: 'update';
+      id: string;
+      path: string;
+      /** New text, or null when only its place changed. */
+      text: string | null;
+      /** Move under this parent (page id or new-page key), after this sibling (null: first). */
+      move: { parentKey: string | null; after: string | null } | null;
+      /** New name (slug) when renamed. */
+      rename: string | null;
+      /** New title, for groups and links (documents carry theirs in their text). */
+      title: string | null;
+      /** The change request deleted the page: bring it back first. */
+      restore: boolean;
+      /** Parent, sibling and name after the change, for the record. */
+      parentKey: string | null;
+      after: string | null;
+      name: string;
+    }
+  | { op: 'delete'; id: string; path: string | null }
+  | { op: 'files'; assets: LocalAsset[] };
+
+export interface NewConflict {
+  pageId: string;
+  path: string;
+  kind: ConflictKind;
+  remotePath: string | null;
+  /** The common ancestor, for a three-way view (null when there is none). */
+  baseText: string | null;
+}
+
+export interface MassDeleteHold {
+  localDeletes: number;
+  remoteDeletes: number;
+  pages: number;
+}
+
+/** Something the writer did that Quire will not push, with the reason. */
+export interface Held {
+  key: string | null;
+  path: string;
+  reason: UnreadableReason | 'new-group' | 'new-link' | 'link-target' | 'group-removed' | 'link-removed';
+}
+
+export interface PlanStats {
+  pulled: number;
+  merged: number;
+  conflicts: number;
+  movedLocally: number;
+  deletedLocally: number;
+}
+
+/** A page row of main after the cycle, with its stable text (null: unchanged, or none). */
+export type BaseRow = BasePage & { text: string | null; textChanged: boolean };
+
+export interface Plan {
+  /** Set when the mass-delete fail-safe stopped the cycle: nothing else in the plan. */
+  massDelete: MassDeleteHold | null;
+  /** Pages whose changed text a decision needs: fetch them, then plan again. */
+  needBodies: string[];
+  fileOps: FileOp[];
+  push: PushOp[];
+  /** Main as last synced after this cycle: rows to write, ids to forget. */
+  base: { upsert: BaseRow[]; remove: string[] };
+  /** The folder's tree after this cycle: nodes to write, keys to forget (some once their delete is pushed). */
+  folder: { upsert: FolderRow[]; remove: string[]; removeWhenPushed: string[] };
+  conflicts: { add: NewConflict[]; resolve: OpenConflict[]; refresh: NewConflict[]; relocate: { from: string; to: string }[] };
+  /** The change request was merged or closed: forget what was pushed once the plan is applied. */
+  clearPushed: boolean;
+  /** New paths of files of pages only the change request has. */
+  pushedPaths: Map<string, string>;
+  /** The folder's tree changed (places, names, titles): SUMMARY.md must be written again. */
+  treeChanged: boolean;
+  held: Held[];
+  stats: PlanStats;
+}
+
+/** Key of a file not yet known as a page. */
+export const newPageKey = (path: string): string => `new:${path}`;
+export const isNewPageKey = (key: string): boolean => key.startsWith('new:');
