@@ -43,6 +43,45 @@ export interface ConflictRow {
   detectedAt: string;
 }
 
+/** A page of main as last synced, without its text. */
+export interface BaseRow {
+  id: string;
+  parentId: string | null;
+  position: number;
+  type: string;
+  title: string;
+  slug: string | null;
+  meta: Record<string, unknown>;
+  documentId: string | null;
+  updatedAt: string | null;
+}
+
+interface BaseRecord {
+  id: string;
+  parent_id: string | null;
+  position: number;
+  type: string;
+  title: string;
+  slug: string | null;
+  meta: string;
+  document_id: string | null;
+  updated_at: string | null;
+}
+
+const BASE_COLUMNS = 'id, parent_id, position, type, title, slug, meta, document_id, updated_at';
+
+const toBase = (r: BaseRecord): BaseRow => ({
+  id: r.id,
+  parentId: r.parent_id,
+  position: r.position,
+  type: r.type,
+  title: r.title,
+  slug: r.slug,
+  meta: JSON.parse(r.meta) as Record<string, unknown>,
+  documentId: r.document_id,
+  updatedAt: r.updated_at,
+});
+
 interface PageRecord {
   space_id: string;
   id: string;
@@ -107,6 +146,74 @@ export class ContentStore {
            base_content = excluded.base_content, local_size = excluded.local_size, local_mtime_ms = excluded.local_mtime_ms`,
       )
       .run({ ...p, meta: JSON.stringify(p.meta) });
+  }
+
+  /** Main as last synced, without texts: one small row per page (for comparing a new revision). */
+  baseIndex(spaceId: string): BaseRow[] {
+    return (this.db.prepare(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ?`).all(spaceId) as BaseRecord[]).map(toBase);
+  }
+
+  basePage(spaceId: string, id: string): BaseRow | undefined {
+    const r = this.db.prepare(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as BaseRecord | undefined;
+    return r && toBase(r);
+  }
+
+  /** The page's text as last synced (stable form), or null. */
+  baseText(spaceId: string, id: string): string | null {
+    const r = this.db.prepare(`SELECT base_content AS text FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as { text: string | null } | undefined;
+    return r?.text ?? null;
+  }
+
+  /** Ids of a page's children in main as last synced, in order. */
+  baseChildren(spaceId: string, parentId: string | null): string[] {
+    const rows =
+      parentId === null
+        ? this.db.prepare(`SELECT id FROM pages WHERE space_id = ? AND parent_id IS NULL ORDER BY position, id`).all(spaceId)
+        : this.db.prepare(`SELECT id FROM pages WHERE space_id = ? AND parent_id = ? ORDER BY position, id`).all(spaceId, parentId);
+    return (rows as { id: string }[]).map((r) => r.id);
+  }
+
+  baseIds(spaceId: string): string[] {
+    return (this.db.prepare(`SELECT id FROM pages WHERE space_id = ?`).all(spaceId) as { id: string }[]).map((r) => r.id);
+  }
+
+  documentCount(spaceId: string): number {
+    return (this.db.prepare(`SELECT count(*) AS n FROM pages WHERE space_id = ? AND type NOT IN ('group', 'link')`).get(spaceId) as { n: number }).n;
+  }
+
+  /** Writes a page of main as last synced; its text only when `text` is given (else it keeps the one it has). */
+  upsertBase(spaceId: string, row: BaseRow, text?: { value: string | null }, path?: string | null): void {
+    this.db
+      .prepare(
+        `INSERT INTO pages (space_id, id, parent_id, position, type, title, slug, name, path, meta, document_id, updated_at, remote_hash, base_content)
+         VALUES (@spaceId, @id, @parentId, @position, @type, @title, @slug, NULL, @path, @meta, @documentId, @updatedAt, NULL, @text)
+         ON CONFLICT (space_id, id) DO UPDATE SET parent_id = excluded.parent_id, position = excluded.position, type = excluded.type,
+           title = excluded.title, slug = excluded.slug, meta = excluded.meta, document_id = excluded.document_id,
+           updated_at = excluded.updated_at,
+           path = CASE WHEN @setPath THEN excluded.path ELSE path END,
+           base_content = CASE WHEN @setText THEN excluded.base_content ELSE base_content END`,
+      )
+      .run({
+        spaceId,
+        id: row.id,
+        parentId: row.parentId,
+        position: row.position,
+        type: row.type,
+        title: row.title,
+        slug: row.slug,
+        path: path ?? null,
+        meta: JSON.stringify(row.meta),
+        documentId: row.documentId,
+        updatedAt: row.updatedAt,
+        text: text?.value ?? null,
+        setText: text === undefined ? 0 : 1,
+        setPath: path === undefined ? 0 : 1,
+      });
+  }
+
+  /** Sets the text of a page of main as last synced (a body fetched while writing its file). */
+  setBaseText(spaceId: string, id: string, text: string | null): void {
+    this.db.prepare(`UPDATE pages SET base_content = ? WHERE space_id = ? AND id = ?`).run(text, spaceId, id);
   }
 
   /** Records the on-disk size and mtime seen when a page file was last known to be in sync. */

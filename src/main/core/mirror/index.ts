@@ -6,6 +6,7 @@
 import { CatalogStore } from './catalog';
 import { ContentStore } from './content';
 import { type Db, openDatabase } from './database';
+import { FolderStore } from './folder';
 import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
@@ -15,7 +16,8 @@ import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
 
 export type { SpaceRow } from './catalog';
-export type { ConflictRow, FileRow, PageRow } from './content';
+export type { BaseRow, ConflictRow, FileRow, PageRow } from './content';
+export type { AssetRow, FileStatRow, FolderNodeRow } from './folder';
 
 export { STATE_DIR } from './state-dir';
 
@@ -29,6 +31,8 @@ export type * from './review/types';
 export class Mirror {
   readonly catalog: CatalogStore;
   readonly content: ContentStore;
+  /** The folder's own tree: where files are, what they hold, where their links point. */
+  readonly folder: FolderStore;
   readonly log: SyncLog;
   /** The push side: the change request sync writes into, the outbox, refused changes, watcher records, holds. */
   readonly outbox: OutboxStore;
@@ -45,6 +49,7 @@ export class Mirror {
   private constructor(private readonly db: Db) {
     this.catalog = new CatalogStore(db);
     this.content = new ContentStore(db);
+    this.folder = new FolderStore(db);
     this.log = new SyncLog(db);
     this.outbox = new OutboxStore(db);
     this.reviewActions = new ReviewActionLog(db);

@@ -47,6 +47,9 @@ export interface PushedPageRow {
   deleted: boolean;
   /** The change request places the page (a move, a rename or an insert), rather than main. */
   moved: boolean;
+  /** The change request sets its place among its siblings: after `after` (null: first). */
+  ordered: boolean;
+  after: string | null;
 }
 
 export interface PushedFile {
@@ -95,11 +98,11 @@ interface OutboxRecord {
   error: string | null;
 }
 
-type PushedPageRecord = Omit<PushedPageRow, 'deleted' | 'moved'> & { deleted: number; moved: number };
+type PushedPageRecord = Omit<PushedPageRow, 'deleted' | 'moved' | 'ordered'> & { deleted: number; moved: number; ordered: number };
 
-const toPushedPage = (r: PushedPageRecord): PushedPageRow => ({ ...r, deleted: r.deleted === 1, moved: r.moved === 1 });
+const toPushedPage = (r: PushedPageRecord): PushedPageRow => ({ ...r, deleted: r.deleted === 1, moved: r.moved === 1, ordered: r.ordered === 1 });
 
-const PUSHED_PAGE_COLUMNS = `page_id AS id, path, parent_id AS parentId, name, text, deleted, moved`;
+const PUSHED_PAGE_COLUMNS = `page_id AS id, path, parent_id AS parentId, name, text, deleted, moved, ordered, after_id AS after`;
 
 export class OutboxStore<Change = unknown, Effect = unknown> {
   constructor(private readonly db: Db) {}
@@ -168,12 +171,13 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
   upsertPushedPage(spaceId: string, p: PushedPageRow, at: string): void {
     this.db
       .prepare(
-        `INSERT INTO sync_pushed_pages (space_id, page_id, path, parent_id, name, text, deleted, moved, pushed_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO sync_pushed_pages (space_id, page_id, path, parent_id, name, text, deleted, moved, ordered, after_id, pushed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (space_id, page_id) DO UPDATE SET path = excluded.path, parent_id = excluded.parent_id, name = excluded.name,
-           text = excluded.text, deleted = excluded.deleted, moved = excluded.moved, pushed_at = excluded.pushed_at`,
+           text = excluded.text, deleted = excluded.deleted, moved = excluded.moved, ordered = excluded.ordered,
+           after_id = excluded.after_id, pushed_at = excluded.pushed_at`,
       )
-      .run(spaceId, p.id, p.path, p.parentId, p.name, p.text, p.deleted ? 1 : 0, p.moved ? 1 : 0, at);
+      .run(spaceId, p.id, p.path, p.parentId, p.name, p.text, p.deleted ? 1 : 0, p.moved ? 1 : 0, p.ordered ? 1 : 0, p.after, at);
   }
 
   /** Where the file of a page only the change request has moved to. */
