@@ -28,7 +28,7 @@ import { pushStoreOf } from '../../../src/main/core/sync/outbox';
 import { ConflictNotFoundError, resolveConflict } from '../../../src/main/core/sync/conflicts';
 import { pickPageMeta } from '../../../src/main/core/content';
 import { canonicalPageText } from '../../../src/main/core/content';
-import { pageFileText } from '../../../src/main/core/sync/pull';
+import { pageFileFromServer } from '../../../src/main/core/sync/page-file';
 import { startFakeApi, type FakeApi, type PageRec, type SpaceRec } from '../../fake';
 import { mergeRevisions } from '../../fake/merge';
 import { tempDir } from '../../helpers/cli';
@@ -349,7 +349,7 @@ async function settle(): Promise<void> {
   throw new Error('sync did not settle within 6 cycles');
 }
 
-const docText = (p: PageRec) => canonicalPageText(pageFileText({ title: p.title, meta: pickPageMeta(p as unknown as Record<string, unknown>) }, p.markdown));
+const docText = (p: PageRec) => canonicalPageText(pageFileFromServer({ title: p.title, meta: pickPageMeta(p as unknown as Record<string, unknown>) }, p.markdown));
 
 function checkInvariants(): void {
   const open = openRequests();

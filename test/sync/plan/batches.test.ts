@@ -1,7 +1,7 @@
 /** Batch building: planned pushes turned into the API's change-request content changes, in batches. */
 import { describe, expect, it } from 'vitest';
 import { buildBatches, changeRequestSubject, markerOf, resolveChange, slugFor } from '../../../src/main/core/sync/change-request';
-import type { PushOp } from '../../../src/main/core/sync/planner';
+import type { PushOp } from '../../../src/main/core/sync/plan';
 
 describe('batch building', () => {
   const update = (i: number): PushOp => ({
@@ -12,8 +12,10 @@ describe('batch building', () => {
     record: `# P${i}\n`,
     move: null,
     rename: null,
+    title: null,
     restore: false,
     parentKey: null,
+    after: null,
     name: `p${i}`,
   });
 
@@ -24,12 +26,12 @@ describe('batch building', () => {
 
   it('creates a new parent in an earlier batch than its children, and resolves `into` to its id', () => {
     const ops: PushOp[] = [
-      { op: 'insert', key: 'new:recipes/soup.md', path: 'recipes/soup.md', text: '# Soup\n', parentKey: 'new:recipes/README.md', position: null, name: 'soup' },
-      { op: 'insert', key: 'new:recipes/README.md', path: 'recipes/README.md', text: '# Recipes\n', parentKey: null, position: 2, name: 'recipes' },
+      { op: 'insert', key: 'new:recipes/soup.md', path: 'recipes/soup.md', text: '# Soup\n', parentKey: 'new:recipes/README.md', after: null, last: true, name: 'soup' },
+      { op: 'insert', key: 'new:recipes/README.md', path: 'recipes/README.md', text: '# Recipes\n', parentKey: null, after: 'p1', last: false, name: 'recipes' },
     ];
     const [first, second] = buildBatches(ops);
     expect(first!.changes.map((c) => c.change)).toEqual([
-      { operation: 'insert_page', ref: 'quire-recipes-README-md', document: { markdown: '# Recipes\n' }, slug: 'recipes', at: 2 },
+      { operation: 'insert_page', ref: 'quire-recipes-README-md', document: { markdown: '# Recipes\n' }, slug: 'recipes' },
     ]);
     expect(second!.changes[0]!.intoKey).toBe('new:recipes/README.md');
     expect(resolveChange(second!.changes[0]!, new Map([['new:recipes/README.md', 'page_42']]))).toMatchObject({
@@ -43,7 +45,7 @@ describe('batch building', () => {
   it('moves pages out before deleting their old parent, and restores with revert then update', () => {
     const ops: PushOp[] = [
       { op: 'delete', id: 'guide', path: 'guide/README.md' },
-      { ...update(1), move: { parentKey: null, position: null }, text: null, rename: 'renamed' } as PushOp,
+      { ...update(1), move: { parentKey: null, after: null, last: true }, text: null, rename: 'renamed' } as PushOp,
       { ...update(2), restore: true } as PushOp,
     ];
     const [batch] = buildBatches(ops);
@@ -57,7 +59,7 @@ describe('batch building', () => {
 
   it('gives a page without a title heading its file name as title, and uploads assets 20 per change', () => {
     const ops: PushOp[] = [
-      { op: 'insert', key: 'new:notes.md', path: 'notes.md', text: 'Just a note.\n', parentKey: null, position: null, name: 'notes' },
+      { op: 'insert', key: 'new:notes.md', path: 'notes.md', text: 'Just a note.\n', parentKey: null, after: null, last: true, name: 'notes' },
       { op: 'files', assets: Array.from({ length: 25 }, (_, i) => ({ path: `.gitbook/assets/a${i}.png`, name: `a${i}.png`, size: 3 })) },
     ];
     const assets = new Map(Array.from({ length: 25 }, (_, i) => [`.gitbook/assets/a${i}.png`, { base64: 'AAAA', contentType: 'image/png' }]));

@@ -297,7 +297,7 @@ export class World {
       } else if (op.op === 'update') {
         const before = this.pushed.get(op.id);
         const moved = op.move !== null || op.rename !== null || (before?.moved === true && !before.deleted);
-        const text = op.text ?? (before && !before.deleted ? before.text : null);
+        const text = op.text ?? op.record ?? (before && !before.deleted ? before.text : null);
         const ordered = op.move !== null || (before?.ordered === true && !before.deleted);
         this.pushed.set(op.id, { id: op.id, path: op.path, parentId: resolve(op.parentKey), name: op.name, ordered, after: resolve(op.after), text, deleted: false, moved });
         if (op.text !== null) this.crPages.set(op.id, op.text);

@@ -34,3 +34,4 @@ export {
   rewriteReferences,
   type StableRef,
 } from './references';
+export { MAX_PAGE_BYTES } from './limits';

@@ -205,7 +205,8 @@ function decodePath(destination: string): string {
     .replace(/^\/+/, '');
 }
 
-const isExternal = (destination: string): boolean => destination === '' || /^([a-zA-Z][a-zA-Z0-9+.-]*:|\/\/|#|\?)/.test(destination);
+/** A URL, an anchor, or a path from the site's root (a link page's target such as `/pages/<id>`): not a file of the folder. */
+const isExternal = (destination: string): boolean => destination === '' || /^([a-zA-Z][a-zA-Z0-9+.-]*:|\/|#|\?)/.test(destination);
 
 function entryFromBullet(content: string, line: number): SummaryEntry {
   const link = readLink(content);

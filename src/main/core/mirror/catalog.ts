@@ -75,6 +75,13 @@ export class CatalogStore {
       .run(org.id, org.title, JSON.stringify(json), at);
   }
 
+  /** The organizations last listed, and when the oldest of them was; null when none was listed yet. */
+  organizationsRefreshedAt(): { ids: string[]; oldest: string } | null {
+    const rows = this.db.prepare(`SELECT id, refreshed_at AS at FROM organizations`).all() as { id: string; at: string }[];
+    if (rows.length === 0) return null;
+    return { ids: rows.map((r) => r.id), oldest: rows.map((r) => r.at).sort()[0]! };
+  }
+
   organizations(): OrganizationRow[] {
     return this.db.prepare(`SELECT id, title FROM organizations ORDER BY title, id`).all() as OrganizationRow[];
   }

@@ -246,6 +246,18 @@ export class ContentStore {
       .all(spaceId) as FileRow[];
   }
 
+  /** Where a file (asset) of main is in the space folder. */
+  filePath(spaceId: string, fileId: string): string | null {
+    const r = this.db.prepare(`SELECT path FROM files WHERE space_id = ? AND id = ?`).get(spaceId, fileId) as { path: string } | undefined;
+    return r?.path ?? null;
+  }
+
+  /** Which file of main is at `path`. */
+  fileIdAt(spaceId: string, path: string): string | null {
+    const r = this.db.prepare(`SELECT id FROM files WHERE space_id = ? AND path = ?`).get(spaceId, path) as { id: string } | undefined;
+    return r?.id ?? null;
+  }
+
   upsertFile(f: FileRow): void {
     this.db
       .prepare(

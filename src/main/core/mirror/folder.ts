@@ -116,6 +116,11 @@ export class FolderStore {
     return r?.key;
   }
 
+  /** Nodes of files not yet pages (`new:<path>` keys), with where their file is. */
+  newNodes(spaceId: string): { key: string; path: string | null }[] {
+    return this.db.prepare(`SELECT key, path FROM folder_nodes WHERE space_id = ? AND key LIKE 'new:%'`).all(spaceId) as { key: string; path: string | null }[];
+  }
+
   pending(spaceId: string): string[] {
     return (this.db.prepare(`SELECT key FROM folder_nodes WHERE space_id = ? AND pending = 1`).all(spaceId) as { key: string }[]).map((r) => r.key);
   }

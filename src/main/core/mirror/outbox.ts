@@ -189,6 +189,12 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
     return this.db.prepare(`SELECT path, name, size, file_id AS fileId FROM sync_pushed_files WHERE space_id = ? ORDER BY path`).all(spaceId) as PushedFile[];
   }
 
+  /** The id the server gave an asset uploaded into the change request, by its path. */
+  pushedFileIdAt(spaceId: string, path: string): string | null {
+    const r = this.db.prepare(`SELECT file_id AS id FROM sync_pushed_files WHERE space_id = ? AND path = ?`).get(spaceId, path) as { id: string | null } | undefined;
+    return r?.id ?? null;
+  }
+
   upsertPushedFile(spaceId: string, f: PushedFile): void {
     this.db
       .prepare(

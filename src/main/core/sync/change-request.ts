@@ -1,21 +1,22 @@
 /**
- * Turns planned pushes (planner.ts) into the API's change-request content changes and
+ * Turns planned pushes (plan/changes.ts) into the API's change-request content changes and
  * splits them into batches (pure).
  *
- * - a new file: `insert_page` under its parent (`into`), at its SUMMARY.md position
- *   (`at`), with its file name as slug; its text carries title and frontmatter;
- * - an edited, moved or renamed file: one `update_page` (document, `into`/`at`, slug);
+ * - a new file: `insert_page` under its parent (`into`), after the sibling it follows here
+ *   (`at`, worked out when sent), with its file name as slug; its text carries title and
+ *   frontmatter;
+ * - an edited, moved, renamed or reordered file: one `update_page` (document, `into`/`at`, slug);
  * - a page the change request deleted that came back: `revert_page`, then `update_page`;
  * - a deleted file: `delete_page`, after every move, so children moved out survive;
  * - new assets: `insert_files` (at most 20 files per change, bytes inline).
  *
- * A batch holds at most 50 changes. A change that needs a page created in the same
- * push (a file in a new folder) goes in a later batch than the insert it needs, so
- * `into` always names a real page id.
+ * A batch holds at most 50 changes. A change that needs a page created in the same push (a file
+ * in a new folder, or a link to a new page or asset) goes in a later batch than what it needs,
+ * so every id it names is real when sent. Texts name new pages and assets as `/pages/new:<path>`
+ * and `/files/new:<path>` until then (push.ts resolves them).
  */
-import { pageTitleOf } from '../content';
-import type { PushOp } from './planner';
-import { isNewPageKey, type LocalAsset } from './trees';
+import { findReferences, pageTitleOf } from '../content';
+import { isNewPageKey, type LocalAsset, type PushOp } from './plan';
 
 export const MAX_CHANGES_PER_BATCH = 50;
 export const MAX_FILES_PER_CHANGE = 20;
@@ -27,18 +28,49 @@ export type ApiChange = Record<string, unknown> & { operation: string };
 
 /** What a change does to the record of the change request once applied (outbox.ts). */
 export type PushEffect =
-  | { type: 'insert'; key: string; ref: string; path: string; text: string; parentKey: string | null; name: string; slug: string | null }
-  | { type: 'update'; id: string; path: string; text: string; textSent: boolean; parentKey: string | null; name: string; moved: boolean }
+  | { type: 'insert'; key: string; ref: string; path: string; text: string; parentKey: string | null; after: string | null; name: string; slug: string | null }
+  | {
+      type: 'update';
+      id: string;
+      path: string;
+      /** The text sent (null: its text was not part of this change). */
+      text: string | null;
+      textSent: boolean;
+      /** The text the change request holds for the page afterwards (null: main's, unknown). */
+      record: string | null;
+      parentKey: string | null;
+      after: string | null;
+      name: string;
+      /** The change placed it (parent or name): the change request places it from now on. */
+      moved: boolean;
+      /** The change set its place among its siblings. */
+      ordered: boolean;
+    }
   | { type: 'revert'; id: string }
   | { type: 'delete'; id: string; path: string | null }
   | { type: 'files'; files: { path: string; name: string; size: number }[] };
 
-/** A change whose parent may still be a key of a page created earlier in the same push. */
+/** A change that may still name pages and files created earlier in the same push by their keys. */
 export interface PlannedChange {
   change: ApiChange;
   effect: PushEffect;
   /** Key of a page to be created that `into` refers to (resolved just before sending). */
   intoKey: string | null;
+  /** Where it goes among its siblings, worked out just before sending (`at`; none when `last`); undefined: it keeps its place. */
+  place?: { parentKey: string | null; after: string | null; last: boolean };
+  /** Keys of new pages and assets its text links to (`new:<path>`). */
+  links: string[];
+}
+
+/** The new pages and assets a text links to, as placeholders (`/pages/new:<path>`, `/files/new:<path>`). */
+export function placeholderKeys(text: string | null): string[] {
+  if (text === null || !text.includes('new:')) return [];
+  const keys = new Set<string>();
+  for (const ref of findReferences(text)) {
+    const m = /^\/(pages|files)\/(new:.+?)(?:#.*)?$/.exec(ref.href);
+    if (m) keys.add(m[2]!);
+  }
+  return [...keys];
 }
 
 export interface PlannedBatch {
@@ -72,20 +104,27 @@ export function buildBatches(ops: readonly PushOp[], assets: ReadonlyMap<string,
   for (const op of ops) if (op.op === 'update') groups.push(updateChanges(op));
   for (const op of ops)
     if (op.op === 'delete')
-      groups.push([{ change: { operation: 'delete_page', page: op.id }, effect: { type: 'delete', id: op.id, path: op.path }, intoKey: null }]);
+      groups.push([{ change: { operation: 'delete_page', page: op.id }, effect: { type: 'delete', id: op.id, path: op.path }, intoKey: null, links: [] }]);
 
   const batches: PlannedBatch[] = [];
   let current: PlannedChange[] = [];
   let createdHere = new Set<string>();
   for (const group of groups) {
-    const needsNew = group.some((c) => c.intoKey !== null && createdHere.has(c.intoKey));
+    // A change linking a page or asset created in this batch waits for the next (inserts link
+    // each other by ref instead).
+    const needsNew = group.some(
+      (c) => (c.intoKey !== null && createdHere.has(c.intoKey)) || (c.effect.type !== 'insert' && c.links.some((k) => createdHere.has(k))),
+    );
     if (current.length > 0 && (current.length + group.length > MAX_CHANGES_PER_BATCH || needsNew)) {
       batches.push({ changes: current });
       current = [];
       createdHere = new Set();
     }
     current.push(...group);
-    for (const c of group) if (c.effect.type === 'insert') createdHere.add(c.effect.key);
+    for (const c of group) {
+      if (c.effect.type === 'insert') createdHere.add(c.effect.key);
+      if (c.effect.type === 'files') for (const f of c.effect.files) createdHere.add(`new:${f.path}`);
+    }
   }
   if (current.length > 0) batches.push({ changes: current });
   return batches;
@@ -113,26 +152,27 @@ function insertChange(op: Extract<PushOp, { op: 'insert' }>): PlannedChange {
     ...(hasTitle ? {} : { title: op.name || 'Untitled' }),
     ...(slug !== null ? { slug } : {}),
     ...(op.parentKey !== null ? { into: op.parentKey } : {}),
-    ...(op.position !== null ? { at: op.position } : {}),
   };
   return {
     change,
-    effect: { type: 'insert', key: op.key, ref, path: op.path, text: op.text, parentKey: op.parentKey, name: op.name, slug },
+    effect: { type: 'insert', key: op.key, ref, path: op.path, text: op.text, parentKey: op.parentKey, after: op.after, name: op.name, slug },
     intoKey: op.parentKey !== null && isNewPageKey(op.parentKey) ? op.parentKey : null,
+    place: { parentKey: op.parentKey, after: op.after, last: op.last },
+    links: placeholderKeys(op.text),
   };
 }
 
 function updateChanges(op: Extract<PushOp, { op: 'update' }>): PlannedChange[] {
   const out: PlannedChange[] = [];
-  if (op.restore) out.push({ change: { operation: 'revert_page', page: op.id }, effect: { type: 'revert', id: op.id }, intoKey: null });
+  if (op.restore) out.push({ change: { operation: 'revert_page', page: op.id }, effect: { type: 'revert', id: op.id }, intoKey: null, links: [] });
   const slug = op.rename !== null ? slugFor(op.rename) : null;
   const change: ApiChange = {
     operation: 'update_page',
     page: op.id,
-    ...(op.text !== null || op.restore ? { document: { markdown: op.text ?? op.record } } : {}),
+    ...(op.text !== null ? { document: { markdown: op.text } } : {}),
     ...(slug !== null ? { slug } : {}),
+    ...(op.title !== null ? { title: op.title } : {}),
     ...(op.move ? { into: op.move.parentKey } : {}),
-    ...(op.move && op.move.position !== null ? { at: op.move.position } : {}),
   };
   const moveKey = op.move?.parentKey ?? null;
   out.push({
@@ -141,13 +181,18 @@ function updateChanges(op: Extract<PushOp, { op: 'update' }>): PlannedChange[] {
       type: 'update',
       id: op.id,
       path: op.path,
-      text: op.record,
-      textSent: op.text !== null || op.restore,
+      text: op.text,
+      textSent: op.text !== null,
+      record: op.record,
       parentKey: op.parentKey,
+      after: op.after,
       name: op.name,
       moved: op.move !== null || op.rename !== null,
+      ordered: op.move !== null,
     },
     intoKey: moveKey !== null && isNewPageKey(moveKey) ? moveKey : null,
+    ...(op.move ? { place: op.move } : {}),
+    links: placeholderKeys(op.text),
   });
   return out;
 }
@@ -164,12 +209,13 @@ function fileChanges(list: readonly LocalAsset[], contents: ReadonlyMap<string, 
       },
       effect: { type: 'files', files: chunk.map((a) => ({ path: a.path, name: a.name, size: a.size })) },
       intoKey: null,
+      links: [],
     });
   }
   return out;
 }
 
-/** Replaces the keys of pages created earlier in this push by their ids; throws if one is missing. */
+/** Replaces the key of a parent created earlier in this push by its id; throws if it is missing. */
 export function resolveChange(planned: PlannedChange, created: ReadonlyMap<string, string>): ApiChange {
   if (planned.intoKey === null) return planned.change;
   const id = created.get(planned.intoKey);
@@ -194,7 +240,10 @@ export function describeEffect(effect: PushEffect): string {
 export function changeRequestSubject(ops: readonly PushOp[], marker: string): string {
   const titles: string[] = [];
   for (const op of ops) {
-    if (op.op === 'insert' || op.op === 'update') titles.push(pageTitleOf(op.op === 'insert' ? op.text : op.record) ?? op.name);
+    if (op.op === 'insert' || op.op === 'update') {
+      const text = op.op === 'insert' ? op.text : (op.text ?? op.record);
+      titles.push((text === null ? null : pageTitleOf(text)) ?? op.name);
+    }
     if (op.op === 'delete' && op.path) titles.push(op.path.replace(/(\/README)?\.md$/i, ''));
     if (op.op === 'files') titles.push(...op.assets.map((a) => a.name));
   }

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ConflictRow, Mirror } from '../mirror';
 import { resolveInside, removeFileInside, writeFileAtomic } from './safe-fs';
-import type { ConflictKind } from './trees';
+import type { ConflictKind } from './plan';
 
 export type ConflictChoice = 'mine' | 'theirs';
 
@@ -91,6 +91,8 @@ export async function resolveConflict(mirror: Mirror, root: string, spaceId: str
   if (row.remotePath !== null) await removeFileInside(dir, row.remotePath);
   mirror.transaction(() => {
     mirror.content.removeConflict(spaceId, path);
+    // The next cycle looks at the page again: it pushes what 'mine' kept.
+    if (row.pageId) mirror.folder.setPending(spaceId, row.pageId, true);
     // The server deleted the page: what remains here is a new page (mine) or nothing (theirs).
     if (kind === 'deleted-remotely' && row.pageId) mirror.content.deletePage(spaceId, row.pageId);
     mirror.log.add('info', `${path}: conflict resolved, ${choice === 'mine' ? 'kept the version here' : "took the server's version"}`, spaceId);

@@ -8,6 +8,6 @@ export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConfli
 export { ContinuousSync } from './continuous';
 export { type CycleReport, explainMirrorError, SyncEngine } from './engine';
 export { describeMassDelete } from './hold';
-export { detectLocalChanges, pendingEdits } from './local-changes';
+export { pendingEdits } from './local-changes';
 export type { SyncProgress } from './progress';
 export { resolveInside } from './safe-fs';

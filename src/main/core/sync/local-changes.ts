@@ -1,11 +1,10 @@
 /**
- * Edits in a space folder that are not on the server yet: neither in main nor in the
- * open change request (what `quire status` lists as pending).
+ * Edits in a space folder that are not on the server yet (what `quire status` and the app list
+ * as pending): files changed, added or removed since the last cycle, and changes a cycle
+ * planned whose push is not confirmed yet. Reads only: unchanged files cost one stat.
  */
-import type { Mirror, PageRow } from '../mirror';
-import { samePageText } from '../content';
+import type { Mirror } from '../mirror';
 import { scanSpace } from './scan';
-import type { PushedPage } from './trees';
 
 export interface LocalChanges {
   modified: string[];
@@ -13,48 +12,28 @@ export interface LocalChanges {
   deleted: string[];
 }
 
-/**
- * Compares a space folder with the mirror: which page files were edited, added or
- * removed and not pushed yet. Unchanged files cost one stat.
- */
-export async function detectLocalChanges(
-  spaceDir: string,
-  pages: readonly PageRow[],
-  pushed: ReadonlyMap<string, PushedPage> = new Map(),
-  conflictPaths: ReadonlySet<string> = new Set(),
-): Promise<LocalChanges> {
-  const scan = await scanSpace(spaceDir, { pages, pushed, files: [], pushedFiles: [] });
-  const changes: LocalChanges = { modified: [], added: [], deleted: [] };
-  const byId = new Map(pages.map((p) => [p.id, p]));
-  const seen = new Set<string>();
-  for (const local of scan.tree.pages.values()) {
-    if (conflictPaths.has(local.path)) continue;
-    if (local.id === null) {
-      changes.added.push(local.path);
-      continue;
-    }
-    seen.add(local.id);
-    const p = pushed.get(local.id);
-    const reference = p && !p.deleted ? p.text : (byId.get(local.id)?.baseContent ?? null);
-    const movedSincePush = p && !p.deleted ? p.path !== local.path : local.movedFrom !== null;
-    if (p?.deleted || !samePageText(local.text, reference) || movedSincePush) changes.modified.push(local.path);
-  }
-  for (const page of pages) {
-    if (page.path === null || page.type === 'group' || page.type === 'link' || seen.has(page.id) || conflictPaths.has(page.path)) continue;
-    if (pushed.get(page.id)?.deleted) continue;
-    changes.deleted.push(page.path);
-  }
-  for (const p of pushed.values()) {
-    if (p.deleted || byId.has(p.id) || seen.has(p.id) || p.path === null) continue;
-    changes.deleted.push(p.path);
-  }
-  for (const list of [changes.modified, changes.added, changes.deleted]) list.sort();
-  return changes;
-}
-
-/** Pending edits of one space, reading what was pushed and the open conflicts from the mirror. */
-export async function pendingEdits(mirror: Mirror, spaceId: string, spaceDir: string): Promise<LocalChanges> {
-  const pushed = mirror.outbox.pushedPages(spaceId);
+/** Pending edits of one space. */
+export function pendingEdits(mirror: Mirror, spaceId: string, spaceDir: string): Promise<LocalChanges> {
+  const scan = scanSpace({ mirror, spaceId, spaceDir, hint: 'all' });
   const conflictPaths = new Set(mirror.content.conflicts(spaceId).map((c) => c.path));
-  return detectLocalChanges(spaceDir, mirror.content.pages(spaceId), pushed, conflictPaths);
+  const changes: LocalChanges = { modified: [], added: [], deleted: [] };
+  if (scan.missing) return Promise.resolve(changes);
+  for (const e of scan.local.edited.values()) changes.modified.push(e.path);
+  for (const m of scan.local.moved.values()) changes.modified.push(m.to);
+  for (const a of scan.local.added) changes.added.push(a.path);
+  for (const path of scan.local.vanished.values()) changes.deleted.push(path);
+  const listed = new Set([...changes.modified, ...changes.added]);
+  for (const key of mirror.folder.pending(spaceId)) {
+    const node = mirror.folder.node(spaceId, key);
+    if (!node) continue;
+    if (node.path === null) {
+      const pushed = mirror.outbox.pushedPage(spaceId, key);
+      if (!pushed?.deleted) changes.deleted.push(mirror.content.basePage(spaceId, key) ? (pushed?.path ?? key) : key);
+    } else if (!listed.has(node.path)) changes.modified.push(node.path);
+  }
+  for (const list of [changes.modified, changes.added, changes.deleted]) {
+    const kept = [...new Set(list.filter((p) => !conflictPaths.has(p)))].sort();
+    list.splice(0, list.length, ...kept);
+  }
+  return Promise.resolve(changes);
 }

@@ -10,7 +10,7 @@
  */
 import type { Mirror, OutboxRow as StoredBatch, OutboxStore } from '../mirror';
 import type { ApiChange, PushEffect } from './change-request';
-import { isNewPageKey } from './trees';
+import { isNewPageKey } from './plan';
 
 /** The mirror's outbox, holding batches of API changes and their effects on the record. */
 export type PushStore = OutboxStore<ApiChange, PushEffect>;
@@ -52,24 +52,32 @@ export function applyEffects(
         if (id === undefined) break;
         store.upsertPushedPage(
           spaceId,
-          { id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text: e.text, deleted: false, moved: true },
+          { id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text: e.text, deleted: false, moved: true, ordered: true, after: resolveParent(e.after) },
           at,
         );
         break;
       }
       case 'update': {
         const before = store.pushedPage(spaceId, e.id);
-        const moved = e.moved || (before?.moved === true && !before.deleted);
+        const live = before !== undefined && !before.deleted;
+        const moved = e.moved || (live && before.moved);
+        const ordered = e.ordered || (live && before.ordered);
+        // What the change request holds now: what was sent, else the record the change carried.
+        const text = e.textSent ? e.text : (e.record ?? (live ? before.text : null));
+        const after = e.ordered ? resolveParent(e.after) : live ? before.after : null;
+        store.upsertPushedPage(spaceId, { id: e.id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text, deleted: false, moved, ordered, after }, at);
+        break;
+      }
+      case 'delete': {
+        // A page the change request placed keeps marking its place among its siblings.
+        const before = store.pushedPage(spaceId, e.id);
         store.upsertPushedPage(
           spaceId,
-          { id: e.id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text: e.text, deleted: false, moved },
+          { id: e.id, path: e.path, parentId: before?.parentId ?? null, name: null, text: null, deleted: true, moved: false, ordered: before?.ordered ?? false, after: before?.after ?? null },
           at,
         );
         break;
       }
-      case 'delete':
-        store.upsertPushedPage(spaceId, { id: e.id, path: e.path, parentId: null, name: null, text: null, deleted: true, moved: false }, at);
-        break;
       case 'files':
         for (const f of e.files) {
           store.upsertPushedFile(spaceId, { path: f.path, name: f.name, size: f.size, fileId: fileIds.get(f.path) ?? null });

@@ -1,156 +1,354 @@
 /**
- * Scan: a space folder -> the local tree (which page each file is, where it sits), new
- * assets, and which conflict copies are still there. Files whose size and mtime match
- * what was recorded when they last held their base text are not read.
+ * Scan: what changed in a space folder since the last cycle left it — the planner's
+ * LocalChanges (texts as the files hold them: toStableChanges turns their links into
+ * references), plus what each file was when seen, to guard writes and to record.
+ *
+ * Cost grows with what changed: a file whose size, mtime and inode match what was recorded is
+ * not read; with a hint (the paths the folder watcher saw) only those paths are looked at.
+ *
+ * Nothing is mistaken for a delete: a path Quire cannot or will not read — a symbolic link
+ * (never followed), a device, a file it may not read, a name that is not UTF-8, a page file that
+ * is not UTF-8 text, holds NUL bytes or is larger than a page can be — is reported as unreadable
+ * and its page held, never taken for a deleted file.
  */
-import { readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join, posix } from 'node:path';
-import type { FileRow, PageRow, PushedFile } from '../mirror';
+import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_PAGE_BYTES } from '../content';
+import type { FileStatRow, Mirror } from '../mirror';
+import { sha256 } from './hash';
 import { isIgnoredDir, isRemoteCopy, isTempName } from './ignore';
 import { ASSETS_FOLDER, SUMMARY_FILE } from './layout';
-import { buildLocalTree, type KnownPage, type ScannedFile } from './local-tree';
-import { pageKind, parseSummary, type SummaryEntry } from '../content';
-import type { LocalAsset, LocalTree, PushedPage } from './trees';
+import { pairMoves } from './plan/pair-moves';
+import type { LocalAsset, LocalChanges, UnreadablePath, UnreadableReason } from './plan';
 
-export interface ScanInput {
-  /** The mirror's page rows of the space (main as last synced, with where each file was). */
-  pages: readonly PageRow[];
-  /** What the open change request holds. */
-  pushed: ReadonlyMap<string, PushedPage>;
-  files: readonly FileRow[];
-  pushedFiles: readonly PushedFile[];
-  /** Pages a conflict holds, with where their file belongs when it is gone. */
-  heldPages?: ReadonlyMap<string, string | null>;
+export interface SeenFile {
+  size: number;
+  mtimeMs: number;
+  ino: string;
+  hash: string;
 }
 
 export interface ScanResult {
-  tree: LocalTree;
-  /** Files under `.gitbook/assets/` neither main nor the change request has. */
-  assets: LocalAsset[];
+  /** The space folder is gone (unmounted drive, moved folder): nothing may be planned for it. */
+  missing: boolean;
+  local: LocalChanges;
+  /** Raw (local form) texts of the files read, by path: the conversion's input. */
+  read: Map<string, string>;
+  /** What each page file looked at was (read or not), by path. */
+  seen: Map<string, SeenFile>;
+  /** Known files whose content is as recorded but whose stat changed (record the new stat). */
+  touched: { key: string; size: number; mtimeMs: number; ino: string }[];
+  /** SUMMARY.md's text when it changed since the last cycle wrote it, and its stat. */
+  summary: { text: string; seen: SeenFile } | null;
+  /** Assets as seen: new or changed ones (to upload), and recorded ones gone. */
+  assets: { added: (LocalAsset & SeenFile)[]; changed: (LocalAsset & SeenFile & { fileId: string | null })[]; gone: string[] };
   /** Conflict copies (`*.remote.md`) present. */
   remoteCopies: Set<string>;
-  summary: SummaryEntry[] | null;
-  /** Page files read (the others matched their recorded size and mtime). */
-  read: number;
+  /** Page files read (the others matched their recorded size, mtime and inode). */
+  readCount: number;
 }
 
-interface Listing {
-  pages: string[];
-  assets: { path: string; size: number }[];
-  remoteCopies: string[];
-  summary: boolean;
+export type ScanHint = 'all' | readonly string[];
+
+export interface ScanInput {
+  mirror: Mirror;
+  spaceId: string;
+  spaceDir: string;
+  /** Paths (relative to the space folder) the watcher saw change, or 'all'. */
+  hint: ScanHint;
 }
 
-/** Stat of a file, or null when it is gone. */
-function statOrNull(abs: string): Stats | null {
+const SUMMARY_META = (spaceId: string) => `summary-stat:${spaceId}`;
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+type Entry = { kind: 'page' | 'asset' | 'summary' | 'copy'; path: string; st: Stats } | { kind: 'unreadable'; path: string; reason: UnreadableReason };
+
+export function scanSpace(input: ScanInput): ScanResult {
+  const { mirror, spaceId, spaceDir } = input;
+  const edited = new Map<string, { path: string; text: string }>();
+  const moved = new Map<string, { from: string; to: string; text: string | null }>();
+  const gone = new Map<string, string>();
+  const added: { path: string; text: string }[] = [];
+  const unreadable: UnreadablePath[] = [];
+  const newAssets: LocalAsset[] = [];
+  const result: ScanResult = {
+    missing: false,
+    local: { edited, vanished: gone, moved, added, unreadable, summary: null, assets: newAssets },
+    read: new Map(),
+    seen: new Map(),
+    touched: [],
+    summary: null,
+    assets: { added: [], changed: [], gone: [] },
+    remoteCopies: new Set(),
+    readCount: 0,
+  };
+  const root = lstatOrNull(spaceDir);
+  if (!root || !root.isDirectory()) {
+    result.missing = mirror.folder.count(spaceId) > 0;
+    return result;
+  }
+
+  // What to look at: every file, or the watcher's paths (and what is under them).
+  const entries: Entry[] = [];
+  const known = new Map<string, FileStatRow>();
+  const under = (prefix: string) => (p: string) => prefix === '' || p === prefix || p.startsWith(`${prefix}/`);
+  let looked: (path: string) => boolean;
+  if (input.hint === 'all') {
+    for (const row of mirror.folder.files(spaceId)) known.set(row.path, row);
+    walk(spaceDir, '', entries);
+    looked = () => true;
+  } else {
+    const paths = [...new Set(input.hint)].filter((p) => p !== '' && !p.split('/').includes('..'));
+    for (const p of paths) {
+      const row = mirror.folder.fileAt(spaceId, p);
+      if (row) known.set(row.path, row);
+      const st = lstatOrNull(join(spaceDir, p));
+      if (st?.isDirectory()) {
+        for (const r of mirror.folder.files(spaceId)) if (under(p)(r.path)) known.set(r.path, r);
+        walk(spaceDir, p, entries);
+      } else if (st) entries.push(classify(p, st));
+      else for (const r of filesUnder(mirror, spaceId, p)) known.set(r.path, r);
+    }
+    const inside = paths.map(under);
+    looked = (path) => inside.some((f) => f(path));
+  }
+
+  const present = new Set<string>();
+  const blockedDirs: string[] = [];
+  const appeared: { path: string; raw: string; hash: string }[] = [];
+  for (const e of entries) {
+    present.add(e.path);
+    if (e.kind === 'unreadable') {
+      const node = known.get(e.path);
+      unreadable.push({ path: e.path, key: node?.key ?? null, reason: e.reason });
+      if (e.reason === 'symlink' || e.reason === 'not-a-file') blockedDirs.push(e.path);
+      continue;
+    }
+    if (e.kind === 'copy') {
+      result.remoteCopies.add(e.path);
+      continue;
+    }
+    if (e.kind === 'summary') {
+      result.summary = readSummary(mirror, spaceId, spaceDir, e.st);
+      continue;
+    }
+    if (e.kind === 'asset') continue; // assets are looked at below, all at once
+    const row = known.get(e.path);
+    const stat = { size: e.st.size, mtimeMs: e.st.mtimeMs, ino: String(e.st.ino) };
+    if (row && row.size === stat.size && row.mtimeMs === stat.mtimeMs && row.ino === stat.ino && row.fileHash !== null) {
+      result.seen.set(e.path, { ...stat, hash: row.fileHash });
+      continue;
+    }
+    const text = readText(join(spaceDir, e.path), e.st);
+    result.readCount++;
+    if (typeof text !== 'string') {
+      unreadable.push({ path: e.path, key: row?.key ?? null, reason: text.reason });
+      continue;
+    }
+    const hash = sha256(text);
+    result.seen.set(e.path, { ...stat, hash });
+    result.read.set(e.path, text);
+    if (row && row.fileHash === hash) {
+      result.touched.push({ key: row.key, ...stat });
+      continue;
+    }
+    if (row) edited.set(row.key, { path: e.path, text });
+    else appeared.push({ path: e.path, raw: text, hash });
+  }
+
+  // Known files gone from where they were (a path behind a symlink or device is not gone).
+  const blocked = blockedDirs.map(under);
+  const vanished: { key: string; path: string; hash: string | null }[] = [];
+  for (const row of known.values()) {
+    if (present.has(row.path) || !looked(row.path)) continue;
+    if (blocked.some((f) => f(row.path))) {
+      if (!unreadable.some((u) => u.path === row.path)) unreadable.push({ path: row.path, key: row.key, reason: 'symlink' });
+      continue;
+    }
+    vanished.push({ key: row.key, path: row.path, hash: row.fileHash });
+  }
+
+  // Moves: the same bytes first, then a title one vanished page and one new file hold alone.
+  const left = [...appeared];
+  for (const v of vanished) {
+    const i = v.hash === null ? -1 : left.findIndex((a) => a.hash === v.hash);
+    if (i < 0) continue;
+    const [file] = left.splice(i, 1);
+    moved.set(v.key, { from: v.path, to: file!.path, text: null });
+  }
+  const unpaired = vanished.filter((v) => !moved.has(v.key));
+  const byTitle = pairMoves(
+    unpaired.map((v) => ({ key: v.key, path: v.path, text: knownText(mirror, spaceId, v.key) })),
+    left.map((a) => ({ path: a.path, text: a.raw })),
+    () => false,
+  );
+  for (const [key, file] of byTitle) {
+    const v = unpaired.find((x) => x.key === key)!;
+    moved.set(key, { from: v.path, to: file.path, text: file.text });
+    left.splice(
+      left.findIndex((a) => a.path === file.path),
+      1,
+    );
+  }
+  for (const v of unpaired) if (!moved.has(v.key)) gone.set(v.key, v.path);
+  added.push(...left.map((a) => ({ path: a.path, text: a.raw })));
+
+  scanAssets(mirror, spaceId, spaceDir, result, entries, looked);
+  newAssets.push(...result.assets.added.map(({ path, name, size }) => ({ path, name, size })));
+  return result;
+}
+
+/** The same changes with every text in stable form (its links as references, by `toStable`). */
+export function toStableChanges(local: LocalChanges, toStable: (key: string | null, path: string, raw: string) => string): LocalChanges {
+  return {
+    ...local,
+    edited: new Map([...local.edited].map(([key, e]) => [key, { path: e.path, text: toStable(key, e.path, e.text) }])),
+    moved: new Map([...local.moved].map(([key, m]) => [key, { ...m, text: m.text === null ? null : toStable(key, m.to, m.text) }])),
+    added: local.added.map((a) => ({ path: a.path, text: toStable(null, a.path, a.text) })),
+  };
+}
+
+/** The stable text a known page's file held when last seen (for pairing moves by title), or null. */
+function knownText(mirror: Mirror, spaceId: string, key: string): string | null {
+  const pushed = mirror.outbox.pushedPage(spaceId, key);
+  if (pushed && !pushed.deleted && pushed.text !== null) return pushed.text;
+  return mirror.content.baseText(spaceId, key);
+}
+
+function filesUnder(mirror: Mirror, spaceId: string, dir: string): FileStatRow[] {
+  return mirror.folder.files(spaceId).filter((r) => r.path === dir || r.path.startsWith(`${dir}/`));
+}
+
+function lstatOrNull(abs: string): Stats | null {
   try {
-    return statSync(abs);
+    return lstatSync(abs);
   } catch {
     return null;
   }
 }
 
+function classify(path: string, st: Stats): Entry {
+  if (st.isSymbolicLink()) return { kind: 'unreadable', path, reason: 'symlink' };
+  if (!st.isFile()) return { kind: 'unreadable', path, reason: 'not-a-file' };
+  if (path === SUMMARY_FILE) return { kind: 'summary', path, st };
+  if (path.startsWith(`${ASSETS_FOLDER}/`)) return { kind: 'asset', path, st };
+  if (isRemoteCopy(path)) return { kind: 'copy', path, st };
+  return { kind: 'page', path, st };
+}
+
 /**
- * Lists a space folder: page files, assets, conflict copies (POSIX paths relative to it).
- * Synchronous on purpose: thousands of small directory and stat calls are several times
- * faster without a promise and a thread-pool hop each.
+ * Lists what is under `rel` (POSIX paths relative to the space folder). Synchronous on
+ * purpose: thousands of small directory and stat calls are several times faster without a
+ * promise and a thread-pool hop each. Names are read as bytes, so a name that is not UTF-8 is
+ * reported rather than silently replaced.
  */
-export async function listSpaceFolder(spaceDir: string): Promise<Listing> {
-  const out: Listing = { pages: [], assets: [], remoteCopies: [], summary: false };
-  const walk = (rel: string): void => {
-    let entries: Dirent[];
+function walk(spaceDir: string, rel: string, out: Entry[]): void {
+  let names: Buffer[];
+  try {
+    names = readdirSync(rel === '' ? spaceDir : join(spaceDir, rel), { encoding: 'buffer' });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') out.push({ kind: 'unreadable', path: rel, reason: 'no-permission' });
+    return;
+  }
+  for (const raw of names) {
+    let name: string;
     try {
-      entries = readdirSync(rel === '' ? spaceDir : join(spaceDir, rel), { withFileTypes: true });
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return;
-      throw err;
+      name = decoder.decode(raw);
+    } catch {
+      const shown = raw.toString('latin1');
+      out.push({ kind: 'unreadable', path: rel === '' ? shown : `${rel}/${shown}`, reason: 'bad-name' });
+      continue;
     }
-    for (const e of entries) {
-      const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) {
-        if (!isIgnoredDir(e.name)) walk(childRel);
-        continue;
-      }
-      if (!e.isFile() || isTempName(e.name) || (e.name.startsWith('.') && rel === '')) continue;
-      if (childRel.startsWith(`${ASSETS_FOLDER}/`)) {
-        const st = statOrNull(join(spaceDir, childRel));
-        if (st) out.assets.push({ path: childRel, size: st.size });
-      } else if (childRel.startsWith('.gitbook/')) {
-      } else if (isRemoteCopy(childRel)) {
-        out.remoteCopies.push(childRel);
-      } else if (childRel === SUMMARY_FILE) {
-        out.summary = true;
-      } else if (/\.md$/i.test(e.name)) {
-        out.pages.push(childRel.normalize('NFC'));
-      }
+    const childRel = rel === '' ? name : `${rel}/${name}`;
+    const st = lstatOrNull(join(spaceDir, childRel));
+    if (!st) continue;
+    if (st.isDirectory()) {
+      if (isIgnoredDir(name)) continue;
+      if (childRel === '.gitbook') walkAssets(spaceDir, out);
+      else walk(spaceDir, childRel, out);
+      continue;
     }
-  };
-  walk('');
-  return out;
+    if (isTempName(name) || (name.startsWith('.') && rel === '')) continue;
+    const entry = classify(childRel.normalize('NFC'), st);
+    if (entry.kind === 'page' && !/\.md$/i.test(name) && !st.isSymbolicLink()) continue;
+    if (entry.kind === 'unreadable' && !/\.md$/i.test(name) && entry.reason !== 'symlink') continue;
+    out.push(entry);
+  }
 }
 
-export async function scanSpace(spaceDir: string, input: ScanInput): Promise<ScanResult> {
-  const listing = await listSpaceFolder(spaceDir);
-  const byPath = new Map(input.pages.filter((p) => p.path !== null).map((p) => [p.path!, p]));
-  let read = 0;
-  const files: ScannedFile[] = [];
-  await Promise.all(
-    listing.pages.map(async (path) => {
-      const abs = join(spaceDir, path);
-      const row = byPath.get(path);
-      if (row && row.baseContent !== null && row.localSize !== null) {
-        const st = statOrNull(abs);
-        if (st && st.size === row.localSize && st.mtimeMs === row.localMtimeMs) {
-          files.push({ path, text: row.baseContent });
-          return;
-        }
-      }
-      const text = await readFile(abs, 'utf8').catch((err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return null; // gone while scanning: the next scan sees it
-        throw err;
-      });
-      read++;
-      if (text !== null) files.push({ path, text });
-    }),
-  );
-
-  const known: KnownPage[] = [];
-  for (const p of input.pages) {
-    const pushed = input.pushed.get(p.id);
-    // Where the change request placed a page is where its file is here.
-    const inRequest = pushed && !pushed.deleted ? pushed : null;
-    const placed = inRequest?.moved ? inRequest : null;
-    known.push({
-      id: p.id,
-      kind: pageKind(p.type),
-      parentId: placed ? placed.parentId : p.parentId,
-      name: placed?.name ?? p.name,
-      path: p.path,
-      text: inRequest ? inRequest.text : p.baseContent,
-    });
+function walkAssets(spaceDir: string, out: Entry[]): void {
+  let names: string[];
+  try {
+    names = readdirSync(join(spaceDir, ASSETS_FOLDER));
+  } catch {
+    return;
   }
-  const inBase = new Set(input.pages.map((p) => p.id));
-  for (const p of input.pushed.values()) {
-    if (inBase.has(p.id) || p.deleted) continue;
-    known.push({ id: p.id, kind: 'document', parentId: p.parentId, name: p.name, path: p.path, text: p.text });
+  for (const name of names) {
+    if (isTempName(name)) continue;
+    const path = `${ASSETS_FOLDER}/${name}`;
+    const st = lstatOrNull(join(spaceDir, path));
+    if (st) out.push(classify(path, st));
   }
-
-  let summary: SummaryEntry[] | null = null;
-  if (listing.summary) {
-    const text = await readFile(join(spaceDir, SUMMARY_FILE), 'utf8').catch(() => null);
-    if (text !== null) summary = parseSummary(text);
-  }
-
-  const knownAssets = new Set([...input.files.map((f) => f.path), ...input.pushedFiles.map((f) => f.path)]);
-  const assets = listing.assets.filter((a) => !knownAssets.has(a.path)).map((a) => ({ path: a.path, name: posix.basename(a.path), size: a.size }));
-
-  return {
-    tree: buildLocalTree(files, known, summary ?? undefined, input.heldPages),
-    assets,
-    remoteCopies: new Set(listing.remoteCopies),
-    summary,
-    read,
-  };
 }
+
+/** A page file's text, or why it cannot be taken as one. */
+function readText(abs: string, st: Stats): string | { reason: UnreadableReason } {
+  if (st.size > MAX_PAGE_BYTES) return { reason: 'too-large' };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { reason: code === 'EACCES' || code === 'EPERM' ? 'no-permission' : 'not-a-file' };
+  }
+  if (bytes.length > MAX_PAGE_BYTES) return { reason: 'too-large' };
+  if (bytes.includes(0)) return { reason: 'binary' };
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return { reason: 'not-utf8' };
+  }
+}
+
+function readSummary(mirror: Mirror, spaceId: string, spaceDir: string, st: Stats): { text: string; seen: SeenFile } | null {
+  const stat = { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino) };
+  const recorded = mirror.catalog.getMeta(SUMMARY_META(spaceId));
+  const last = recorded ? (JSON.parse(recorded) as SeenFile) : null;
+  if (last && last.size === stat.size && last.mtimeMs === stat.mtimeMs && last.ino === stat.ino) return null;
+  const text = readText(join(spaceDir, SUMMARY_FILE), st);
+  if (typeof text !== 'string') return null;
+  const hash = sha256(text);
+  if (last?.hash === hash) return null;
+  return { text, seen: { ...stat, hash } };
+}
+
+/** Records SUMMARY.md as Quire wrote (or read) it, so the next scan sees only the writer's edits. */
+export function recordSummary(mirror: Mirror, spaceId: string, seen: SeenFile): void {
+  mirror.catalog.setMeta(SUMMARY_META(spaceId), JSON.stringify(seen));
+}
+
+function scanAssets(mirror: Mirror, spaceId: string, spaceDir: string, result: ScanResult, entries: Entry[], looked: (p: string) => boolean): void {
+  const assets = entries.flatMap((e) => (e.kind === 'asset' ? [e] : []));
+  const recorded = new Map(mirror.folder.assets(spaceId).map((a) => [a.path, a]));
+  const onServer = (path: string) => mirror.content.fileIdAt(spaceId, path) ?? mirror.outbox.pushedFileIdAt(spaceId, path);
+  for (const a of assets) {
+    const rec = recorded.get(a.path);
+    const stat = { size: a.st.size, mtimeMs: a.st.mtimeMs, ino: String(a.st.ino) };
+    if (rec && rec.size === stat.size && rec.mtimeMs === stat.mtimeMs && rec.ino === stat.ino) continue;
+    let hash: string;
+    try {
+      hash = sha256(readFileSync(join(spaceDir, a.path)));
+    } catch {
+      continue;
+    }
+    const name = a.path.slice(ASSETS_FOLDER.length + 1);
+    if (rec && rec.hash === hash) continue;
+    const fileId = rec?.fileId ?? onServer(a.path);
+    if (rec || fileId !== null) result.assets.changed.push({ path: a.path, name, ...stat, hash, fileId });
+    else result.assets.added.push({ path: a.path, name, ...stat, hash });
+  }
+  const present = new Set(assets.map((a) => a.path));
+  for (const path of recorded.keys()) if (looked(path) && !present.has(path)) result.assets.gone.push(path);
+}
+

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { QuireError, type CatalogVM, type SpaceVM } from '../../../shared/contract';
 import type { SpaceRow } from '../../core/mirror';
-import { refreshCatalog, detectLocalChanges } from '../../core/sync';
+import { pendingEdits as findPendingEdits, refreshCatalog } from '../../core/sync';
 import { toQuireError } from './errors';
 import { needApi, type ServiceState } from './state';
 import type { HandlersFor } from './types';
@@ -20,7 +20,7 @@ export function createCatalog(state: ServiceState): Catalog {
     let pendingEdits = 0;
     if (row.selected && row.folder && row.syncedRevision) {
       try {
-        const c = await detectLocalChanges(join(state.folder, row.folder), state.mirror.content.pages(row.id));
+        const c = await findPendingEdits(state.mirror, row.id, join(state.folder, row.folder));
         pendingEdits = c.modified.length + c.added.length + c.deleted.length;
       } catch {
         pendingEdits = 0;

@@ -69,6 +69,13 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
   };
   const placedLocally = (key: string) => ctx.placements.get(key)?.placedLocally ?? tree.nodeOf(key)?.placedLocally ?? false;
 
+  /** True when no sibling the server will have comes after the page here. */
+  const lastOnServer = (key: string): boolean => {
+    const parent = tree.parent(key);
+    const list = tree.siblings(parent);
+    for (let i = list.indexOf(key) + 1; i < list.length; i++) if (underOnServer(list[i]!, parent)) return false;
+    return true;
+  };
   /** The sibling a page follows among those the server will have there (null: first). */
   const afterOnServer = (key: string): string | null => {
     const parent = tree.parent(key);
@@ -81,7 +88,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
   // A page is placed when the writer moved or reordered it this cycle (or its parent went
   // away), or when the change request holds no place for a page the writer placed (say its
   // push failed, or the request it went into was closed).
-  const place = new Map<string, { parentKey: string | null; after: string | null }>();
+  const place = new Map<string, { parentKey: string | null; after: string | null; last: boolean }>();
   for (const [key, p] of ctx.placements) {
     if (ctx.removed.has(key) || held(key) || !p.placedLocally || !onServer(key)) continue;
     const P = pushedOpen.get(key);
@@ -89,7 +96,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
     const recorded = P !== undefined && !P.deleted && P.moved && P.ordered && P.parentId === parentKey;
     if (p.movedNow || !recorded) {
       if (parentKey !== null && !hasParent(parentKey)) continue;
-      place.set(key, { parentKey, after: afterOnServer(key) });
+      place.set(key, { parentKey, after: afterOnServer(key), last: lastOnServer(key) });
     }
   }
 
@@ -98,8 +105,8 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
   for (const [key, d] of ctx.decisions) {
     if (isNewPageKey(key)) {
       if (!inserted(key) || d.kind !== 'text') continue;
-      const at = place.get(key) ?? { parentKey: tree.parent(key), after: null };
-      ops.set(key, { op: 'insert', key, path: tree.path(key)!, text: d.text, parentKey: at.parentKey, after: at.after, name: tree.name(key) ?? key });
+      const at = place.get(key) ?? { parentKey: tree.parent(key), after: afterOnServer(key), last: lastOnServer(key) };
+      ops.set(key, { op: 'insert', key, path: tree.path(key)!, text: d.text, parentKey: at.parentKey, after: at.after, last: at.last, name: tree.name(key) ?? key });
       continue;
     }
     const s = ctx.sides.get(key)!;
@@ -109,7 +116,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
       const restore = P?.deleted === true;
       const ref = P && !P.deleted && P.text !== null ? P.text : R ? (s.remoteText ?? s.baseText) : s.baseText;
       const textChanged = restore || (d.kind === 'text' && !samePageText(d.text, ref));
-      const op = placeOp(key, textChanged && d.kind === 'text' ? d.text : null, restore);
+      const op = placeOp(key, textChanged && d.kind === 'text' ? d.text : null, restore, d.kind === 'text' ? d.text : null);
       if (op) ops.set(key, op);
     } else if (d.kind === 'held' && P && R && (P.deleted || (P.text !== null && !samePageText(P.text, s.remoteText ?? s.baseText)))) {
       // A page a conflict holds: the change request takes main's version, so merging it can
@@ -120,6 +127,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
         id: key,
         path: s.local?.path ?? P.path ?? '',
         text: s.remoteText ?? s.baseText ?? '',
+        record: s.remoteText ?? s.baseText ?? '',
         move: null,
         rename: null,
         title: null,
@@ -133,11 +141,11 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
   // Pages that only move (a folder around them reordered, a parent going away).
   for (const key of place.keys()) {
     if (ops.has(key) || isNewPageKey(key) || ctx.removed.has(key)) continue;
-    const op = placeOp(key, null, false);
+    const op = placeOp(key, null, false, view.folder.text(key));
     if (op) ops.set(key, op);
   }
 
-  function placeOp(key: string, text: string | null, restore: boolean): PushOp | null {
+  function placeOp(key: string, text: string | null, restore: boolean, current: string | null): PushOp | null {
     const P = pushedOpen.get(key);
     const R = view.remote.page(key);
     const byRequest = P && !P.deleted && P.moved ? P : null;
@@ -158,6 +166,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
       id: key,
       path: tree.path(key) ?? ctx.sides.get(key)?.local?.path ?? '',
       text,
+      record: text ?? (byRequest?.text ?? (P && !P.deleted ? P.text : null) ?? current),
       move,
       rename,
       title: null,

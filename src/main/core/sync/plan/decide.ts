@@ -94,8 +94,9 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
       }
       if (samePageText(L.text, mergeBase)) {
         if (!pending) return { kind: 'text', text: s.remoteText ?? '', change: 'pulled' };
-        // The change request changed its text before the writer put it back: it must take the server's text.
-        if (s.pushed && !s.pushed.deleted && s.pushed.text !== null && !samePageText(s.pushed.text, mergeBase)) return { kind: 'needs-remote-body' };
+        // The change request holds its own copy of the page: whether that copy must take the
+        // server's new text depends on the text.
+        if (s.pushed && !s.pushed.deleted) return { kind: 'needs-remote-body' };
         return { kind: 'pull-unseen' };
       }
       if (pending) return { kind: 'needs-remote-body' };

@@ -76,7 +76,8 @@ export function emit(ctx: PlanContext): void {
       written.add(key);
       if (d.change === 'pulled') plan.stats.pulled++;
       else plan.stats.merged++;
-    } else if (now && now !== to) {
+    } else if (now && (now !== to || view.local.moved.has(key))) {
+      // A file that moved (here or now) links from somewhere else: its links are written again.
       relinks.set(key, { op: 'relink', key, path: to, text: d.text });
     }
   }
@@ -195,14 +196,16 @@ export function emit(ctx: PlanContext): void {
     if (row) rows.set(key, row);
   }
   // A page deleted here stays in the tree, without a file, until its delete is pushed (a delete
-  // that has to wait is planned again next cycle).
+  // that has to wait, or whose push fails, is planned again next cycle) — also one whose
+  // delete has to go again into a new change request.
   for (const key of removed) {
     const node = view.folder.node(key);
-    if (!node) continue;
-    if (pushesDelete(ctx.decisions.get(key))) {
-      rows.set(key, { ...node, name: null, path: null, folder: null, pending: true, holds: 'none' });
+    if (pushesDelete(ctx.decisions.get(key)) && (node || !pushedOpen.get(key)?.deleted)) {
+      const s = ctx.sides.get(key);
+      const shape = node ?? { key, kind: 'document' as const, parentKey: null, position: 0, title: s?.base?.title ?? s?.remote?.title ?? key, href: null, placedLocally: false };
+      rows.set(key, { ...shape, name: null, path: null, folder: null, pending: true, holds: 'none' });
       plan.folder.removeWhenPushed.push(key);
-    } else plan.folder.remove.push(key);
+    } else if (node) plan.folder.remove.push(key);
   }
   plan.folder.upsert = [...rows.values()];
   plan.treeChanged =

@@ -217,15 +217,21 @@ export type FileOp =
 
 /** A change for the change request, in terms of pages (change-request.ts turns it into API changes). */
 export type PushOp =
-  | { op: 'insert'; key: string; path: string; text: string; parentKey: string | null; after: string | null; name: string }
+  /** `last`: no sibling the server has comes after it (it is appended, no index needed). */
+  | { op: 'insert'; key: string; path: string; text: string; parentKey: string | null; after: string | null; last: boolean; name: string }
   | {
       op: 'update';
       id: string;
       path: string;
       /** New text, or null when only its place changed. */
       text: string | null;
-      /** Move under this parent (page id or new-page key), after this sibling (null: first). */
-      move: { parentKey: string | null; after: string | null } | null;
+      /**
+       * The text the change request holds for the page once this is applied, for the record:
+       * what it was sent, else what it held, else main's (null: main's, not fetched yet).
+       */
+      record: string | null;
+      /** Move under this parent (page id or new-page key), after this sibling (null: first); `last`: nothing after it there. */
+      move: { parentKey: string | null; after: string | null; last: boolean } | null;
       /** New name (slug) when renamed. */
       rename: string | null;
       /** New title, for groups and links (documents carry theirs in their text). */

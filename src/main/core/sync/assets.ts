@@ -1,0 +1,65 @@
+/**
+ * `.gitbook/assets/`, pulled: brings the folder's copies of main's files in line (a new or
+ * changed file is downloaded, one main no longer has is removed), and records what each file
+ * is and was when written, so the scan tells the writer's own changes apart. Assets only this
+ * folder has keep their names; what happens to them is the push's business.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { posix } from 'node:path';
+import type { ApiClient } from '../api';
+import type { FileRow, Mirror } from '../mirror';
+import { sha256 } from './hash';
+import { ASSETS_FOLDER, planAssetPaths } from './layout';
+import { forEachBounded, type RemoteFile } from './remote';
+import { removeFileInside, resolveInside, writeFileAtomic } from './safe-fs';
+
+export interface PulledAssets {
+  written: string[];
+  deleted: string[];
+}
+
+export async function pullAssets(api: ApiClient, mirror: Mirror, spaceId: string, spaceDir: string, files: readonly RemoteFile[]): Promise<PulledAssets> {
+  const out: PulledAssets = { written: [], deleted: [] };
+  const known = new Map(mirror.content.files(spaceId).map((f) => [f.id, f]));
+  const knownPaths = new Set([...known.values()].map((f) => f.path));
+  // Files on disk that main never had keep their names: list them as earlier holders.
+  const onDisk = await readdir(resolveInside(spaceDir, ASSETS_FOLDER)).catch(() => [] as string[]);
+  const localOnly = onDisk.map((n) => `${ASSETS_FOLDER}/${n}`).filter((p) => !knownPaths.has(p));
+  const claimants = [...localOnly.map((p) => ({ id: `local:${p}`, name: posix.basename(p) })), ...files];
+  const previous = new Map<string, string>([...known.values()].map((f) => [f.id, f.path]));
+  for (const p of localOnly) previous.set(`local:${p}`, p);
+  const paths = planAssetPaths(claimants, { previous });
+  const rows: FileRow[] = [];
+  const seen: { path: string; fileId: string; size: number; mtimeMs: number; ino: string; hash: string }[] = [];
+  await forEachBounded(files, 8, async (f) => {
+    const path = paths.get(f.id)!;
+    const old = known.get(f.id);
+    const abs = resolveInside(spaceDir, path);
+    const present = await stat(abs).catch(() => null);
+    let remoteHash = old?.remoteHash ?? null;
+    if (!old || old.size !== f.size || old.name !== f.name || present === null) {
+      const bytes = await api.download(f.downloadURL);
+      remoteHash = sha256(bytes);
+      await writeFileAtomic(spaceDir, path, bytes);
+      out.written.push(path);
+      if (old && old.path !== path) await removeFileInside(spaceDir, old.path);
+      const st = await stat(abs);
+      seen.push({ path, fileId: f.id, size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: remoteHash });
+    }
+    rows.push({ spaceId, id: f.id, name: f.name, contentType: f.contentType, size: f.size, path, remoteHash });
+  });
+  const gone = [...known.values()].filter((old) => !files.some((f) => f.id === old.id));
+  for (const old of gone) {
+    await removeFileInside(spaceDir, old.path);
+    out.deleted.push(old.path);
+  }
+  mirror.transaction(() => {
+    for (const old of gone) {
+      mirror.content.deleteFile(spaceId, old.id);
+      mirror.folder.removeAsset(spaceId, old.path);
+    }
+    for (const row of rows) mirror.content.upsertFile(row);
+    for (const s of seen) mirror.folder.upsertAsset(spaceId, s);
+  });
+  return out;
+}

@@ -1,0 +1,31 @@
+/** `--dry-run`: what a plan would do, per page, without doing any of it. */
+import type { Mirror } from '../mirror';
+import type { Plan } from './plan';
+import type { DryRunReport } from './report';
+
+export function dryRunOf(plan: Plan, mirror: Mirror, spaceId: string): DryRunReport {
+  const pathOf = (key: string) => mirror.folder.node(spaceId, key)?.path ?? key.replace(/^new:/, '');
+  const out: DryRunReport = {
+    pull: { new: [], changed: [], moved: [], deleted: [] },
+    push: { insert: [], update: [], move: [], delete: [], files: [] },
+    conflicts: plan.conflicts.add.map((c) => ({ path: c.path, kind: c.kind })),
+    held: plan.held.map((h) => ({ path: h.path, reason: h.reason })),
+    massDelete: plan.massDelete,
+    fetched: plan.needBodies.length,
+  };
+  for (const op of plan.fileOps) {
+    if (op.op === 'write') (op.fresh ? out.pull.new : out.pull.changed).push(op.path);
+    else if (op.op === 'move') out.pull.moved.push({ from: op.from, to: op.to });
+    else if (op.op === 'delete') out.pull.deleted.push(op.path);
+  }
+  for (const op of plan.push) {
+    if (op.op === 'insert') out.push.insert.push(op.path);
+    else if (op.op === 'files') out.push.files.push(...op.assets.map((a) => a.path));
+    else if (op.op === 'delete') out.push.delete.push(op.path ?? pathOf(op.id));
+    else {
+      if (op.text !== null) out.push.update.push(op.path);
+      if (op.move || op.rename) out.push.move.push(op.path);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,125 @@
+/**
+ * Moves of files within a space folder, through a staging folder with a journal: every file
+ * goes to the staging folder first, then to its new path, so swaps never overwrite each other,
+ * and a process killed mid-move has every file put back on the next run.
+ */
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
+import { explainFsError, resolveInside, writeFileAtomic } from './safe-fs';
+
+const JOURNAL = 'moves.json';
+
+export interface Move {
+  key: string;
+  from: string;
+  to: string;
+}
+
+export interface MoveOutcome {
+  moved: Move[];
+  /** Moves that did not happen: the file is where it was (error: why, when not a change of the folder). */
+  failed: { move: Move; error?: unknown }[];
+}
+
+/** Puts back files a killed process left in the staging folder (run before scanning). */
+export async function recoverStaging(spaceDir: string, stagingDir: string): Promise<string[]> {
+  let journal: { moves: { from: string; to: string; staged: string }[] };
+  try {
+    journal = JSON.parse(await readFile(join(stagingDir, JOURNAL), 'utf8')) as typeof journal;
+  } catch {
+    return [];
+  }
+  const restored: string[] = [];
+  for (const m of journal.moves) {
+    const staged = join(stagingDir, m.staged);
+    if (
+      !(await stat(staged).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
+    let target: string | null = null;
+    for (const candidate of [m.to, m.from, `${m.from.replace(/\.md$/i, '')}.recovered-${m.staged}.md`]) {
+      const abs = resolveInside(spaceDir, candidate);
+      if (
+        !(await stat(abs).then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        target = candidate;
+        break;
+      }
+    }
+    if (target === null) continue;
+    const abs = resolveInside(spaceDir, target);
+    await mkdir(dirname(abs), { recursive: true });
+    await rename(staged, abs);
+    restored.push(target);
+  }
+  await rm(join(stagingDir, JOURNAL), { force: true });
+  return restored;
+}
+
+/** Moves files through the staging folder (see the module comment). */
+export async function runMoves(spaceDir: string, stagingDir: string, moves: readonly Move[]): Promise<MoveOutcome> {
+  const outcome: MoveOutcome = { moved: [], failed: [] };
+  if (moves.length === 0) return outcome;
+  const entries = moves.map((m, i) => ({ ...m, staged: `${i}` }));
+  try {
+    await mkdir(stagingDir, { recursive: true });
+    await writeFileAtomic(stagingDir, JOURNAL, JSON.stringify({ moves: entries.map(({ from, to, staged }) => ({ from, to, staged })) }));
+  } catch (err) {
+    for (const m of moves) outcome.failed.push({ move: m, error: err });
+    return outcome;
+  }
+  const staged: typeof entries = [];
+  for (const m of entries) {
+    try {
+      await rename(resolveInside(spaceDir, m.from), join(stagingDir, m.staged));
+      staged.push(m);
+    } catch (err) {
+      outcome.failed.push({ move: m, ...((err as NodeJS.ErrnoException).code === 'ENOENT' ? {} : { error: explainFsError(err, 'move', m.from) }) });
+    }
+  }
+  for (const m of staged) {
+    let target = m.to;
+    try {
+      const abs = resolveInside(spaceDir, m.to);
+      const taken = await stat(abs).then(
+        () => true,
+        () => false,
+      );
+      // Something new sits there: put the file back where it was and try again next cycle.
+      if (taken) target = m.from;
+      const dest = resolveInside(spaceDir, target);
+      await mkdir(dirname(dest), { recursive: true });
+      await rename(join(stagingDir, m.staged), dest);
+      if (target === m.to) outcome.moved.push(m);
+      else outcome.failed.push({ move: m });
+    } catch (err) {
+      outcome.failed.push({ move: m, error: explainFsError(err, 'move', m.from) });
+    }
+  }
+  await rm(join(stagingDir, JOURNAL), { force: true });
+  await pruneEmptyDirs(
+    spaceDir,
+    moves.map((m) => m.from),
+  );
+  return outcome;
+}
+
+/** Removes folders left empty by moves, never the space folder itself. */
+async function pruneEmptyDirs(spaceDir: string, removedPaths: string[]): Promise<void> {
+  const dirs = new Set<string>();
+  for (const p of removedPaths) {
+    for (let d = posix.dirname(p); d !== '.' && d !== '/' && d !== ''; d = posix.dirname(d)) dirs.add(d);
+  }
+  const deepestFirst = [...dirs].sort((a, b) => b.split('/').length - a.split('/').length);
+  for (const d of deepestFirst) {
+    const abs = resolveInside(spaceDir, d);
+    const entries = await readdir(abs).catch(() => null);
+    if (entries && entries.length === 0) await rmdir(abs).catch(() => undefined);
+  }
+}

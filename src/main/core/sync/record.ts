@@ -1,0 +1,129 @@
+/**
+ * Record: what a cycle did, written to the mirror in one transaction — main as last synced,
+ * the folder's tree (where each file is, what it holds, what it was written with, what it
+ * links to), conflicts, the revision.
+ *
+ * A key whose file operations failed keeps its old records, so a failed write never makes an
+ * old file look like a local edit, and a write that did not happen is planned again.
+ */
+import { findReferences, parseStableRef } from '../content';
+import type { FolderNodeRow, Mirror } from '../mirror';
+import type { ApplyResult } from './apply';
+import { describeConflict } from './conflict-words';
+import { sha256 } from './hash';
+import type { BaseRow, FolderRow, Plan } from './plan';
+import { baseMetaOf, type RemoteTree } from './remote';
+import type { ScanResult } from './scan';
+
+export interface RecordInput {
+  mirror: Mirror;
+  spaceId: string;
+  plan: Plan;
+  applied: ApplyResult;
+  scan: ScanResult;
+  /** Main now, when it moved (its revision is recorded once everything else is). */
+  remote: RemoteTree | null;
+  at: string;
+}
+
+/** What a stable text links to, for writing links again when a target moves. */
+export function linkTargets(stable: string, spaceId: string): { space: string; id: string }[] {
+  const out = new Map<string, { space: string; id: string }>();
+  for (const ref of findReferences(stable)) {
+    const parsed = parseStableRef(ref.href);
+    if (!parsed) continue;
+    const space = parsed.spaceId ?? spaceId;
+    const id = parsed.kind === 'page' ? parsed.pageId : parsed.fileId;
+    out.set(`${space}\u0000${id}`, { space, id });
+  }
+  return [...out.values()];
+}
+
+export function recordCycle(input: RecordInput): { clean: boolean } {
+  const { mirror, spaceId, plan, applied, scan, at } = input;
+  const failed = applied.failed;
+  const clean = failed.size === 0 && applied.error === null;
+  mirror.transaction(() => {
+    const paths = new Map<string, string | null>();
+    for (const row of plan.folder.upsert) if (!failed.has(row.key)) paths.set(row.key, applied.written.get(row.key)?.path ?? row.path);
+
+    for (const row of plan.base.upsert) {
+      if (failed.has(row.id)) continue;
+      const text = row.textChanged ? (row.text ?? applied.fetched.get(row.id) ?? null) : undefined;
+      // A changed text not known (its write did not happen): keep the old row, to see the change again.
+      if (row.textChanged && row.kind === 'document' && text === null) continue;
+      mirror.content.upsertBase(spaceId, toBaseRow(row), text === undefined ? undefined : { value: text }, paths.get(row.id) ?? mirror.folder.node(spaceId, row.id)?.path ?? null);
+    }
+    for (const id of plan.base.remove) if (!failed.has(id)) mirror.content.deletePage(spaceId, id);
+
+    for (const row of plan.folder.upsert) {
+      if (failed.has(row.key)) continue;
+      const before = mirror.folder.node(spaceId, row.key);
+      const node = folderRow(row, before, applied, scan);
+      mirror.folder.upsert(spaceId, node);
+      const written = applied.written.get(row.key);
+      const text = written?.stable ?? (typeof row.holds === 'object' ? row.holds.text : null);
+      if (text !== null) mirror.folder.setLinks(spaceId, row.key, linkTargets(text, spaceId));
+      else if (row.holds === 'none') mirror.folder.setLinks(spaceId, row.key, []);
+    }
+    for (const key of plan.folder.remove) if (!failed.has(key)) mirror.folder.remove(spaceId, key);
+    const upserted = new Set(plan.folder.upsert.map((r) => r.key));
+    for (const t of scan.touched) if (!upserted.has(t.key)) mirror.folder.setStat(spaceId, t.key, t);
+
+    for (const c of plan.conflicts.resolve) {
+      mirror.content.removeConflict(spaceId, c.path);
+      mirror.log.add('info', `${c.path}: conflict resolved (${c.remotePath ?? 'the server copy'} was removed)`, spaceId, at);
+    }
+    for (const r of plan.conflicts.relocate) mirror.content.relocateConflict(spaceId, r.from, r.to);
+    for (const c of plan.conflicts.add) {
+      if (failed.has(c.pageId)) continue;
+      mirror.content.addConflict({ spaceId, path: c.path, pageId: c.pageId, kind: c.kind, remotePath: c.remotePath, detectedAt: at }, c.baseText);
+      mirror.log.add('conflict', `${c.path}: ${describeConflict(c.kind)}${c.remotePath ? `; the server's version is in ${c.remotePath}` : ''}`, spaceId, at);
+    }
+    for (const [id, path] of plan.pushedPaths) if (!failed.has(id)) mirror.outbox.setPushedPath(spaceId, id, path);
+
+    const revision = input.remote?.revision;
+    if (revision) mirror.content.recordRevision({ id: revision.id, spaceId, parents: revision.parents, createdAt: revision.createdAt }, at);
+    if (clean) mirror.catalog.markSynced(spaceId, revision?.id ?? null, at);
+    const changed = applied.written.size + applied.moved.size + applied.deleted.size;
+    if (changed > 0 || revision) {
+      mirror.log.add(
+        'pulled',
+        `${revision ? `pulled revision ${revision.id}: ` : ''}${applied.written.size} written, ${applied.moved.size} moved, ${applied.deleted.size} deleted, ${plan.stats.merged} merged`,
+        spaceId,
+        at,
+      );
+    }
+  });
+  return { clean };
+}
+
+function toBaseRow(row: BaseRow): import('../mirror').BaseRow {
+  return {
+    id: row.id,
+    parentId: row.parentId,
+    position: row.position,
+    type: row.kind,
+    title: row.title,
+    slug: row.slug,
+    meta: baseMetaOf(row),
+    documentId: row.documentId,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The stored node: the plan's row, with what its file holds and was when last seen. */
+function folderRow(row: FolderRow, before: FolderNodeRow | undefined, applied: ApplyResult, scan: ScanResult): FolderNodeRow {
+  const { holds, ...node } = row;
+  const written = applied.written.get(row.key);
+  if (written) {
+    return { ...node, path: written.path, textHash: sha256(written.stable), size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, fileHash: written.hash, linkMap: written.linkMap };
+  }
+  if (holds === 'none') return { ...node, textHash: null, size: null, mtimeMs: null, ino: null, fileHash: null, linkMap: null };
+  const seen = node.path !== null ? scan.seen.get(node.path) : undefined;
+  const file = seen
+    ? { size: seen.size, mtimeMs: seen.mtimeMs, ino: seen.ino, fileHash: seen.hash }
+    : { size: before?.size ?? null, mtimeMs: before?.mtimeMs ?? null, ino: before?.ino ?? null, fileHash: before?.fileHash ?? null };
+  const textHash = typeof holds === 'object' ? sha256(holds.text) : (before?.textHash ?? null);
+  return { ...node, textHash, ...file, linkMap: before?.linkMap ?? null };
+}

@@ -1,0 +1,116 @@
+/**
+ * The planner's views of one space (plan/types.ts SpaceView), answered from the mirror by key
+ * as the planner asks — never the whole space at once — with main now laid over main as last
+ * synced when the space's revision moved.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Mirror } from '../mirror';
+import { sha256 } from './hash';
+import type { BasePage, ChangeRequestState, FolderNode, LocalChanges, OpenConflict, PushedPage, RemotePage, SpaceView } from './plan';
+import { basePageOf, type RemoteDiff, type RemoteTree, retitledText } from './remote';
+
+export interface ViewSources {
+  mirror: Mirror;
+  spaceId: string;
+  spaceDir: string;
+  /** Main now, when it moved since the last cycle (null: main is as last synced). */
+  remote: { tree: RemoteTree; diff: RemoteDiff; bodies: ReadonlyMap<string, string> } | null;
+  local: LocalChanges;
+  pushed: ReadonlyMap<string, PushedPage>;
+  changeRequest: ChangeRequestState;
+  conflicts: readonly OpenConflict[];
+  /** The stable text of a file as it is now (for a file whose content Quire did not record). */
+  readStable: (key: string, path: string, raw: string) => string;
+}
+
+export function mirrorView(src: ViewSources): SpaceView {
+  const { mirror, spaceId } = src;
+  const memo = <T>(fn: (key: string) => T) => {
+    const cache = new Map<string, T>();
+    return (key: string): T => {
+      if (!cache.has(key)) cache.set(key, fn(key));
+      return cache.get(key) as T;
+    };
+  };
+  const basePage = memo((id): BasePage | undefined => {
+    const row = mirror.content.basePage(spaceId, id);
+    return row && basePageOf(row);
+  });
+  const baseText = memo((id) => mirror.content.baseText(spaceId, id));
+  const asRemote = (b: BasePage): RemotePage => {
+    const { goneRemotely: _gone, ...page } = b;
+    return page;
+  };
+  const tree = src.remote?.tree ?? null;
+  const diff = src.remote?.diff ?? null;
+
+  const remotePage = (id: string): RemotePage | undefined => {
+    if (tree) return tree.pages.get(id);
+    const b = basePage(id);
+    return b && !b.goneRemotely ? asRemote(b) : undefined;
+  };
+  const remoteText = memo((id): string | null | undefined => {
+    const r = remotePage(id);
+    if (!r || r.kind !== 'document') return null;
+    if (!tree || !diff) return baseText(id);
+    const fetched = src.remote!.bodies.get(id);
+    if (fetched !== undefined) return fetched;
+    if (diff.bodyChanged.has(id)) return undefined;
+    if (!diff.changed.has(id)) return baseText(id);
+    // Only its title or metadata changed: the last synced body with the new ones.
+    return retitledText(baseText(id), r) ?? undefined;
+  });
+
+  const nodeRow = memo((key) => mirror.folder.node(spaceId, key));
+  const node = (key: string): FolderNode | undefined => {
+    const n = nodeRow(key);
+    if (!n) return undefined;
+    const { textHash: _h, size: _s, mtimeMs: _m, ino: _i, fileHash: _f, linkMap: _l, ...rest } = n;
+    return rest;
+  };
+  /** What an unchanged file holds: the text its recorded hash says (pushed or main's), else its text read now. */
+  const folderText = memo((key): string | null => {
+    const n = nodeRow(key);
+    if (!n || n.path === null || n.kind !== 'document') return null;
+    const p = src.pushed.get(key);
+    const candidates = [p && !p.deleted ? p.text : null, baseText(key)];
+    for (const text of candidates) if (text !== null && text !== undefined && n.textHash !== null && sha256(text) === n.textHash) return text;
+    try {
+      return src.readStable(key, n.path, readFileSync(join(src.spaceDir, n.path), 'utf8'));
+    } catch {
+      return candidates.find((t): t is string => typeof t === 'string') ?? null;
+    }
+  });
+
+  return {
+    base: {
+      page: basePage,
+      text: baseText,
+      ids: () => mirror.content.baseIds(spaceId),
+      documentCount: () => mirror.content.documentCount(spaceId),
+    },
+    remote: {
+      page: remotePage,
+      text: remoteText,
+      children: (parent) => (tree ? (tree.children.get(parent) ?? []) : mirror.content.baseChildren(spaceId, parent).filter((id) => !basePage(id)?.goneRemotely)),
+      changed: () => diff?.changed ?? [],
+      reordered: () => diff?.reordered ?? [],
+      ids: () => (tree ? tree.pages.keys() : mirror.content.baseIds(spaceId).filter((id) => !basePage(id)?.goneRemotely)),
+    },
+    folder: {
+      node,
+      text: folderText,
+      children: (parent) => mirror.folder.children(spaceId, parent),
+      byPath: (path) => mirror.folder.byPath(spaceId, path),
+      byFolder: (folder) => mirror.folder.byFolder(spaceId, folder),
+      linking: (ids) => mirror.folder.linking(spaceId, ids).flatMap((l) => (l.spaceId === spaceId ? [l.key] : [])),
+      pending: () => mirror.folder.pending(spaceId),
+      keys: () => mirror.folder.keys(spaceId),
+    },
+    local: src.local,
+    pushed: src.pushed,
+    changeRequest: src.changeRequest,
+    conflicts: src.conflicts,
+  };
+}
