@@ -23,6 +23,8 @@ export interface RequestLogEntry {
   status: number;
   /** Arrival time (ms since epoch). */
   at: number;
+  /** The JSON body sent, when there was one (tests read what a client sent). */
+  body?: unknown;
 }
 
 export interface PipelineStats {
@@ -114,6 +116,13 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
     if (fault?.kind === 'fail') return answer(errorAnswer(fault.status, `Injected failure (HTTP ${fault.status}) from the fake API`), limit.headers);
 
     const rawBody = await readBody(req);
+    if (rawBody.length > 0 && /json/i.test(req.headers['content-type'] ?? '')) {
+      try {
+        entry.body = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        // Not JSON: the route answers 400 and says why.
+      }
+    }
     answer(route(method, url, rawBody, req), limit.headers);
   }
 

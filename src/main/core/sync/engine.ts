@@ -97,7 +97,7 @@ export class SyncEngine {
     await forEachBounded(targets, this.options.spaceConcurrency ?? 8, async (space) => {
       signal?.throwIfAborted();
       const folder = space.folder ?? (dryRun ? chooseSpaceFolder(space.title, space.id, mirror.catalog.usedFolders()) : this.assignFolder(space.id, space.title));
-      const report: SpaceReport = { spaceId: space.id, title: space.title, folder, pull: null, push: null, unreadable: [] };
+      const report: SpaceReport = { spaceId: space.id, title: space.title, folder, pull: null, push: null, unreadable: [], notPushed: [] };
       reports.push(report);
       try {
         const hintFor = spaceHint(hint, folder);
@@ -126,6 +126,7 @@ export class SyncEngine {
       held: reports.filter((r) => r.held || r.dryRun?.massDelete).length,
       missing: reports.filter((r) => r.missingFolder).length,
       unreadable: reports.reduce((n, r) => n + r.unreadable.length, 0),
+      notPushed: reports.reduce((n, r) => n + r.notPushed.length, 0),
       requests: api.stats.requests - before,
       dryRun,
     };

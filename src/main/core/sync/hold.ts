@@ -2,7 +2,7 @@
  * The mass-delete fail-safe's hold, said plainly: what the cycle would have deleted. Each host
  * adds what to do in its own terms (the CLI: \`--allow-deletes\`; the app: its buttons).
  */
-import type { MassDeleteHold } from './plan';
+import type { Held, MassDeleteHold } from './plan';
 
 /** What the fail-safe stopped, e.g. "Stopped before deleting most of “Guide”: this sync would delete 5 of its 8 pages on the server (…)." */
 export function describeMassDelete(hold: MassDeleteHold, space: { title: string; folder: string | null }): string {
@@ -11,4 +11,24 @@ export function describeMassDelete(hold: MassDeleteHold, space: { title: string;
     hold.remoteDeletes ? `${hold.remoteDeletes} of its ${hold.pages} page files here (deleted on the server)` : '',
   ].filter(Boolean);
   return `Stopped before deleting most of “${space.title}”: this sync would delete ${parts.join(' and ')}.`;
+}
+
+/** A change the API cannot carry, and what to do instead, e.g. "SUMMARY.md line 12: “Tutorials” is a new group; …". */
+export function describeNotPushed(h: Held): string {
+  const where = h.line !== undefined ? `${h.path} line ${h.line}` : h.path;
+  const title = `“${h.title ?? ''}”`;
+  switch (h.reason) {
+    case 'new-group':
+      return `${where}: ${title} is a new group; the API cannot create groups: create it on GitBook, then sync again.`;
+    case 'new-link':
+      return `${where}: ${title} is a new link; the API cannot create links: add it on GitBook, then sync again.`;
+    case 'link-target':
+      return `${where}: the link ${title} points elsewhere now; the API cannot change where a link points: change it on GitBook.`;
+    case 'group-removed':
+      return `${where}: the group ${title} is no longer listed; SUMMARY.md never deletes: delete the group on GitBook if you meant to.`;
+    case 'link-removed':
+      return `${where}: the link ${title} is no longer listed; SUMMARY.md never deletes: delete the link on GitBook if you meant to.`;
+    default:
+      return `${where}: not pushed (${h.reason}).`;
+  }
 }

@@ -1,5 +1,5 @@
 /** What a sync cycle did, per space and as a whole: structured, for each host to word. */
-import type { MassDeleteHold, UnreadableReason } from './plan';
+import type { Held, MassDeleteHold, UnreadableReason } from './plan';
 import type { PushReport } from './push';
 
 /** What a cycle brought from the server into one space's folder. */
@@ -42,6 +42,8 @@ export interface SpaceReport {
   missingFolder?: boolean;
   /** Paths Quire cannot or will not read: left alone, their pages held. */
   unreadable: { path: string; reason: UnreadableReason }[];
+  /** What the writer changed that the API cannot carry (SUMMARY.md lines): said, never pushed as a guess (describeNotPushed). */
+  notPushed: Held[];
   /** The mirror had no record of this folder's files: they were matched to the server's pages (count). */
   rebuilt?: number;
   dryRun?: DryRunReport;
@@ -57,9 +59,11 @@ export interface CycleReport {
   missing: number;
   /** Paths that could not be read, across spaces. */
   unreadable: number;
+  /** Changes the API cannot carry, across spaces. */
+  notPushed: number;
   requests: number;
   dryRun: boolean;
 }
 
 /** True when the writer has to do something (exit code 3 for `sync --once`). */
-export const needsYou = (r: CycleReport): boolean => r.conflicts > 0 || r.held > 0 || r.missing > 0 || r.unreadable > 0;
+export const needsYou = (r: CycleReport): boolean => r.conflicts > 0 || r.held > 0 || r.missing > 0 || r.unreadable > 0 || r.notPushed > 0;

@@ -13,7 +13,7 @@
  */
 import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_PAGE_BYTES } from '../content';
+import { MAX_PAGE_BYTES, parseSummary } from '../content';
 import type { FileStatRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { isIgnoredDir, isRemoteCopy, isTempName } from './ignore';
@@ -130,6 +130,7 @@ export function scanSpace(input: ScanInput): ScanResult {
     }
     if (e.kind === 'summary') {
       result.summary = readSummary(mirror, spaceId, spaceDir, e.st);
+      if (result.summary) result.local = { ...result.local, summary: parseSummary(result.summary.text) };
       continue;
     }
     if (e.kind === 'asset') continue; // assets are looked at below, all at once

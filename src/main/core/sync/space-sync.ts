@@ -143,6 +143,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     return touched;
   }
   store.clearHold(spaceId);
+  report.notPushed = plan.held;
 
   const finalPaths = new Map(plan.folder.upsert.map((r) => [r.key, r.kind === 'document' ? r.path : null] as const));
   for (const key of [...plan.folder.remove, ...plan.folder.removeWhenPushed]) finalPaths.set(key, null);

@@ -76,8 +76,11 @@ export function mirrorView(src: ViewSources): SpaceView {
     const p = src.pushed.get(key);
     const candidates = [p && !p.deleted ? p.text : null, baseText(key)];
     for (const text of candidates) if (text !== null && text !== undefined && n.textHash !== null && sha256(text) === n.textHash) return text;
+    // A file moved with its bytes unchanged is read where it is now; its links still say where it was.
+    const moved = src.local.moved.get(key);
+    const at = moved && moved.text === null ? moved.to : n.path;
     try {
-      return src.readStable(key, n.path, readFileSync(join(src.spaceDir, n.path), 'utf8'));
+      return src.readStable(key, n.path, readFileSync(join(src.spaceDir, at), 'utf8'));
     } catch {
       return candidates.find((t): t is string => typeof t === 'string') ?? null;
     }

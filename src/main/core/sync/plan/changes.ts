@@ -51,7 +51,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
     const P = pushedOpen.get(key);
     const R = view.remote.page(key) !== undefined;
     if (P?.deleted) return d !== undefined && (d.kind === 'text' || d.kind === 'pull-unseen' || d.kind === 'held') && (R || d.kind !== 'held');
-    if (P?.moved) return true;
+    if (P) return true; // the request holds it (moved, edited, or a page main no longer has)
     return R;
   };
   /** Where the change request (or main) has a page now. */
@@ -89,8 +89,13 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
   // away), or when the change request holds no place for a page the writer placed (say its
   // push failed, or the request it went into was closed).
   const place = new Map<string, { parentKey: string | null; after: string | null; last: boolean }>();
+  // A held page does not move, unless the page it was under goes away (its delete would take it along).
+  const orphaned = (key: string) => {
+    const parent = tree.nodeOf(key)?.parentKey ?? null;
+    return parent !== null && ctx.removed.has(parent);
+  };
   for (const [key, p] of ctx.placements) {
-    if (ctx.removed.has(key) || held(key) || !p.placedLocally || !onServer(key)) continue;
+    if (ctx.removed.has(key) || (held(key) && !orphaned(key)) || !p.placedLocally || !onServer(key)) continue;
     const P = pushedOpen.get(key);
     const parentKey = tree.parent(key);
     const recorded = P !== undefined && !P.deleted && P.moved && P.ordered && P.parentId === parentKey;
@@ -112,6 +117,8 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
     const s = ctx.sides.get(key)!;
     const P = pushedOpen.get(key);
     const R = s.remote;
+    // Groups and links have no text: only their place and title are ever pushed.
+    if ((R?.kind ?? s.base?.kind ?? tree.nodeOf(key)?.kind ?? 'document') !== 'document') continue;
     if (d.kind === 'text' || d.kind === 'pull-unseen') {
       const restore = P?.deleted === true;
       const ref = P && !P.deleted && P.text !== null ? P.text : R ? (s.remoteText ?? s.baseText) : s.baseText;
@@ -138,10 +145,10 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
       });
     }
   }
-  // Pages that only move (a folder around them reordered, a parent going away).
-  for (const key of place.keys()) {
+  // Pages that only move (a folder around them reordered, a parent going away) or are retitled.
+  for (const key of new Set([...place.keys(), ...ctx.retitled.keys()])) {
     if (ops.has(key) || isNewPageKey(key) || ctx.removed.has(key)) continue;
-    const op = placeOp(key, null, false, view.folder.text(key));
+    const op = placeOp(key, null, false, ctx.tree.text(key));
     if (op) ops.set(key, op);
   }
 
@@ -158,7 +165,8 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
       if (byRequest) rename = name !== byRequest.name ? name : null;
       else if (R && !isNameFor(name, { id: key, slug: R.slug, title: R.title }, dir)) rename = name;
     }
-    if (text === null && !restore && !move && !rename) return null;
+    const title = ctx.retitled.get(key) ?? null;
+    if (text === null && !restore && !move && !rename && title === null) return null;
     const parentKey = move ? move.parentKey : byRequest ? byRequest.parentId : R ? R.parentId : tree.parent(key);
     const after = move ? move.after : byRequest?.ordered ? byRequest.after : null;
     return {
@@ -169,7 +177,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
       record: text ?? (byRequest?.text ?? (P && !P.deleted ? P.text : null) ?? current),
       move,
       rename,
-      title: null,
+      title,
       restore,
       parentKey,
       after,
@@ -220,7 +228,8 @@ function deferBlockedDeletes(ctx: PlanContext, push: PushOp[]): void {
   const stays = (id: string): boolean => !deletes.has(id) && !movedOut.has(id) && !pushedOpen.get(id)?.deleted;
   // Children on the server: main's, and those the change request placed there.
   const requestChildren = new Map<string, string[]>();
-  for (const p of pushedOpen.values()) if (!p.deleted && p.moved && p.parentId !== null) requestChildren.set(p.parentId, [...(requestChildren.get(p.parentId) ?? []), p.id]);
+  // (A page main does not have is in the request where it was sent, moved or not.)
+  for (const p of pushedOpen.values()) if (!p.deleted && (p.moved || !view.remote.page(p.id)) && p.parentId !== null) requestChildren.set(p.parentId, [...(requestChildren.get(p.parentId) ?? []), p.id]);
   const serverChildren = (id: string): string[] => [
     ...view.remote.children(id).filter((k) => {
       const p = pushedOpen.get(k);

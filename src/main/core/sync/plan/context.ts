@@ -40,11 +40,17 @@ export interface PlanContext {
   sides: Map<string, PageSides>;
   /** Node keys that stop being what they were (a page the server deleted kept as a new page; an identity lost with a closed change request). */
   rekeyed: Map<string, string>;
+  /** The folder's tree with those keys changed (rekeyed-tree.ts); set once identify is done. */
+  tree: SpaceView['folder'];
   decisions: Map<string, Decision>;
   placements: Map<string, Placement>;
   laid: Map<string, Laid>;
   /** The children of each folder laid out again, in their order after this cycle. */
   order: Map<string | null, string[]>;
+  /** Parents whose children's order the writer set in SUMMARY.md (summary-intent.ts). */
+  summaryOrder: Map<string | null, string[]>;
+  /** Groups and links the writer retitled in SUMMARY.md. */
+  retitled: Map<string, string>;
   /** Nodes gone from the folder's tree this cycle. */
   removed: Set<string>;
   /** Nodes whose file or folder moved this cycle (their links and the links to them change). */
@@ -78,10 +84,13 @@ export function createContext(view: SpaceView, options: PlanOptions): PlanContex
     keys: new Set(),
     sides: new Map(),
     rekeyed: new Map(),
+    tree: view.folder,
     decisions: new Map(),
     placements: new Map(),
     laid: new Map(),
     order: new Map(),
+    summaryOrder: new Map(),
+    retitled: new Map(),
     removed: new Set(),
     moved: new Set(),
     firstPage: { before: null, after: null },

@@ -84,6 +84,12 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
     if (L) {
       if (conflict) {
         if (remoteChanged && pending) return { kind: 'needs-remote-body' };
+        // Main has the page again (a change request that held it was merged): the conflict is
+        // now between two texts, and taking the server's side must not delete the file.
+        if (conflict.kind === 'deleted-remotely') {
+          if (pending) return { kind: 'needs-remote-body' };
+          return { kind: 'held', text: L.text, conflict: { kind: 'both-changed', baseText: mergeBase }, refresh: false, keepBase: false };
+        }
         return { kind: 'held', text: L.text, conflict: null, refresh: remoteChanged, keepBase: false };
       }
       if (!remoteChanged || (!pending && samePageText(L.text, s.remoteText))) return { kind: 'text', text: L.text, change: 'none' };

@@ -84,11 +84,11 @@ export function emit(ctx: PlanContext): void {
   // Pages that only move because the tree around them did.
   for (const [key, laid] of ctx.laid) {
     if (ctx.decisions.has(key) || laid.path === null) continue;
-    const node = view.folder.node(key);
+    const node = ctx.tree.node(key);
     if (!node?.path || node.path === laid.path) continue;
     moves.push({ op: 'move', key, from: node.path, to: laid.path });
     movedIds.add(key);
-    const text = view.folder.text(key);
+    const text = ctx.tree.text(key);
     if (text !== null) relinks.set(key, { op: 'relink', key, path: laid.path, text });
   }
   plan.stats.movedLocally = moves.length;
@@ -96,11 +96,11 @@ export function emit(ctx: PlanContext): void {
   const changedTargets = [...movedIds, ...removed, ...[...ctx.decisions].filter(([k, d]) => !nodeOf(k) && (d.kind === 'text' || d.kind === 'pull-unseen')).map(([k]) => k)];
   const pageTargets = changedTargets.filter((k) => !isNewPageKey(k));
   if (pageTargets.length > 0) {
-    for (const key of view.folder.linking(pageTargets)) {
+    for (const key of ctx.tree.linking(pageTargets)) {
       if (written.has(key) || relinks.has(key) || removed.has(key)) continue;
       const d = ctx.decisions.get(key);
       if (d && !(d.kind === 'text' && d.change === 'none')) continue;
-      const text = d?.kind === 'text' ? d.text : view.folder.text(key);
+      const text = d?.kind === 'text' ? d.text : ctx.tree.text(key);
       const path = finalPath(key);
       if (text !== null && path !== null) relinks.set(key, { op: 'relink', key, path, text });
     }
@@ -182,7 +182,8 @@ export function emit(ctx: PlanContext): void {
       folder: laid ? laid.folder : (node?.folder ?? null),
       href: p?.href ?? node?.href ?? null,
       placedLocally,
-      pending: pushed.has(key),
+      // A new page that could not go in yet (its parent is not on the server) is looked at again.
+      pending: pushed.has(key) || (isNewPageKey(key) && d?.kind === 'text'),
       holds,
     };
   };

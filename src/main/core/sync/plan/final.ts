@@ -17,12 +17,11 @@ export interface FinalTree {
 
 export function finalTree(ctx: PlanContext): FinalTree {
   const { view } = ctx;
-  const rekeyedFrom = new Map([...ctx.rekeyed].map(([from, to]) => [to, from]));
-  const nodeOf = (key: string) => view.folder.node(rekeyedFrom.get(key) ?? key);
+  const nodeOf = (key: string) => ctx.tree.node(key);
   const nowPath = (key: string): string | null => {
     const s = ctx.sides.get(key);
     if (s) return s.local?.path ?? null;
-    return view.folder.node(key)?.path ?? null;
+    return ctx.tree.node(key)?.path ?? null;
   };
   const parent = (key: string): string | null => {
     const laid = ctx.laid.get(key);
@@ -42,7 +41,7 @@ export function finalTree(ctx: PlanContext): FinalTree {
       const laid = ctx.laid.get(key);
       return laid ? laid.name : (nodeOf(key)?.name ?? null);
     },
-    siblings: (p) => ctx.order.get(p) ?? view.folder.children(p),
+    siblings: (p) => ctx.order.get(p) ?? ctx.tree.children(p),
     depth: (key) => {
       let n = 0;
       for (let p = key; p !== null && n < 512; p = parent(p)) n++;

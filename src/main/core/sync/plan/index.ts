@@ -16,6 +16,7 @@ import { failSafe } from './fail-safe';
 import { identify } from './identify';
 import { layOut } from './paths';
 import { place } from './place';
+import { rekeyedTree } from './rekeyed-tree';
 import type { Plan, PlanOptions, SpaceView } from './types';
 
 export * from './types';
@@ -24,11 +25,12 @@ export { DELETED_REMOTELY_NOTE } from './notes';
 export function planSync(view: SpaceView, options: PlanOptions = {}): Plan {
   const ctx = createContext(view, options);
   identify(ctx);
+  ctx.tree = rekeyedTree(view.folder, ctx.rekeyed);
   for (const [key, sides] of ctx.sides) {
     const d = decide(sides, options.mergeLimits);
     if (d.kind === 'needs-remote-body') ctx.plan.needBodies.push(key);
     ctx.decisions.set(key, d);
-    if (process.env.QUIRE_DEBUG_KEY === key) console.log('DEBUG decide', key, d.kind, JSON.stringify({ b: !!sides.base, r: !!sides.remote, l: sides.local?.path, p: sides.pushed, c: sides.conflict?.kind, res: sides.resolved?.kind, cr: view.changeRequest }));
+    if (process.env.QUIRE_DEBUG_KEY === key || (process.env.QUIRE_DEBUG_PATH && sides.local?.path.includes(process.env.QUIRE_DEBUG_PATH))) console.log('DEBUG decide', key, d.kind, JSON.stringify({ b: !!sides.base, r: !!sides.remote, l: sides.local?.path, p: sides.pushed, c: sides.conflict?.kind, res: sides.resolved?.kind, cr: view.changeRequest }));
 
   }
   if (ctx.plan.needBodies.length > 0) return { ...ctx.plan, needBodies: [...new Set(ctx.plan.needBodies)] };

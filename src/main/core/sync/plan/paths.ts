@@ -19,12 +19,11 @@ const README = 'README.md';
 
 export function layOut(ctx: PlanContext): void {
   const { view, removed } = ctx;
-  const rekeyedFrom = new Map([...ctx.rekeyed].map(([from, to]) => [to, from]));
-  const nodeOf = (key: string) => view.folder.node(rekeyedFrom.get(key) ?? key);
-  const inTree = (key: string) => !removed.has(key) && (ctx.placements.has(key) || view.folder.node(key) !== undefined);
+  const nodeOf = (key: string) => ctx.tree.node(key);
+  const inTree = (key: string) => !removed.has(key) && (ctx.placements.has(key) || ctx.tree.node(key) !== undefined);
   const parentOf = (key: string): string | null => {
     const p = ctx.placements.get(key);
-    return p ? p.parentKey : (view.folder.node(key)?.parentKey ?? null);
+    return p ? p.parentKey : (ctx.tree.node(key)?.parentKey ?? null);
   };
   const kindOf = (key: string): PageKind => ctx.placements.get(key)?.kind ?? nodeOf(key)?.kind ?? 'document';
   const placedLocally = (key: string): boolean => ctx.placements.get(key)?.placedLocally ?? nodeOf(key)?.placedLocally ?? false;
@@ -36,7 +35,7 @@ export function layOut(ctx: PlanContext): void {
   const affected = new Set<string | null>();
   if (ctx.options.full) {
     affected.add(null);
-    for (const key of view.folder.keys()) if (inTree(key)) affected.add(key);
+    for (const key of ctx.tree.keys()) if (inTree(key)) affected.add(key);
     for (const key of ctx.placements.keys()) affected.add(key);
   }
   for (const p of ctx.placements.values()) {
@@ -51,10 +50,11 @@ export function layOut(ctx: PlanContext): void {
     }
   }
   for (const key of removed) {
-    const node = view.folder.node(key);
+    const node = ctx.tree.node(key);
     if (node) affected.add(node.parentKey);
   }
   for (const parent of view.remote.reordered()) if (parent === null || inTree(parent)) affected.add(parent);
+  for (const parent of ctx.summaryOrder.keys()) if (parent === null || inTree(parent)) affected.add(parent);
   for (const f of [...affected]) if (f !== null && !inTree(f)) affected.delete(f);
 
   // Order.
@@ -62,13 +62,18 @@ export function layOut(ctx: PlanContext): void {
   const childrenOf = (f: string | null): string[] => {
     const known = ordered.get(f);
     if (known) return known;
-    const before = view.folder.children(f).filter((k) => !removed.has(k) && !ctx.rekeyed.has(k));
+    const before = ctx.tree.children(f).filter((k) => !removed.has(k) && !ctx.rekeyed.has(k));
     if (!affected.has(f)) return before;
     const members = new Set(before.filter((k) => !ctx.placements.has(k) || ctx.placements.get(k)!.parentKey === f));
     const arrivals = (into.get(f) ?? []).filter((k) => !members.has(k));
     arrivals.sort((a, b) => sortKey(a) .localeCompare(sortKey(b)));
     for (const k of arrivals) members.add(k);
-    const localSeq = [...before.filter((k) => members.has(k)), ...arrivals];
+    let localSeq = [...before.filter((k) => members.has(k)), ...arrivals];
+    const listed = ctx.summaryOrder.get(f);
+    if (listed) {
+      const inList = new Set(listed);
+      localSeq = [...listed.filter((k) => members.has(k)), ...localSeq.filter((k) => !inList.has(k))];
+    }
     const out: string[] = [];
     const seen = new Set<string>();
     for (const id of f === null || !f.startsWith('new:') ? view.remote.children(f) : []) {
@@ -99,7 +104,7 @@ export function layOut(ctx: PlanContext): void {
   };
   const sortKey = (key: string): string => pathNow(key) ?? `~${key}`;
   const pathNow = (key: string): string | null => ctx.sides.get(key)?.local?.path ?? nodeOf(key)?.path ?? null;
-  const hasChildren = (key: string): boolean => (affected.has(key) ? childrenOf(key).length > 0 : view.folder.children(key).length > 0);
+  const hasChildren = (key: string): boolean => (affected.has(key) ? childrenOf(key).length > 0 : ctx.tree.children(key).length > 0);
 
   // The space's first page (README.md): the first document, entering groups only.
   const firstIn = (f: string | null, depth = 0): string | null => {
@@ -113,7 +118,7 @@ export function layOut(ctx: PlanContext): void {
     }
     return null;
   };
-  const before = view.folder.byPath(README) ?? null;
+  const before = ctx.tree.byPath(README) ?? null;
   ctx.firstPage.before = before;
   const after = firstIn(null);
   ctx.firstPage.after = after;
@@ -164,16 +169,29 @@ export function layOut(ctx: PlanContext): void {
       const name = names.get(k) ?? null;
       const held = ctx.placements.get(k)?.held === true;
       const where = placeOf(dir, name, kindOf(k), hasChildren(k), k === after);
-      const laid: Laid = { parentKey: f, position, name, path: held ? (pathNow(k) ?? where.file) : where.file, folder: where.folder };
+      const laid: Laid = held ? heldPlace(k, f, position, name, where) : { parentKey: f, position, name, path: where.file, folder: where.folder };
       ctx.laid.set(k, laid);
       const folderBefore = node?.folder ?? null;
-      if (laid.folder !== folderBefore && (hasChildren(k) || (node && view.folder.children(k).length > 0))) {
+      if (laid.folder !== folderBefore && (hasChildren(k) || (node && ctx.tree.children(k).length > 0))) {
         affected.add(k);
         insertByDepth(queue, k, depthOf);
       }
     });
   }
   for (const k of relay) if (!ctx.laid.has(k)) relayOwner(k);
+
+  /**
+   * A held page stays where its file is, and what the layout puts under it goes into the folder
+   * its file is actually in (`x/README.md` owns `x`; `x.md` would own `x`).
+   */
+  function heldPlace(key: string, parent: string | null, position: number, name: string | null, where: { file: string | null; folder: string | null }): Laid {
+    const file = ctx.sides.get(key)?.local?.path ?? null;
+    const path = file ?? pathNow(key) ?? where.file;
+    // Without a file here (deleted here, edited there), it is where the layout puts it.
+    if (file === null || path === README || where.folder === null) return { parentKey: parent, position, name, path, folder: where.folder };
+    const folder = /\/README\.md$/i.test(file) ? file.slice(0, -'/README.md'.length) : file.replace(/\.md$/i, '');
+    return { parentKey: parent, position, name, path: file, folder };
+  }
 
   function relayOwner(key: string): void {
     const node = nodeOf(key);
@@ -182,7 +200,7 @@ export function layOut(ctx: PlanContext): void {
     const where = placeOf(parentDir, node.name, node.kind, hasChildren(key), key === after);
     const held = ctx.placements.get(key)?.held === true;
     if (!held && where.file === node.path && where.folder === node.folder) return;
-    ctx.laid.set(key, { parentKey: node.parentKey, position: node.position, name: node.name, path: held ? pathNow(key) : where.file, folder: where.folder });
+    ctx.laid.set(key, held ? heldPlace(key, node.parentKey, node.position, node.name, where) : { parentKey: node.parentKey, position: node.position, name: node.name, path: where.file, folder: where.folder });
   }
 
   avoidStayingFiles(ctx, removed);
@@ -204,15 +222,15 @@ function avoidStayingFiles(ctx: PlanContext, removed: ReadonlySet<string>): void
     if (removed.has(key)) return undefined;
     const laid = ctx.laid.get(key);
     if (laid) return laid.path;
-    return ctx.sides.get(key)?.local?.path ?? view.folder.node(key)?.path;
+    return ctx.sides.get(key)?.local?.path ?? ctx.tree.node(key)?.path;
   };
   const blocked = new Set(view.local.unreadable.map((u) => u.path));
   const claimed = new Map<string, string>();
-  const now = (key: string) => ctx.sides.get(key)?.local?.path ?? view.folder.node(key)?.path ?? null;
+  const now = (key: string) => ctx.sides.get(key)?.local?.path ?? ctx.tree.node(key)?.path ?? null;
   for (const [key, laid] of ctx.laid) if (laid.path !== null && now(key) === laid.path) claimed.set(laid.path.toLowerCase(), key);
   for (const [key, laid] of ctx.laid) {
     if (laid.path === null || now(key) === laid.path) continue;
-    const occupant = view.folder.byPath(laid.path);
+    const occupant = ctx.tree.byPath(laid.path);
     const occupied =
       blocked.has(laid.path) ||
       (occupant !== undefined && occupant !== key && !removed.has(occupant) && finalPath(occupant) === laid.path) ||
@@ -225,7 +243,7 @@ function avoidStayingFiles(ctx: PlanContext, removed: ReadonlySet<string>): void
     const short = key.replace(/[^A-Za-z0-9_]/g, '').slice(0, 8).toLowerCase() || 'page';
     let candidate = `${stem}-${short}.md`;
     const taken = (path: string) => {
-      const holder = claimed.get(path.toLowerCase()) ?? view.folder.byPath(path);
+      const holder = claimed.get(path.toLowerCase()) ?? ctx.tree.byPath(path);
       return blocked.has(path) || (holder !== undefined && holder !== key);
     };
     for (let n = 2; taken(candidate); n++) candidate = `${stem}-${short}-${n}.md`;

@@ -15,6 +15,7 @@
  */
 import type { PlanContext, Placement } from './context';
 import { keepsFile } from './decide';
+import { readSummaryIntent } from './summary-intent';
 import type { FolderNode } from './types';
 
 const README = 'README.md';
@@ -32,10 +33,9 @@ export function nameFromPath(path: string): string {
 }
 
 export function place(ctx: PlanContext): void {
-  const { view, removed } = ctx;
+  const { view, removed, tree } = ctx;
   // The change request that carried the writer's placement was merged: main places it now.
   const mergedMove = (key: string): boolean => view.changeRequest === 'merged' && view.pushed.get(key)?.moved === true;
-  const rekeyedFrom = new Map([...ctx.rekeyed].map(([from, to]) => [to, from]));
   for (const from of ctx.rekeyed.keys()) removed.add(from);
 
   // Where each file of the folder is after this cycle's local changes, and who owns a folder.
@@ -46,20 +46,18 @@ export function place(ctx: PlanContext): void {
     gone.add(m.from);
     fileAt.set(m.to, key);
   }
-  for (const [key, s] of ctx.sides) if (s.local && !view.folder.node(key)) fileAt.set(s.local.path, key);
+  for (const [key, s] of ctx.sides) if (s.local && !tree.node(key)) fileAt.set(s.local.path, key);
   const keyAtPath = (path: string): string | null => {
     const here = fileAt.get(path);
     if (here !== undefined) return here;
     if (gone.has(path)) return null;
-    const key = view.folder.byPath(path);
-    if (key === undefined) return null;
-    return ctx.rekeyed.get(key) ?? key;
+    return tree.byPath(path) ?? null;
   };
   const ownerOf = (dir: string, self: string): string | null => {
     for (let d = dir; d !== ''; d = dirOf(d)) {
       const readme = keyAtPath(`${d}/${README}`);
       if (readme !== null && readme !== self && stays(readme)) return readme;
-      const owner = view.folder.byFolder(d);
+      const owner = tree.byFolder(d);
       if (owner !== undefined && owner !== self && stays(owner)) return owner;
     }
     return null;
@@ -69,7 +67,7 @@ export function place(ctx: PlanContext): void {
     const d = ctx.decisions.get(key);
     if (!d) return true;
     const s = ctx.sides.get(key)!;
-    const kind = s.remote?.kind ?? s.base?.kind ?? view.folder.node(key)?.kind ?? 'document';
+    const kind = s.remote?.kind ?? s.base?.kind ?? tree.node(key)?.kind ?? 'document';
     if (kind !== 'document') return s.remote !== undefined;
     return keepsFile(d, s.local !== undefined) || d.kind === 'held';
   };
@@ -79,7 +77,7 @@ export function place(ctx: PlanContext): void {
       removed.add(key);
       continue;
     }
-    const node: FolderNode | undefined = view.folder.node(rekeyedFrom.get(key) ?? key);
+    const node: FolderNode | undefined = tree.node(key);
     const d = ctx.decisions.get(key)!;
     const R = s.remote;
     const kind = R?.kind ?? s.base?.kind ?? node?.kind ?? 'document';
@@ -111,20 +109,48 @@ export function place(ctx: PlanContext): void {
     ctx.placements.set(key, p);
   }
 
+  /** A placement for a node this cycle did not otherwise look at: where it is. */
+  const fromFolder = (key: string): Placement | undefined => {
+    const node = tree.node(key);
+    if (!node) return undefined;
+    return { key, kind: node.kind, parentKey: node.parentKey, placedLocally: node.placedLocally, movedNow: false, slug: node.name, title: node.title, href: node.href, held: false };
+  };
+
+  // SUMMARY.md: what the writer moved, reordered or retitled there (a file moved wins).
+  if (view.local.summary) {
+    const intent = readSummaryIntent(ctx, view.local.summary, keyAtPath);
+    const moveByList = (key: string, parentKey: string | null) => {
+      if (removed.has(key) || view.local.moved.has(key)) return;
+      const p = ctx.placements.get(key) ?? fromFolder(key);
+      if (!p || p.held) return;
+      ctx.placements.set(key, { ...p, parentKey, placedLocally: true, movedNow: true });
+    };
+    for (const [key, parentKey] of intent.parent) moveByList(key, parentKey);
+    for (const key of intent.reordered) moveByList(key, ctx.placements.get(key)?.parentKey ?? tree.node(key)?.parentKey ?? null);
+    for (const [key, title] of intent.titles) {
+      const p = ctx.placements.get(key) ?? fromFolder(key);
+      if (!p || p.held || removed.has(key)) continue;
+      ctx.placements.set(key, { ...p, title });
+      ctx.retitled.set(key, title);
+    }
+    ctx.summaryOrder = intent.order;
+    ctx.plan.held.push(...intent.held);
+  }
+
   // Parents gone from the tree: their children move up.
   const parentOf = (key: string): string | null | undefined => {
     if (removed.has(key)) return undefined;
     const p = ctx.placements.get(key);
     if (p) return p.parentKey;
-    const node = view.folder.node(key);
+    const node = tree.node(key);
     return node ? node.parentKey : undefined;
   };
-  const inTree = (key: string): boolean => !removed.has(key) && (ctx.placements.has(key) || view.folder.node(key) !== undefined);
+  const inTree = (key: string): boolean => !removed.has(key) && (ctx.placements.has(key) || tree.node(key) !== undefined);
   const upFrom = (key: string): string | null => {
     let p: string | null = key;
     for (let n = 0; p !== null && !inTree(p) && n < 256; n++) {
       const r = view.remote.page(p);
-      p = r ? r.parentId : (view.folder.node(p)?.parentKey ?? null);
+      p = r ? r.parentId : (tree.node(p)?.parentKey ?? null);
     }
     return p !== null && inTree(p) ? p : null;
   };
@@ -135,18 +161,17 @@ export function place(ctx: PlanContext): void {
       p.placedLocally = true;
     }
   }
-  /** A placement for a node this cycle did not otherwise look at: where it is. */
-  const fromFolder = (key: string): Placement | undefined => {
-    const node = view.folder.node(key);
-    if (!node) return undefined;
-    return { key, kind: node.kind, parentKey: node.parentKey, placedLocally: node.placedLocally, movedNow: false, slug: node.name, title: node.title, href: node.href, held: false };
-  };
   for (const key of removed) {
-    for (const child of view.folder.children(key)) {
+    for (const child of tree.children(key)) {
       if (ctx.placements.has(child) || removed.has(child)) continue;
       const p = fromFolder(child)!;
       ctx.placements.set(child, { ...p, parentKey: upFrom(key), placedLocally: true });
     }
+  }
+  // The children of a page kept under a new key follow it (their rows name the old key).
+  for (const now of ctx.rekeyed.values()) {
+    if (!inTree(now)) continue;
+    for (const child of tree.children(now)) if (!ctx.placements.has(child) && !removed.has(child)) ctx.placements.set(child, { ...fromFolder(child)!, placedLocally: true });
   }
   // A move here and a move there can make a loop (each page under the other): the move made
   // here wins, the page main placed goes to the root.

@@ -265,6 +265,9 @@ export interface MassDeleteHold {
 export interface Held {
   key: string | null;
   path: string;
+  /** SUMMARY.md lines: where, and the entry's title. */
+  line?: number;
+  title?: string;
   reason: UnreadableReason | 'new-group' | 'new-link' | 'link-target' | 'group-removed' | 'link-removed';
 }
 

@@ -1,7 +1,7 @@
 import { all, flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
-import { explainMirrorError, SyncEngine, type CycleReport, ContinuousSync } from '../../../core/sync';
+import { describeNotPushed, explainMirrorError, needsYou, SyncEngine, type CycleReport, ContinuousSync } from '../../../core/sync';
 import { errorMessage, heldMessage } from '../messages';
 import { progressPrinter } from '../progress-printer';
 import type { Mirror } from '../../../core/mirror';
@@ -59,8 +59,9 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       const report = await engine.runCycle();
       io.stdout(describe(report));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+      for (const s of report.spaces) for (const h of s.notPushed) io.stderr(`${s.title}: ${describeNotPushed(h)}`);
       await replayQueuedActions(review, api, io);
-      return report.conflicts > 0 || report.held > 0 ? EXIT.conflicts : EXIT.ok;
+      return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
     io.stderr(`Syncing ${dir}: on every saved edit and every ${intervalS}s; press Ctrl-C to stop.`);
@@ -83,6 +84,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       onReport: (report) => {
         if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report));
         for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+        for (const s of report.spaces) for (const h of s.notPushed) io.stderr(`${s.title}: ${describeNotPushed(h)}`);
       },
       onError: (err) => {
         if (io.signal.aborted) return false;

@@ -1,0 +1,116 @@
+/**
+ * SUMMARY.md edited by hand (Git Sync's table of contents): order and nesting become page
+ * moves, group and link titles become title updates, and what the API cannot do (create a
+ * group or a link, change a link's target, delete through SUMMARY.md) is reported, never
+ * guessed. Nothing else changes: no text is sent and no file is lost.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
+import { tempDir } from '../../helpers/cli';
+import { contentBatches, exists, openChangeRequests, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+
+let fake: FakeApi;
+let root: string;
+let dir: string;
+let space: SpaceRec;
+
+beforeEach(async () => {
+  fake = await startFakeApi();
+  space = seedGuide(fake);
+  fake.store.addPage(space.id, { title: 'Reference', type: 'group', pages: [{ title: 'API', markdown: 'Calls.\n' }] });
+  fake.store.addPage(space.id, { title: 'Status page', type: 'link', href: 'https://status.example.com' });
+  root = tempDir();
+  dir = join(root, 'guide');
+  expect((await syncOnce(fake, root)).code).toBe(0);
+  fake.resetLog();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+type Change = { operation: string; page?: string; into?: string | null; title?: string; document?: unknown };
+const sentChanges = (): Change[] => contentBatches(fake).flatMap((r) => (r.body as { changes: Change[] }).changes);
+const editSummary = (edit: (text: string) => string) => write(dir, 'SUMMARY.md', edit(read(dir, 'SUMMARY.md')));
+const idOf = (title: string) => fake.store.pageByTitle(space.id, title).id;
+const crTree = () => {
+  const [cr] = openChangeRequests(fake, space.id);
+  const revision = fake.store.revisionOf(space.id, { changeRequest: cr!.id });
+  const titles = (parent: string | null): string[] => (revision.children.get(parent ?? '') ?? []).map((id) => revision.pages.get(id)!.title);
+  return { titles, id: (title: string) => [...revision.pages.values()].find((p) => p.title === title)!.id };
+};
+/** A second cycle after a SUMMARY.md edit is quiet: the edit was taken once. */
+async function expectQuietNextCycle(): Promise<void> {
+  fake.resetLog();
+  expect((await syncOnce(fake, root)).code).toBe(0);
+  expect(contentBatches(fake)).toHaveLength(0);
+}
+
+describe('SUMMARY.md edited by hand', () => {
+  it('reordering entries alone moves the fewest pages, without sending any text or moving files', async () => {
+    editSummary((t) => t.replace('* [FAQ](faq.md)\n* [Changelog](changelog.md)\n', '* [Changelog](changelog.md)\n* [FAQ](faq.md)\n'));
+    expect((await syncOnce(fake, root)).code).toBe(0);
+
+    const changes = sentChanges();
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ operation: 'update_page' });
+    expect(changes[0]!.document).toBeUndefined();
+    expect([idOf('FAQ'), idOf('Changelog')]).toContain(changes[0]!.page);
+    expect(crTree().titles(null)).toEqual(['Welcome', 'Getting Started', 'Changelog', 'FAQ', 'Reference', 'Status page']);
+    expect(exists(dir, 'faq.md') && exists(dir, 'changelog.md')).toBe(true);
+    expect(read(dir, 'SUMMARY.md')).toMatch(/\* \[Changelog\]\(changelog\.md\)\n\* \[FAQ\]\(faq\.md\)/);
+    await expectQuietNextCycle();
+  });
+
+  it('an entry indented under another page moves the page there, and its file follows', async () => {
+    editSummary((t) => t.replace('* [FAQ](faq.md)\n', '  * [FAQ](faq.md)\n'));
+    expect((await syncOnce(fake, root)).code).toBe(0);
+
+    const tree = crTree();
+    expect(tree.titles(tree.id('Getting Started'))).toEqual(['Install', 'Configure', 'FAQ']);
+    expect(sentChanges()).toEqual([expect.objectContaining({ operation: 'update_page', page: idOf('FAQ'), into: idOf('Getting Started') })]);
+    expect(exists(dir, 'getting-started/faq.md')).toBe(true);
+    expect(exists(dir, 'faq.md')).toBe(false);
+    expect(read(dir, 'getting-started/faq.md')).toContain('Questions.');
+    await expectQuietNextCycle();
+  });
+
+  it('an entry moved under a group heading goes into that group', async () => {
+    editSummary((t) => t.replace('* [Changelog](changelog.md)\n', '').replace('## Reference\n\n* [API](reference/api.md)\n', '## Reference\n\n* [API](reference/api.md)\n* [Changelog](changelog.md)\n'));
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    const tree = crTree();
+    expect(tree.titles(tree.id('Reference'))).toEqual(['API', 'Changelog']);
+    expect(exists(dir, 'reference/changelog.md')).toBe(true);
+    await expectQuietNextCycle();
+  });
+
+  it('a renamed group heading or link title is a title update', async () => {
+    editSummary((t) => t.replace('## Reference', '## API reference').replace('[Status page]', '[Service status]'));
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    const changes = sentChanges();
+    expect(changes).toHaveLength(2);
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ operation: 'update_page', page: idOf('Reference'), title: 'API reference' }),
+        expect.objectContaining({ operation: 'update_page', page: idOf('Status page'), title: 'Service status' }),
+      ]),
+    );
+    expect(changes.every((c) => c.document === undefined)).toBe(true);
+    expect(read(dir, 'SUMMARY.md')).toContain('## API reference');
+    await expectQuietNextCycle();
+  });
+
+  it('what the API cannot do from SUMMARY.md is reported, and nothing is deleted', async () => {
+    editSummary((t) => t.replace('* [Changelog](changelog.md)\n', '').replace('---\n', '## Tutorials\n\n---\n').replace('(https://status.example.com)', '(https://status.example.org)'));
+    const run = await syncOnce(fake, root);
+    expect(run.code).toBe(3);
+    expect(run.stdout + run.stderr).toMatch(/SUMMARY\.md line \d+: “Tutorials” is a new group/);
+    expect(run.stdout + run.stderr).toMatch(/SUMMARY\.md line \d+: the link “Status page” points elsewhere/);
+    expect(sentChanges()).toHaveLength(0);
+    expect(exists(dir, 'changelog.md')).toBe(true);
+    // SUMMARY.md says what the space is again.
+    expect(read(dir, 'SUMMARY.md')).toContain('[Changelog](changelog.md)');
+    expect(read(dir, 'SUMMARY.md')).not.toContain('Tutorials');
+    await expectQuietNextCycle();
+  });
+});
