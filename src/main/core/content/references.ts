@@ -246,6 +246,23 @@ export function relativeHref(fromFile: string, toFile: string, anchor?: string |
   return parts.join('/') + (anchor === undefined || anchor === null ? '' : `#${encodeAnchor(anchor)}`);
 }
 
+/**
+ * A page or asset created by the next push, named by its path until the server gives it an id:
+ * `/pages/new:<path>` or `/files/new:<path>` (path segments percent-encoded, so the href holds
+ * anywhere a link does). The push resolves it (parseNewRef).
+ */
+export function formatNewRef(kind: 'page' | 'file', path: string, anchor: string | null = null): string {
+  const encoded = path.split('/').map((s) => encodeWith(s, SEGMENT_KEEP)).join('/');
+  return `/${kind === 'page' ? 'pages' : 'files'}/new:${encoded}${anchor === null ? '' : `#${encodeAnchor(anchor)}`}`;
+}
+
+/** The path (decoded) a `/pages/new:…` or `/files/new:…` href names, with its `#anchor` as written; null otherwise. */
+export function parseNewRef(href: string): { kind: 'page' | 'file'; path: string; anchor: string | null } | null {
+  const m = /^\/(pages|files)\/new:([^#]+)(#.*)?$/.exec(href);
+  if (!m) return null;
+  return { kind: m[1] === 'pages' ? 'page' : 'file', path: decodePercent(m[2]!), anchor: m[3] ?? null };
+}
+
 /** Decodes %XX sequences that form UTF-8; leaves any other `%` as written. */
 export function decodePercent(text: string): string {
   return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {

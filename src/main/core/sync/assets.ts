@@ -4,12 +4,14 @@
  * is and was when written, so the scan tells the writer's own changes apart. Assets only this
  * folder has keep their names; what happens to them is the push's business.
  */
+import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { ApiClient } from '../api';
 import type { FileRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { ASSETS_FOLDER, planAssetPaths } from './layout';
+import type { Held } from './plan';
 import { forEachBounded, type RemoteFile } from './remote';
 import { removeFileInside, resolveInside, writeFileAtomic } from './safe-fs';
 
@@ -28,21 +30,34 @@ export async function pullAssets(api: ApiClient, mirror: Mirror, spaceId: string
   const claimants = [...localOnly.map((p) => ({ id: `local:${p}`, name: posix.basename(p) })), ...files];
   const previous = new Map<string, string>([...known.values()].map((f) => [f.id, f.path]));
   for (const p of localOnly) previous.set(`local:${p}`, p);
+  // A file uploaded in place of another (a changed asset) takes its path over once main has it.
+  for (const pushed of mirror.outbox.pushedFiles(spaceId)) {
+    if (pushed.fileId === null || !files.some((f) => f.id === pushed.fileId)) continue;
+    for (const [id, path] of previous) if (path === pushed.path) previous.delete(id);
+    previous.set(pushed.fileId, pushed.path);
+  }
   const paths = planAssetPaths(claimants, { previous });
   const rows: FileRow[] = [];
   const seen: { path: string; fileId: string; size: number; mtimeMs: number; ino: string; hash: string }[] = [];
+  const claimed = new Set(paths.values());
+  const recorded = new Set(mirror.folder.assets(spaceId).map((a) => a.path));
   await forEachBounded(files, 8, async (f) => {
     const path = paths.get(f.id)!;
     const old = known.get(f.id);
     const abs = resolveInside(spaceDir, path);
     const present = await stat(abs).catch(() => null);
+    // Deleted here: it stays deleted (the server keeps it; `quire status` says so).
+    if (old && old.path === path && present === null && recorded.has(path)) {
+      rows.push({ spaceId, id: f.id, name: f.name, contentType: f.contentType, size: f.size, path, remoteHash: old.remoteHash });
+      return;
+    }
     let remoteHash = old?.remoteHash ?? null;
     if (!old || old.size !== f.size || old.name !== f.name || present === null) {
       const bytes = await api.download(f.downloadURL);
       remoteHash = sha256(bytes);
       await writeFileAtomic(spaceDir, path, bytes);
       out.written.push(path);
-      if (old && old.path !== path) await removeFileInside(spaceDir, old.path);
+      if (old && old.path !== path && !claimed.has(old.path)) await removeFileInside(spaceDir, old.path);
       const st = await stat(abs);
       seen.push({ path, fileId: f.id, size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: remoteHash });
     }
@@ -62,4 +77,32 @@ export async function pullAssets(api: ApiClient, mirror: Mirror, spaceId: string
     for (const s of seen) mirror.folder.upsertAsset(spaceId, s);
   });
   return out;
+}
+
+/** Assets deleted here that main still has: each kept on the server (the API cannot delete a file), and who still uses it. */
+export function deletedAssets(mirror: Mirror, spaceId: string, spaceDir: string): { path: string; fileId: string; usedBy: string[] }[] {
+  const out: { path: string; fileId: string; usedBy: string[] }[] = [];
+  for (const a of mirror.folder.assets(spaceId)) {
+    if (a.fileId === null || existsSync(resolveInside(spaceDir, a.path))) continue;
+    out.push({ path: a.path, fileId: a.fileId, usedBy: usersOf(mirror, spaceId, a.fileId) });
+  }
+  return out;
+}
+
+/** Deleted assets pages still show: a problem to report (an image would silently break). */
+export function deletedAssetsInUse(mirror: Mirror, spaceId: string, gone: readonly string[]): Held[] {
+  if (gone.length === 0) return [];
+  const byPath = new Map(mirror.folder.assets(spaceId).map((a) => [a.path, a.fileId]));
+  return gone.flatMap((path) => {
+    const fileId = byPath.get(path) ?? null;
+    const users = fileId === null ? [] : usersOf(mirror, spaceId, fileId);
+    return users.length > 0 ? [{ key: null, path, title: users.join(', '), reason: 'asset-in-use' as const }] : [];
+  });
+}
+
+function usersOf(mirror: Mirror, spaceId: string, fileId: string): string[] {
+  return mirror.folder.linking(spaceId, [fileId]).flatMap((l) => {
+    const path = mirror.folder.node(l.spaceId, l.key)?.path;
+    return path ? [l.spaceId === spaceId ? path : `${path} (another space)`] : [];
+  });
 }

@@ -15,7 +15,7 @@
  * so every id it names is real when sent. Texts name new pages and assets as `/pages/new:<path>`
  * and `/files/new:<path>` until then (push.ts resolves them).
  */
-import { findReferences, pageTitleOf } from '../content';
+import { findReferences, pageTitleOf, parseNewRef } from '../content';
 import { isNewPageKey, type LocalAsset, type PushOp } from './plan';
 
 export const MAX_CHANGES_PER_BATCH = 50;
@@ -67,8 +67,8 @@ export function placeholderKeys(text: string | null): string[] {
   if (text === null || !text.includes('new:')) return [];
   const keys = new Set<string>();
   for (const ref of findReferences(text)) {
-    const m = /^\/(pages|files)\/(new:.+?)(?:#.*)?$/.exec(ref.href);
-    if (m) keys.add(m[2]!);
+    const placeholder = parseNewRef(ref.href);
+    if (placeholder) keys.add(`new:${placeholder.path}`);
   }
   return [...keys];
 }

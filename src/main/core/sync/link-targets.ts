@@ -92,9 +92,10 @@ export class LinkResolver {
     const here = overlay?.get(path);
     if (here !== undefined) return { kind: 'page', spaceId, id: here };
     if (path.startsWith('.gitbook/assets/')) {
-      const id = this.mirror.content.fileIdAt(spaceId, path) ?? this.mirror.outbox.pushedFileIdAt(spaceId, path);
-      if (id !== null) return { kind: 'file', spaceId, id };
-      return this.overlays.get(spaceId)?.newAssets?.has(path) ? { kind: 'file', spaceId, id: `${NEW}${path}` } : null;
+      // Uploaded in this push (new or changed), else the change request's upload, else main's file.
+      if (this.overlays.get(spaceId)?.newAssets?.has(path)) return { kind: 'file', spaceId, id: `${NEW}${path}` };
+      const id = this.mirror.outbox.pushedFileIdAt(spaceId, path) ?? this.mirror.content.fileIdAt(spaceId, path);
+      return id !== null ? { kind: 'file', spaceId, id } : null;
     }
     const key = this.mirror.folder.byPath(spaceId, path);
     return key === undefined ? null : { kind: 'page', spaceId, id: key };

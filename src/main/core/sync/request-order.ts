@@ -12,7 +12,7 @@
  * pushes the id once the page exists).
  */
 import type { RevisionPage } from '@gitbook/api';
-import { relativeHref, rewriteReferences } from '../content';
+import { parseNewRef, relativeHref, rewriteReferences } from '../content';
 
 export class RequestOrder {
   private children: Map<string | null, string[]> | null = null;
@@ -99,16 +99,14 @@ export interface PlaceholderContext {
   fileId: (path: string) => string | null;
 }
 
-const PLACEHOLDER = /^\/(pages|files)\/new:(.+?)(#.*)?$/;
-
 export function resolvePlaceholders(text: string, ctx: PlaceholderContext): string {
   if (!text.includes('/new:')) return text;
   return rewriteReferences(text, (ref) => {
-    const m = PLACEHOLDER.exec(ref.href);
-    if (!m) return null;
-    const [, kind, path, anchor] = m as unknown as [string, string, string, string | undefined];
+    const placeholder = parseNewRef(ref.href);
+    if (!placeholder) return null;
+    const { kind, path, anchor } = placeholder;
     const key = `new:${path}`;
-    if (kind === 'pages') {
+    if (kind === 'page') {
       const id = ctx.pageId(key);
       if (id !== null) return `/pages/${id}${anchor ?? ''}`;
       const ref = ctx.refInBatch(key);

@@ -195,7 +195,9 @@ export function scanSpace(input: ScanInput): ScanResult {
   added.push(...left.map((a) => ({ path: a.path, text: a.raw })));
 
   scanAssets(mirror, spaceId, spaceDir, result, entries, looked);
-  newAssets.push(...result.assets.added.map(({ path, name, size }) => ({ path, name, size })));
+  // A changed asset goes up as a new file (the API cannot replace one); pages using it follow (space-sync.ts).
+  const uploads = [...result.assets.added, ...result.assets.changed.filter((c) => c.fileId !== null)];
+  newAssets.push(...uploads.map(({ path, name, size }) => ({ path, name, size })));
   return result;
 }
 
@@ -207,6 +209,28 @@ export function toStableChanges(local: LocalChanges, toStable: (key: string | nu
     moved: new Map([...local.moved].map(([key, m]) => [key, { ...m, text: m.text === null ? null : toStable(key, m.to, m.text) }])),
     added: local.added.map((a) => ({ path: a.path, text: toStable(null, a.path, a.text) })),
   };
+}
+
+/**
+ * Pages whose files use one of these server files (an asset changed here, uploaded anew): read
+ * as if edited, so their stable text (now naming the new upload) goes into the change request.
+ */
+export function readPagesUsing(input: ScanInput, result: ScanResult, fileIds: readonly string[]): ScanResult {
+  const { mirror, spaceId, spaceDir } = input;
+  if (fileIds.length === 0) return result;
+  const edited = new Map(result.local.edited);
+  for (const { spaceId: space, key } of mirror.folder.linking(spaceId, fileIds)) {
+    if (space !== spaceId || edited.has(key) || result.local.moved.has(key) || result.local.vanished.has(key)) continue;
+    const path = mirror.folder.node(spaceId, key)?.path;
+    const st = path ? lstatOrNull(join(spaceDir, path)) : null;
+    if (!path || !st?.isFile()) continue;
+    const text = readText(join(spaceDir, path), st);
+    if (typeof text !== 'string') continue;
+    result.seen.set(path, { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: sha256(text) });
+    result.read.set(path, text);
+    edited.set(key, { path, text });
+  }
+  return { ...result, local: { ...result.local, edited } };
 }
 
 /** The stable text a known page's file held when last seen (for pairing moves by title), or null. */
@@ -346,7 +370,7 @@ function scanAssets(mirror: Mirror, spaceId: string, spaceDir: string, result: S
     const name = a.path.slice(ASSETS_FOLDER.length + 1);
     if (rec && rec.hash === hash) continue;
     const fileId = rec?.fileId ?? onServer(a.path);
-    if (rec || fileId !== null) result.assets.changed.push({ path: a.path, name, ...stat, hash, fileId });
+    if (rec || fileId !== null) result.assets.changed.push({ path: a.path, name, ...stat, hash, fileId: rec?.fileId ?? fileId });
     else result.assets.added.push({ path: a.path, name, ...stat, hash });
   }
   const present = new Set(assets.map((a) => a.path));

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApiClient } from '../api';
-import { toStableLinks } from '../content';
+import { parseStableRef, toStableLinks } from '../content';
 import { type Mirror, STATE_DIR } from '../mirror';
 import { applyFileOps, type ApplyResult } from './apply';
 import { pullAssets } from './assets';
@@ -28,7 +28,8 @@ import { recordCycle } from './record';
 import { diffRemote, fetchPageText, fetchRemoteTree, forEachBounded, type RemoteDiff, type RemoteTree } from './remote';
 import { rebuildFromFolder } from './rebuild';
 import { resolveInside } from './safe-fs';
-import { type ScanHint, type ScanResult, scanSpace, toStableChanges } from './scan';
+import { deletedAssetsInUse } from './assets';
+import { readPagesUsing, type ScanHint, type ScanResult, scanSpace, toStableChanges } from './scan';
 import { mirrorView } from './space-view';
 import { writeSummaryFile } from './summary-file';
 import type { SpaceReport } from './report';
@@ -104,6 +105,11 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
       scan = scanSpace({ mirror, spaceId, spaceDir, hint: 'all' });
     }
   }
+  scan = readPagesUsing(
+    { mirror, spaceId, spaceDir, hint },
+    scan,
+    scan.assets.changed.flatMap((c) => (c.fileId !== null ? [c.fileId] : [])),
+  );
   touched.firstSync = firstSync;
   report.unreadable = scan.local.unreadable.map((u) => ({ path: u.path, reason: u.reason }));
 
@@ -112,8 +118,19 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     files: new Map([...scan.local.added.map((a) => [a.path, `new:${a.path}`] as const), ...[...scan.local.moved].map(([key, m]) => [m.to, key] as const)]),
     newAssets: new Set(scan.local.assets.map((a) => a.path)),
   });
-  const toStable = (key: string | null, path: string, raw: string) =>
-    toStableLinks(raw, ctx.links.targetsFor(spaceId, path), (key !== null ? mirror.folder.node(spaceId, key)?.linkMap : null) ?? {});
+  // Links to an asset uploaded anew resolve again (the file they were written for is replaced).
+  const replaced = new Set(scan.assets.changed.flatMap((c) => (c.fileId !== null ? [c.fileId] : [])));
+  const writtenLinks = (key: string | null): Record<string, string> => {
+    const map = (key !== null ? mirror.folder.node(spaceId, key)?.linkMap : null) ?? {};
+    if (replaced.size === 0) return map;
+    return Object.fromEntries(
+      Object.entries(map).filter(([, stable]) => {
+        const ref = parseStableRef(stable);
+        return !(ref?.kind === 'file' && replaced.has(ref.fileId));
+      }),
+    );
+  };
+  const toStable = (key: string | null, path: string, raw: string) => toStableLinks(raw, ctx.links.targetsFor(spaceId, path), writtenLinks(key));
   const local = toStableChanges(scan.local, toStable);
   const conflicts: OpenConflict[] = mirror.content.conflicts(spaceId).map((c) => ({
     pageId: c.pageId,
@@ -124,7 +141,17 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   }));
   const pushed = store.pushedPages(spaceId);
   const viewOf = (): SpaceView =>
-    mirrorView({ mirror, spaceId, spaceDir, remote, local, pushed, changeRequest: crState, conflicts, readStable: (key, path, raw) => toStable(key, path, raw) });
+    mirrorView({
+      mirror,
+      spaceId,
+      spaceDir,
+      remote,
+      local,
+      pushed,
+      changeRequest: crState,
+      conflicts,
+      readStable: (key, path, raw) => toStable(key, path, raw),
+    });
 
   let plan: Plan = planSync(viewOf(), { allowMassDelete: ctx.allowMassDelete });
   if (plan.needBodies.length > 0 && remote) {
@@ -138,16 +165,22 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   }
   if (plan.massDelete) {
     store.setHold(spaceId, { kind: 'mass-delete', ...plan.massDelete, at: startedAt });
-    mirror.log.add('error', `stopped before a mass delete (${plan.massDelete.localDeletes} on the server, ${plan.massDelete.remoteDeletes} here, of ${plan.massDelete.pages})`, spaceId);
+    mirror.log.add(
+      'error',
+      `stopped before a mass delete (${plan.massDelete.localDeletes} on the server, ${plan.massDelete.remoteDeletes} here, of ${plan.massDelete.pages})`,
+      spaceId,
+    );
     report.held = plan.massDelete;
     return touched;
   }
   store.clearHold(spaceId);
-  report.notPushed = plan.held;
+  report.notPushed = [...deletedAssetsInUse(mirror, spaceId, scan.assets.gone), ...plan.held];
 
   const finalPaths = new Map(plan.folder.upsert.map((r) => [r.key, r.kind === 'document' ? r.path : null] as const));
   for (const key of [...plan.folder.remove, ...plan.folder.removeWhenPushed]) finalPaths.set(key, null);
   ctx.links.overlay(spaceId, { paths: finalPaths });
+  // Assets first: pages written next link to them by their local paths.
+  if (remote) await pullAssets(api, mirror, spaceId, spaceDir, remote.tree.files);
   const applied = await applyFileOps(
     {
       api,
@@ -164,7 +197,6 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     },
     plan,
   );
-  if (remote && !applied.error) await pullAssets(api, mirror, spaceId, spaceDir, remote.tree.files);
   const { clean } = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: startedAt });
   ctx.links.overlay(spaceId, {});
   if (plan.treeChanged || firstSync || scan.summary) await writeSummaryFile(mirror, spaceId, spaceDir, (href) => href);
@@ -178,7 +210,8 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   // Main moved since the change request was based on it: bring that in first, so pages main
   // gained since can be edited in it (and changes refused for that go through).
   const mainRevision = remote?.tree.revision.id ?? space.syncedRevision;
-  if (plan.push.length > 0 && crState === 'open' && !plan.clearPushed && crBase !== null && mainRevision && crBase !== mainRevision) await rebaseChangeRequest(pushCtx);
+  if (plan.push.length > 0 && crState === 'open' && !plan.clearPushed && crBase !== null && mainRevision && crBase !== mainRevision)
+    await rebaseChangeRequest(pushCtx);
   const refused = store.refused(spaceId);
   const ops = plan.push
     .filter((op) => {
@@ -203,9 +236,11 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     throw err;
   }
   afterPush(mirror, spaceId, plan, report.push.applied);
+  recordUploadedAssets(mirror, spaceId, scan);
   ctx.onProgress?.({ phase: 'push', spaceId, spaceTitle: space.title, done: ops.length, total: ops.length });
   store.clearLocalEdits(spaceId, startedAt);
-  if (report.push.changes > 0) mirror.log.add('pushed', `${report.push.changes} change(s) sent to change request #${report.push.changeRequest?.number}`, spaceId);
+  if (report.push.changes > 0)
+    mirror.log.add('pushed', `${report.push.changes} change(s) sent to change request #${report.push.changeRequest?.number}`, spaceId);
   return touched;
 }
 
@@ -216,6 +251,17 @@ function afterPush(mirror: Mirror, spaceId: string, plan: Plan, applied: Readonl
     for (const key of plan.folder.removeWhenPushed) if (applied.has(key)) mirror.folder.remove(spaceId, key);
   });
   adoptCreatedIds(mirror, spaceId);
+}
+
+/** Assets uploaded by this push are, from now on, the files the change request has at their paths. */
+function recordUploadedAssets(mirror: Mirror, spaceId: string, scan: ScanResult): void {
+  const uploads = [...scan.assets.added, ...scan.assets.changed.filter((c) => c.fileId !== null)];
+  mirror.transaction(() => {
+    for (const a of uploads) {
+      const fileId = mirror.outbox.pushedFileIdAt(spaceId, a.path);
+      if (fileId !== null) mirror.folder.upsertAsset(spaceId, { path: a.path, fileId, size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, hash: a.hash });
+    }
+  });
 }
 
 /**
@@ -237,7 +283,13 @@ function adoptCreatedIds(mirror: Mirror, spaceId: string): void {
   });
 }
 
-async function fetchBodies(ctx: SpaceSyncContext, spaceId: string, title: string, remote: { tree: RemoteTree; bodies: Map<string, string> }, ids: readonly string[]): Promise<void> {
+async function fetchBodies(
+  ctx: SpaceSyncContext,
+  spaceId: string,
+  title: string,
+  remote: { tree: RemoteTree; bodies: Map<string, string> },
+  ids: readonly string[],
+): Promise<void> {
   let done = 0;
   const report = () => ctx.onProgress?.({ phase: 'pull', spaceId, spaceTitle: title, done, total: ids.length });
   report();

@@ -23,6 +23,11 @@ export function emit(ctx: PlanContext): void {
 
   // ---- conflicts ------------------------------------------------------------------------
   for (const c of view.conflicts) if (!c.remoteFilePresent) plan.conflicts.resolve.push(c);
+  // A conflicted page gone from both sides (its file deleted here, the page there): nothing is left to decide.
+  for (const [key, d] of ctx.decisions) {
+    const open = ctx.sides.get(key)?.conflict;
+    if (open && open.remoteFilePresent && (d.kind === 'gone' || d.kind === 'delete-file' || d.kind === 'push-delete')) plan.conflicts.resolve.push(open);
+  }
   const copies: { key: string; path: string; text: string | null }[] = [];
   for (const [key, d] of ctx.decisions) {
     if (d.kind !== 'held') continue;

@@ -87,11 +87,13 @@ export function identify(ctx: PlanContext): void {
       const fresh = newPageKey(s.local.path);
       ctx.rekeyed.set(key, fresh);
       newFiles.push({ ...sidesOf(fresh), id: fresh, local: s.local });
+      // The change request still has the old page: it goes, or merging would bring it back beside the new one.
+      if (s.pushed && !s.pushed.deleted) ctx.sides.set(key, { ...s, local: undefined, conflict: undefined, resolved: undefined });
       continue;
     }
     ctx.sides.set(key, s);
   }
-  for (const key of ctx.rekeyed.keys()) keys.delete(key);
+  for (const key of ctx.rekeyed.keys()) if (!ctx.sides.has(key)) keys.delete(key);
   for (const a of local.added) {
     const key = newPageKey(a.path);
     newFiles.push({ ...sidesOf(key), id: key, local: { path: a.path, text: a.text } });

@@ -3,7 +3,7 @@ import { has, requireFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { heldMessage } from '../messages';
-import { pendingEdits as detectPendingEdits } from '../../../core/sync';
+import { deletedAssets, pendingEdits as detectPendingEdits } from '../../../core/sync';
 
 export interface SpaceStatus {
   spaceId: string;
@@ -22,6 +22,8 @@ export interface SpaceStatus {
   hold: { localDeletes: number; remoteDeletes: number; pages: number } | null;
   /** Changes the server refused: not sent again until the file changes. */
   refused: { path: string | null; message: string }[];
+  /** Assets deleted here: GitBook keeps them (its API cannot delete a file); usedBy lists the pages still showing one. */
+  deletedAssets: { path: string; usedBy: string[] }[];
 }
 
 /** `quire status --dir DIR [--json]`: per space, last sync, pending edits, conflicts, open change requests. */
@@ -48,6 +50,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         held: hold ? heldMessage(hold, s) : null,
         hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
         refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
+        deletedAssets: s.folder ? deletedAssets(mirror, s.id, join(dir, s.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
       });
     }
     if (has(args, 'json')) {
@@ -79,6 +82,11 @@ function formatSpace(s: SpaceStatus): string {
       ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${s.changeRequest.subject}`]
       : []),
     ...s.refused.map((r) => `  refused by the server: ${r.path ?? '(asset)'}: ${r.message}`),
+    ...s.deletedAssets.map((a) =>
+      a.usedBy.length > 0
+        ? `  ${a.path}: deleted here but still shown by ${a.usedBy.join(', ')}: restore it or remove it from those pages`
+        : `  ${a.path}: deleted here; it stays on GitBook (the API cannot delete files), no page uses it`,
+    ),
     ...(s.held ? [`  STOPPED: ${s.held}`] : []),
   ];
   return lines.join('\n');
