@@ -68,8 +68,10 @@ export function parseSubmittedMarkdown(markdown: string, explicitTitle?: string,
     const heading = LEADING_HEADING.exec(body);
     if (heading) {
       metadata.title ??= (heading[1] ?? '').trim();
-      body = body.slice(heading[0].length).replace(/^(?:[ \t]*\n)+/, '');
+      body = body.slice(heading[0].length);
     }
+    // GitBook keeps a document, not text: blank lines before the first block are not part of it.
+    body = body.replace(/^(?:[ \t]*\n)+/, '');
     if (metadata.title === undefined && explicitTitle !== undefined) metadata.title = explicitTitle;
   } else if (explicitTitle !== undefined) {
     metadata.title = explicitTitle;

@@ -69,6 +69,21 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
     for (const key of plan.folder.remove) if (!failed.has(key)) mirror.folder.remove(spaceId, key);
     const upserted = new Set(plan.folder.upsert.map((r) => r.key));
     for (const t of scan.touched) if (!upserted.has(t.key)) mirror.folder.setStat(spaceId, t.key, t);
+    // Files written again for their links alone (a page they link to moved): what they hold now.
+    for (const [key, written] of applied.written) {
+      const before = upserted.has(key) || failed.has(key) ? undefined : mirror.folder.node(spaceId, key);
+      if (!before) continue;
+      mirror.folder.upsert(spaceId, {
+        ...before,
+        path: written.path,
+        textHash: sha256(written.stable),
+        size: written.size,
+        mtimeMs: written.mtimeMs,
+        ino: written.ino,
+        fileHash: written.hash,
+        linkMap: written.linkMap,
+      });
+    }
 
     for (const c of plan.conflicts.resolve) {
       mirror.content.removeConflict(spaceId, c.path);

@@ -200,7 +200,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   const { clean } = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: startedAt });
   ctx.links.overlay(spaceId, {});
   if (plan.treeChanged || firstSync || scan.summary) await writeSummaryFile(mirror, spaceId, spaceDir, (href) => href);
-  touched.keys = changedKeys(plan, applied);
+  touched.keys = [...new Set([...changedKeys(plan, applied), ...[...scan.local.moved.keys()].filter((k) => !k.startsWith('new:'))])];
   report.pull = pullReport(plan, applied, remote, scan);
   if (applied.error) throw applied.error;
   if (!clean) return touched; // files changed under us: the next cycle plans again

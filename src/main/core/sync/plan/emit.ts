@@ -98,7 +98,7 @@ export function emit(ctx: PlanContext): void {
   }
   plan.stats.movedLocally = moves.length;
   // Links to pages that moved, appeared or went away are written again in the files that hold them.
-  const changedTargets = [...movedIds, ...removed, ...[...ctx.decisions].filter(([k, d]) => !nodeOf(k) && (d.kind === 'text' || d.kind === 'pull-unseen')).map(([k]) => k)];
+  const changedTargets = [...movedIds, ...view.local.moved.keys(), ...removed, ...[...ctx.decisions].filter(([k, d]) => !nodeOf(k) && (d.kind === 'text' || d.kind === 'pull-unseen')).map(([k]) => k)];
   const pageTargets = changedTargets.filter((k) => !isNewPageKey(k));
   if (pageTargets.length > 0) {
     for (const key of ctx.tree.linking(pageTargets)) {
