@@ -118,6 +118,8 @@ export function identify(ctx: PlanContext): void {
       if (!isNewPageKey(file!.id) || ctx.rekeyed.size > 0) {
         for (const [from, to] of ctx.rekeyed) if (to === file!.id) ctx.rekeyed.set(from, id);
       }
+      // A new file the folder's tree knew by its path (its insert not confirmed) is that page now.
+      if (isNewPageKey(file!.id) && view.folder.node(file!.id)) ctx.rekeyed.set(file!.id, id);
     }
   }
   for (const f of newFiles) {
