@@ -1,0 +1,104 @@
+/**
+ * The mapping between the links the server stores and the links the sync folder holds, for
+ * one page. Pure: everything it needs to know about files comes through `LinkTargets`.
+ *
+ * Pull (`toLocalLinks`): each stable reference to a page or file Quire has on disk becomes a
+ * relative path from the page's file. `written` records, for each local href it wrote, the
+ * exact stable href it stands for, so push restores the server's text byte for byte even
+ * where two stable forms lead to one file (`/pages/p` and `/spaces/<own>/pages/p`), where the
+ * page also holds a relative link of its own, or after the target moved on disk. When two
+ * stable hrefs would get the same local href, the later one is written `./x.md` (then
+ * `././x.md`, …): all of them resolve to the same file.
+ *
+ * Push (`toStableLinks`): a local href `written` knows goes back to exactly its stable href;
+ * any other relative link that resolves to a page or file `lookup` knows becomes its stable
+ * reference; anything else is sent as written.
+ *
+ * Only references whose text is written the canonical way (see references.ts `hrefText`) are
+ * rewritten on pull: an odd spelling such as `&#x2F;pages/p` stays as it is, so that what push
+ * writes back is always the original text.
+ */
+import {
+  decodePercent,
+  encodeAnchor,
+  findReferences,
+  formatStableRef,
+  hrefText,
+  parseStableRef,
+  type Reference,
+  relativeHref,
+  resolveRelativeHref,
+  rewriteReferences,
+  type StableRef,
+} from './references';
+
+export interface LinkTargets {
+  /** The space of the page being converted. */
+  spaceId: string;
+  /** Its file, relative to the sync root: `<space folder>/<path>`. */
+  file: string;
+  /** Where a page's file is (root-relative), null if not mirrored. */
+  pageFile(spaceId: string, pageId: string): string | null;
+  /** Where a file (asset) is, null if not mirrored. */
+  assetFile(spaceId: string, fileId: string): string | null;
+  /** What a local file is (root-relative path, NFC). */
+  lookup(rootRelativePath: string): { kind: 'page' | 'file'; spaceId: string; id: string } | null;
+}
+
+function isCanonical(markdown: string, ref: Reference): boolean {
+  const { text, delimiter } = hrefText(ref, ref.href);
+  return delimiter === ref.delimiter && text === markdown.slice(ref.start, ref.end);
+}
+
+/** The local file and anchor a stable reference points at, or null when it is not on disk. */
+function localTarget(stable: StableRef, t: LinkTargets): { file: string; anchor: string | null } | null {
+  const spaceId = stable.spaceId ?? t.spaceId;
+  if (stable.kind === 'file') {
+    const file = t.assetFile(spaceId, stable.fileId);
+    return file === null ? null : { file, anchor: null };
+  }
+  const file = t.pageFile(spaceId, stable.pageId);
+  return file === null ? null : { file, anchor: stable.anchor === null ? null : decodePercent(stable.anchor) };
+}
+
+export function toLocalLinks(stable: string, t: LinkTargets): { text: string; written: Record<string, string> } {
+  const targets = new Map<string, { file: string; anchor: string | null }>();
+  const mapped = new Set<number>();
+  const taken = new Set<string>();
+  for (const ref of findReferences(stable)) {
+    const parsed = isCanonical(stable, ref) ? parseStableRef(ref.href) : null;
+    const target = parsed && (targets.get(ref.href) ?? localTarget(parsed, t));
+    if (target) {
+      targets.set(ref.href, target);
+      mapped.add(ref.start);
+    } else if (resolveRelativeHref(t.file, ref.href)) {
+      // A relative href the server stores stands for itself; no stable href may take its text.
+      taken.add(ref.href);
+    }
+  }
+
+  const written: Record<string, string> = Object.create(null);
+  for (const href of taken) written[href] = href;
+  const localOf = new Map<string, string>();
+  for (const [stableHref, target] of targets) {
+    let local = relativeHref(t.file, target.file, target.anchor);
+    while (taken.has(local)) local = `./${local}`;
+    taken.add(local);
+    localOf.set(stableHref, local);
+    written[local] = stableHref;
+  }
+  const text = rewriteReferences(stable, (ref) => (mapped.has(ref.start) ? localOf.get(ref.href)! : null));
+  return { text, written };
+}
+
+export function toStableLinks(local: string, t: LinkTargets, written: Readonly<Record<string, string>> = {}): string {
+  return rewriteReferences(local, (ref) => {
+    if (Object.hasOwn(written, ref.href)) return written[ref.href]!;
+    const resolved = resolveRelativeHref(t.file, ref.href);
+    const target = resolved && t.lookup(resolved.path);
+    if (!resolved || !target) return null;
+    const spaceId = target.spaceId === t.spaceId ? null : target.spaceId;
+    if (target.kind === 'file') return resolved.anchor === null ? formatStableRef({ kind: 'file', spaceId, fileId: target.id }) : null;
+    return formatStableRef({ kind: 'page', spaceId, pageId: target.id, anchor: resolved.anchor === null ? null : encodeAnchor(resolved.anchor) });
+  });
+}
