@@ -9,6 +9,6 @@ export { MAX_ASSET_BYTES, MAX_PAGE_BYTES } from './limits';
 export { countBySeverity, type Problem, type ProblemCode, type Severity, type SeverityCounts, sortProblems } from './problem';
 export { checkPageForPush } from './push-guard';
 export { type Resolution, resolveHref } from './resolve';
-export { fileKind, readSpaceFile, readSpaceFolder, type SpaceFile, type SpaceFileKind } from './space-files';
+export { fileKind, isContentPath, readSpaceFile, readSpaceFolder, type SpaceFile, type SpaceFileKind } from './space-files';
 export { hasAnchor, headingSlug, type PageHeading, pageAnchors, pageHeadings } from './anchors';
 export { summaryEntryFile } from './summary';

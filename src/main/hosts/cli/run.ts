@@ -9,6 +9,7 @@ import { run as review } from './commands/review';
 import { run as comment } from './commands/comment';
 import { ui } from './commands/ui';
 import { check } from './commands/check';
+import { preview } from './commands/preview';
 import type { ParsedArgs } from './args';
 
 type Command = (args: ParsedArgs, io: CliIo, ctx: CliContext) => Promise<number>;
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   logout,
   review,
   check,
+  preview,
   ui: (args, io, ctx) => ui(args, io, { tokens: ctx.tokens }),
   // Interactive: when offline, queue the action after a short try instead of a long backoff.
   comment: (args, io, ctx) => comment(args, io, ctx.withApiOptions({ maxAttempts: 2 })),
@@ -34,6 +36,7 @@ Usage:
   quire check --dir <folder> [--space <spaceId>]... [--json]   broken links, SUMMARY.md, blocks, frontmatter (offline)
   quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
   quire ui --api <base_url> --dir <folder> [--port <n>]   the app in a browser (first stdout line: the URL)
+  quire preview --dir <folder> [--port <n>]   pages as GitBook shows them, live (first stdout line: the URL)
   quire login [--api <base_url>]        reads the API token from stdin, stores it in the OS keychain
   quire logout [--api <base_url>]
 
