@@ -86,7 +86,8 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
   let includes = 0;
   const html = previewMarkdown().render(body, {
     idPrefix,
-    headingIds: new Map(headings.map((h) => [h.line, h.id])),
+    // A heading with its own anchor (`<a id>` inside it) keeps that one element holding the id.
+    headingIds: new Map(headings.filter((h) => h.explicitId === null).map((h) => [h.line, h.id])),
     link: (href: string, attribute: string, tag: string) => ctx.link(href, rootPath, attribute, tag),
     rewriteUrl: (url: string, attribute: string, tag: string) => {
       if (!isSafeUrl(url, attribute)) return null;
