@@ -95,6 +95,7 @@ export function pageAnchors(markdown: string): Set<string> {
     anchors.add(slug);
     anchors.add(collapse(slug));
   }
+  if (!/\b(?:id|name)\s*=/i.test(markdown)) return anchors; // no HTML id anywhere: skip the tokenizer
   for (const atom of lexMarkdown(markdown).atoms) {
     if (atom.type !== 'html') continue;
     for (const a of atom.attributes) if ((a.name === 'id' || a.name === 'name') && a.value) anchors.add(a.value.value.toLowerCase());

@@ -54,11 +54,22 @@ export function checkSpaces(index: FolderIndex, spaces: readonly CheckedSpace[] 
   }));
 }
 
+const spaceWideMemo = new WeakMap<CheckedSpace, { revision: number; problems: Problem[] }>();
+
+/** SUMMARY.md, names, encodings and sizes of a space: the same for every page until a file changes. */
+function spaceWideProblems(index: FolderIndex, space: CheckedSpace): Problem[] {
+  const memo = spaceWideMemo.get(space);
+  if (memo && memo.revision === index.revision) return memo.problems;
+  const problems = [...checkSummary(space).problems, ...checkCaseClashes(space), ...checkEncodingAndSize(space)];
+  spaceWideMemo.set(space, { revision: index.revision, problems });
+  return problems;
+}
+
 /** The problems of one file (root-relative path): its own, and what the space-wide checks say about it. Unused assets are left out. */
 export function checkPage(index: FolderIndex, rootPath: string): Problem[] {
   const f = index.get(rootPath);
   if (!f) return [];
   const own = fileProblems(index, f).problems;
-  const spaceWide = [...checkSummary(f.space).problems, ...checkCaseClashes(f.space), ...checkEncodingAndSize(f.space)].filter((p) => p.file === rootPath);
+  const spaceWide = spaceWideProblems(index, f.space).filter((p) => p.file === rootPath);
   return sortProblems([...own, ...spaceWide]);
 }

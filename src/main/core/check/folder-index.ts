@@ -40,6 +40,8 @@ export const joinRoot = (folder: string, path: string): string => (folder === ''
 const fold = (path: string): string => path.normalize('NFC').toLowerCase();
 
 export class FolderIndex {
+  /** Increases with every setFile and removeFile, so results derived from the files can be reused until then. */
+  revision = 0;
   private readonly byPath = new Map<string, IndexedFile>();
   private readonly byFold = new Map<string, string[]>();
   private readonly byName = new Map<string, string[]>();
@@ -91,12 +93,14 @@ export class FolderIndex {
     else space.files.push(file);
     this.drop(joinRoot(space.folder, file.path));
     this.add(space, file);
+    this.revision++;
   }
 
   removeFile(space: CheckedSpace, path: string): void {
     const at = space.files.findIndex((f) => f.path === path);
     if (at >= 0) space.files.splice(at, 1);
     this.drop(joinRoot(space.folder, path));
+    this.revision++;
   }
 
   /** The space whose folder holds `rootPath` (the deepest match), or null. */

@@ -11,4 +11,4 @@ export { checkPageForPush } from './push-guard';
 export { type Resolution, resolveHref } from './resolve';
 export { fileKind, isContentPath, readSpaceFile, readSpaceFolder, type SpaceFile, type SpaceFileKind } from './space-files';
 export { hasAnchor, headingSlug, type PageHeading, pageAnchors, pageHeadings } from './anchors';
-export { summaryEntryFile } from './summary';
+export { summaryEntries, summaryEntryFile } from './summary';

@@ -23,6 +23,17 @@ function flatten(entries: readonly SummaryEntry[], out: SummaryEntry[] = []): Su
   return out;
 }
 
+const parsed = new WeakMap<object, SummaryEntry[]>();
+
+/** SUMMARY.md's entries, parsed once per version of the file (the check, the navigation and the pager all ask). */
+export function summaryEntries(file: { text: string | null }): SummaryEntry[] {
+  const cached = parsed.get(file);
+  if (cached) return cached;
+  const entries = file.text === null ? [] : parseSummary(file.text);
+  parsed.set(file, entries);
+  return entries;
+}
+
 /** The space-relative file an entry's path names (a folder means its README.md). */
 export function summaryEntryFile(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
@@ -52,7 +63,7 @@ export function checkSummary(space: CheckedSpace): SummaryFindings {
   const present = new Map(space.files.map((f) => [f.path, f]));
   const lowerPresent = new Map(space.files.map((f) => [f.path.toLowerCase(), f.path]));
   const firstLine = new Map<string, number>();
-  for (const entry of flatten(parseSummary(summary.text))) {
+  for (const entry of flatten(summaryEntries(summary))) {
     if (entry.kind !== 'page' || entry.path === null) continue;
     const file = summaryEntryFile(entry.path);
     const seen = firstLine.get(file);

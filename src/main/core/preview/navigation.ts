@@ -4,9 +4,8 @@
  * leaves them out of the published navigation; the preview shows them, dimmed, so the writer
  * can reach them). Without a SUMMARY.md, the page files in path order.
  */
-import { parseSummary, type SummaryEntry } from '../content';
-import { type CheckedSpace, joinRoot } from '../check';
-import { summaryEntryFile } from '../check';
+import type { SummaryEntry } from '../content';
+import { type CheckedSpace, joinRoot, summaryEntries, summaryEntryFile } from '../check';
 import type { PreviewUrls } from './folder-context';
 import { escapeHtml, isSafeUrl } from './sanitize';
 
@@ -24,7 +23,8 @@ function isHidden(file: { text: string | null }): boolean {
 
 export function renderNavigation(space: CheckedSpace, currentRootPath: string | null, urls: PreviewUrls): string {
   const files = new Map(space.files.map((f) => [f.path, f]));
-  const summary = space.files.find((f) => f.kind === 'summary')?.text;
+  const summaryFile = space.files.find((f) => f.kind === 'summary');
+  const summary = summaryFile?.text;
   const item = (entry: SummaryEntry): string => {
     const children = entry.children.length > 0 ? `<ul>${entry.children.map(item).join('')}</ul>` : '';
     const title = escapeHtml(entry.title || '(untitled)');
@@ -55,7 +55,7 @@ export function renderNavigation(space: CheckedSpace, currentRootPath: string | 
     if (loose.length > 0) sections.push(`<ul class="nav-list">${loose.map(item).join('')}</ul>`);
     loose = [];
   };
-  for (const entry of parseSummary(summary)) {
+  for (const entry of summaryEntries(summaryFile!)) {
     if (entry.kind !== 'group') {
       loose.push(entry);
       continue;

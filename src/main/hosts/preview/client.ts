@@ -1,8 +1,9 @@
 /**
  * What the preview runs in the browser, served as /_quire/live.js (an external script: the CSP
  * allows no inline code) and as /_quire/preview.css. Live reload: the server sends a `change`
- * event when a file of the folder is saved; the page fetches itself again and swaps its content
- * in place, keeping the scroll position (a full reload would flash and lose it).
+ * event when a file of the folder is saved (and, on connecting, the folder's version, so a save
+ * made while the stream was opening is not missed); the page fetches itself again and swaps its
+ * content in place, keeping the scroll position (a full reload would flash and lose it).
  */
 
 export const LIVE_RELOAD_SCRIPT = `'use strict';
@@ -32,6 +33,9 @@ export const LIVE_RELOAD_SCRIPT = `'use strict';
     }
   }
   events.addEventListener('change', () => refresh());
+  // On (re)connecting, the server says which version of the folder it has: a save made before
+  // the stream opened is not missed.
+  events.addEventListener('hello', (e) => { if (e.data !== document.body.dataset.version) refresh(); });
   events.addEventListener('error', () => document.body.classList.toggle('pv-offline', events.readyState !== EventSource.OPEN));
   events.addEventListener('open', () => document.body.classList.remove('pv-offline'));
 })();

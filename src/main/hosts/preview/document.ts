@@ -5,7 +5,7 @@
  * (/_quire/live.js) so the strict CSP holds.
  */
 import { checkPage, type Problem } from '../../core/check';
-import { escapeHtml, folderRenderContext, pageTitle, renderNavigation, renderPage } from '../../core/preview';
+import { escapeHtml, folderRenderContext, pageTitle, renderPage } from '../../core/preview';
 import { PREVIEW_URLS, type PreviewSite, urlOf } from './site';
 import { summaryEntryOrder } from './summary-order';
 
@@ -70,7 +70,7 @@ export function pageDocument(site: PreviewSite, rootPath: string): string {
       : `${counts.error} errors, ${counts.warning} warnings${counts.info ? `, ${counts.info} info` : ''}`;
   const body = `<header class="pv-top"><a class="pv-brand" href="/">Quire preview</a><span class="pv-space">${escapeHtml(space.title)}</span><span class="pv-path">${escapeHtml(rootPath)}</span><a class="pv-count${counts.error ? ' pv-has-errors' : ''}" href="#pv-problems">${summary}</a></header>
 <div class="pv-body">
-<nav class="pv-nav" aria-label="Table of contents">${renderNavigation(space, rootPath, PREVIEW_URLS)}</nav>
+<nav class="pv-nav" aria-label="Table of contents">${site.navigation(space, rootPath)}</nav>
 <main class="pv-main"><article class="gb-page" id="pv-page">${article}</article><footer class="pv-pager">${neighbour(at - 1, 'Previous')}${neighbour(at + 1, 'Next')}</footer></main>
 <aside class="pv-problems" id="pv-problems" aria-label="Problems on this page"><h2>Problems <small>(quire check)</small></h2>${problemList(problems)}</aside>
 </div>`;

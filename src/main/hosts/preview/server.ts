@@ -128,7 +128,12 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       return html(200, homeDocument(site));
     }
     if (route.kind === 'missing') return html(404, notFoundDocument(site, url.pathname));
-    if (route.kind === 'page') return html(200, pageDocument(site, route.rootPath));
+    if (route.kind === 'page') {
+      const t0 = performance.now();
+      const body = pageDocument(site, route.rootPath);
+      res.setHeader('Server-Timing', `render;dur=${(performance.now() - t0).toFixed(1)}`);
+      return html(200, body);
+    }
     const type = IMAGE_TYPES[extname(route.rootPath).toLowerCase()];
     const bytes = await readFile(join(options.dir, route.rootPath)).catch(() => null);
     if (!bytes) return html(404, notFoundDocument(site, url.pathname));
@@ -161,6 +166,17 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     throw e;
   });
   port = (server.address() as AddressInfo).port;
+  // Build the navigation and the space-wide checks now, while the writer opens the address, not on the first page view.
+  setImmediate(() => {
+    const first = site.spaces[0] && site.firstPage(site.spaces[0]);
+    if (first) {
+      try {
+        pageDocument(site, first);
+      } catch (e) {
+        log(`preview: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  });
   const origin = `http://127.0.0.1:${port}`;
   let closed = false;
   return {

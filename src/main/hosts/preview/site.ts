@@ -7,7 +7,7 @@
 import { relative, sep } from 'node:path';
 import { type CheckedSpace, type FolderIndex, joinRoot, loadFolder, readSpaceFile } from '../../core/check';
 import type { Mirror } from '../../core/mirror';
-import type { PreviewUrls } from '../../core/preview';
+import { escapeHtml, type PreviewUrls, renderNavigation } from '../../core/preview';
 import { summaryEntryOrder } from './summary-order';
 
 export type Route = { kind: 'home' } | { kind: 'page'; rootPath: string } | { kind: 'file'; rootPath: string } | { kind: 'missing' };
@@ -23,6 +23,7 @@ export const PREVIEW_URLS: PreviewUrls = {
 export class PreviewSite {
   /** Increases with every change seen; the page reports it so a test can tell a reload happened. */
   version = 0;
+  private readonly navs = new WeakMap<CheckedSpace, { revision: number; html: string }>();
 
   private constructor(
     readonly root: string,
@@ -58,6 +59,17 @@ export class PreviewSite {
   firstPage(space: CheckedSpace): string | null {
     const first = summaryEntryOrder(space)[0] ?? space.files.find((f) => f.path === 'README.md')?.path ?? space.files.find((f) => f.kind === 'page')?.path;
     return first === undefined ? null : joinRoot(space.folder, first);
+  }
+
+  /** The space's table of contents with `rootPath` marked current; built once per change of the folder. */
+  navigation(space: CheckedSpace, rootPath: string): string {
+    let nav = this.navs.get(space);
+    if (!nav || nav.revision !== this.index.revision) {
+      nav = { revision: this.index.revision, html: renderNavigation(space, null, PREVIEW_URLS) };
+      this.navs.set(space, nav);
+    }
+    const link = `<a href="${escapeHtml(PREVIEW_URLS.page(rootPath, null))}">`;
+    return nav.html.replace(link, `${link.slice(0, -1)} aria-current="page">`);
   }
 
   /** A file changed on disk (absolute path): re-reads it into the index. Returns whether the folder's content changed. */

@@ -1,10 +1,10 @@
-import { parseSummary, type SummaryEntry } from '../../core/content';
-import { type CheckedSpace, summaryEntryFile } from '../../core/check';
+import type { SummaryEntry } from '../../core/content';
+import { type CheckedSpace, summaryEntries, summaryEntryFile } from '../../core/check';
 
 /** The page files SUMMARY.md lists, in reading order (space-relative). */
 export function summaryEntryOrder(space: CheckedSpace): string[] {
-  const text = space.files.find((f) => f.kind === 'summary')?.text;
-  if (!text) return [];
+  const file = space.files.find((f) => f.kind === 'summary');
+  if (!file) return [];
   const out: string[] = [];
   const walk = (entries: readonly SummaryEntry[]) => {
     for (const e of entries) {
@@ -12,6 +12,6 @@ export function summaryEntryOrder(space: CheckedSpace): string[] {
       walk(e.children);
     }
   };
-  walk(parseSummary(text));
+  walk(summaryEntries(file));
   return out;
 }
