@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
  * `integration`: the rest — the fake API end to end, the CLI, the service, the web host,
  * Chromium, kill and disk faults, the keychain. `npm test` runs both.
  */
-const UNIT_FOLDERS = ['test/api/', 'test/content/', 'test/mirror/', 'test/sync/plan/', 'test/sync/layout/', 'test/hosts/electron/'];
+const UNIT_FOLDERS = ['test/api/', 'test/check/', 'test/content/', 'test/mirror/', 'test/sync/plan/', 'test/sync/layout/', 'test/hosts/electron/'];
 const NOT_UNIT = new Set([
   'test/api/pacing.test.ts', // paces real requests against the wall clock (several seconds)
   'test/hosts/electron/build.test.ts', // spawns electron-vite to build the app

@@ -11,6 +11,7 @@ import { ConflictsView } from './views/ConflictsView';
 import { ReviewView } from './views/ReviewView';
 import { LogView } from './views/LogView';
 import { SitesView } from './views/SitesView';
+import { PagesView, pageHash } from './views/PagesView';
 
 export function App({ bridge }: { bridge: Bridge }) {
   return (
@@ -49,9 +50,20 @@ function Shell() {
   }, []);
 
   const go = useCallback((id: ViewId) => {
-    if (window.location.hash !== `#${id}`) window.location.hash = id;
+    if (window.location.hash.replace(/^#\/?/, '').split('/')[0] !== id) window.location.hash = id;
     setView(id);
   }, []);
+
+  // `pages.open` (the search box, for one) shows a page here.
+  const bridge = useBridge();
+  useEffect(
+    () =>
+      bridge.on('pages.opened', ({ spaceId, path }) => {
+        window.location.hash = pageHash(spaceId, path);
+        setView('pages');
+      }),
+    [bridge],
+  );
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -106,6 +118,7 @@ function Shell() {
           {view === 'review' && <ReviewView />}
           {view === 'log' && <LogView />}
           {view === 'sites' && <SitesView />}
+          {view === 'pages' && <PagesView />}
         </main>
       </div>
     </div>

@@ -19,6 +19,9 @@ import type {
   ChangeRequestVM,
   ChangeRequestDetailVM,
   SiteVM,
+  SpacePagesVM,
+  PageDetailVM,
+  RenderedDiffVM,
 } from './view-models';
 import { LOG_KINDS } from './view-models';
 
@@ -139,6 +142,16 @@ const REQUESTS = {
 
   'sites.list': req<SiteVM[]>()(none),
 
+  /** Each synced space's page tree, with each page's sync state. */
+  'pages.tree': req<SpacePagesVM[]>()(none),
+  /** One page, rendered, with its check problems, unresolved comments and sync state. */
+  'pages.get': req<PageDetailVM>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
+  /** Shows a page in the Pages view (the search box calls it): the host emits `pages.opened`. Give its id or its path. */
+  'pages.open': req<void>()(s.object({ ...spaceRef, pageId: s.optional(s.id()), path: s.optional(s.string({ min: 1, max: 4096 })) })),
+  'pages.openInEditor': req<void>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
+  /** A page of a change request's diff, before and after, rendered. */
+  'review.renderedDiff': req<RenderedDiffVM>()(s.object({ ...crRef, pageId: s.id() })),
+
   'app.openExternal': req<void>()(s.object({ url: s.string({ min: 1, max: 4096 }) })),
   'app.openFolder': req<void>()(s.object({ spaceId: s.optional(s.id()) })),
 } as const;
@@ -172,6 +185,8 @@ export interface EventMap {
   'session.changed': SessionVM;
   /** Something the views show changed in the mirror: re-read these areas. */
   'data.changed': { areas: DataArea[] };
+  /** Show this page in the Pages view (answer to `pages.open`). */
+  'pages.opened': { spaceId: string; path: string };
 }
 
 export type EventName = keyof EventMap;

@@ -250,3 +250,56 @@ export interface SiteVM {
   children: SiteNodeVM[];
   shareLinks: ShareLinkVM[];
 }
+
+export type PageSyncState = 'synced' | 'pending-edit' | 'new' | 'conflict';
+
+export interface PageNodeVM {
+  /** The page's id, or `new:<path>` for a file not pushed yet. */
+  id: string;
+  title: string;
+  kind: 'document' | 'group' | 'link';
+  /** The page's file, relative to its space folder; null for groups and links. */
+  path: string | null;
+  sync: PageSyncState;
+  children: PageNodeVM[];
+}
+
+export interface SpacePagesVM {
+  spaceId: string;
+  title: string;
+  folder: string;
+  pages: PageNodeVM[];
+}
+
+export interface PageProblemVM {
+  line: number | null;
+  severity: 'error' | 'warning' | 'info';
+  code: string;
+  message: string;
+  fix: string;
+}
+
+export interface PageDetailVM {
+  spaceId: string;
+  spaceTitle: string;
+  /** Relative to the space folder. */
+  path: string;
+  pageId: string | null;
+  title: string;
+  description: string | null;
+  hidden: boolean;
+  icon: string | null;
+  /** The page rendered as GitBook shows it, safe to insert (sanitised by the host); page links are `#pages/<spaceId>/<path>`. */
+  html: string;
+  frontmatterError: string | null;
+  problems: PageProblemVM[];
+  /** Unresolved comments on this page. */
+  comments: CommentVM[];
+  sync: PageSyncState;
+}
+
+/** A change request's page before and after, rendered. */
+export interface RenderedDiffVM {
+  before: string | null;
+  after: string | null;
+}

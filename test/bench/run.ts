@@ -6,6 +6,7 @@ import { benchSync } from './sync';
 import { benchPush } from './push';
 import { benchReview } from './review';
 import { benchUi } from './ui';
+import { benchCheckPreview } from './check-preview';
 
 type Section = { title: string; run: () => Promise<Record<string, string | number>> };
 
@@ -14,6 +15,7 @@ const sections: Section[] = [
   { title: 'Push (local edits into a change request)', run: benchPush },
   { title: 'Review (200 change requests, 5,000 comments)', run: benchReview },
   { title: 'Desktop UI (web host in headless Chromium)', run: benchUi },
+  { title: 'Check and preview (2,000 pages of ~3 KB)', run: benchCheckPreview },
 ];
 
 const only = process.argv[2];

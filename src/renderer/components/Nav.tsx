@@ -1,6 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 
-export type ViewId = 'spaces' | 'conflicts' | 'review' | 'log' | 'sites';
+export type ViewId = 'spaces' | 'conflicts' | 'review' | 'log' | 'sites' | 'pages';
 
 export const VIEWS: { id: ViewId; label: string }[] = [
   { id: 'spaces', label: 'Spaces' },
@@ -8,9 +8,10 @@ export const VIEWS: { id: ViewId; label: string }[] = [
   { id: 'review', label: 'Review' },
   { id: 'log', label: 'Sync log' },
   { id: 'sites', label: 'Sites' },
+  { id: 'pages', label: 'Pages' },
 ];
 
-/** The view switcher: arrow keys move between entries, Alt+1…5 jumps from anywhere. */
+/** The view switcher: arrow keys move between entries, Alt+1…6 jumps from anywhere. */
 export function Nav({ current, onSelect, conflicts, pending }: { current: ViewId; onSelect(id: ViewId): void; conflicts: number; pending: number }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKeyDown = (e: KeyboardEvent, index: number) => {
@@ -46,7 +47,7 @@ export function Nav({ current, onSelect, conflicts, pending }: { current: ViewId
           </li>
         ))}
       </ul>
-      <p className="hint muted">Alt+1…5 switch views</p>
+      <p className="hint muted">Alt+1…{VIEWS.length} switch views</p>
     </nav>
   );
 }

@@ -8,6 +8,8 @@ import { login, logout } from './commands/login';
 import { run as review } from './commands/review';
 import { run as comment } from './commands/comment';
 import { ui } from './commands/ui';
+import { check } from './commands/check';
+import { preview } from './commands/preview';
 import type { ParsedArgs } from './args';
 
 type Command = (args: ParsedArgs, io: CliIo, ctx: CliContext) => Promise<number>;
@@ -18,6 +20,8 @@ const COMMANDS: Record<string, Command> = {
   login,
   logout,
   review,
+  check,
+  preview,
   ui: (args, io, ctx) => ui(args, io, { tokens: ctx.tokens }),
   // Interactive: when offline, queue the action after a short try instead of a long backoff.
   comment: (args, io, ctx) => comment(args, io, ctx.withApiOptions({ maxAttempts: 2 })),
@@ -29,13 +33,15 @@ Usage:
   quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>] [--allow-deletes]
   quire status --dir <folder> [--json]
   quire review --dir <folder> [--json]   open change requests and unresolved comments
+  quire check --dir <folder> [--space <spaceId>]... [--json]   broken links, SUMMARY.md, blocks, frontmatter (offline)
   quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
   quire ui --api <base_url> --dir <folder> [--port <n>]   the app in a browser (first stdout line: the URL)
+  quire preview --dir <folder> [--port <n>]   pages as GitBook shows them, live (first stdout line: the URL)
   quire login [--api <base_url>]        reads the API token from stdin, stores it in the OS keychain
   quire logout [--api <base_url>]
 
 The token comes from QUIRE_TOKEN, else from the keychain entry saved by \`quire login\`.
-Exit codes: 0 ok, 1 error, 2 usage, 3 conflicts need you.`;
+Exit codes: 0 ok, 1 error, 2 usage, 3 conflicts need you (check: errors found).`;
 
 /** Runs one `quire` invocation in-process; returns the exit code. */
 export async function runCli(argv: string[], io: CliIo, ctx = new CliContext(io)): Promise<number> {

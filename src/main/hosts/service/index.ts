@@ -14,6 +14,7 @@ import { createCatalog } from './catalog';
 import { conflictHandlers, conflictIds } from './conflicts';
 import { describeError } from './errors';
 import { EventHub } from './events';
+import { pageHandlers } from './pages';
 import { reviewHandlers } from './review-handlers';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
@@ -51,6 +52,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...reviewHandlers(state),
     ...logHandlers(state),
     ...appHandlers(state),
+    ...pageHandlers(state),
   };
 
   /**

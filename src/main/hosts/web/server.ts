@@ -5,7 +5,7 @@ import { dispatch, type ServerFrame, type PushedEvent } from '../../../shared/co
 import { contentSecurityPolicy } from '../../../shared/csp';
 import { createQuireService, defaultRendererDir, type QuireService, readStatic } from '../service';
 import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
-import { checkDoor, createSecret, secretCookie, SECRET_PARAM, allowedHosts } from './guard';
+import { allowedHosts, checkDoor, createSecret, SECRET_PARAM, secretCookie } from '../loopback';
 import { systemOpener } from './open-with-system';
 
 export interface WebHostOptions {

@@ -1,10 +1,11 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * The web host's door: a random secret made at launch, handed to the user in
- * the URL it prints. A browser proves it has the secret with the `secret`
- * query parameter (first load, WebSocket) or the cookie set on the first load
- * (assets). The Host header must name the loopback address, which defeats DNS
+ * The door of the hosts that serve on 127.0.0.1 (the web host, the preview): a
+ * random secret made at launch, handed to the user in the URL it prints. A
+ * browser proves it has the secret with the `secret` query parameter (first
+ * load, WebSocket) or the cookie set on the first load (assets, the preview's
+ * live-reload stream). The Host header must name the loopback address, which defeats DNS
  * rebinding, and a WebSocket must come from the host's own origin.
  */
 

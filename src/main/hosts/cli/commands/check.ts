@@ -1,0 +1,58 @@
+import { resolve } from 'node:path';
+import { CheckSetupError, checkFolder, type FolderCheck, hasMirror, type Problem } from '../../../core/check';
+import { all, has, requireFlag, type ParsedArgs } from '../args';
+import type { CliContext } from '../context';
+import { EXIT, type CliIo } from '../io';
+
+/** Exit code when the check found errors: 3, "needs you", as for `quire sync`. */
+const ERRORS_FOUND = EXIT.conflicts;
+
+/**
+ * `quire check --dir <folder> [--space <id>]... [--json]`: offline, from the folder and the mirror.
+ * Exit 0 without errors (warnings printed), 3 with errors, 1 when it could not run.
+ */
+export async function check(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
+  const dir = resolve(requireFlag(args, 'dir'));
+  const spaceIds = all(args, 'space');
+  const mirror = hasMirror(dir) ? ctx.openMirror(dir) : null;
+  let report: FolderCheck;
+  try {
+    report = checkFolder(dir, mirror, spaceIds);
+  } catch (err) {
+    if (err instanceof CheckSetupError) {
+      io.stderr(`quire check: ${err.message}`);
+      return EXIT.error;
+    }
+    throw err;
+  } finally {
+    mirror?.close();
+  }
+  if (has(args, 'json')) io.stdout(JSON.stringify(report, null, 2));
+  else io.stdout(formatReport(report));
+  return report.counts.error > 0 ? ERRORS_FOUND : EXIT.ok;
+}
+
+/** Writer text (paths, hrefs) can hold control characters; a terminal must never interpret them. */
+const printable = (text: string): string => text.replace(/[\p{Cc}\p{Cf}]/gu, (c) => (c === '\t' ? ' ' : `\\u{${c.codePointAt(0)!.toString(16)}}`));
+
+function formatProblem(p: Problem): string {
+  const where = p.line === null ? p.file : `${p.file}:${p.line}`;
+  return `${printable(where)}: ${p.severity}: ${printable(p.message)}\n    fix: ${printable(p.fix)}`;
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function formatReport(report: FolderCheck): string {
+  const lines: string[] = [];
+  const several = report.spaces.length > 1;
+  for (const space of report.spaces) {
+    if (several || space.problems.length > 0) lines.push(`${printable(space.title)}${space.folder ? ` (${printable(space.folder)}/)` : ''}`);
+    for (const p of space.problems) lines.push(formatProblem(p));
+    if (several && space.problems.length === 0) lines.push('  no problems');
+  }
+  const { error, warning, info } = report.counts;
+  const verdict =
+    error > 0 ? `${plural(error, 'error')} to fix before pushing` : warning > 0 ? 'no errors; the warnings are worth a look' : 'no problems found';
+  lines.push(`Checked ${plural(report.spaces.length, 'space')}: ${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info — ${verdict}.`);
+  return lines.join('\n');
+}
