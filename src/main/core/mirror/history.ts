@@ -1,0 +1,453 @@
+/**
+ * Page history: every version of a page Quire pulled, merged, pushed, deleted, restored, or
+ * found in the folder just before overwriting or deleting it, with when and why.
+ *
+ * The rule the sync engine keeps with it: nothing is overwritten without its previous version
+ * in history. `record` runs inside the engine's transaction for the change it describes, so a
+ * crash leaves either both or neither.
+ *
+ * Storage: a text is stored once (keyed by its sha256), raw-deflated. A page's next text is
+ * deflated with its previous keyframe (a blob stored whole) as the preset dictionary when that
+ * comes out much smaller, so a version that changes a paragraph costs about that paragraph.
+ * Blobs are at most one step from a keyframe: reading any version inflates at most twice.
+ *
+ * Retention (default: everything from the last 90 days, and at least the last 20 versions of
+ * each page) is enforced a page at a time: on the page just recorded, and by `prune`, which
+ * visits a bounded number of pages per call. Neither rewrites the tables.
+ */
+import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { Db } from './database';
+import { statementCache } from './review/statements';
+
+export type HistoryReason = 'pulled' | 'pushed' | 'merged' | 'conflict-copy' | 'deleted-locally' | 'deleted-remotely' | 'restored' | 'local';
+
+export const HISTORY_REASONS: readonly HistoryReason[] = [
+  'pulled',
+  'pushed',
+  'merged',
+  'conflict-copy',
+  'deleted-locally',
+  'deleted-remotely',
+  'restored',
+  'local',
+];
+
+const DELETIONS: ReadonlySet<string> = new Set<HistoryReason>(['deleted-locally', 'deleted-remotely']);
+
+export interface HistoryRecord {
+  spaceId: string;
+  /** The page id, or `new:<path>` for a file that is not a page yet (see renameKey). */
+  pageId: string;
+  /** The page's file, relative to the space folder. */
+  path: string | null;
+  title: string | null;
+  /** The page file's text. */
+  text: string;
+  reason: HistoryReason;
+  /** Where it went or came from, for people: `change request #12`, `main`, `version 3`. */
+  detail?: string | null;
+  /** ISO time of the change. */
+  at: string;
+}
+
+export interface VersionInfo {
+  spaceId: string;
+  pageKey: string;
+  /** 1, 2, … per page; kept when older versions are pruned. */
+  number: number;
+  path: string | null;
+  title: string | null;
+  reason: HistoryReason;
+  detail: string | null;
+  at: string;
+  /** Bytes of the text (UTF-8). */
+  size: number;
+  hash: string;
+}
+
+/** A page with history, as of its latest version. */
+export interface HistoryPage {
+  spaceId: string;
+  pageKey: string;
+  /** Where the page's file was last seen. */
+  path: string | null;
+  title: string | null;
+  versions: number;
+  lastNumber: number;
+  lastReason: HistoryReason;
+  lastAt: string;
+  /** Its latest version is a deletion (here or on the server). */
+  deleted: boolean;
+}
+
+export interface Retention {
+  /** Keep every version younger than this many days. */
+  days: number;
+  /** Keep at least this many of each page's latest versions, however old. */
+  minVersions: number;
+}
+
+export const DEFAULT_RETENTION: Retention = { days: 90, minVersions: 20 };
+
+const RETENTION_META = 'history.retention';
+const DAY_MS = 86_400_000;
+/** A delta this small against the text is kept without trying a whole deflate. */
+const SURELY_SMALL = 1 / 8;
+
+export class HistoryReadError extends Error {
+  override name = 'HistoryReadError';
+}
+
+interface PageRecord {
+  space_id: string;
+  page_key: string;
+  last_number: number;
+  path: string | null;
+  title: string | null;
+  last_reason: HistoryReason;
+  last_at: string;
+}
+
+interface VersionRecord {
+  space_id: string;
+  page_key: string;
+  number: number;
+  path: string | null;
+  title: string | null;
+  reason: HistoryReason;
+  detail: string | null;
+  at: string;
+  size: number;
+  hash: string;
+}
+
+const toVersion = (r: VersionRecord): VersionInfo => ({
+  spaceId: r.space_id,
+  pageKey: r.page_key,
+  number: r.number,
+  path: r.path,
+  title: r.title,
+  reason: r.reason,
+  detail: r.detail,
+  at: r.at,
+  size: r.size,
+  hash: r.hash,
+});
+
+const VERSION_COLUMNS = `v.space_id, v.page_key, v.number, v.path, v.title, v.reason, v.detail, v.at, b.size, v.hash`;
+
+export function checkRetention(r: Retention): Retention {
+  if (!Number.isInteger(r.days) || r.days < 0) throw new RangeError(`History retention: days must be a whole number of 0 or more (got ${r.days}).`);
+  if (!Number.isInteger(r.minVersions) || r.minVersions < 1) {
+    throw new RangeError(`History retention: the versions kept per page must be a whole number of 1 or more (got ${r.minVersions}).`);
+  }
+  return { days: r.days, minVersions: r.minVersions };
+}
+
+export class HistoryStore {
+  private readonly sql: ReturnType<typeof statementCache>;
+  private cachedRetention: Retention | undefined;
+  /** Where the next `prune` step starts: the last page it visited. */
+  private pruneCursor: { spaceId: string; pageKey: string } | null = null;
+
+  constructor(private readonly db: Db) {
+    this.sql = statementCache(db);
+  }
+
+  // ---- writing (the sync engine, restore) -----------------------------------------------
+
+  /**
+   * Records a version. The same text as the page's latest version is not recorded again for
+   * `local` or `pulled` (nothing new happened to it), nor under the latest version's own
+   * reason, unless the latest version is a deletion. Returns the version, or null when skipped.
+   */
+  record(r: HistoryRecord): VersionInfo | null {
+    if (!(HISTORY_REASONS as readonly string[]).includes(r.reason)) {
+      throw new RangeError(`Unknown history reason ${JSON.stringify(r.reason)}: use one of ${HISTORY_REASONS.join(', ')}.`);
+    }
+    if (Number.isNaN(Date.parse(r.at))) throw new RangeError(`A history version needs the time of the change as an ISO date (got ${JSON.stringify(r.at)}).`);
+    return this.db.transaction(() => {
+      const hash = sha256(r.text);
+      const page = this.pageRecord(r.spaceId, r.pageId);
+      const latest = page ? this.latestHash(r.spaceId, r.pageId, page.last_number) : null;
+      if (page && latest === hash && !DELETIONS.has(page.last_reason) && (r.reason === 'local' || r.reason === 'pulled' || r.reason === page.last_reason)) {
+        this.sql(`UPDATE history_pages SET path = ?, title = COALESCE(?, title) WHERE space_id = ? AND page_key = ?`).run(r.path, r.title, r.spaceId, r.pageId);
+        return null;
+      }
+      this.storeBlob(r.text, hash, page ? this.keyframeOf(r.spaceId, r.pageId, page.last_number) : null);
+      const number = (page?.last_number ?? 0) + 1;
+      this.sql(`INSERT INTO history_versions (space_id, page_key, number, path, title, hash, reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+        r.spaceId,
+        r.pageId,
+        number,
+        r.path,
+        r.title,
+        hash,
+        r.reason,
+        r.detail ?? null,
+        r.at,
+      );
+      this.sql(
+        `INSERT INTO history_pages (space_id, page_key, last_number, path, title, last_reason, last_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (space_id, page_key) DO UPDATE SET last_number = excluded.last_number, path = excluded.path,
+             title = COALESCE(excluded.title, title), last_reason = excluded.last_reason, last_at = excluded.last_at`,
+      ).run(r.spaceId, r.pageId, number, r.path, r.title, r.reason, r.at);
+      this.prunePage(r.spaceId, r.pageId, this.retention(), Date.parse(r.at));
+      return this.version(r.spaceId, r.pageId, number) ?? null;
+    })();
+  }
+
+  /** A new page got its id: its history (kept under `new:<path>`) moves to it, after any versions the id already has. */
+  renameKey(spaceId: string, from: string, to: string): void {
+    if (from === to) return;
+    this.db.transaction(() => {
+      const source = this.pageRecord(spaceId, from);
+      if (!source) return;
+      const target = this.pageRecord(spaceId, to);
+      const offset = target?.last_number ?? 0;
+      this.sql(`UPDATE history_versions SET page_key = ?, number = number + ? WHERE space_id = ? AND page_key = ?`).run(to, offset, spaceId, from);
+      this.sql(`DELETE FROM history_pages WHERE space_id = ? AND page_key = ?`).run(spaceId, from);
+      const newer = !target || source.last_at >= target.last_at;
+      const latest = newer ? source : target;
+      this.sql(
+        `INSERT INTO history_pages (space_id, page_key, last_number, path, title, last_reason, last_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (space_id, page_key) DO UPDATE SET last_number = excluded.last_number, path = excluded.path, title = excluded.title,
+             last_reason = excluded.last_reason, last_at = excluded.last_at`,
+      ).run(spaceId, to, offset + source.last_number, latest.path, latest.title ?? source.title, latest.last_reason, latest.last_at);
+    })();
+  }
+
+  // ---- reading ------------------------------------------------------------------------------
+
+  /** A page's versions, newest first. */
+  versions(spaceId: string, pageKey: string): VersionInfo[] {
+    const rows = this.sql(
+      `SELECT ${VERSION_COLUMNS} FROM history_versions v JOIN history_blobs b ON b.hash = v.hash
+       WHERE v.space_id = ? AND v.page_key = ? ORDER BY v.number DESC`,
+    ).all(spaceId, pageKey) as VersionRecord[];
+    return rows.map(toVersion);
+  }
+
+  version(spaceId: string, pageKey: string, number: number): VersionInfo | undefined {
+    const row = this.sql(
+      `SELECT ${VERSION_COLUMNS} FROM history_versions v JOIN history_blobs b ON b.hash = v.hash
+       WHERE v.space_id = ? AND v.page_key = ? AND v.number = ?`,
+    ).get(spaceId, pageKey, number) as VersionRecord | undefined;
+    return row && toVersion(row);
+  }
+
+  /** The text of one version, or undefined when the page has no such version (pruned, or never). */
+  text(spaceId: string, pageKey: string, number: number): string | undefined {
+    const row = this.sql(`SELECT hash FROM history_versions WHERE space_id = ? AND page_key = ? AND number = ?`).get(spaceId, pageKey, number) as
+      | { hash: string }
+      | undefined;
+    return row && this.blobText(row.hash);
+  }
+
+  /** The page, as of its latest version. */
+  page(spaceId: string, pageKey: string): HistoryPage | undefined {
+    const r = this.pageRecord(spaceId, pageKey);
+    return r && this.toPage(r);
+  }
+
+  /** Pages with history, most recently changed first; `text` filters by path or title. */
+  pages(filter: { spaceId?: string; text?: string; limit?: number } = {}): HistoryPage[] {
+    const where: string[] = [];
+    const args: Record<string, unknown> = { limit: Math.max(1, Math.min(5000, filter.limit ?? 200)) };
+    if (filter.spaceId !== undefined) {
+      where.push('space_id = @spaceId');
+      args.spaceId = filter.spaceId;
+    }
+    if (filter.text?.trim()) {
+      where.push(`(instr(lower(COALESCE(path, '')), @text) > 0 OR instr(lower(COALESCE(title, '')), @text) > 0)`);
+      args.text = filter.text.trim().toLowerCase();
+    }
+    const rows = this.sql(
+      `SELECT * FROM history_pages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY last_at DESC, space_id, page_key LIMIT @limit`,
+    ).all(args) as PageRecord[];
+    return rows.map((r) => this.toPage(r));
+  }
+
+  /** The page whose file was last seen at `path` (deleted pages included), if any. */
+  keyAtPath(spaceId: string, path: string): string | undefined {
+    const latest = this.sql(`SELECT page_key FROM history_pages WHERE space_id = ? AND path = ? ORDER BY last_at DESC LIMIT 1`).get(spaceId, path) as
+      | { page_key: string }
+      | undefined;
+    if (latest) return latest.page_key;
+    const earlier = this.sql(`SELECT page_key FROM history_versions WHERE space_id = ? AND path = ? ORDER BY at DESC LIMIT 1`).get(spaceId, path) as
+      | { page_key: string }
+      | undefined;
+    return earlier?.page_key;
+  }
+
+  /** Spaces holding history of a page with this key (page ids are unique across spaces). */
+  spacesWithPage(pageKey: string): string[] {
+    return (this.sql(`SELECT space_id FROM history_pages WHERE page_key = ? ORDER BY space_id`).all(pageKey) as { space_id: string }[]).map((r) => r.space_id);
+  }
+
+  /** Sizes, for the benchmark and diagnostics: versions, distinct texts, their bytes, and the bytes stored. */
+  stats(): { versions: number; texts: number; textBytes: number; storedBytes: number } {
+    const v = this.sql(`SELECT COUNT(*) AS n FROM history_versions`).get() as { n: number };
+    const b = this.sql(`SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS size, COALESCE(SUM(length(data)), 0) AS stored FROM history_blobs`).get() as {
+      n: number;
+      size: number;
+      stored: number;
+    };
+    return { versions: v.n, texts: b.n, textBytes: b.size, storedBytes: b.stored };
+  }
+
+  // ---- retention --------------------------------------------------------------------------
+
+  /** This folder's retention (set with setRetention; DEFAULT_RETENTION otherwise). */
+  retention(): Retention {
+    if (!this.cachedRetention) {
+      const raw = (this.sql(`SELECT value FROM meta WHERE key = ?`).get(RETENTION_META) as { value: string } | undefined)?.value;
+      let stored: Retention | null = null;
+      try {
+        stored = raw ? checkRetention(JSON.parse(raw) as Retention) : null;
+      } catch {
+        stored = null; // a damaged setting falls back to the default, which keeps more
+      }
+      this.cachedRetention = stored ?? DEFAULT_RETENTION;
+    }
+    return this.cachedRetention;
+  }
+
+  setRetention(r: Retention): Retention {
+    const checked = checkRetention(r);
+    this.sql(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(RETENTION_META, JSON.stringify(checked));
+    this.cachedRetention = checked;
+    return checked;
+  }
+
+  /**
+   * One step of retention: visits up to `pages` pages after where the last step stopped and
+   * drops their versions the retention does not keep. `complete` once it came round to the start.
+   */
+  prune(retention: Retention = this.retention(), options: { pages?: number; now?: number } = {}): { removed: number; visited: number; complete: boolean } {
+    const kept = checkRetention(retention);
+    const max = Math.max(1, options.pages ?? 200);
+    const now = options.now ?? Date.now();
+    const cursor = this.pruneCursor;
+    const rows = (
+      cursor
+        ? this.sql(`SELECT space_id, page_key FROM history_pages WHERE (space_id, page_key) > (?, ?) ORDER BY space_id, page_key LIMIT ?`).all(
+            cursor.spaceId,
+            cursor.pageKey,
+            max,
+          )
+        : this.sql(`SELECT space_id, page_key FROM history_pages ORDER BY space_id, page_key LIMIT ?`).all(max)
+    ) as { space_id: string; page_key: string }[];
+    let removed = 0;
+    this.db.transaction(() => {
+      for (const r of rows) removed += this.prunePage(r.space_id, r.page_key, kept, now);
+    })();
+    const last = rows.at(-1);
+    const complete = rows.length < max;
+    this.pruneCursor = complete || !last ? null : { spaceId: last.space_id, pageKey: last.page_key };
+    return { removed, visited: rows.length, complete };
+  }
+
+  private prunePage(spaceId: string, pageKey: string, retention: Retention, now: number): number {
+    const cutoff = new Date(now - retention.days * DAY_MS).toISOString();
+    const doomed = this.sql(
+      `SELECT number, hash FROM history_versions WHERE space_id = @spaceId AND page_key = @pageKey AND at < @cutoff
+         AND number NOT IN (SELECT number FROM history_versions WHERE space_id = @spaceId AND page_key = @pageKey ORDER BY number DESC LIMIT @keep)`,
+    ).all({ spaceId, pageKey, cutoff, keep: retention.minVersions }) as { number: number; hash: string }[];
+    if (doomed.length === 0) return 0;
+    const remove = this.sql(`DELETE FROM history_versions WHERE space_id = ? AND page_key = ? AND number = ?`);
+    for (const d of doomed) remove.run(spaceId, pageKey, d.number);
+    this.collect(doomed.map((d) => d.hash));
+    return doomed.length;
+  }
+
+  /** Drops texts no version and no other text needs any more. */
+  private collect(hashes: string[]): void {
+    const queue = [...new Set(hashes)];
+    while (queue.length > 0) {
+      const hash = queue.pop()!;
+      if (this.sql(`SELECT 1 FROM history_versions WHERE hash = ? LIMIT 1`).get(hash)) continue;
+      if (this.sql(`SELECT 1 FROM history_blobs WHERE base = ? LIMIT 1`).get(hash)) continue;
+      const row = this.sql(`SELECT base FROM history_blobs WHERE hash = ?`).get(hash) as { base: string | null } | undefined;
+      if (!row) continue;
+      this.sql(`DELETE FROM history_blobs WHERE hash = ?`).run(hash);
+      if (row.base) queue.push(row.base);
+    }
+  }
+
+  // ---- blobs --------------------------------------------------------------------------------
+
+  private pageRecord(spaceId: string, pageKey: string): PageRecord | undefined {
+    return this.sql(`SELECT * FROM history_pages WHERE space_id = ? AND page_key = ?`).get(spaceId, pageKey) as PageRecord | undefined;
+  }
+
+  private toPage(r: PageRecord): HistoryPage {
+    const count = this.sql(`SELECT COUNT(*) AS n FROM history_versions WHERE space_id = ? AND page_key = ?`).get(r.space_id, r.page_key) as { n: number };
+    return {
+      spaceId: r.space_id,
+      pageKey: r.page_key,
+      path: r.path,
+      title: r.title,
+      versions: count.n,
+      lastNumber: r.last_number,
+      lastReason: r.last_reason,
+      lastAt: r.last_at,
+      deleted: DELETIONS.has(r.last_reason),
+    };
+  }
+
+  private latestHash(spaceId: string, pageKey: string, number: number): string | null {
+    const r = this.sql(`SELECT hash FROM history_versions WHERE space_id = ? AND page_key = ? AND number = ?`).get(spaceId, pageKey, number) as
+      | { hash: string }
+      | undefined;
+    return r?.hash ?? null;
+  }
+
+  /** The keyframe the page's latest text was stored against (or is). */
+  private keyframeOf(spaceId: string, pageKey: string, number: number): string | null {
+    const r = this.sql(
+      `SELECT COALESCE(b.base, b.hash) AS keyframe FROM history_versions v JOIN history_blobs b ON b.hash = v.hash
+       WHERE v.space_id = ? AND v.page_key = ? AND v.number = ?`,
+    ).get(spaceId, pageKey, number) as { keyframe: string } | undefined;
+    return r?.keyframe ?? null;
+  }
+
+  private storeBlob(text: string, hash: string, keyframe: string | null): void {
+    if (this.sql(`SELECT 1 FROM history_blobs WHERE hash = ?`).get(hash)) return;
+    const bytes = Buffer.from(text, 'utf8');
+    let data: Buffer | null = null;
+    let base: string | null = null;
+    if (keyframe) {
+      const dictionary = Buffer.from(this.blobText(keyframe), 'utf8');
+      const delta = deflateRawSync(bytes, { dictionary });
+      if (delta.length < bytes.length * SURELY_SMALL) {
+        data = delta;
+        base = keyframe;
+      } else {
+        const whole = deflateRawSync(bytes);
+        [data, base] = delta.length * 2 < whole.length ? [delta, keyframe] : [whole, null];
+      }
+    }
+    data ??= deflateRawSync(bytes);
+    this.sql(`INSERT INTO history_blobs (hash, size, base, data) VALUES (?, ?, ?, ?)`).run(hash, bytes.length, base, data);
+  }
+
+  private blobText(hash: string): string {
+    const row = this.sql(`SELECT base, data FROM history_blobs WHERE hash = ?`).get(hash) as { base: string | null; data: Buffer } | undefined;
+    if (!row) throw new HistoryReadError(`A page version (${hash.slice(0, 12)}) is missing from the mirror's history.`);
+    try {
+      const bytes = row.base ? inflateRawSync(row.data, { dictionary: Buffer.from(this.blobText(row.base), 'utf8') }) : inflateRawSync(row.data);
+      return bytes.toString('utf8');
+    } catch (err) {
+      if (err instanceof HistoryReadError) throw err;
+      throw new HistoryReadError(`A page version (${hash.slice(0, 12)}) in the mirror's history is damaged and cannot be read: ${(err as Error).message}.`, {
+        cause: err,
+      });
+    }
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
