@@ -140,6 +140,10 @@ describe('helpers', () => {
       { text: 'c', match: true },
       { text: 'd', match: false },
     ]);
+    expect(snippetParts(' \u0002x\u0003 y \n')).toEqual([
+      { text: 'x', match: true },
+      { text: ' y', match: false },
+    ]);
   });
 
   it('pageDocument reads the title, the description and words of the body', () => {
@@ -153,5 +157,6 @@ describe('helpers', () => {
     expect(pageDocument('no heading here', 'Server title').title).toBe('Server title');
     expect(pageDocument('---\n: bad: [yaml\n---\n# T\n', 'Fallback')).toEqual({ title: 'Fallback', description: '', body: expect.stringContaining('# T') });
     expect(searchableMarkdown('a <kbd>Ctrl</kbd> b')).toBe('a  Ctrl  b');
+    expect(searchableMarkdown('Run:\n\n```sh\nnpm install\n```\n')).toBe('Run:\n\n\nnpm install\n\n');
   });
 });

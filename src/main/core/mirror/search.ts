@@ -134,7 +134,11 @@ export function snippetParts(marked: string): SnippetPart[] {
     start = i + 1;
   }
   flush(marked.length);
-  return parts;
+  const first = parts[0];
+  const last = parts.at(-1);
+  if (first) first.text = first.text.trimStart();
+  if (last) last.text = last.text.trimEnd();
+  return parts.filter((p) => p.text !== '');
 }
 
 /**

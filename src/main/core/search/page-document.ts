@@ -1,7 +1,7 @@
 /**
  * What search indexes of a page file: its title, its description (frontmatter), and its body
  * as words a person would type. Markup that is not words (GitBook block tags such as
- * `{% hint style="info" %}`, link and image targets, HTML tags) is left out, so searching
+ * `{% hint style="info" %}`, link and image targets, HTML tags, code fence lines) is left out, so searching
  * "info" does not find every page with a hint and snippets read as text.
  */
 import { PageFileError, parsePageFile } from '../content';
@@ -35,5 +35,6 @@ export function searchableMarkdown(markdown: string): string {
     .replace(/\{%-?[\s\S]*?-?%\}/g, ' ')
     .replace(/!?\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"\n]*")?\)/g, '$1')
     .replace(/<\/?[a-zA-Z][^<>\n]*>/g, ' ')
+    .replace(/^[ \t]*(?:```|~~~)[^\n]*$/gm, ' ')
     .replace(/[ \t]+\n/g, '\n');
 }
