@@ -8,6 +8,9 @@ import { login, logout } from './commands/login';
 import { run as review } from './commands/review';
 import { run as comment } from './commands/comment';
 import { ui } from './commands/ui';
+import { search } from './commands/search';
+import { history } from './commands/history';
+import { restore } from './commands/restore';
 import type { ParsedArgs } from './args';
 
 type Command = (args: ParsedArgs, io: CliIo, ctx: CliContext) => Promise<number>;
@@ -18,6 +21,9 @@ const COMMANDS: Record<string, Command> = {
   login,
   logout,
   review,
+  search,
+  history,
+  restore,
   ui: (args, io, ctx) => ui(args, io, { tokens: ctx.tokens }),
   // Interactive: when offline, queue the action after a short try instead of a long backoff.
   comment: (args, io, ctx) => comment(args, io, ctx.withApiOptions({ maxAttempts: 2 })),
@@ -30,6 +36,9 @@ Usage:
   quire status --dir <folder> [--json]
   quire review --dir <folder> [--json]   open change requests and unresolved comments
   quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
+  quire search <terms> --dir <folder> [--space <id>] [--kind page|comment|reply]... [--limit <n>] [--json]
+  quire history [<file or page id>] --dir <folder> [--json] [--keep-days <n>] [--keep-versions <n>]
+  quire restore <file or page id> --version <n> --dir <folder>   the next sync pushes it
   quire ui --api <base_url> --dir <folder> [--port <n>]   the app in a browser (first stdout line: the URL)
   quire login [--api <base_url>]        reads the API token from stdin, stores it in the OS keychain
   quire logout [--api <base_url>]
