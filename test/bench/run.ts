@@ -6,6 +6,7 @@ import { benchSync } from './sync';
 import { benchPush } from './push';
 import { benchReview } from './review';
 import { benchUi } from './ui';
+import { benchFind } from './find';
 
 type Section = { title: string; run: () => Promise<Record<string, string | number>> };
 
@@ -14,6 +15,7 @@ const sections: Section[] = [
   { title: 'Push (local edits into a change request)', run: benchPush },
   { title: 'Review (200 change requests, 5,000 comments)', run: benchReview },
   { title: 'Desktop UI (web host in headless Chromium)', run: benchUi },
+  { title: 'Search (20,000 pages, 5,000 comments) and history (2,000 pages x 10 versions)', run: benchFind },
 ];
 
 const only = process.argv[2];

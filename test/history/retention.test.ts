@@ -44,8 +44,8 @@ function expectNoOrphanTexts(dir: string): void {
   try {
     const orphans = db
       .prepare(
-        `SELECT hash FROM history_blobs b WHERE NOT EXISTS (SELECT 1 FROM history_versions v WHERE v.hash = b.hash)
-           AND NOT EXISTS (SELECT 1 FROM history_blobs d JOIN history_versions v ON v.hash = d.hash WHERE d.base = b.hash)`,
+        `SELECT id FROM history_blobs b WHERE NOT EXISTS (SELECT 1 FROM history_versions v WHERE v.blob = b.id)
+           AND NOT EXISTS (SELECT 1 FROM history_blobs d JOIN history_versions v ON v.blob = d.id WHERE d.base = b.id)`,
       )
       .all();
     expect(orphans).toEqual([]);

@@ -49,8 +49,12 @@ describe('queries', () => {
     expect(keys(mirror.search.search('install'))).not.toContain('p-install'); // "installer", "Installation": not the word
   });
 
-  it('searches one space when asked', () => {
+  it('searches one space, or some kinds, when asked; the query cannot escape that', () => {
     expect(keys(mirror.search.search('install*', { spaceId: 's2' }))).toEqual(['p-other']);
+    expect(keys(mirror.search.search('zzz) OR (install*', { spaceId: 's2' }))).toEqual([]);
+    expect(keys(mirror.search.search('install*', { kinds: ['comment', 'reply'] }))).toEqual([]);
+    // The words the filters use are not found by a person's query.
+    expect(keys(mirror.search.search('kpage'))).toEqual([]);
   });
 
   it('understands FTS5 operators and column filters', () => {

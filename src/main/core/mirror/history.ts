@@ -119,7 +119,7 @@ interface VersionRecord {
   detail: string | null;
   at: string;
   size: number;
-  hash: string;
+  hash: Buffer;
 }
 
 const toVersion = (r: VersionRecord): VersionInfo => ({
@@ -132,10 +132,10 @@ const toVersion = (r: VersionRecord): VersionInfo => ({
   detail: r.detail,
   at: r.at,
   size: r.size,
-  hash: r.hash,
+  hash: r.hash.toString('hex'),
 });
 
-const VERSION_COLUMNS = `v.space_id, v.page_key, v.number, v.path, v.title, v.reason, v.detail, v.at, b.size, v.hash`;
+const VERSION_COLUMNS = `v.space_id, v.page_key, v.number, v.path, v.title, v.reason, v.detail, v.at, b.size, b.hash`;
 
 export function checkRetention(r: Retention): Retention {
   if (!Number.isInteger(r.days) || r.days < 0) throw new RangeError(`History retention: days must be a whole number of 0 or more (got ${r.days}).`);
@@ -170,20 +170,25 @@ export class HistoryStore {
     return this.db.transaction(() => {
       const hash = sha256(r.text);
       const page = this.pageRecord(r.spaceId, r.pageId);
-      const latest = page ? this.latestHash(r.spaceId, r.pageId, page.last_number) : null;
-      if (page && latest === hash && !DELETIONS.has(page.last_reason) && (r.reason === 'local' || r.reason === 'pulled' || r.reason === page.last_reason)) {
+      const latest = page ? this.latestBlob(r.spaceId, r.pageId, page.last_number) : null;
+      if (
+        page &&
+        latest?.hash.equals(hash) &&
+        !DELETIONS.has(page.last_reason) &&
+        (r.reason === 'local' || r.reason === 'pulled' || r.reason === page.last_reason)
+      ) {
         this.sql(`UPDATE history_pages SET path = ?, title = COALESCE(?, title) WHERE space_id = ? AND page_key = ?`).run(r.path, r.title, r.spaceId, r.pageId);
         return null;
       }
-      this.storeBlob(r.text, hash, page ? this.keyframeOf(r.spaceId, r.pageId, page.last_number) : null);
+      const blob = this.storeBlob(r.text, hash, latest?.keyframe ?? null);
       const number = (page?.last_number ?? 0) + 1;
-      this.sql(`INSERT INTO history_versions (space_id, page_key, number, path, title, hash, reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      this.sql(`INSERT INTO history_versions (space_id, page_key, number, path, title, blob, reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
         r.spaceId,
         r.pageId,
         number,
         r.path,
         r.title,
-        hash,
+        blob,
         r.reason,
         r.detail ?? null,
         r.at,
@@ -223,7 +228,7 @@ export class HistoryStore {
   /** A page's versions, newest first. */
   versions(spaceId: string, pageKey: string): VersionInfo[] {
     const rows = this.sql(
-      `SELECT ${VERSION_COLUMNS} FROM history_versions v JOIN history_blobs b ON b.hash = v.hash
+      `SELECT ${VERSION_COLUMNS} FROM history_versions v JOIN history_blobs b ON b.id = v.blob
        WHERE v.space_id = ? AND v.page_key = ? ORDER BY v.number DESC`,
     ).all(spaceId, pageKey) as VersionRecord[];
     return rows.map(toVersion);
@@ -231,7 +236,7 @@ export class HistoryStore {
 
   version(spaceId: string, pageKey: string, number: number): VersionInfo | undefined {
     const row = this.sql(
-      `SELECT ${VERSION_COLUMNS} FROM history_versions v JOIN history_blobs b ON b.hash = v.hash
+      `SELECT ${VERSION_COLUMNS} FROM history_versions v JOIN history_blobs b ON b.id = v.blob
        WHERE v.space_id = ? AND v.page_key = ? AND v.number = ?`,
     ).get(spaceId, pageKey, number) as VersionRecord | undefined;
     return row && toVersion(row);
@@ -239,10 +244,10 @@ export class HistoryStore {
 
   /** The text of one version, or undefined when the page has no such version (pruned, or never). */
   text(spaceId: string, pageKey: string, number: number): string | undefined {
-    const row = this.sql(`SELECT hash FROM history_versions WHERE space_id = ? AND page_key = ? AND number = ?`).get(spaceId, pageKey, number) as
-      | { hash: string }
+    const row = this.sql(`SELECT blob FROM history_versions WHERE space_id = ? AND page_key = ? AND number = ?`).get(spaceId, pageKey, number) as
+      | { blob: number }
       | undefined;
-    return row && this.blobText(row.hash);
+    return row && this.blobText(row.blob);
   }
 
   /** The page, as of its latest version. */
@@ -352,27 +357,27 @@ export class HistoryStore {
   private prunePage(spaceId: string, pageKey: string, retention: Retention, now: number): number {
     const cutoff = new Date(now - retention.days * DAY_MS).toISOString();
     const doomed = this.sql(
-      `SELECT number, hash FROM history_versions WHERE space_id = @spaceId AND page_key = @pageKey AND at < @cutoff
+      `SELECT number, blob FROM history_versions WHERE space_id = @spaceId AND page_key = @pageKey AND at < @cutoff
          AND number NOT IN (SELECT number FROM history_versions WHERE space_id = @spaceId AND page_key = @pageKey ORDER BY number DESC LIMIT @keep)`,
-    ).all({ spaceId, pageKey, cutoff, keep: retention.minVersions }) as { number: number; hash: string }[];
+    ).all({ spaceId, pageKey, cutoff, keep: retention.minVersions }) as { number: number; blob: number }[];
     if (doomed.length === 0) return 0;
     const remove = this.sql(`DELETE FROM history_versions WHERE space_id = ? AND page_key = ? AND number = ?`);
     for (const d of doomed) remove.run(spaceId, pageKey, d.number);
-    this.collect(doomed.map((d) => d.hash));
+    this.collect(doomed.map((d) => d.blob));
     return doomed.length;
   }
 
   /** Drops texts no version and no other text needs any more. */
-  private collect(hashes: string[]): void {
-    const queue = [...new Set(hashes)];
+  private collect(blobs: number[]): void {
+    const queue = [...new Set(blobs)];
     while (queue.length > 0) {
-      const hash = queue.pop()!;
-      if (this.sql(`SELECT 1 FROM history_versions WHERE hash = ? LIMIT 1`).get(hash)) continue;
-      if (this.sql(`SELECT 1 FROM history_blobs WHERE base = ? LIMIT 1`).get(hash)) continue;
-      const row = this.sql(`SELECT base FROM history_blobs WHERE hash = ?`).get(hash) as { base: string | null } | undefined;
+      const id = queue.pop()!;
+      if (this.sql(`SELECT 1 FROM history_versions WHERE blob = ? LIMIT 1`).get(id)) continue;
+      if (this.sql(`SELECT 1 FROM history_blobs WHERE base = ? LIMIT 1`).get(id)) continue;
+      const row = this.sql(`SELECT base FROM history_blobs WHERE id = ?`).get(id) as { base: number | null } | undefined;
       if (!row) continue;
-      this.sql(`DELETE FROM history_blobs WHERE hash = ?`).run(hash);
-      if (row.base) queue.push(row.base);
+      this.sql(`DELETE FROM history_blobs WHERE id = ?`).run(id);
+      if (row.base !== null) queue.push(row.base);
     }
   }
 
@@ -397,28 +402,23 @@ export class HistoryStore {
     };
   }
 
-  private latestHash(spaceId: string, pageKey: string, number: number): string | null {
-    const r = this.sql(`SELECT hash FROM history_versions WHERE space_id = ? AND page_key = ? AND number = ?`).get(spaceId, pageKey, number) as
-      | { hash: string }
-      | undefined;
-    return r?.hash ?? null;
-  }
-
-  /** The keyframe the page's latest text was stored against (or is). */
-  private keyframeOf(spaceId: string, pageKey: string, number: number): string | null {
+  /** The page's latest text: its hash, and the keyframe it is stored against (or is). */
+  private latestBlob(spaceId: string, pageKey: string, number: number): { hash: Buffer; keyframe: number } | null {
     const r = this.sql(
-      `SELECT COALESCE(b.base, b.hash) AS keyframe FROM history_versions v JOIN history_blobs b ON b.hash = v.hash
+      `SELECT b.hash, COALESCE(b.base, b.id) AS keyframe FROM history_versions v JOIN history_blobs b ON b.id = v.blob
        WHERE v.space_id = ? AND v.page_key = ? AND v.number = ?`,
-    ).get(spaceId, pageKey, number) as { keyframe: string } | undefined;
-    return r?.keyframe ?? null;
+    ).get(spaceId, pageKey, number) as { hash: Buffer; keyframe: number } | undefined;
+    return r ?? null;
   }
 
-  private storeBlob(text: string, hash: string, keyframe: string | null): void {
-    if (this.sql(`SELECT 1 FROM history_blobs WHERE hash = ?`).get(hash)) return;
+  /** Stores a text once; returns its blob id. */
+  private storeBlob(text: string, hash: Buffer, keyframe: number | null): number {
+    const existing = this.sql(`SELECT id FROM history_blobs WHERE hash = ?`).get(hash) as { id: number } | undefined;
+    if (existing) return existing.id;
     const bytes = Buffer.from(text, 'utf8');
     let data: Buffer | null = null;
-    let base: string | null = null;
-    if (keyframe) {
+    let base: number | null = null;
+    if (keyframe !== null) {
       const dictionary = Buffer.from(this.blobText(keyframe), 'utf8');
       const delta = deflateRawSync(bytes, { dictionary });
       if (delta.length < bytes.length * SURELY_SMALL) {
@@ -430,24 +430,25 @@ export class HistoryStore {
       }
     }
     data ??= deflateRawSync(bytes);
-    this.sql(`INSERT INTO history_blobs (hash, size, base, data) VALUES (?, ?, ?, ?)`).run(hash, bytes.length, base, data);
+    const info = this.sql(`INSERT INTO history_blobs (hash, size, base, data) VALUES (?, ?, ?, ?)`).run(hash, bytes.length, base, data);
+    return Number(info.lastInsertRowid);
   }
 
-  private blobText(hash: string): string {
-    const row = this.sql(`SELECT base, data FROM history_blobs WHERE hash = ?`).get(hash) as { base: string | null; data: Buffer } | undefined;
-    if (!row) throw new HistoryReadError(`A page version (${hash.slice(0, 12)}) is missing from the mirror's history.`);
+  private blobText(id: number): string {
+    const row = this.sql(`SELECT base, data FROM history_blobs WHERE id = ?`).get(id) as { base: number | null; data: Buffer } | undefined;
+    if (!row) throw new HistoryReadError(`A page version (text ${id}) is missing from the mirror's history.`);
     try {
-      const bytes = row.base ? inflateRawSync(row.data, { dictionary: Buffer.from(this.blobText(row.base), 'utf8') }) : inflateRawSync(row.data);
+      const bytes = row.base !== null ? inflateRawSync(row.data, { dictionary: Buffer.from(this.blobText(row.base), 'utf8') }) : inflateRawSync(row.data);
       return bytes.toString('utf8');
     } catch (err) {
       if (err instanceof HistoryReadError) throw err;
-      throw new HistoryReadError(`A page version (${hash.slice(0, 12)}) in the mirror's history is damaged and cannot be read: ${(err as Error).message}.`, {
+      throw new HistoryReadError(`A page version (text ${id}) in the mirror's history is damaged and cannot be read: ${(err as Error).message}.`, {
         cause: err,
       });
     }
   }
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
 }

@@ -8,6 +8,10 @@
  *   write that changes no indexed text (a page moved, a comment refreshed unchanged) costs one
  *   keyed row update and no re-indexing, so the sync engine can call `indexPage` for every page
  *   it touches inside its own transactions.
+ * - Filters are words too: each entry's kind and space are indexed (the `scope` column), so a
+ *   filtered search is one FTS5 query that ranks, stops at the limit and makes snippets for
+ *   the rows it returns only. (Ranking every match in SQL and looking rows up again costs
+ *   several times more on a large folder.) Prefix indexes make `ab*` and `abc*` cheap.
  * - Queries are FTS5 syntax (`"a phrase"`, `prefix*`, `title:word`, AND/OR/NOT); anything FTS5
  *   refuses is searched again as plain words, so a person never sees an SQLite error.
  * - `unicode61 remove_diacritics 2`: "cafe" finds "café", and the other way round.
@@ -95,7 +99,15 @@ const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 200;
 const SNIPPET_TOKENS = 14;
 
-interface HitRecord {
+interface RankedRecord {
+  id: number;
+  score: number;
+  body_snippet: string;
+  description_snippet: string;
+  title_snippet: string;
+}
+
+interface DocRecord {
   kind: SearchKind;
   space_id: string;
   key: string;
@@ -103,10 +115,6 @@ interface HitRecord {
   comment_id: string | null;
   title: string;
   author: string;
-  score: number;
-  body_snippet: string;
-  description_snippet: string;
-  title_snippet: string;
   cr_id: string | null;
   cr_number: number | null;
   cr_subject: string | null;
@@ -116,6 +124,13 @@ interface HitRecord {
 }
 
 const isNewKey = (key: string) => key.startsWith('new:');
+
+/** The words an entry's kind and space are indexed as (hex keeps any id one token). */
+const kindWord = (kind: SearchKind) => `k${kind}`;
+const spaceWord = (spaceId: string) => `s${Buffer.from(spaceId, 'utf8').toString('hex')}`;
+const scopeOf = (kind: SearchKind, spaceId: string) => `${kindWord(kind)} ${spaceWord(spaceId)}`;
+/** A person's query searches the text columns only, never the scope words. */
+const TEXT_COLUMNS = '{title description body author}';
 
 /** Splits FTS5 snippet text at the match markers. */
 export function snippetParts(marked: string): SnippetPart[] {
@@ -170,6 +185,9 @@ export class SearchIndex {
 
   constructor(db: Db) {
     this.sql = statementCache(db);
+    // An empty table with the same columns, to ask FTS5 whether a query parses on its own
+    // before it is combined with the filters (so `a) OR (b` cannot escape them).
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_syntax USING fts5(title, description, body, author, scope)`);
   }
 
   // ---- pages (the sync engine calls these inside its transactions) -------------------------
@@ -262,13 +280,13 @@ export class SearchIndex {
     v: { path: string | null; commentId: string | null; title: string; description: string; body: string; author: string },
   ): void {
     this.sql(
-      `INSERT INTO search_docs (kind, space_id, key, path, comment_id, title, description, body, author)
-         VALUES (@kind, @spaceId, @key, @path, @commentId, @title, @description, @body, @author)
+      `INSERT INTO search_docs (kind, space_id, key, path, comment_id, title, description, body, author, scope)
+         VALUES (@kind, @spaceId, @key, @path, @commentId, @title, @description, @body, @author, @scope)
          ON CONFLICT (kind, key, space_id) DO UPDATE SET path = excluded.path, comment_id = excluded.comment_id, title = excluded.title,
            description = excluded.description, body = excluded.body, author = excluded.author
          WHERE path IS NOT excluded.path OR comment_id IS NOT excluded.comment_id OR title IS NOT excluded.title
            OR description IS NOT excluded.description OR body IS NOT excluded.body OR author IS NOT excluded.author`,
-    ).run({ kind, spaceId, key, ...v });
+    ).run({ kind, spaceId, key, ...v, scope: scopeOf(kind, spaceId) });
   }
 
   // ---- queries ----------------------------------------------------------------------------
@@ -280,51 +298,51 @@ export class SearchIndex {
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const trimmed = query.trim();
     if (trimmed === '') return [];
-    try {
-      return this.run(trimmed, options);
-    } catch (err) {
-      if (!isQuerySyntaxError(err)) throw err;
-    }
+    if (this.parses(trimmed)) return this.run(trimmed, options);
     const plain = plainWordsQuery(trimmed);
     if (plain === '') return [];
+    return this.parses(plain) ? this.run(plain, options) : [];
+  }
+
+  private parses(query: string): boolean {
     try {
-      return this.run(plain, options);
+      this.sql(`SELECT 1 FROM temp.search_syntax WHERE search_syntax MATCH ?`).all(query);
+      return true;
     } catch (err) {
-      if (isQuerySyntaxError(err)) return [];
+      if (isQuerySyntaxError(err)) return false;
       throw err;
     }
   }
 
-  private run(match: string, options: SearchOptions): SearchHit[] {
+  private run(query: string, options: SearchOptions): SearchHit[] {
     const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(options.limit ?? DEFAULT_LIMIT)));
     const kinds = (options.kinds ?? SEARCH_KINDS).filter((k) => SEARCH_KINDS.includes(k));
     if (kinds.length === 0) return [];
-    const where = [
-      'search_fts MATCH @match',
-      ...(options.spaceId !== undefined ? ['d.space_id = @spaceId'] : []),
-      ...(kinds.length < SEARCH_KINDS.length ? [`d.kind IN (${kinds.map((k) => `'${k}'`).join(', ')})`] : []),
+    const match = [
+      `${TEXT_COLUMNS} : (${query})`,
+      ...(options.spaceId !== undefined ? [`scope:${spaceWord(options.spaceId)}`] : []),
+      ...(kinds.length < SEARCH_KINDS.length ? [`scope:(${kinds.map(kindWord).join(' OR ')})`] : []),
     ].join(' AND ');
-    // Ranks first, then snippets and places for the few rows kept. (The rowid is cast: FTS5
-    // ignores a rowid constraint bound as a REAL, which is how JavaScript numbers bind.)
     const ranked = this.sql(
-      `SELECT d.rowid AS id, f.rank AS rank FROM search_fts f JOIN search_docs d ON d.rowid = f.rowid WHERE ${where} ORDER BY f.rank LIMIT @limit`,
-    ).all({ match, limit, ...(options.spaceId !== undefined ? { spaceId: options.spaceId } : {}) }) as { id: number; rank: number }[];
-    const details = this.sql(
-      `SELECT d.kind, d.space_id, d.key, d.path, d.comment_id, d.title, d.author, -f.rank AS score,
+      `SELECT rowid AS id, -rank AS score,
          snippet(search_fts, 2, '${MARK_START}', '${MARK_END}', '…', ${SNIPPET_TOKENS}) AS body_snippet,
          snippet(search_fts, 1, '${MARK_START}', '${MARK_END}', '…', ${SNIPPET_TOKENS}) AS description_snippet,
-         snippet(search_fts, 0, '${MARK_START}', '${MARK_END}', '…', ${SNIPPET_TOKENS}) AS title_snippet,
+         snippet(search_fts, 0, '${MARK_START}', '${MARK_END}', '…', ${SNIPPET_TOKENS}) AS title_snippet
+       FROM search_fts WHERE search_fts MATCH @match ORDER BY rank LIMIT @limit`,
+    ).all({ match, limit }) as RankedRecord[];
+    const doc = this.sql(
+      `SELECT d.kind, d.space_id, d.key, d.path, d.comment_id, d.title, d.author,
          c.change_request_id AS cr_id, cr.number AS cr_number, cr.subject AS cr_subject, c.page_id AS page_id, p.path AS page_path, p.title AS page_title
-       FROM search_fts f JOIN search_docs d ON d.rowid = f.rowid
+       FROM search_docs d
          LEFT JOIN comments c ON d.kind <> 'page' AND c.id = d.comment_id
          LEFT JOIN change_requests cr ON cr.id = c.change_request_id
          LEFT JOIN pages p ON p.space_id = d.space_id AND p.id = c.page_id
-       WHERE search_fts MATCH @match AND f.rowid = CAST(@id AS INTEGER)`,
+       WHERE d.rowid = ?`,
     );
     const hits: SearchHit[] = [];
-    for (const { id } of ranked) {
-      const r = details.get({ match, id }) as HitRecord | undefined;
-      if (r) hits.push(toHit(r));
+    for (const r of ranked) {
+      const d = doc.get(r.id) as DocRecord | undefined;
+      if (d) hits.push(toHit(r, d));
     }
     return hits;
   }
@@ -338,14 +356,14 @@ export class SearchIndex {
   }
 }
 
-function bestSnippet(r: HitRecord): SnippetPart[] {
-  const candidates = r.kind === 'page' ? [r.body_snippet, r.description_snippet, r.title_snippet] : [r.body_snippet];
+function bestSnippet(kind: SearchKind, r: RankedRecord): SnippetPart[] {
+  const candidates = kind === 'page' ? [r.body_snippet, r.description_snippet, r.title_snippet] : [r.body_snippet];
   const marked = candidates.find((s) => s.includes(MARK_START)) ?? candidates.find((s) => s.trim() !== '') ?? '';
   return snippetParts(marked);
 }
 
-function toHit(r: HitRecord): SearchHit {
-  const base = { spaceId: r.space_id, snippet: bestSnippet(r), score: r.score };
+function toHit(ranked: RankedRecord, r: DocRecord): SearchHit {
+  const base = { spaceId: r.space_id, snippet: bestSnippet(r.kind, ranked), score: ranked.score };
   if (r.kind === 'page') {
     return { ...base, kind: 'page', key: r.key, pageId: isNewKey(r.key) ? null : r.key, path: r.path ?? '', title: r.title };
   }
