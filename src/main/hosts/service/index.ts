@@ -14,6 +14,7 @@ import { createCatalog } from './catalog';
 import { conflictHandlers, conflictIds } from './conflicts';
 import { describeError } from './errors';
 import { EventHub } from './events';
+import { findHandlers } from './find';
 import { reviewHandlers } from './review-handlers';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
@@ -50,6 +51,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...conflictHandlers(state, runner),
     ...reviewHandlers(state),
     ...logHandlers(state),
+    ...findHandlers(state),
     ...appHandlers(state),
   };
 
