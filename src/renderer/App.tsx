@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SessionVM, SyncStatusVM } from '../shared/contract';
+import { type Route, routeHash } from '../shared/routes';
 import type { Bridge, ConnectionState } from './bridge';
 import { BridgeProvider, useBridge } from './hooks/bridge-context';
 import { useEventState } from './hooks/use-query';
@@ -11,6 +12,8 @@ import { ConflictsView } from './views/ConflictsView';
 import { ReviewView } from './views/ReviewView';
 import { LogView } from './views/LogView';
 import { SitesView } from './views/SitesView';
+import { HistoryView } from './views/HistoryView';
+import { SearchDialog } from './components/SearchDialog';
 
 export function App({ bridge }: { bridge: Bridge }) {
   return (
@@ -20,8 +23,12 @@ export function App({ bridge }: { bridge: Bridge }) {
   );
 }
 
+/** The view that shows a page (`#pages/…`, the route `pages.open`) while the app has no Pages view of its own. */
+const PAGES_VIEW: ViewId = VIEWS.some((v) => v.id === ('pages' as ViewId)) ? ('pages' as ViewId) : 'history';
+
 function viewFromHash(): ViewId {
   const id = window.location.hash.replace(/^#\/?/, '').split('/')[0];
+  if (id === 'pages') return PAGES_VIEW;
   return VIEWS.some((v) => v.id === id) ? (id as ViewId) : 'spaces';
 }
 
@@ -41,6 +48,8 @@ function Shell() {
   const status = useEventState('sync.status', 'sync.status', {}) as SyncStatusVM | undefined;
   const connection = useConnection();
   const [view, setView] = useState<ViewId>(viewFromHash);
+  const [searching, setSearching] = useState(false);
+  const focusBeforeSearch = useRef<Element | null>(null);
 
   useEffect(() => {
     const onHash = () => setView(viewFromHash());
@@ -52,6 +61,34 @@ function Shell() {
     if (window.location.hash !== `#${id}`) window.location.hash = id;
     setView(id);
   }, []);
+
+  /** Sends the app to a route (see shared/routes.ts); the view it names reads the rest of it. */
+  const openRoute = useCallback((route: Route) => {
+    window.location.hash = routeHash(route);
+    setView(viewFromHash());
+    document.getElementById('main')?.focus();
+  }, []);
+
+  const openSearch = useCallback(() => {
+    focusBeforeSearch.current = document.activeElement;
+    setSearching(true);
+  }, []);
+  const closeSearch = useCallback(() => {
+    setSearching(false);
+    const before = focusBeforeSearch.current;
+    if (before instanceof HTMLElement && before.isConnected) before.focus();
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        openSearch();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [openSearch]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -99,15 +136,17 @@ function Shell() {
       {banner}
       <StatusBar status={status} session={session} />
       <div className="body">
-        <Nav current={view} onSelect={go} conflicts={status?.conflicts ?? 0} pending={status?.pendingActions ?? 0} />
+        <Nav current={view} onSelect={go} onSearch={openSearch} conflicts={status?.conflicts ?? 0} pending={status?.pendingActions ?? 0} />
         <main id="main" tabIndex={-1} className="view" aria-label={VIEWS.find((v) => v.id === view)?.label}>
           {view === 'spaces' && <SpacesView status={status} />}
           {view === 'conflicts' && <ConflictsView />}
           {view === 'review' && <ReviewView />}
           {view === 'log' && <LogView />}
           {view === 'sites' && <SitesView />}
+          {view === 'history' && <HistoryView />}
         </main>
       </div>
+      {searching && <SearchDialog onClose={closeSearch} onOpen={openRoute} />}
     </div>
   );
 }
