@@ -135,7 +135,6 @@ describe('finding pages', () => {
       ['p1', true],
     ]);
     expect(mirror.history.pages({ text: 'INSTALL' }).map((p) => p.pageKey)).toEqual(['p1']);
-    expect(mirror.history.spacesWithPage('p1')).toEqual(['s1']);
   });
 
   it('finds a page by a path it had before it moved', () => {

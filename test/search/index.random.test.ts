@@ -222,6 +222,11 @@ describe('search index over random changes, against brute force', () => {
               }
             }
           }
+          // What the engine reconciles the folder against: every page's key and where its file is.
+          for (const spaceId of SPACES) {
+            const pages = [...docs.values()].filter((d) => d.kind === 'page' && d.spaceId === spaceId).map((d) => [d.key, d.path]);
+            expect(mirror.search.indexedPages(spaceId)).toEqual(new Map(pages as [string, string][]));
+          }
           expectIndexIntact(dir);
         } finally {
           mirror.close();

@@ -78,6 +78,15 @@ describe('queries', () => {
     expect(keys(mirror.search.search('relay'))).toEqual(['p-x', 'p-install']);
   });
 
+  it('forgets a space’s pages when asked, and whether it was indexed whole', () => {
+    mirror.search.markSpaceIndexed('s2');
+    expect(mirror.search.spaceIndexed('s2')).toBe(true);
+    mirror.search.forgetSpacePages('s2');
+    expect(keys(mirror.search.search('install*'))).not.toContain('p-other');
+    expect(mirror.search.spaceIndexed('s2')).toBe(false);
+    expect(mirror.search.indexedPages('s1').size).toBe(3);
+  });
+
   it('keeps to the limit', () => {
     expect(mirror.search.search('install*', { limit: 2 })).toHaveLength(2);
   });

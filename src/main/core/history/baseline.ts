@@ -6,7 +6,7 @@
 import type { Mirror } from '../mirror';
 
 const DONE_META = (spaceId: string) => `history.baseline.${spaceId}`;
-export const BASELINE_DETAIL = 'as last synced before history was kept';
+const BASELINE_DETAIL = 'as last synced before history was kept';
 
 /** Records the synced text of every page of the synced spaces that has no history yet; returns how many. */
 export function recordSyncedBaselines(mirror: Mirror, now = new Date().toISOString()): number {

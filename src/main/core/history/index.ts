@@ -7,14 +7,11 @@
  *   mirror.history.versions(ref.spaceId, ref.pageKey);            // newest first
  *   await restoreVersion(mirror, root, { target: 'user-guide/install.md', version: 3 });
  */
-export { BASELINE_DETAIL, recordSyncedBaselines } from './baseline';
+export { recordSyncedBaselines } from './baseline';
 export { restoreVersion, type RestoreResult, type RestoreTarget, VersionNotFoundError } from './restore';
 export { findPage, PageNotFoundError, type PageRef, refOf } from './target';
 export {
-  checkRetention,
   DEFAULT_RETENTION,
-  HISTORY_REASONS,
-  HistoryReadError,
   type HistoryPage,
   type HistoryReason,
   type Retention,

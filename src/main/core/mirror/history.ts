@@ -286,11 +286,6 @@ export class HistoryStore {
     return earlier?.page_key;
   }
 
-  /** Spaces holding history of a page with this key (page ids are unique across spaces). */
-  spacesWithPage(pageKey: string): string[] {
-    return (this.sql(`SELECT space_id FROM history_pages WHERE page_key = ? ORDER BY space_id`).all(pageKey) as { space_id: string }[]).map((r) => r.space_id);
-  }
-
   /** Sizes, for the benchmark and diagnostics: versions, distinct texts, their bytes, and the bytes stored. */
   stats(): { versions: number; texts: number; textBytes: number; storedBytes: number } {
     const v = this.sql(`SELECT COUNT(*) AS n FROM history_versions`).get() as { n: number };

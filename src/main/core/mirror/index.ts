@@ -19,9 +19,7 @@ import { SearchIndex } from './search';
 export type { SpaceRow } from './catalog';
 export type { ConflictRow, FileRow, PageRow } from './content';
 export {
-  checkRetention,
   DEFAULT_RETENTION,
-  HISTORY_REASONS,
   HistoryReadError,
   type HistoryPage,
   type HistoryReason,

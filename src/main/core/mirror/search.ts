@@ -346,14 +346,6 @@ export class SearchIndex {
     }
     return hits;
   }
-
-  /** How many entries of each kind the index holds. */
-  counts(): Record<SearchKind, number> {
-    const rows = this.sql(`SELECT kind, COUNT(*) AS n FROM search_docs GROUP BY kind`).all() as { kind: SearchKind; n: number }[];
-    const out: Record<SearchKind, number> = { page: 0, comment: 0, reply: 0 };
-    for (const r of rows) out[r.kind] = r.n;
-    return out;
-  }
 }
 
 function bestSnippet(kind: SearchKind, r: RankedRecord): SnippetPart[] {

@@ -9,6 +9,6 @@
 export { indexNewSpaces, indexSpaceFolder } from './folder-index';
 export { type FolderSearchHit, searchFolder } from './find';
 export { type PageDocument, pageDocument, searchableMarkdown } from './page-document';
-export { currentKeyAt, type PageFile, pageAtPath, pagePath, syncedPageFiles } from './page-paths';
+export { currentKeyAt, pageAtPath, pagePath } from './page-paths';
 export type { SearchHit, SearchKind, SearchOptions, SnippetPart } from '../mirror';
 export { SEARCH_KINDS } from '../mirror';
