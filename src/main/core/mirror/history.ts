@@ -6,19 +6,17 @@
  * in history. `record` runs inside the engine's transaction for the change it describes, so a
  * crash leaves either both or neither.
  *
- * Storage: a text is stored once (keyed by its sha256), raw-deflated. A page's next text is
- * deflated with its previous keyframe (a blob stored whole) as the preset dictionary when that
- * comes out much smaller, so a version that changes a paragraph costs about that paragraph.
- * Blobs are at most one step from a keyframe: reading any version inflates at most twice.
+ * Each text is stored once, compressed against the page's earlier ones (history-texts.ts).
  *
  * Retention (default: everything from the last 90 days, and at least the last 20 versions of
  * each page) is enforced a page at a time: on the page just recorded, and by `prune`, which
  * visits a bounded number of pages per call. Neither rewrites the tables.
  */
-import { createHash } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Db } from './database';
+import { HistoryTexts, sha256 } from './history-texts';
 import { statementCache } from './review/statements';
+
+export { HistoryReadError } from './history-texts';
 
 export type HistoryReason = 'pulled' | 'pushed' | 'merged' | 'conflict-copy' | 'deleted-locally' | 'deleted-remotely' | 'restored' | 'local';
 
@@ -92,12 +90,6 @@ export const DEFAULT_RETENTION: Retention = { days: 90, minVersions: 20 };
 
 const RETENTION_META = 'history.retention';
 const DAY_MS = 86_400_000;
-/** A delta this small against the text is kept without trying a whole deflate. */
-const SURELY_SMALL = 1 / 8;
-
-export class HistoryReadError extends Error {
-  override name = 'HistoryReadError';
-}
 
 interface PageRecord {
   space_id: string;
@@ -147,12 +139,14 @@ export function checkRetention(r: Retention): Retention {
 
 export class HistoryStore {
   private readonly sql: ReturnType<typeof statementCache>;
+  private readonly texts: HistoryTexts;
   private cachedRetention: Retention | undefined;
   /** Where the next `prune` step starts: the last page it visited. */
   private pruneCursor: { spaceId: string; pageKey: string } | null = null;
 
   constructor(private readonly db: Db) {
     this.sql = statementCache(db);
+    this.texts = new HistoryTexts(this.sql);
   }
 
   // ---- writing (the sync engine, restore) -----------------------------------------------
@@ -180,7 +174,7 @@ export class HistoryStore {
         this.sql(`UPDATE history_pages SET path = ?, title = COALESCE(?, title) WHERE space_id = ? AND page_key = ?`).run(r.path, r.title, r.spaceId, r.pageId);
         return null;
       }
-      const blob = this.storeBlob(r.text, hash, latest?.keyframe ?? null);
+      const blob = this.texts.store(r.text, hash, latest?.keyframe ?? null);
       const number = (page?.last_number ?? 0) + 1;
       this.sql(`INSERT INTO history_versions (space_id, page_key, number, path, title, blob, reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
         r.spaceId,
@@ -247,7 +241,7 @@ export class HistoryStore {
     const row = this.sql(`SELECT blob FROM history_versions WHERE space_id = ? AND page_key = ? AND number = ?`).get(spaceId, pageKey, number) as
       | { blob: number }
       | undefined;
-    return row && this.blobText(row.blob);
+    return row && this.texts.text(row.blob);
   }
 
   /** The page, as of its latest version. */
@@ -289,12 +283,7 @@ export class HistoryStore {
   /** Sizes, for the benchmark and diagnostics: versions, distinct texts, their bytes, and the bytes stored. */
   stats(): { versions: number; texts: number; textBytes: number; storedBytes: number } {
     const v = this.sql(`SELECT COUNT(*) AS n FROM history_versions`).get() as { n: number };
-    const b = this.sql(`SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS size, COALESCE(SUM(length(data)), 0) AS stored FROM history_blobs`).get() as {
-      n: number;
-      size: number;
-      stored: number;
-    };
-    return { versions: v.n, texts: b.n, textBytes: b.size, storedBytes: b.stored };
+    return { versions: v.n, ...this.texts.stats() };
   }
 
   // ---- retention --------------------------------------------------------------------------
@@ -358,25 +347,11 @@ export class HistoryStore {
     if (doomed.length === 0) return 0;
     const remove = this.sql(`DELETE FROM history_versions WHERE space_id = ? AND page_key = ? AND number = ?`);
     for (const d of doomed) remove.run(spaceId, pageKey, d.number);
-    this.collect(doomed.map((d) => d.blob));
+    this.texts.collect(doomed.map((d) => d.blob));
     return doomed.length;
   }
 
-  /** Drops texts no version and no other text needs any more. */
-  private collect(blobs: number[]): void {
-    const queue = [...new Set(blobs)];
-    while (queue.length > 0) {
-      const id = queue.pop()!;
-      if (this.sql(`SELECT 1 FROM history_versions WHERE blob = ? LIMIT 1`).get(id)) continue;
-      if (this.sql(`SELECT 1 FROM history_blobs WHERE base = ? LIMIT 1`).get(id)) continue;
-      const row = this.sql(`SELECT base FROM history_blobs WHERE id = ?`).get(id) as { base: number | null } | undefined;
-      if (!row) continue;
-      this.sql(`DELETE FROM history_blobs WHERE id = ?`).run(id);
-      if (row.base !== null) queue.push(row.base);
-    }
-  }
-
-  // ---- blobs --------------------------------------------------------------------------------
+  // ---- rows ---------------------------------------------------------------------------------
 
   private pageRecord(spaceId: string, pageKey: string): PageRecord | undefined {
     return this.sql(`SELECT * FROM history_pages WHERE space_id = ? AND page_key = ?`).get(spaceId, pageKey) as PageRecord | undefined;
@@ -405,45 +380,4 @@ export class HistoryStore {
     ).get(spaceId, pageKey, number) as { hash: Buffer; keyframe: number } | undefined;
     return r ?? null;
   }
-
-  /** Stores a text once; returns its blob id. */
-  private storeBlob(text: string, hash: Buffer, keyframe: number | null): number {
-    const existing = this.sql(`SELECT id FROM history_blobs WHERE hash = ?`).get(hash) as { id: number } | undefined;
-    if (existing) return existing.id;
-    const bytes = Buffer.from(text, 'utf8');
-    let data: Buffer | null = null;
-    let base: number | null = null;
-    if (keyframe !== null) {
-      const dictionary = Buffer.from(this.blobText(keyframe), 'utf8');
-      const delta = deflateRawSync(bytes, { dictionary });
-      if (delta.length < bytes.length * SURELY_SMALL) {
-        data = delta;
-        base = keyframe;
-      } else {
-        const whole = deflateRawSync(bytes);
-        [data, base] = delta.length * 2 < whole.length ? [delta, keyframe] : [whole, null];
-      }
-    }
-    data ??= deflateRawSync(bytes);
-    const info = this.sql(`INSERT INTO history_blobs (hash, size, base, data) VALUES (?, ?, ?, ?)`).run(hash, bytes.length, base, data);
-    return Number(info.lastInsertRowid);
-  }
-
-  private blobText(id: number): string {
-    const row = this.sql(`SELECT base, data FROM history_blobs WHERE id = ?`).get(id) as { base: number | null; data: Buffer } | undefined;
-    if (!row) throw new HistoryReadError(`A page version (text ${id}) is missing from the mirror's history.`);
-    try {
-      const bytes = row.base !== null ? inflateRawSync(row.data, { dictionary: Buffer.from(this.blobText(row.base), 'utf8') }) : inflateRawSync(row.data);
-      return bytes.toString('utf8');
-    } catch (err) {
-      if (err instanceof HistoryReadError) throw err;
-      throw new HistoryReadError(`A page version (text ${id}) in the mirror's history is damaged and cannot be read: ${(err as Error).message}.`, {
-        cause: err,
-      });
-    }
-  }
-}
-
-function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
 }
