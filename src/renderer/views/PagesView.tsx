@@ -1,22 +1,16 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { PageDetailVM, PageNodeVM, SpacePagesVM } from '../../shared/contract';
+import { parseRoute, routeHash } from '../../shared/routes';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { RenderedHtml } from '../components/RenderedHtml';
 import { Thread } from '../components/Thread';
 import { useAction, useQuery } from '../hooks/use-query';
 
-/** `#pages/<spaceId>/<path>` ↔ the page shown. */
-export function pageFromHash(hash: string): { spaceId: string; path: string } | null {
-  const m = /^#\/?pages\/([^/]+)\/(.+?)(?:#.*)?$/.exec(hash);
-  if (!m) return null;
-  try {
-    return { spaceId: m[1]!, path: decodeURIComponent(m[2]!) };
-  } catch {
-    return null;
-  }
+/** The page the address names (`#pages/<spaceId>/<path>`, the route `pages.open`). */
+function pageFromHash(hash: string): { spaceId: string; path: string } | null {
+  const route = parseRoute(hash);
+  return route?.name === 'pages.open' ? { spaceId: route.spaceId, path: route.path } : null;
 }
-
-export const pageHash = (spaceId: string, path: string): string => `#pages/${spaceId}/${encodeURIComponent(path)}`;
 
 const SYNC_LABEL: Record<PageNodeVM['sync'], string> = { synced: '', 'pending-edit': 'edited', new: 'new', conflict: 'conflict' };
 
@@ -61,7 +55,7 @@ function SpaceTree({ space, open }: { space: SpacePagesVM; open: { spaceId: stri
     return (
       <li key={p.id}>
         {p.path ? (
-          <a href={pageHash(space.spaceId, p.path)} aria-current={current ? 'page' : undefined} data-sync={p.sync}>
+          <a href={routeHash({ name: 'pages.open', spaceId: space.spaceId, path: p.path })} aria-current={current ? 'page' : undefined} data-sync={p.sync}>
             {p.title}
             {p.sync !== 'synced' && <span className={`badge sync-${p.sync}`}>{SYNC_LABEL[p.sync]}</span>}
           </a>

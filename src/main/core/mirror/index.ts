@@ -6,6 +6,7 @@
 import { CatalogStore } from './catalog';
 import { ContentStore } from './content';
 import { type Db, openDatabase } from './database';
+import { HistoryStore } from './history';
 import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
@@ -13,9 +14,33 @@ import { ReviewQueries } from './review/queries';
 import { RevisionPageStore } from './review/revision-pages';
 import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
+import { SearchIndex } from './search';
 
 export type { SpaceRow } from './catalog';
 export type { ConflictRow, FileRow, PageRow } from './content';
+export {
+  DEFAULT_RETENTION,
+  HistoryReadError,
+  type HistoryPage,
+  type HistoryReason,
+  type HistoryRecord,
+  type HistoryStore,
+  type Retention,
+  type VersionInfo,
+} from './history';
+export {
+  SEARCH_KINDS,
+  type CommentEntry,
+  type CommentHit,
+  type PageEntry,
+  type PageHit,
+  type ReplyEntry,
+  type SearchHit,
+  type SearchIndex,
+  type SearchKind,
+  type SearchOptions,
+  type SnippetPart,
+} from './search';
 
 export { STATE_DIR } from './state-dir';
 
@@ -41,6 +66,10 @@ export class Mirror {
   readonly sites: SiteStore;
   /** Revisions' pages, for change request diffs. */
   readonly revisionPages: RevisionPageStore;
+  /** Full-text search over pages (as the folder has them), comments and replies. */
+  readonly search: SearchIndex;
+  /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
+  readonly history: HistoryStore;
 
   private constructor(private readonly db: Db) {
     this.catalog = new CatalogStore(db);
@@ -48,7 +77,9 @@ export class Mirror {
     this.log = new SyncLog(db);
     this.outbox = new OutboxStore(db);
     this.reviewActions = new ReviewActionLog(db);
-    this.review = new ReviewStore(db, this.reviewActions);
+    this.search = new SearchIndex(db);
+    this.history = new HistoryStore(db);
+    this.review = new ReviewStore(db, this.reviewActions, this.search);
     this.reviewQueries = new ReviewQueries(db, () => this.review.me().id);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);

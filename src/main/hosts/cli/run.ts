@@ -10,6 +10,9 @@ import { run as comment } from './commands/comment';
 import { ui } from './commands/ui';
 import { check } from './commands/check';
 import { preview } from './commands/preview';
+import { search } from './commands/search';
+import { history } from './commands/history';
+import { restore } from './commands/restore';
 import type { ParsedArgs } from './args';
 
 type Command = (args: ParsedArgs, io: CliIo, ctx: CliContext) => Promise<number>;
@@ -22,6 +25,9 @@ const COMMANDS: Record<string, Command> = {
   review,
   check,
   preview,
+  search,
+  history,
+  restore,
   ui: (args, io, ctx) => ui(args, io, { tokens: ctx.tokens }),
   // Interactive: when offline, queue the action after a short try instead of a long backoff.
   comment: (args, io, ctx) => comment(args, io, ctx.withApiOptions({ maxAttempts: 2 })),
@@ -35,6 +41,9 @@ Usage:
   quire review --dir <folder> [--json]   open change requests and unresolved comments
   quire check --dir <folder> [--space <spaceId>]... [--json]   broken links, SUMMARY.md, blocks, frontmatter (offline)
   quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
+  quire search <terms> --dir <folder> [--space <id>] [--kind page|comment|reply]... [--limit <n>] [--json]
+  quire history [<file or page id>] --dir <folder> [--json] [--keep-days <n>] [--keep-versions <n>]
+  quire restore <file or page id> --version <n> --dir <folder>   the next sync pushes it
   quire ui --api <base_url> --dir <folder> [--port <n>]   the app in a browser (first stdout line: the URL)
   quire preview --dir <folder> [--port <n>]   pages as GitBook shows them, live (first stdout line: the URL)
   quire login [--api <base_url>]        reads the API token from stdin, stores it in the OS keychain

@@ -15,6 +15,7 @@ import { conflictHandlers, conflictIds } from './conflicts';
 import { describeError } from './errors';
 import { EventHub } from './events';
 import { pageHandlers } from './pages';
+import { findHandlers } from './find';
 import { reviewHandlers } from './review-handlers';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
@@ -51,6 +52,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...conflictHandlers(state, runner),
     ...reviewHandlers(state),
     ...logHandlers(state),
+    ...findHandlers(state),
     ...appHandlers(state),
     ...pageHandlers(state),
   };

@@ -1,14 +1,16 @@
 /**
  * The Pages view's requests: each space's page tree (the mirror's, with the folder's new files),
  * one page rendered by the preview's renderer with its check problems, unresolved comments and
- * sync state, `pages.open` (the search box's way to show a page), opening a page in the editor,
- * and a change request's page rendered before and after. In the app a page runs no code: page
- * links become `#pages/<spaceId>/<path>` (the view follows them), images are inlined as data:
- * URLs (the window's CSP allows no other source), external links go through app.openExternal.
+ * sync state, `pages.open` (shows a page in the view through the `pages.opened` event), opening a
+ * page in the editor, and a change request's page rendered before and after. In the app a page
+ * runs no code: page links become the route `pages.open`, `#pages/<spaceId>/<path>` (the view
+ * follows them), images are inlined as data: URLs (the window's CSP allows no other source),
+ * external links go through app.openExternal.
  */
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { type CommentVM, type PageDetailVM, type PageNodeVM, type PageSyncState, QuireError, type SpacePagesVM } from '../../../shared/contract';
+import { routeHash } from '../../../shared/routes';
 import { checkPage, type LoadedFolder, loadFolder, MAX_ASSET_BYTES } from '../../core/check';
 import { pageKind } from '../../core/content';
 import { folderRenderContext, type PreviewUrls, renderPage } from '../../core/preview';
@@ -44,7 +46,7 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
     page: (rootPath, anchor) => {
       const space = folder().index.spaceOf(rootPath);
       const path = space && space.folder !== '' ? rootPath.slice(space.folder.length + 1) : rootPath;
-      return `#pages/${space?.spaceId ?? ''}/${encodeURIComponent(path)}${anchor ? `#${encodeURIComponent(anchor)}` : ''}`;
+      return `${routeHash({ name: 'pages.open', spaceId: space?.spaceId ?? '', path })}${anchor ? `#${encodeURIComponent(anchor)}` : ''}`;
     },
     asset: (rootPath) => {
       const type = IMAGE_TYPES[extname(rootPath).toLowerCase()];

@@ -46,7 +46,7 @@ export function settingsHandlers(state: ServiceState, runner: SyncRunner): Handl
       if (nextFolder !== undefined) await switchFolder(nextFolder);
       if (nextNotify !== undefined) state.notifications = nextNotify;
       persist();
-      state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites');
+      state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites', 'history');
       return vm();
     },
     'settings.chooseFolder': async () => {
@@ -55,7 +55,7 @@ export function settingsHandlers(state: ServiceState, runner: SyncRunner): Handl
       if (picked) {
         await switchFolder(picked);
         persist();
-        state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites');
+        state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites', 'history');
       }
       return vm();
     },

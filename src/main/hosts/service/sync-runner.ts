@@ -90,7 +90,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       status.update({ ...idleState(), state: failed, message });
       state.log(`sync: ${describeError(e)}`);
     } finally {
-      state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites');
+      state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
     }
   }
 

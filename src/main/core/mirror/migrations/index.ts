@@ -6,8 +6,9 @@ import { catalogAndContent } from './v1-catalog-content';
 import { reviewMirror } from './v2-review';
 import { twoWaySync } from './v10-two-way-sync';
 import { structuredHolds } from './v11-structured-holds';
+import { searchAndHistory } from './v13-search-history';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
 
-export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds];
+export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds, searchAndHistory];
