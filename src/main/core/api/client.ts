@@ -5,6 +5,7 @@ import type { ApiEvent, ApiStats } from './events';
 import { createPacedFetch } from './fetch-adapter';
 import { Pacer } from './pacer';
 import { followPages, type Page } from './paging';
+import { redactSecrets, rememberSecret } from '../secrets';
 import { linkSignals } from './signals';
 import { Transport } from './transport';
 
@@ -75,6 +76,7 @@ export class ApiClient {
       }
     };
     this.#token = options.token;
+    rememberSecret(options.token);
     this.#apiBase = new URL(`${endpoint}/v1`);
     this.#signal = lifetimeSignal(options.signal);
     this.#pacer = new Pacer({
@@ -91,7 +93,7 @@ export class ApiClient {
       signal: this.#signal,
       random: options.random ?? Math.random,
       now,
-      redact: (text) => redactToken(text, this.#token),
+      redact: redactSecrets,
       emit,
       counters: this.#counters,
     });
@@ -164,13 +166,13 @@ function lifetimeSignal(outer: AbortSignal | undefined): AbortSignal | undefined
   return controller.signal;
 }
 
-/** Real tokens are long; a placeholder of a few characters can't be hidden without mangling every message. */
-function redactToken(text: string, token: string): string {
-  return token.length >= 8 ? text.split(token).join('[redacted]') : text;
-}
-
-/** Our transport already throws ApiError/NetworkError/CancelledError; anything else is the caller's own. */
+/**
+ * Our transport already throws ApiError/NetworkError/CancelledError (built from redacted text);
+ * anything else is the caller's own, and leaves the client with its message redacted too.
+ */
 function normalizeError(error: unknown, signal: AbortSignal): unknown {
   if (error instanceof ApiError || error instanceof NetworkError || error instanceof CancelledError) return error;
-  return signal.aborted ? new CancelledError() : error;
+  if (signal.aborted) return new CancelledError();
+  if (error instanceof Error) error.message = redactSecrets(error.message);
+  return error;
 }

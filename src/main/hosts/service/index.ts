@@ -8,11 +8,12 @@
  * This file wires the parts; each request area has its own module.
  */
 import { QuireError, type Params, type RequestName, type Result } from '../../../shared/contract';
+import { redactSecrets } from '../../core/secrets';
 import { logHandlers } from './activity-log';
 import { appHandlers } from './app-actions';
 import { createCatalog } from './catalog';
 import { conflictHandlers, conflictIds } from './conflicts';
-import { describeError } from './errors';
+import { describeError, withoutSecrets } from './errors';
 import { EventHub } from './events';
 import { reviewHandlers } from './review-handlers';
 import { createSession, loadStoredToken } from './session';
@@ -29,7 +30,8 @@ export { normaliseApiUrl } from './session';
 export { defaultRendererDir, projectRoot, readStatic, rendererBuilt } from './renderer-files';
 
 export async function createQuireService(options: QuireServiceOptions): Promise<QuireService> {
-  const log = options.log ?? (() => undefined);
+  const hostLog = options.log ?? (() => undefined);
+  const log = (line: string) => hostLog(redactSecrets(line));
   const events = new EventHub(log);
   const status = new StatusHolder((vm) => events.emit('sync.status', vm));
   const state = openState(options, log, events, status);
@@ -76,7 +78,11 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     async request<N extends RequestName>(name: N, params: Params<N>): Promise<Result<N>> {
       if (state.stopping) throw new QuireError('busy', 'Quire is stopping.');
       const handler = handlers[name] as Handler<N>;
-      return handler(params);
+      try {
+        return await handler(params);
+      } catch (e) {
+        throw withoutSecrets(e);
+      }
     },
     subscribe: (listener) => events.subscribe(listener),
     async syncOnce() {
