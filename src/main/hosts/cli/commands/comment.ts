@@ -1,6 +1,7 @@
 import { ReviewService, type ActionInput, type ActResult } from '../../../core/review';
 import { flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
+import { safeField } from '../terminal-text';
 import { tryApi, type ReviewCliContext } from './review';
 
 export type { ReviewCliContext } from './review';
@@ -38,9 +39,9 @@ function describe(verb: Verb, commentId: string, r: ActResult): string {
     case 'sent':
       return `${what}: sent${verb === 'reply' && r.targetId ? ` (reply ${r.targetId})` : ''}.`;
     case 'queued':
-      return `${what}: queued — the API is not reachable now (${r.message ?? 'offline'}). It shows as pending and is sent by the next \`quire sync\`.`;
+      return `${what}: queued — the API is not reachable now (${safeField(r.message ?? 'offline')}). It shows as pending and is sent by the next \`quire sync\`.`;
     case 'refused':
-      return `${what}: refused by the server — ${r.message}. Nothing was changed.`;
+      return `${what}: refused by the server — ${safeField(r.message)}. Nothing was changed.`;
   }
 }
 

@@ -3,6 +3,7 @@ import { has, requireFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { heldMessage } from '../messages';
+import { safeField } from '../terminal-text';
 import { pendingEdits as detectPendingEdits } from '../../../core/sync';
 
 export interface SpaceStatus {
@@ -66,19 +67,19 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
 function formatSpace(s: SpaceStatus): string {
   const edits = s.pendingEdits.modified.length + s.pendingEdits.added.length + s.pendingEdits.deleted.length;
   const lines = [
-    `${s.title} (${s.spaceId}) in ${s.folder ?? '(not yet pulled)'}`,
-    `  last sync: ${s.lastSyncAt ?? 'never'}${s.lastError ? ` — last error: ${s.lastError}` : ''}`,
+    `${safeField(s.title)} (${safeField(s.spaceId)}) in ${s.folder === null ? '(not yet pulled)' : safeField(s.folder)}`,
+    `  last sync: ${s.lastSyncAt ?? 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
     `  pending local edits: ${edits}`,
-    ...s.pendingEdits.modified.map((p) => `    modified ${p}`),
-    ...s.pendingEdits.added.map((p) => `    added    ${p}`),
-    ...s.pendingEdits.deleted.map((p) => `    deleted  ${p}`),
+    ...s.pendingEdits.modified.map((p) => `    modified ${safeField(p)}`),
+    ...s.pendingEdits.added.map((p) => `    added    ${safeField(p)}`),
+    ...s.pendingEdits.deleted.map((p) => `    deleted  ${safeField(p)}`),
     `  conflicts: ${s.conflicts.length}`,
-    ...s.conflicts.map((c) => `    ${c.path}: ${c.kind}${c.remotePath ? ` (remote version in ${c.remotePath})` : ''}`),
+    ...s.conflicts.map((c) => `    ${safeField(c.path)}: ${c.kind}${c.remotePath ? ` (remote version in ${safeField(c.remotePath)})` : ''}`),
     `  open change requests: ${s.openChangeRequests}`,
     ...(s.changeRequest
-      ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${s.changeRequest.subject}`]
+      ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${safeField(s.changeRequest.subject)}`]
       : []),
-    ...s.refused.map((r) => `  refused by the server: ${r.path ?? '(asset)'}: ${r.message}`),
+    ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),
     ...(s.held ? [`  STOPPED: ${s.held}`] : []),
   ];
   return lines.join('\n');

@@ -7,6 +7,7 @@ import { progressPrinter } from '../progress-printer';
 import type { Mirror } from '../../../core/mirror';
 import { API_URL_META, type ApiClient } from '../../../core/api';
 import { ReviewService } from '../../../core/review';
+import { safeField } from '../terminal-text';
 
 const DEFAULT_INTERVAL_S = 30;
 /** Continuous mode refreshes change requests and comments this often (content syncs every cycle). */
@@ -108,7 +109,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 async function replayQueuedActions(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
   const replay = await review.replay(api, io.signal);
   if (replay.sent.length > 0) io.stdout(`Sent ${replay.sent.length} queued review action(s).`);
-  for (const a of replay.refused) io.stderr(`The server refused a queued ${a.kind} on comment ${a.commentId ?? '-'}: ${a.message ?? 'no reason given'}`);
+  for (const a of replay.refused)
+    io.stderr(`The server refused a queued ${a.kind} on comment ${safeField(a.commentId ?? '-')}: ${safeField(a.message ?? 'no reason given')}`);
 }
 
 function isFatal(err: unknown): boolean {
@@ -128,7 +130,7 @@ export function describe(report: CycleReport): string {
   const fetched = pulled.reduce((n, s) => n + (s.pull?.fetchedPages ?? 0), 0);
   const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
   const parts = [`${report.spaces.length} space(s) in sync`, pulled.length ? `${pulled.length} pulled (${fetched} page(s) fetched)` : 'nothing new'];
-  for (const s of pushed) parts.push(`${s.push!.changes} change(s) pushed to change request #${s.push!.changeRequest?.number} in ${s.title}`);
+  for (const s of pushed) parts.push(`${s.push!.changes} change(s) pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
   const refused = report.spaces.flatMap((s) => s.push?.refused ?? []);
   if (refused.length) parts.push(`${refused.length} change(s) refused by the server (see \`quire status\`)`);
   parts.push(`${report.requests} request(s)`);
