@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { GitBookAPI } from '@gitbook/api';
 import { ApiError, CancelledError, NetworkError } from './errors';
 import type { ApiEvent, ApiStats } from './events';
@@ -6,7 +5,7 @@ import { createPacedFetch } from './fetch-adapter';
 import { Pacer } from './pacer';
 import { followPages, type Page } from './paging';
 import { redactSecrets, rememberSecret } from '../secrets';
-import { linkSignals } from './signals';
+import { fanOut, linkSignals } from './signals';
 import { Transport } from './transport';
 
 export interface ApiClientOptions {
@@ -78,7 +77,7 @@ export class ApiClient {
     this.#token = options.token;
     rememberSecret(options.token);
     this.#apiBase = new URL(`${endpoint}/v1`);
-    this.#signal = lifetimeSignal(options.signal);
+    this.#signal = fanOut(options.signal);
     this.#pacer = new Pacer({
       concurrency: options.concurrency ?? 8,
       now,
@@ -112,7 +111,7 @@ export class ApiClient {
 
   /** Runs one operation of the official client and returns its `data`. */
   async call<T>(fn: Operation<T>, options?: CallOptions): Promise<T> {
-    const link = linkSignals(this.#signal, options?.signal);
+    const link = linkSignals(this.#signal, fanOut(options?.signal));
     try {
       return (await fn(this.gitbook, { signal: link.signal })).data;
     } catch (error) {
@@ -141,7 +140,7 @@ export class ApiClient {
   async download(url: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer>> {
     const target = new URL(url, this.#apiBase);
     const headers: Record<string, string> = target.origin === this.#apiBase.origin ? { Authorization: `Bearer ${this.#token}` } : {};
-    const link = linkSignals(this.#signal, options?.signal);
+    const link = linkSignals(this.#signal, fanOut(options?.signal));
     try {
       return (await this.#transport.send({ url: target.href, headers, signal: link.signal })).body;
     } catch (error) {
@@ -150,20 +149,6 @@ export class ApiClient {
       link.dispose();
     }
   }
-}
-
-/**
- * The client's own signal, aborted with the caller's. Every request in
- * flight or queued listens to it, so it legitimately has more listeners than
- * Node's warning threshold of 10; the caller's signal gets just one.
- */
-function lifetimeSignal(outer: AbortSignal | undefined): AbortSignal | undefined {
-  if (!outer) return undefined;
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  if (outer.aborted) controller.abort();
-  else outer.addEventListener('abort', () => controller.abort(), { once: true });
-  return controller.signal;
 }
 
 /**
