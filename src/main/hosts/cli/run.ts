@@ -64,11 +64,11 @@ export async function runCli(argv: string[], rawIo: CliIo, given?: CliContext): 
     return EXIT.usage;
   }
   try {
-    const [command, ctx] = await Promise.all([load(), given ?? import('./context').then(({ CliContext }) => new CliContext(rawIo))]);
+    const [command, ctx] = await Promise.all([load(), given ?? import('./context').then(({ CliContext }) => new CliContext(io))]);
     return await command(args, io, ctx);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`quire ${args.command}: ${err.message}\n\n${USAGE}`);
+      io.stderr(err.showUsage ? `quire ${args.command}: ${err.message}\n\n${USAGE}` : `quire ${args.command}: ${err.message}`);
       return EXIT.usage;
     }
     if (rawIo.signal.aborted) {

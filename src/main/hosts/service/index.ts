@@ -46,7 +46,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
   const session = createSession(state, runner, catalog.refresh);
   const handlers: Handlers = {
     ...session.handlers,
-    ...settingsHandlers(state, runner),
+    ...settingsHandlers(state, runner, session),
     ...catalog.handlers,
     ...runner.handlers,
     ...conflictHandlers(state, runner),

@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../../core/api';
 import type { Mirror } from '../../../core/mirror';
 import { ReviewService, type ActionRecord, type ChangeRequestView, type CommentView, type ReplyView } from '../../../core/review';
-import { has, requireFlag, type ParsedArgs } from '../args';
+import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
 import { safeField } from '../terminal-text';
@@ -67,7 +67,7 @@ function reviewJson(changeRequests: ChangeRequestView[], comments: CommentView[]
  * refreshes; otherwise it lists what the mirror holds and says so on stderr.
  */
 export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): Promise<number> {
-  const dir = requireFlag(args, 'dir');
+  const dir = dirFlag(args);
   const mirror = ctx.openMirror(dir);
   try {
     const review = new ReviewService(mirror);

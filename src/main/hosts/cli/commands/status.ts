@@ -1,10 +1,11 @@
 import { join } from 'node:path';
-import { has, requireFlag, type ParsedArgs } from '../args';
+import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { heldMessage } from '../messages';
 import { safeField } from '../terminal-text';
 import { pendingEdits as detectPendingEdits } from '../../../core/sync';
+import { API_URL_META } from '../../../core/api';
 
 export interface SpaceStatus {
   spaceId: string;
@@ -27,7 +28,7 @@ export interface SpaceStatus {
 
 /** `quire status --dir DIR [--json]`: per space, last sync, pending edits, conflicts, open change requests. */
 export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
-  const dir = requireFlag(args, 'dir');
+  const dir = dirFlag(args);
   const mirror = ctx.openMirror(dir);
   try {
     const spaces: SpaceStatus[] = [];
@@ -51,11 +52,13 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
       });
     }
+    const apiUrl = mirror.catalog.getMeta(API_URL_META) ?? null;
     if (has(args, 'json')) {
-      io.stdout(JSON.stringify({ spaces }, null, 2));
+      io.stdout(JSON.stringify({ apiUrl, spaces }, null, 2));
     } else if (spaces.length === 0) {
       io.stdout(`Nothing synced in ${dir} yet. Run: quire sync --api <url> --dir ${dir} --once`);
     } else {
+      if (apiUrl) io.stdout(`API: ${safeField(apiUrl)} (remembered by this folder; its token is looked up for this address)`);
       for (const s of spaces) io.stdout(formatSpace(s));
     }
     return EXIT.ok;

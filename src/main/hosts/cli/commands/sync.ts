@@ -1,6 +1,6 @@
-import { all, flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
-import type { CliContext } from '../context';
+import { normaliseApiUrl, type CliContext } from '../context';
 import { explainMirrorError, SyncEngine, type CycleReport, ContinuousSync } from '../../../core/sync';
 import { errorMessage, heldMessage } from '../messages';
 import { progressPrinter } from '../progress-printer';
@@ -20,11 +20,11 @@ const REVIEW_REFRESH_MS = 5 * 60_000;
  * until SIGINT/SIGTERM, then stops cleanly.
  */
 export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
-  const dir = requireFlag(args, 'dir');
-  const spaceIds = all(args, 'space');
-  const intervalS = Number(flag(args, 'interval') ?? DEFAULT_INTERVAL_S);
-  if (!Number.isFinite(intervalS) || intervalS <= 0) throw new UsageError('--interval takes a number of seconds');
-  const allowDeletes = has(args, 'allow-deletes') && flag(args, 'allow-deletes') !== 'false';
+  const dir = dirFlag(args);
+  const spaceIds = spaceFlags(args);
+  const intervalS = intervalFlag(args, DEFAULT_INTERVAL_S);
+  const allowDeletes = switchFlag(args, 'allow-deletes');
+  const explicitApi = flag(args, 'api') === undefined ? undefined : normaliseApiUrl(flag(args, 'api')!);
 
   let mirror: Mirror;
   try {
@@ -41,7 +41,11 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
   }
 
   async function run(mirror: Mirror): Promise<number> {
-    const apiUrl = ctx.apiUrlFor(mirror, flag(args, 'api'));
+    const remembered = ctx.rememberedApiUrl(mirror);
+    const apiUrl = ctx.apiUrlFor(mirror, explicitApi);
+    // Never a silent switch: the folder's spaces, and the token used, follow the API.
+    if (remembered && remembered !== apiUrl)
+      io.stderr(`This folder synced with ${remembered} until now; from now on it syncs with ${apiUrl} (given by --api).`);
     const api = await ctx.apiFor(mirror, apiUrl);
     mirror.catalog.setMeta(API_URL_META, apiUrl);
     const engine = new SyncEngine({
