@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/main/core/api';
-import { apiError, clientFor, json, startServer, type ScriptedServer } from './scripted-server';
+import { apiError, clientFor, json, startServer, type ScriptedServer, spaceBody } from './scripted-server';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -37,7 +37,7 @@ describe('cancellation', () => {
     expect(error).toBeInstanceOf(CancelledError);
     expect((error as Error).name).toBe('AbortError');
     expect(at - abortedAt).toBeLessThan(500);
-    json(parked[0]!, 200, { id: 'one' });
+    json(parked[0]!, 200, spaceBody('one'));
     await expect(first).resolves.toMatchObject({ id: 'one' });
     expect(server.seen.map((r) => r.path)).toEqual(['/v1/spaces/one']);
   });

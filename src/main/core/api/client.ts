@@ -1,5 +1,5 @@
 import { GitBookAPI } from '@gitbook/api';
-import { ApiError, CancelledError, NetworkError } from './errors';
+import { ApiError, CancelledError, NetworkError, UnexpectedResponseError } from './errors';
 import type { ApiEvent, ApiStats } from './events';
 import { createPacedFetch } from './fetch-adapter';
 import { Pacer } from './pacer';
@@ -156,7 +156,7 @@ export class ApiClient {
  * anything else is the caller's own, and leaves the client with its message redacted too.
  */
 function normalizeError(error: unknown, signal: AbortSignal): unknown {
-  if (error instanceof ApiError || error instanceof NetworkError || error instanceof CancelledError) return error;
+  if (error instanceof ApiError || error instanceof NetworkError || error instanceof CancelledError || error instanceof UnexpectedResponseError) return error;
   if (signal.aborted) return new CancelledError();
   if (error instanceof Error) error.message = redactSecrets(error.message);
   return error;
