@@ -5,6 +5,7 @@
  */
 import { CatalogStore } from './catalog';
 import { ContentStore } from './content';
+import { CorruptMirrorError, isCorruptionError, notADatabase, type SetAside, setAsideCorrupt } from './corrupt';
 import { type Db, openDatabase } from './database';
 import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
@@ -18,6 +19,16 @@ export type { SpaceRow } from './catalog';
 export type { ConflictRow, FileRow, PageRow } from './content';
 
 export { STATE_DIR } from './state-dir';
+export { CorruptMirrorError, isCorruptionError, type SetAside } from './corrupt';
+
+export interface OpenOptions {
+  /**
+   * A damaged mirror (not a database, malformed, unreadable schema): `fail` (the default, for
+   * read-only commands) throws CorruptMirrorError and leaves it as it is; `set-aside` (sync and
+   * the app) moves it aside for inspection and starts a fresh one (`Mirror.setAside` says so).
+   */
+  ifCorrupt?: 'fail' | 'set-aside';
+}
 
 export type { OutboxRow, OutboxStore, PushedFile } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
@@ -42,6 +53,9 @@ export class Mirror {
   /** Revisions' pages, for change request diffs. */
   readonly revisionPages: RevisionPageStore;
 
+  /** Set when opening found the mirror damaged and moved it aside: hosts show `notice` once. */
+  setAside: SetAside | null = null;
+
   private constructor(private readonly db: Db) {
     this.catalog = new CatalogStore(db);
     this.content = new ContentStore(db);
@@ -54,8 +68,33 @@ export class Mirror {
     this.revisionPages = new RevisionPageStore(db);
   }
 
-  static open(syncFolder: string): Mirror {
-    return new Mirror(openDatabase(syncFolder));
+  static open(syncFolder: string, options: OpenOptions = {}): Mirror {
+    try {
+      const foreign = notADatabase(syncFolder);
+      if (foreign) throw foreign;
+      return new Mirror(openDatabase(syncFolder));
+    } catch (err) {
+      if (!isCorruptionError(err)) throw err;
+      if (options.ifCorrupt !== 'set-aside') throw new CorruptMirrorError(syncFolder, err);
+      const moved = setAsideCorrupt(syncFolder, err);
+      const mirror = new Mirror(openDatabase(syncFolder));
+      mirror.setAside = moved;
+      mirror.log.add('error', moved.notice);
+      return mirror;
+    }
+  }
+
+  /**
+   * Damage found while working (a malformed page): closes this mirror and moves its file
+   * aside, so the next open starts fresh. Returns the line to show.
+   */
+  static setAsideAfter(mirror: Mirror, syncFolder: string, err: unknown): SetAside {
+    mirror.close();
+    const moved = setAsideCorrupt(syncFolder, err);
+    const fresh = new Mirror(openDatabase(syncFolder));
+    fresh.log.add('error', moved.notice);
+    fresh.close();
+    return moved;
   }
 
   transaction<T>(fn: () => T): T {

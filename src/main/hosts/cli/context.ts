@@ -1,5 +1,5 @@
 import { ApiClient, type ApiClientOptions, API_URL_META, InvalidApiUrlError, normaliseApiUrl as parseApiUrl } from '../../core/api';
-import { Mirror } from '../../core/mirror';
+import { Mirror, type OpenOptions } from '../../core/mirror';
 import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
 import { UsageError } from './args';
 import type { CliIo } from './io';
@@ -18,8 +18,9 @@ export class CliContext {
     return new CliContext(this.io, this.tokens, { ...this.apiOptions, ...options });
   }
 
-  openMirror(dir: string): Mirror {
-    return Mirror.open(dir);
+  /** Read-only commands keep the default: a damaged mirror is reported, not touched (`ifCorrupt: 'fail'`). */
+  openMirror(dir: string, options?: OpenOptions): Mirror {
+    return Mirror.open(dir, options);
   }
 
   /** The API address from --api, else the one this folder last synced with. */

@@ -39,7 +39,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
   connectCore(state);
 
   const runner = createSyncRunner(state);
-  status.update(runner.settled());
+  status.update({ ...runner.settled(), ...(state.mirror.setAside ? { message: state.mirror.setAside.notice } : {}) });
   runner.schedule();
 
   const catalog = createCatalog(state);

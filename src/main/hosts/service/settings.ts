@@ -35,7 +35,7 @@ export function settingsHandlers(
     } catch (e) {
       throw new QuireError('invalid-request', `Cannot use ${target} as the sync folder: ${describeError(e)}. Pick a folder you can write to.`);
     }
-    const opened = Mirror.open(target);
+    const opened = Mirror.open(target, { ifCorrupt: 'set-aside' });
     state.mirror.close();
     state.mirror = opened;
     state.folder = target;
@@ -51,7 +51,7 @@ export function settingsHandlers(
       state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
     }
     connectCore(state);
-    state.status.update(runner.settled());
+    state.status.update({ ...runner.settled(), ...(opened.setAside ? { message: opened.setAside.notice } : {}) });
   }
 
   const persist = () => options.onSettingsChange?.({ folder: state.folder, notifications: state.notifications });

@@ -36,7 +36,8 @@ export interface ServiceState {
 export function openState(options: QuireServiceOptions, log: (line: string) => void, events: EventHub, status: StatusHolder): ServiceState {
   const folder = resolvePath(options.folder);
   mkdirSync(folder, { recursive: true });
-  const mirror = Mirror.open(folder);
+  const mirror = Mirror.open(folder, { ifCorrupt: 'set-aside' });
+  if (mirror.setAside) log(mirror.setAside.notice);
   const apiUrl = mirror.catalog.getMeta(API_URL_META) ?? options.apiUrl;
   // A token handed over at start (QUIRE_TOKEN) is meant for the API it came with, never for another one this folder remembers.
   const token = options.token && sameApi(apiUrl, options.apiUrl) ? options.token : null;

@@ -6,6 +6,7 @@ import { heldMessage } from '../messages';
 import { safeField } from '../terminal-text';
 import { pendingEdits as detectPendingEdits } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
+import { CorruptMirrorError, isCorruptionError, type Mirror } from '../../../core/mirror';
 
 export interface SpaceStatus {
   spaceId: string;
@@ -31,6 +32,16 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   const dir = dirFlag(args);
   const mirror = ctx.openMirror(dir);
   try {
+    return await report(mirror);
+  } catch (err) {
+    // Read-only: damage is reported, and left for the next sync to set aside.
+    if (isCorruptionError(err)) throw new CorruptMirrorError(dir, err);
+    throw err;
+  } finally {
+    mirror.close();
+  }
+
+  async function report(mirror: Mirror): Promise<number> {
     const spaces: SpaceStatus[] = [];
     const store = mirror.outbox;
     for (const s of mirror.catalog.selectedSpaces()) {
@@ -62,8 +73,6 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
       for (const s of spaces) io.stdout(formatSpace(s));
     }
     return EXIT.ok;
-  } finally {
-    mirror.close();
   }
 }
 

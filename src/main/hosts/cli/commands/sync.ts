@@ -4,7 +4,7 @@ import { normaliseApiUrl, type CliContext } from '../context';
 import { explainMirrorError, SyncEngine, type CycleReport, ContinuousSync } from '../../../core/sync';
 import { errorMessage, heldMessage } from '../messages';
 import { progressPrinter } from '../progress-printer';
-import type { Mirror } from '../../../core/mirror';
+import { isCorruptionError, Mirror } from '../../../core/mirror';
 import { API_URL_META, type ApiClient } from '../../../core/api';
 import { ReviewService } from '../../../core/review';
 import { safeField } from '../terminal-text';
@@ -28,13 +28,16 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 
   let mirror: Mirror;
   try {
-    mirror = ctx.openMirror(dir);
+    mirror = ctx.openMirror(dir, { ifCorrupt: 'set-aside' });
   } catch (err) {
     throw explainMirrorError(err, dir);
   }
+  if (mirror.setAside) io.stderr(mirror.setAside.notice);
   try {
     return await run(mirror);
   } catch (err) {
+    // Damage found mid-cycle (a malformed page): set the file aside now, so the next run starts fresh.
+    if (isCorruptionError(err)) throw new Error(`${Mirror.setAsideAfter(mirror, dir, err).notice} Run \`quire sync\` again.`);
     throw explainMirrorError(err, dir);
   } finally {
     mirror.close();
