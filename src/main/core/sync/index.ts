@@ -5,8 +5,8 @@
  */
 export { refreshCatalog } from './catalog';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
-export { ContinuousSync } from './continuous';
-export { type CycleReport, explainMirrorError, SyncEngine } from './engine';
+export { ContinuousSync, FULL_SCAN_EVERY_MS } from './continuous';
+export { type CycleReport, type CycleRequest, explainMirrorError, SyncEngine } from './engine';
 export { describeMassDelete } from './hold';
 export { detectLocalChanges, pendingEdits } from './local-changes';
 export type { SyncProgress } from './progress';

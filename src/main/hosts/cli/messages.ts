@@ -3,6 +3,7 @@
  * terms: which command or flag to use next.
  */
 import { TokenRejectedError } from '../../core/api';
+import { FolderBusyError } from '../../core/mirror';
 import { describeMassDelete } from '../../core/sync';
 import { safeField } from './terminal-text';
 
@@ -18,5 +19,6 @@ export function heldMessage(hold: Hold, space: { title: string; folder: string |
 export function errorMessage(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof TokenRejectedError) return `${message} Run \`quire login\` to sign in again, or set QUIRE_TOKEN to a valid API token.`;
+  if (err instanceof FolderBusyError) return `${message} Let it finish (or stop it), then run this again; \`quire status\` works meanwhile.`;
   return message;
 }

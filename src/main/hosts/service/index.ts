@@ -40,7 +40,6 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
 
   const runner = createSyncRunner(state);
   status.update({ ...runner.settled(), ...(state.mirror.setAside ? { message: state.mirror.setAside.notice } : {}) });
-  runner.schedule();
 
   const catalog = createCatalog(state);
   const session = createSession(state, runner, catalog.refresh);
@@ -57,8 +56,8 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
 
   /**
    * Started with a token (keychain, QUIRE_TOKEN, the demo): learn who the user
-   * is and what spaces exist if the mirror does not know yet, then, when
-   * automatic syncs are on, run the first cycle without waiting an interval.
+   * is and what spaces exist if the mirror does not know yet, then start
+   * continuous sync (when automatic syncs are on, its first cycle runs at once).
    */
   async function warmUp(): Promise<void> {
     const client = state.api;
@@ -69,7 +68,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     } catch (e) {
       log(`start-up: ${describeError(e)}`);
     }
-    if (!state.stopping && (options.syncIntervalMs ?? 60_000) > 0) await runner.request();
+    if (!state.stopping) await runner.schedule();
   }
 
   const warming = state.token ? warmUp() : Promise.resolve();
@@ -99,10 +98,9 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     async close() {
       if (state.stopping) return;
       state.stopping = true;
-      runner.stopTimer();
-      // Give a running cycle a moment to finish on its own, then cancel its network waits.
+      // Stop scheduling; give a running cycle a moment to finish on its own, then cancel its network waits.
       // Each step of the core commits in one synchronous transaction, so nothing is left half-written.
-      const running = Promise.all([warming, runner.running()]).catch(() => undefined);
+      const running = Promise.all([warming, runner.halt()]).catch(() => undefined);
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([running, new Promise<void>((r) => (grace = setTimeout(r, options.stopGraceMs ?? 5000)))]);
       clearTimeout(grace);

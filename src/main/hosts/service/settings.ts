@@ -36,6 +36,7 @@ export function settingsHandlers(
       throw new QuireError('invalid-request', `Cannot use ${target} as the sync folder: ${describeError(e)}. Pick a folder you can write to.`);
     }
     const opened = Mirror.open(target, { ifCorrupt: 'set-aside' });
+    await runner.halt(); // the watcher and timer were the old folder's
     state.mirror.close();
     state.mirror = opened;
     state.folder = target;
@@ -52,6 +53,7 @@ export function settingsHandlers(
     }
     connectCore(state);
     state.status.update({ ...runner.settled(), ...(opened.setAside ? { message: opened.setAside.notice } : {}) });
+    void runner.schedule();
   }
 
   const persist = () => options.onSettingsChange?.({ folder: state.folder, notifications: state.notifications });

@@ -4,20 +4,21 @@ import { normaliseApiUrl, type CliContext } from '../context';
 import { explainMirrorError, SyncEngine, type CycleReport, ContinuousSync } from '../../../core/sync';
 import { errorMessage, heldMessage } from '../messages';
 import { progressPrinter } from '../progress-printer';
-import { isCorruptionError, Mirror } from '../../../core/mirror';
+import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
 import { API_URL_META, type ApiClient } from '../../../core/api';
-import { ReviewService } from '../../../core/review';
+import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
 import { safeField } from '../terminal-text';
 
 const DEFAULT_INTERVAL_S = 30;
-/** Continuous mode refreshes change requests and comments this often (content syncs every cycle). */
-const REVIEW_REFRESH_MS = 5 * 60_000;
+/** `--once` waits this long for another process syncing the folder before saying who it is. */
+const ONCE_LOCK_WAIT_MS = 5_000;
 
 /**
  * `quire sync --api URL --dir DIR [--space ID]... [--once] [--interval S] [--allow-deletes]`.
  * --once: one cycle, exit 0 in sync, 3 when conflicts (or the mass-delete fail-safe) need the user.
- * Otherwise watches the folder and syncs on every settled edit and every S seconds,
- * until SIGINT/SIGTERM, then stops cleanly.
+ * Otherwise watches the folder and syncs on every settled edit and every S seconds (ContinuousSync,
+ * the scheduler the app runs too), until SIGINT/SIGTERM, then stops cleanly.
+ * Each cycle holds the folder's lock: one engine per folder, whichever process.
  */
 export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
   const dir = dirFlag(args);
@@ -64,7 +65,18 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     const review = new ReviewService(mirror);
 
     if (has(args, 'once')) {
-      const report = await engine.runCycle();
+      // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
+      const report = await withFolderLock(
+        dir,
+        {
+          command: 'quire sync --once',
+          waitMs: ONCE_LOCK_WAIT_MS,
+          signal: io.signal,
+          onWait: (holder) =>
+            io.stderr(`Another Quire is syncing this folder (${describeHolder(holder)}); waiting up to ${ONCE_LOCK_WAIT_MS / 1000} s for it.`),
+        },
+        () => engine.runCycle(),
+      );
       io.stdout(describe(report));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
       await replayQueuedActions(review, api, io);
@@ -73,17 +85,23 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 
     io.stderr(`Syncing ${dir}: on every saved edit and every ${intervalS}s; press Ctrl-C to stop.`);
     let fatal: unknown = null;
-    let reviewRefreshedAt = 0;
+    const cadence = new ReviewCadence(review);
     const continuous = new ContinuousSync({
       mirror,
       root: dir,
-      runCycle: async () => {
-        const report = await engine.runCycle();
-        await replayQueuedActions(review, api, io);
-        if (Date.now() - reviewRefreshedAt >= REVIEW_REFRESH_MS) {
-          await review.refresh(api, { signal: io.signal });
-          reviewRefreshedAt = Date.now();
-        }
+      runCycle: async (request) => {
+        // Continuous mode waits for its turn when another process is syncing the folder.
+        const report = await withFolderLock(
+          dir,
+          {
+            command: 'quire sync',
+            waitMs: Number.POSITIVE_INFINITY,
+            signal: io.signal,
+            onWait: (holder) => io.stderr(`Waiting for ${describeHolder(holder)} to finish with this folder…`),
+          },
+          () => engine.runCycle(request),
+        );
+        printReplay(await cadence.afterCycle(api, { signal: io.signal }), io);
         return report;
       },
       intervalMs: intervalS * 1000,
@@ -114,7 +132,10 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 
 /** Sends review actions queued while offline (replies, resolutions, ...), in order. */
 async function replayQueuedActions(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
-  const replay = await review.replay(api, io.signal);
+  printReplay({ replay: await review.replay(api, io.signal) }, io);
+}
+
+function printReplay({ replay }: Pick<CadenceReport, 'replay'>, io: CliIo): void {
   if (replay.sent.length > 0) io.stdout(`Sent ${replay.sent.length} queued review action(s).`);
   for (const a of replay.refused)
     io.stderr(`The server refused a queued ${a.kind} on comment ${safeField(a.commentId ?? '-')}: ${safeField(a.message ?? 'no reason given')}`);
