@@ -13,6 +13,8 @@ import { contentBatches, holdingProxy, openChangeRequests, pageByTitle, seedGuid
 let fake: FakeApi;
 let space: SpaceRec;
 let root: string;
+/** Every process a test started: killed afterwards, even when the test failed halfway. */
+const started: Running[] = [];
 
 beforeEach(async () => {
   fake = await startFakeApi();
@@ -21,6 +23,7 @@ beforeEach(async () => {
   expect((await syncOnce(fake, root)).code).toBe(0);
 });
 afterEach(async () => {
+  for (const p of started.splice(0)) p.kill('SIGKILL');
   await fake.close();
 });
 
@@ -55,7 +58,7 @@ function quireProcess(...args: string[]): Running {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
   );
-  return {
+  const running: Running = {
     pid: child.pid!,
     output: () => ({ stdout, stderr }),
     saw: (pattern) =>
@@ -65,8 +68,12 @@ function quireProcess(...args: string[]): Running {
         check();
       }),
     exited,
-    kill: (signal) => child.kill(signal),
+    kill: (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
   };
+  started.push(running);
+  return running;
 }
 
 const isContentBatch = (m: string, p: string) => m === 'POST' && /\/change-requests\/[^/]+\/content$/.test(p);
@@ -117,7 +124,6 @@ it('continuous mode waits for its turn, then syncs', async () => {
     continuous.kill('SIGTERM');
     expect((await continuous.exited).code).toBe(0);
   } finally {
-    continuous.kill('SIGKILL');
     await proxy.close();
   }
   const [cr] = openChangeRequests(fake, space.id);
