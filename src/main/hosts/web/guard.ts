@@ -1,44 +1,39 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * The web host's door: a random secret made at launch, handed to the user in
- * the URL it prints. A browser proves it has the secret with the `secret`
- * query parameter (first load, WebSocket) or the cookie set on the first load
- * (assets). The Host header must name the loopback address, which defeats DNS
- * rebinding, and a WebSocket must come from the host's own origin.
+ * The web host's door: a random secret made at launch, handed to the user in the address it
+ * prints, `http://127.0.0.1:<port>/s/<secret>/`. The app is served under that path (its
+ * assets are linked relatively, so they carry it too) and its WebSocket lives beside it
+ * (`/s/<secret>/ws`): every request proves the secret by its path. No cookie carries it —
+ * cookies are not scoped by port, so a browser would hand one to any other server on
+ * 127.0.0.1 the user visits. The Host header must name the loopback address, which defeats
+ * DNS rebinding, and a WebSocket must come from the host's own origin.
  */
 
-export const SECRET_PARAM = 'secret';
+export const SECRET_PREFIX = '/s/';
 
 export function createSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** Cookies are not port-scoped, so the name carries the port. */
-const cookieName = (port: number): string => `quire-${port}`;
+/** Where the app lives: the secret's path, with the trailing slash its relative links need. */
+export function appPath(secret: string): string {
+  return `${SECRET_PREFIX}${secret}/`;
+}
 
 export interface DoorRequest {
   url: string;
   host: string | undefined;
-  cookie: string | undefined;
   origin?: string | undefined;
 }
 
-export type DoorVerdict = { ok: true; viaQuery: boolean } | { ok: false; reason: string };
+/** `path`: what is asked for below the secret's path, e.g. `/assets/app.js` (`/` for the page). */
+export type DoorVerdict = { ok: true; path: string } | { ok: false; reason: string };
 
 function sameSecret(given: string, secret: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(secret);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
 }
 
 export function allowedHosts(port: number): string[] {
@@ -52,13 +47,11 @@ export function checkDoor(req: DoorRequest, secret: string, port: number, opts: 
     const origins = hosts.map((h) => `http://${h}`);
     if (!req.origin || !origins.includes(req.origin.toLowerCase())) return { ok: false, reason: `unexpected Origin ${JSON.stringify(req.origin ?? '')}` };
   }
-  const query = new URL(req.url, 'http://placeholder').searchParams.get(SECRET_PARAM);
-  if (query) return sameSecret(query, secret) ? { ok: true, viaQuery: true } : { ok: false, reason: 'wrong secret in the URL' };
-  const fromCookie = cookieValue(req.cookie, cookieName(port));
-  if (fromCookie !== undefined) return sameSecret(fromCookie, secret) ? { ok: true, viaQuery: false } : { ok: false, reason: 'wrong secret in the cookie' };
-  return { ok: false, reason: 'no secret' };
-}
-
-export function secretCookie(port: number, secret: string): string {
-  return `${cookieName(port)}=${secret}; HttpOnly; SameSite=Strict; Path=/`;
+  const pathname = new URL(req.url, 'http://placeholder').pathname;
+  if (!pathname.startsWith(SECRET_PREFIX)) return { ok: false, reason: 'no secret' };
+  const rest = pathname.slice(SECRET_PREFIX.length);
+  const slash = rest.indexOf('/');
+  const given = slash === -1 ? rest : rest.slice(0, slash);
+  if (!sameSecret(given, secret)) return { ok: false, reason: 'wrong secret' };
+  return { ok: true, path: slash === -1 ? '' : rest.slice(slash) };
 }
