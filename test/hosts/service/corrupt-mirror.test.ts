@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { MemoryTokenStore } from '../../../src/main/core/secrets';
 import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import { startFakeApi } from '../../fake';
 
 let dirs: string[];
 let service: QuireService | null;
@@ -54,6 +55,33 @@ it('on start: the damaged mirror is kept aside and the status bar and the log sa
   const log = await service.request('log.list', {});
   expect(log.map((e) => e.message)).toContain(status.message);
   expect(existsSync(join(folder, '.quire/mirror.db'))).toBe(true);
+});
+
+it('the line stays in the status bar through the first sync, which starts the fresh mirror', async () => {
+  const fake = await startFakeApi();
+  try {
+    const org = fake.store.addOrg({ title: 'Acme' });
+    fake.store.addSpace(org.id, { title: 'Handbook', pages: [{ title: 'Intro', markdown: 'Hi.\n' }] });
+    const folder = await damagedFolder();
+    service = await createQuireService({
+      apiUrl: fake.url,
+      folder,
+      token: fake.token,
+      tokens: new MemoryTokenStore(),
+      host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
+      syncIntervalMs: 0,
+    });
+    const notice = service.status().message;
+    expectSetAside(notice, folder);
+    await service.request('catalog.refresh', {});
+    const after = await service.syncOnce();
+    expect(after).toMatchObject({ state: 'idle', message: notice });
+    expect((await service.syncOnce()).message).toBeNull();
+  } finally {
+    await service?.close();
+    service = null;
+    await fake.close();
+  }
 });
 
 it('when switching to a folder whose mirror is damaged', async () => {

@@ -39,7 +39,8 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
   connectCore(state);
 
   const runner = createSyncRunner(state);
-  status.update({ ...runner.settled(), ...(state.mirror.setAside ? { message: state.mirror.setAside.notice } : {}) });
+  status.update(runner.settled());
+  if (state.mirror.setAside) runner.announce(state.mirror.setAside.notice);
 
   const catalog = createCatalog(state);
   const session = createSession(state, runner, catalog.refresh);

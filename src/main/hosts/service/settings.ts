@@ -52,7 +52,8 @@ export function settingsHandlers(
       state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
     }
     connectCore(state);
-    state.status.update({ ...runner.settled(), ...(opened.setAside ? { message: opened.setAside.notice } : {}) });
+    state.status.update(runner.settled());
+    if (opened.setAside) runner.announce(opened.setAside.notice);
     void runner.schedule();
   }
 

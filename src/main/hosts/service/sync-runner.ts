@@ -23,6 +23,8 @@ export interface SyncRunner {
   schedule(): Promise<void>;
   /** Stops continuous sync; resolves once a running cycle has finished. */
   halt(): Promise<void>;
+  /** Shows a line in the status bar through the next cycle (a damaged mirror set aside), instead of the next cycle clearing it. */
+  announce(notice: string): void;
   /** The status fields for "not syncing right now". */
   idleState(): Partial<SyncStatusVM>;
   /** `idleState` when signed in, the signed-out status otherwise. */
@@ -49,6 +51,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   let changing: Promise<void> = Promise.resolve();
   /** The next cycle was asked for by the user: refresh review too, whatever the cadence says. */
   let userAsked = false;
+  /** A line that stays in the status bar until a cycle has run with it shown. */
+  let notice: string | null = null;
 
   const idleState = (): Partial<SyncStatusVM> => {
     const conflicts = state.mirror.content.conflicts().length;
@@ -126,7 +130,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     const moved = Mirror.setAsideAfter(state.mirror, state.folder, e);
     state.mirror = Mirror.open(state.folder, { ifCorrupt: 'set-aside' });
     connectCore(state);
-    status.update({ ...settled(), message: moved.notice });
+    status.update(settled());
+    announce(moved.notice);
     state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites');
     await schedule();
   }
@@ -140,13 +145,19 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       intervalMs: every,
       paused: status.get().paused,
       signal: state.abort.signal,
-      onCycleStart: () => status.update({ state: 'syncing', progress: null, message: null }),
+      onCycleStart: () => status.update({ state: 'syncing', progress: null, message: notice }),
       onReport: (report) => {
-        status.update({ ...idleState(), lastCycleAt: new Date().toISOString(), message: heldMessage(report) });
+        status.update({ ...idleState(), lastCycleAt: new Date().toISOString(), message: heldMessage(report) ?? notice });
+        notice = null;
         state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites');
       },
       onError,
     });
+
+  function announce(text: string): void {
+    notice = text;
+    status.update({ message: text });
+  }
 
   function halt(): Promise<void> {
     changing = changing.then(async () => {
@@ -179,6 +190,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     running: () => scheduler?.running() ?? null,
     schedule,
     halt,
+    announce,
     idleState,
     settled,
     handlers: {
