@@ -44,7 +44,7 @@ export function normaliseApiUrl(raw: string): string {
 }
 
 /** This machine: `localhost` (and names under it), 127.0.0.0/8, [::1]. */
-export function isLoopback(hostname: string): boolean {
+function isLoopback(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (host === '[::1]') return true;

@@ -44,7 +44,7 @@ export function notADatabase(syncFolder: string): Error | null {
 }
 
 /** What SQLite said, in a few words: "file is not a database", "database disk image is malformed", … */
-export function corruptionReason(err: unknown): string {
+function corruptionReason(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 

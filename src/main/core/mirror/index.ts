@@ -20,7 +20,7 @@ export type { ConflictRow, FileRow, PageRow } from './content';
 
 export { STATE_DIR } from './state-dir';
 export { CorruptMirrorError, isCorruptionError, type SetAside } from './corrupt';
-export { describeHolder, FolderBusyError, FolderLock, type FolderLockOptions, type LockHolder, withFolderLock } from './folder-lock';
+export { describeHolder, FolderBusyError, FolderLock, type LockHolder, withFolderLock } from './folder-lock';
 
 export interface OpenOptions {
   /**

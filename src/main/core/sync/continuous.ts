@@ -18,7 +18,7 @@ import { isRemoteCopy } from './ignore';
 import { FolderWatcher, type FolderEdit } from './watcher';
 
 /** A cycle over everything at least this often, whatever the watcher says. */
-export const FULL_SCAN_EVERY_MS = 5 * 60_000;
+const FULL_SCAN_EVERY_MS = 5 * 60_000;
 /** More changed paths than this between two cycles: scan everything instead of listing them. */
 const MAX_LISTED_CHANGES = 10_000;
 

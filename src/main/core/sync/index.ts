@@ -5,7 +5,7 @@
  */
 export { refreshCatalog } from './catalog';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
-export { ContinuousSync, FULL_SCAN_EVERY_MS } from './continuous';
+export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, SyncEngine } from './engine';
 export { describeMassDelete } from './hold';
 export { detectLocalChanges, pendingEdits } from './local-changes';

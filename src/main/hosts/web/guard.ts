@@ -10,7 +10,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
  * DNS rebinding, and a WebSocket must come from the host's own origin.
  */
 
-export const SECRET_PREFIX = '/s/';
+const SECRET_PREFIX = '/s/';
 
 export function createSecret(): string {
   return randomBytes(32).toString('base64url');
