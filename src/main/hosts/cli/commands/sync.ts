@@ -112,8 +112,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       },
       onError: (err) => {
         if (io.signal.aborted) return false;
-        if (isFatal(err)) {
-          fatal = err;
+        if (isFatal(err) || isCorruptionError(err)) {
+          fatal = err; // a rejected token needs the user; a damaged mirror is set aside below
           return true;
         }
         // Offline or a passing server fault: say so, keep the edits, try again next cycle.
