@@ -36,8 +36,8 @@ describe('quire search', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toMatch(/Indexed \d+ page\(s\) for search/);
     expect(run.stdout).toMatch(/^2 result\(s\) for pelican:/);
-    expect(run.stdout).toMatch(/ {2}guide\/evil-\S+\.md — Evil \\u\{1b\}\]0;pwned\\u\{7\} title\n/);
-    expect(run.stdout).toContain('Contains the word [pelican] and \\u{1b}[2J a screen clear.');
+    expect(run.stdout).toMatch(/ {2}guide\/evil-\S+\.md — Evil \\u001b\]0;pwned\\u0007 title\n/);
+    expect(run.stdout).toContain('Contains the word [pelican] and \\u001b[2J a screen clear.');
     expect(run.stdout).toMatch(
       /comment \S+ by Alice Reviewer on main content, guide\/getting-started\/install\.md\n {6}Line three of install needs a \[pelican\] diagram\./,
     );

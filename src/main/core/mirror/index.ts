@@ -5,6 +5,7 @@
  */
 import { CatalogStore } from './catalog';
 import { ContentStore } from './content';
+import { CorruptMirrorError, isCorruptionError, notADatabase, type SetAside, setAsideCorrupt } from './corrupt';
 import { type Db, openDatabase } from './database';
 import { HistoryStore } from './history';
 import { SyncLog } from './log';
@@ -43,6 +44,17 @@ export {
 } from './search';
 
 export { STATE_DIR } from './state-dir';
+export { CorruptMirrorError, isCorruptionError, type SetAside } from './corrupt';
+export { describeHolder, FolderBusyError, FolderLock, type LockHolder, withFolderLock } from './folder-lock';
+
+export interface OpenOptions {
+  /**
+   * A damaged mirror (not a database, malformed, unreadable schema): `fail` (the default, for
+   * read-only commands) throws CorruptMirrorError and leaves it as it is; `set-aside` (sync and
+   * the app) moves it aside for inspection and starts a fresh one (`Mirror.setAside` says so).
+   */
+  ifCorrupt?: 'fail' | 'set-aside';
+}
 
 export type { OutboxRow, OutboxStore, PushedFile } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
@@ -71,6 +83,9 @@ export class Mirror {
   /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
   readonly history: HistoryStore;
 
+  /** Set when opening found the mirror damaged and moved it aside: hosts show `notice` once. */
+  setAside: SetAside | null = null;
+
   private constructor(private readonly db: Db) {
     this.catalog = new CatalogStore(db);
     this.content = new ContentStore(db);
@@ -85,8 +100,33 @@ export class Mirror {
     this.revisionPages = new RevisionPageStore(db);
   }
 
-  static open(syncFolder: string): Mirror {
-    return new Mirror(openDatabase(syncFolder));
+  static open(syncFolder: string, options: OpenOptions = {}): Mirror {
+    try {
+      const foreign = notADatabase(syncFolder);
+      if (foreign) throw foreign;
+      return new Mirror(openDatabase(syncFolder));
+    } catch (err) {
+      if (!isCorruptionError(err)) throw err;
+      if (options.ifCorrupt !== 'set-aside') throw new CorruptMirrorError(syncFolder, err);
+      const moved = setAsideCorrupt(syncFolder, err);
+      const mirror = new Mirror(openDatabase(syncFolder));
+      mirror.setAside = moved;
+      mirror.log.add('error', moved.notice);
+      return mirror;
+    }
+  }
+
+  /**
+   * Damage found while working (a malformed page): closes this mirror and moves its file
+   * aside, so the next open starts fresh. Returns the line to show.
+   */
+  static setAsideAfter(mirror: Mirror, syncFolder: string, err: unknown): SetAside {
+    mirror.close();
+    const moved = setAsideCorrupt(syncFolder, err);
+    const fresh = new Mirror(openDatabase(syncFolder));
+    fresh.log.add('error', moved.notice);
+    fresh.close();
+    return moved;
   }
 
   transaction<T>(fn: () => T): T {

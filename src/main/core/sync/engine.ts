@@ -61,6 +61,15 @@ export interface SpaceReport {
   error?: string;
 }
 
+/**
+ * What changed in the folder since the last cycle, as continuous sync's watcher saw it: paths
+ * relative to the sync folder with `/`, or 'all' when every file must be looked at (the first
+ * cycle, after a watcher error, as a safety net). `runCycle()` without it means 'all'.
+ */
+export interface CycleRequest {
+  changed: string[] | 'all';
+}
+
 export interface CycleReport {
   spaces: SpaceReport[];
   conflicts: number;
@@ -80,7 +89,7 @@ export interface CycleReport {
 export class SyncEngine {
   constructor(private readonly options: SyncEngineOptions) {}
 
-  async runCycle(): Promise<CycleReport> {
+  async runCycle(_request: CycleRequest = { changed: 'all' }): Promise<CycleReport> {
     try {
       return await this.cycle();
     } catch (err) {

@@ -6,7 +6,7 @@
 export { refreshCatalog } from './catalog';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
 export { ContinuousSync } from './continuous';
-export { type CycleReport, explainMirrorError, SyncEngine } from './engine';
+export { type CycleReport, type CycleRequest, explainMirrorError, SyncEngine } from './engine';
 export { describeMassDelete } from './hold';
 export { detectLocalChanges, pendingEdits } from './local-changes';
 export type { SyncProgress } from './progress';

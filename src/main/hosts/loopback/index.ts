@@ -2,4 +2,16 @@
  * What the hosts that serve on 127.0.0.1 share (the web host and the preview): the per-launch
  * secret that guards them, checked on every request.
  */
-export { allowedHosts, checkDoor, createSecret, type DoorRequest, type DoorVerdict, SECRET_PARAM, secretCookie } from './guard';
+export {
+  allowedHosts,
+  appPath,
+  checkCookieDoor,
+  checkDoor,
+  type CookieDoorRequest,
+  type CookieDoorVerdict,
+  createSecret,
+  type DoorRequest,
+  type DoorVerdict,
+  SECRET_PARAM,
+  secretCookie,
+} from './guard';

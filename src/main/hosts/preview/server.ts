@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
 import type { Mirror } from '../../core/mirror';
-import { checkDoor, createSecret, SECRET_PARAM, secretCookie } from '../loopback';
+import { checkCookieDoor, createSecret, SECRET_PARAM, secretCookie } from '../loopback';
 import { projectRoot } from '../service';
 import { LIVE_RELOAD_SCRIPT, PREVIEW_LAYOUT_CSS } from './client';
 import { homeDocument, notFoundDocument, pageDocument } from './document';
@@ -81,7 +81,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const verdict = checkDoor({ url: req.url ?? '/', host: req.headers.host, cookie: req.headers.cookie }, secret, port);
+    const verdict = checkCookieDoor({ url: req.url ?? '/', host: req.headers.host, cookie: req.headers.cookie }, secret, port);
     const url = new URL(req.url ?? '/', 'http://x');
     if (!verdict.ok) {
       log(`preview: refused ${req.method} ${url.pathname}: ${verdict.reason}`);

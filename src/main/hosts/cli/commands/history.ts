@@ -4,7 +4,7 @@ import type { Mirror } from '../../../core/mirror';
 import { flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
-import { terminalLine } from '../terminal-text';
+import { safeField } from '../terminal-text';
 
 export interface HistoryJson {
   page: { spaceId: string; pageKey: string; pageId: string | null; path: string | null; file: string | null; title: string | null; deleted: boolean };
@@ -117,20 +117,20 @@ const when = (iso: string) => iso.replace('T', ' ').slice(0, 16);
 function formatVersions(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined, versions: VersionInfo[], target: string, dir: string): string {
   const file = fileOf(mirror, ref.spaceId, ref.path) ?? ref.path ?? ref.pageKey;
   const space = mirror.catalog.space(ref.spaceId)?.title ?? ref.spaceId;
-  const head = `${terminalLine(file)} — ${terminalLine(page?.title ?? '(untitled)')} (${ref.pageKey.startsWith('new:') ? 'a new page' : `page ${ref.pageKey}`} in ${terminalLine(space)})${page?.deleted ? ', deleted' : ''}`;
+  const head = `${safeField(file)} — ${safeField(page?.title ?? '(untitled)')} (${ref.pageKey.startsWith('new:') ? 'a new page' : `page ${ref.pageKey}`} in ${safeField(space)})${page?.deleted ? ', deleted' : ''}`;
   if (versions.length === 0) return `${head}\n  No versions kept yet: Quire records one each time it pulls, pushes, merges or replaces this page.`;
   const lines = [
     head,
     ...versions.map(
-      (v) => `  v${String(v.number).padEnd(4)} ${when(v.at)}  ${describe(v)}${v.path && v.path !== ref.path ? `  [at ${terminalLine(v.path)}]` : ''}`,
+      (v) => `  v${String(v.number).padEnd(4)} ${when(v.at)}  ${describe(v)}${v.path && v.path !== ref.path ? `  [at ${safeField(v.path)}]` : ''}`,
     ),
   ];
-  lines.push(`Restore one with: quire restore ${terminalLine(target)} --version <n> --dir ${terminalLine(dir)}`);
+  lines.push(`Restore one with: quire restore ${safeField(target)} --version <n> --dir ${safeField(dir)}`);
   return lines.join('\n');
 }
 
 function describe(v: VersionInfo): string {
-  return `${REASON_WORDS[v.reason]}${v.detail ? ` (${terminalLine(v.detail)})` : ''}`;
+  return `${REASON_WORDS[v.reason]}${v.detail ? ` (${safeField(v.detail)})` : ''}`;
 }
 
 function formatPages(mirror: Mirror, pages: HistoryPage[]): string {
@@ -138,9 +138,7 @@ function formatPages(mirror: Mirror, pages: HistoryPage[]): string {
   const lines = ['Pages with history, latest change first:'];
   for (const p of pages) {
     const file = fileOf(mirror, p.spaceId, p.path) ?? p.pageKey;
-    lines.push(
-      `  ${when(p.lastAt)}  ${terminalLine(file)} — ${terminalLine(p.title ?? '(untitled)')}: ${p.versions} version(s), last ${REASON_WORDS[p.lastReason]}`,
-    );
+    lines.push(`  ${when(p.lastAt)}  ${safeField(file)} — ${safeField(p.title ?? '(untitled)')}: ${p.versions} version(s), last ${REASON_WORDS[p.lastReason]}`);
   }
   return lines.join('\n');
 }

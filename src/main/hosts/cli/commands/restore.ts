@@ -2,7 +2,7 @@ import { recordSyncedBaselines, restoreVersion } from '../../../core/history';
 import { requireFlag, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
-import { terminalLine } from '../terminal-text';
+import { safeField } from '../terminal-text';
 
 /**
  * `quire restore <file or page id> --version <n> --dir <folder>`: writes that version back
@@ -20,7 +20,7 @@ export async function restore(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
   try {
     recordSyncedBaselines(mirror);
     const result = await restoreVersion(mirror, dir, { target, version });
-    const file = terminalLine(result.file);
+    const file = safeField(result.file);
     if (result.outcome === 'unchanged') {
       io.stdout(`${file} already holds version ${version}; nothing to do.`);
       return EXIT.ok;
@@ -31,7 +31,7 @@ export async function restore(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
         : `Restored version ${version} into ${file}.`,
     ];
     if (result.saved)
-      lines.push(`Its previous text is kept as version ${result.saved.number} (\`quire history ${terminalLine(target)} --dir ${terminalLine(dir)}\`).`);
+      lines.push(`Its previous text is kept as version ${result.saved.number} (\`quire history ${safeField(target)} --dir ${safeField(dir)}\`).`);
     lines.push('The next sync pushes it like any edit.');
     io.stdout(lines.join('\n'));
     return EXIT.ok;

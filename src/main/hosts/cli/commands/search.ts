@@ -3,7 +3,7 @@ import { type FolderSearchHit, indexNewSpaces, SEARCH_KINDS, type SearchKind, se
 import { flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
-import { terminalLine } from '../terminal-text';
+import { safeField, safeLine } from '../terminal-text';
 
 export interface SearchJson {
   query: string;
@@ -99,21 +99,21 @@ function toJson(h: FolderSearchHit): SearchJson['results'][number] {
 }
 
 /** Matches between brackets: `…run the [installer] first…`. */
-const marked = (parts: SnippetPart[]) => parts.map((p) => (p.match ? `[${terminalLine(p.text)}]` : terminalLine(p.text))).join('');
+const marked = (parts: SnippetPart[]) => parts.map((p) => (p.match ? `[${safeLine(p.text)}]` : safeLine(p.text))).join('');
 
 function formatText(query: string, hits: FolderSearchHit[], limit: number): string {
-  if (hits.length === 0) return `Nothing found for ${terminalLine(query)}. Try fewer words, or a prefix such as inst*.`;
-  const lines = [`${hits.length === limit ? `First ${hits.length}` : hits.length} result(s) for ${terminalLine(query)}:`];
+  if (hits.length === 0) return `Nothing found for ${safeLine(query)}. Try fewer words, or a prefix such as inst*.`;
+  const lines = [`${hits.length === limit ? `First ${hits.length}` : hits.length} result(s) for ${safeLine(query)}:`];
   for (const h of hits) {
     if (h.kind === 'page') {
-      lines.push(`  ${terminalLine(h.file ?? h.path)} — ${terminalLine(h.title || '(untitled)')}${h.pageId === null ? ' (new, not pushed yet)' : ''}`);
+      lines.push(`  ${safeField(h.file ?? h.path)} — ${safeField(h.title || '(untitled)')}${h.pageId === null ? ' (new, not pushed yet)' : ''}`);
     } else {
       const where = [
         h.changeRequestId ? `change request #${h.changeRequestNumber ?? '?'}` : 'main content',
-        h.file ? terminalLine(h.file) : h.pageTitle ? terminalLine(h.pageTitle) : null,
+        h.file ? safeField(h.file) : h.pageTitle ? safeField(h.pageTitle) : null,
       ].filter(Boolean);
       const what = h.kind === 'reply' ? `reply in comment ${h.commentId}` : `comment ${h.commentId}`;
-      lines.push(`  ${what} by ${terminalLine(h.author || 'unknown')} on ${where.join(', ')}`);
+      lines.push(`  ${what} by ${safeField(h.author || 'unknown')} on ${where.join(', ')}`);
     }
     if (h.snippet.length > 0) lines.push(`      ${marked(h.snippet)}`);
   }
