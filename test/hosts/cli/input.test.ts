@@ -77,13 +77,26 @@ describe('values refused before any request', () => {
     );
     const url = 'https://app.gitbook.com/o/abc/s/Yx3kq9_Lm-2/';
     expectRefusedInOneLine(await quire(['sync', '--api', fake.url, '--dir', dir, '--once', '--space', url], { env: env() }), /write --space Yx3kq9_Lm-2/);
+    // The offline commands that take --space check it the same way.
+    expectRefusedInOneLine(await quire(['check', '--dir', dir, '--space', url]), /write --space Yx3kq9_Lm-2/);
+    expectRefusedInOneLine(await quire(['search', 'install', '--dir', dir, '--space', 'User Guide']), /"User Guide" is not a space id/);
     expect(existsSync(join(dir, '.quire'))).toBe(false);
   });
 
   it('--dir pointing at a file', async () => {
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'not a folder');
-    for (const command of [['sync', '--api', fake.url, '--once'], ['status'], ['review']]) {
+    const commands = [
+      ['sync', '--api', fake.url, '--once'],
+      ['status'],
+      ['review'],
+      ['check'],
+      ['preview'],
+      ['search', 'x'],
+      ['history'],
+      ['restore', 'a.md', '--version', '1'],
+    ];
+    for (const command of commands) {
       expectRefusedInOneLine(await quire([...command, '--dir', file], { env: env() }), /is a file, not a folder/);
     }
   });

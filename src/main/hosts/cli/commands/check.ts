@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { CheckSetupError, checkFolder, type FolderCheck, hasMirror, type Problem } from '../../../core/check';
-import { all, has, requireFlag, type ParsedArgs } from '../args';
+import { dirFlag, has, spaceFlags, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
+import { safeField } from '../terminal-text';
 
 /** Exit code when the check found errors: 3, "needs you", as for `quire sync`. */
 const ERRORS_FOUND = EXIT.conflicts;
@@ -12,8 +13,8 @@ const ERRORS_FOUND = EXIT.conflicts;
  * Exit 0 without errors (warnings printed), 3 with errors, 1 when it could not run.
  */
 export async function check(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
-  const dir = resolve(requireFlag(args, 'dir'));
-  const spaceIds = all(args, 'space');
+  const dir = resolve(dirFlag(args));
+  const spaceIds = spaceFlags(args);
   const mirror = hasMirror(dir) ? ctx.openMirror(dir) : null;
   let report: FolderCheck;
   try {
@@ -32,12 +33,9 @@ export async function check(args: ParsedArgs, io: CliIo, ctx: CliContext): Promi
   return report.counts.error > 0 ? ERRORS_FOUND : EXIT.ok;
 }
 
-/** Writer text (paths, hrefs) can hold control characters; a terminal must never interpret them. */
-const printable = (text: string): string => text.replace(/[\p{Cc}\p{Cf}]/gu, (c) => (c === '\t' ? ' ' : `\\u{${c.codePointAt(0)!.toString(16)}}`));
-
 function formatProblem(p: Problem): string {
   const where = p.line === null ? p.file : `${p.file}:${p.line}`;
-  return `${printable(where)}: ${p.severity}: ${printable(p.message)}\n    fix: ${printable(p.fix)}`;
+  return `${safeField(where)}: ${p.severity}: ${safeField(p.message)}\n    fix: ${safeField(p.fix)}`;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -46,7 +44,7 @@ export function formatReport(report: FolderCheck): string {
   const lines: string[] = [];
   const several = report.spaces.length > 1;
   for (const space of report.spaces) {
-    if (several || space.problems.length > 0) lines.push(`${printable(space.title)}${space.folder ? ` (${printable(space.folder)}/)` : ''}`);
+    if (several || space.problems.length > 0) lines.push(`${safeField(space.title)}${space.folder ? ` (${safeField(space.folder)}/)` : ''}`);
     for (const p of space.problems) lines.push(formatProblem(p));
     if (several && space.problems.length === 0) lines.push('  no problems');
   }

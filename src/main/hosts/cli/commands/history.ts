@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { findPage, type HistoryPage, type HistoryReason, type PageRef, recordSyncedBaselines, type Retention, type VersionInfo } from '../../../core/history';
 import type { Mirror } from '../../../core/mirror';
-import { flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, flag, has, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
 import { safeField } from '../terminal-text';
@@ -29,7 +29,7 @@ export const REASON_WORDS: Record<HistoryReason, string> = {
  * `--keep-days <n> --keep-versions <n>` set how long this folder keeps versions.
  */
 export async function history(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'openMirror'>): Promise<number> {
-  const dir = requireFlag(args, 'dir');
+  const dir = dirFlag(args);
   const target = args.positionals[0];
   if (args.positionals.length > 1) throw new UsageError('name one page: quire history <file or page id> --dir <folder>');
   const mirror = ctx.openMirror(dir);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { CheckSetupError, hasMirror } from '../../../core/check';
 import { startPreview } from '../../preview';
-import { flag, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, flag, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
 
@@ -11,7 +11,7 @@ import { EXIT, type CliIo } from '../io';
  * open, secret included; everything else goes to stderr. Runs until the signal aborts (Ctrl+C).
  */
 export async function preview(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
-  const dir = resolve(requireFlag(args, 'dir'));
+  const dir = resolve(dirFlag(args));
   const portFlag = flag(args, 'port');
   const port = portFlag === undefined ? 0 : Number(portFlag);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);

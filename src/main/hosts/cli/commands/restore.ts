@@ -1,5 +1,5 @@
 import { recordSyncedBaselines, restoreVersion } from '../../../core/history';
-import { requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, requireFlag, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
 import { safeField } from '../terminal-text';
@@ -10,7 +10,7 @@ import { safeField } from '../terminal-text';
  * history first.
  */
 export async function restore(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'openMirror'>): Promise<number> {
-  const dir = requireFlag(args, 'dir');
+  const dir = dirFlag(args);
   const target = args.positionals[0];
   if (target === undefined || args.positionals.length > 1) throw new UsageError('name one page: quire restore <file or page id> --version <n> --dir <folder>');
   const raw = requireFlag(args, 'version');

@@ -1,6 +1,6 @@
 import type { Mirror } from '../../../core/mirror';
 import { type FolderSearchHit, indexNewSpaces, SEARCH_KINDS, type SearchKind, searchFolder, type SnippetPart } from '../../../core/search';
-import { flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, flag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
 import { safeField, safeLine } from '../terminal-text';
@@ -35,7 +35,7 @@ const DEFAULT_LIMIT = 20;
  * title:word, OR, NOT); anything else is searched as plain words.
  */
 export async function search(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'openMirror'>): Promise<number> {
-  const dir = requireFlag(args, 'dir');
+  const dir = dirFlag(args);
   const query = args.positionals.join(' ').trim();
   if (query === '') throw new UsageError('say what to search for: quire search <terms> --dir <folder>');
   const limit = parseLimit(flag(args, 'limit'));
@@ -43,9 +43,9 @@ export async function search(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 
     if (!(SEARCH_KINDS as readonly string[]).includes(k)) throw new UsageError(`--kind must be one of ${SEARCH_KINDS.join(', ')} (got "${k}")`);
     return k as SearchKind;
   });
+  const spaceId = spaceFlags(args).at(-1);
   const mirror = ctx.openMirror(dir);
   try {
-    const spaceId = flag(args, 'space');
     if (spaceId !== undefined && !mirror.catalog.space(spaceId)) {
       throw new UsageError(`no space ${spaceId} in ${dir}; \`quire status --dir ${dir}\` lists the synced spaces`);
     }
