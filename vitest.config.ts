@@ -9,10 +9,23 @@ import { defineConfig } from 'vitest/config';
  * `integration`: the rest — the fake API end to end, the CLI, the service, the web host,
  * Chromium, kill and disk faults, the keychain. `npm test` runs both.
  */
-const UNIT_FOLDERS = ['test/api/', 'test/content/', 'test/mirror/', 'test/sync/plan/', 'test/sync/layout/', 'test/hosts/electron/'];
+const UNIT_FOLDERS = [
+  'test/api/',
+  'test/check/',
+  'test/content/',
+  'test/mirror/',
+  'test/search/',
+  'test/history/',
+  'test/sync/plan/',
+  'test/sync/layout/',
+  'test/hosts/electron/',
+];
 const NOT_UNIT = new Set([
   'test/api/pacing.test.ts', // paces real requests against the wall clock (several seconds)
   'test/hosts/electron/build.test.ts', // spawns electron-vite to build the app
+  'test/search/comments.test.ts', // review refreshes against the fake API
+  'test/history/restore.test.ts', // quire sync against the fake API
+  'test/history/crash.test.ts', // spawns a writer and kills it
 ]);
 
 function testFiles(dir: string): string[] {

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SessionVM, SyncStatusVM } from '../shared/contract';
+import { type Route, routeHash } from '../shared/routes';
 import type { Bridge, ConnectionState } from './bridge';
 import { BridgeProvider, useBridge } from './hooks/bridge-context';
 import { useEventState } from './hooks/use-query';
@@ -11,6 +12,9 @@ import { ConflictsView } from './views/ConflictsView';
 import { ReviewView } from './views/ReviewView';
 import { LogView } from './views/LogView';
 import { SitesView } from './views/SitesView';
+import { PagesView } from './views/PagesView';
+import { HistoryView } from './views/HistoryView';
+import { SearchDialog } from './components/SearchDialog';
 
 export function App({ bridge }: { bridge: Bridge }) {
   return (
@@ -41,6 +45,8 @@ function Shell() {
   const status = useEventState('sync.status', 'sync.status', {}) as SyncStatusVM | undefined;
   const connection = useConnection();
   const [view, setView] = useState<ViewId>(viewFromHash);
+  const [searching, setSearching] = useState(false);
+  const focusBeforeSearch = useRef<Element | null>(null);
 
   useEffect(() => {
     const onHash = () => setView(viewFromHash());
@@ -49,9 +55,48 @@ function Shell() {
   }, []);
 
   const go = useCallback((id: ViewId) => {
-    if (window.location.hash !== `#${id}`) window.location.hash = id;
+    if (window.location.hash.replace(/^#\/?/, '').split('/')[0] !== id) window.location.hash = id;
     setView(id);
   }, []);
+
+  // `pages.opened`, the host's answer to a `pages.open` request, shows that page here.
+  const bridge = useBridge();
+  useEffect(
+    () =>
+      bridge.on('pages.opened', ({ spaceId, path }) => {
+        window.location.hash = routeHash({ name: 'pages.open', spaceId, path });
+        setView('pages');
+      }),
+    [bridge],
+  );
+
+  /** Sends the app to a route (see shared/routes.ts); the view it names reads the rest of it. */
+  const openRoute = useCallback((route: Route) => {
+    window.location.hash = routeHash(route);
+    setView(viewFromHash());
+    document.getElementById('main')?.focus();
+  }, []);
+
+  const openSearch = useCallback(() => {
+    focusBeforeSearch.current = document.activeElement;
+    setSearching(true);
+  }, []);
+  const closeSearch = useCallback(() => {
+    setSearching(false);
+    const before = focusBeforeSearch.current;
+    if (before instanceof HTMLElement && before.isConnected) before.focus();
+  }, []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        openSearch();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [openSearch]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -99,15 +144,18 @@ function Shell() {
       {banner}
       <StatusBar status={status} session={session} />
       <div className="body">
-        <Nav current={view} onSelect={go} conflicts={status?.conflicts ?? 0} pending={status?.pendingActions ?? 0} />
+        <Nav current={view} onSelect={go} onSearch={openSearch} conflicts={status?.conflicts ?? 0} pending={status?.pendingActions ?? 0} />
         <main id="main" tabIndex={-1} className="view" aria-label={VIEWS.find((v) => v.id === view)?.label}>
           {view === 'spaces' && <SpacesView status={status} />}
           {view === 'conflicts' && <ConflictsView />}
           {view === 'review' && <ReviewView />}
           {view === 'log' && <LogView />}
           {view === 'sites' && <SitesView />}
+          {view === 'pages' && <PagesView />}
+          {view === 'history' && <HistoryView />}
         </main>
       </div>
+      {searching && <SearchDialog onClose={closeSearch} onOpen={openRoute} />}
     </div>
   );
 }

@@ -19,8 +19,16 @@ import type {
   ChangeRequestVM,
   ChangeRequestDetailVM,
   SiteVM,
+  SpacePagesVM,
+  PageDetailVM,
+  RenderedDiffVM,
+  SearchResultVM,
+  HistoryPageVM,
+  PageHistoryVM,
+  VersionTextVM,
+  RestoreResultVM,
 } from './view-models';
-import { LOG_KINDS } from './view-models';
+import { LOG_KINDS, SEARCH_KIND_VALUES } from './view-models';
 
 // View models live in view-models.ts; they are part of this contract.
 export type * from './view-models';
@@ -80,6 +88,10 @@ const spaceRef = { spaceId: s.id() };
 const crRef = { spaceId: s.id(), changeRequestId: s.id() };
 const commentRef = { spaceId: s.id(), commentId: s.id(), changeRequestId: s.optional(s.id()) };
 const markdown = s.string({ min: 1, max: 100_000 });
+/** A page id, or `new:<path>` for a file not yet a page: printable, no control characters. */
+const pageKey = s.string({ min: 1, max: 4200, pattern: /^\P{Cc}+$/u });
+const pageRef = { spaceId: s.id(), pageKey };
+const versionNumber = s.number({ min: 1, max: Number.MAX_SAFE_INTEGER, integer: true });
 
 const REQUESTS = {
   'session.get': req<SessionVM>()(none),
@@ -139,6 +151,34 @@ const REQUESTS = {
 
   'sites.list': req<SiteVM[]>()(none),
 
+  /** Each synced space's page tree, with each page's sync state. */
+  'pages.tree': req<SpacePagesVM[]>()(none),
+  /** One page, rendered, with its check problems, unresolved comments and sync state. */
+  'pages.get': req<PageDetailVM>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
+  /** Shows a page in the Pages view from outside it: the host emits `pages.opened`. Give its id or its path. */
+  'pages.open': req<void>()(s.object({ ...spaceRef, pageId: s.optional(s.id()), path: s.optional(s.string({ min: 1, max: 4096 })) })),
+  'pages.openInEditor': req<void>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
+  /** A page of a change request's diff, before and after, rendered. */
+  'review.renderedDiff': req<RenderedDiffVM>()(s.object({ ...crRef, pageId: s.id() })),
+
+  /** Pages and comments, offline; `query` in FTS5 syntax (anything else is taken as plain words). */
+  'search.query': req<SearchResultVM[]>()(
+    s.object({
+      query: s.string({ min: 1, max: 500 }),
+      spaceId: s.optional(s.id()),
+      kinds: s.optional(s.array(s.oneOf(SEARCH_KIND_VALUES), { max: 3 })),
+      limit: s.optional(s.number({ min: 1, max: 100, integer: true })),
+    }),
+  ),
+  /** Pages with kept versions, latest change first (deleted pages too). */
+  'history.pages': req<HistoryPageVM[]>()(
+    s.object({ spaceId: s.optional(s.id()), text: s.optional(s.string({ max: 200 })), limit: s.optional(s.number({ min: 1, max: 2000, integer: true })) }),
+  ),
+  'history.versions': req<PageHistoryVM>()(s.object(pageRef)),
+  'history.text': req<VersionTextVM>()(s.object({ ...pageRef, version: versionNumber })),
+  /** Writes a version back into the folder (the next sync pushes it); the file's current text is kept first. */
+  'history.restore': req<RestoreResultVM>()(s.object({ ...pageRef, version: versionNumber })),
+
   'app.openExternal': req<void>()(s.object({ url: s.string({ min: 1, max: 4096 }) })),
   'app.openFolder': req<void>()(s.object({ spaceId: s.optional(s.id()) })),
 } as const;
@@ -165,13 +205,15 @@ function parseRequest(name: unknown, params: unknown): { name: RequestName; para
 
 // -------------------------------------------------------------------- events
 
-export type DataArea = 'catalog' | 'conflicts' | 'review' | 'log' | 'sites' | 'settings';
+export type DataArea = 'catalog' | 'conflicts' | 'review' | 'log' | 'sites' | 'settings' | 'history';
 
 export interface EventMap {
   'sync.status': SyncStatusVM;
   'session.changed': SessionVM;
   /** Something the views show changed in the mirror: re-read these areas. */
   'data.changed': { areas: DataArea[] };
+  /** Show this page in the Pages view (answer to `pages.open`). */
+  'pages.opened': { spaceId: string; path: string };
 }
 
 export type EventName = keyof EventMap;

@@ -250,3 +250,150 @@ export interface SiteVM {
   children: SiteNodeVM[];
   shareLinks: ShareLinkVM[];
 }
+
+export type PageSyncState = 'synced' | 'pending-edit' | 'new' | 'conflict';
+
+export interface PageNodeVM {
+  /** The page's id, or `new:<path>` for a file not pushed yet. */
+  id: string;
+  title: string;
+  kind: 'document' | 'group' | 'link';
+  /** The page's file, relative to its space folder; null for groups and links. */
+  path: string | null;
+  sync: PageSyncState;
+  children: PageNodeVM[];
+}
+
+export interface SpacePagesVM {
+  spaceId: string;
+  title: string;
+  folder: string;
+  pages: PageNodeVM[];
+}
+
+export interface PageProblemVM {
+  line: number | null;
+  severity: 'error' | 'warning' | 'info';
+  code: string;
+  message: string;
+  fix: string;
+}
+
+export interface PageDetailVM {
+  spaceId: string;
+  spaceTitle: string;
+  /** Relative to the space folder. */
+  path: string;
+  pageId: string | null;
+  title: string;
+  description: string | null;
+  hidden: boolean;
+  icon: string | null;
+  /** The page rendered as GitBook shows it, safe to insert (sanitised by the host); page links are `#pages/<spaceId>/<path>`. */
+  html: string;
+  frontmatterError: string | null;
+  problems: PageProblemVM[];
+  /** Unresolved comments on this page. */
+  comments: CommentVM[];
+  sync: PageSyncState;
+}
+
+/** A change request's page before and after, rendered. */
+export interface RenderedDiffVM {
+  before: string | null;
+  after: string | null;
+}
+
+/** A stretch of a search snippet; `match` marks the words the query found. */
+export interface SnippetPartVM {
+  text: string;
+  match: boolean;
+}
+
+export type SearchKindVM = 'page' | 'comment' | 'reply';
+export const SEARCH_KIND_VALUES = ['page', 'comment', 'reply'] as const satisfies readonly SearchKindVM[];
+
+interface SearchResultBase {
+  spaceId: string;
+  spaceTitle: string;
+  /** A page's title; for a comment, its page's title or its change request's subject. */
+  title: string;
+  snippet: SnippetPartVM[];
+  /** The page's file (a comment's: its page's), relative to the sync folder; null when there is none. */
+  file: string | null;
+}
+
+export interface PageResultVM extends SearchResultBase {
+  kind: 'page';
+  /** Page id, or `new:<path>` for a file not yet a page. */
+  pageKey: string;
+  pageId: string | null;
+  /** Relative to the space folder. */
+  path: string;
+}
+
+export interface CommentResultVM extends SearchResultBase {
+  kind: 'comment' | 'reply';
+  commentId: string;
+  replyId: string | null;
+  author: string;
+  changeRequestId: string | null;
+  changeRequestNumber: number | null;
+  pageId: string | null;
+}
+
+export type SearchResultVM = PageResultVM | CommentResultVM;
+
+export type HistoryReasonVM = 'pulled' | 'pushed' | 'merged' | 'conflict-copy' | 'deleted-locally' | 'deleted-remotely' | 'restored' | 'local';
+
+/** A page with kept versions, as of its latest. */
+export interface HistoryPageVM {
+  spaceId: string;
+  spaceTitle: string;
+  /** Page id, or `new:<path>` for a file not yet a page. */
+  pageKey: string;
+  /** Where its file is (or was, for a deleted page), relative to the space folder. */
+  path: string | null;
+  /** The same, relative to the sync folder. */
+  file: string | null;
+  title: string | null;
+  versions: number;
+  lastAt: string;
+  lastReason: HistoryReasonVM;
+  deleted: boolean;
+}
+
+export interface VersionVM {
+  number: number;
+  at: string;
+  reason: HistoryReasonVM;
+  /** Where it went or came from: `change request #12`, `main`, `version 3`. */
+  detail: string | null;
+  path: string | null;
+  title: string | null;
+  /** Bytes of text. */
+  size: number;
+}
+
+export interface PageHistoryVM {
+  page: HistoryPageVM;
+  /** Newest first. */
+  versions: VersionVM[];
+}
+
+export interface VersionTextVM {
+  number: number;
+  text: string;
+}
+
+export interface RestoreResultVM {
+  version: number;
+  /** Where the text went, relative to the sync folder. */
+  file: string;
+  /** written: the file now holds the version; unchanged: it already did. */
+  outcome: 'written' | 'unchanged';
+  /** The number the file's previous text was kept as, when it was not in history yet. */
+  savedVersion: number | null;
+  /** The page's own path holds another page's file, so the version went beside it. */
+  besideOther: boolean;
+}

@@ -1,7 +1,8 @@
+import { getEventListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CancelledError } from '../../src/main/core/api';
-import { apiError, clientFor, json, startServer, type ScriptedServer } from './scripted-server';
+import { apiError, clientFor, json, startServer, type ScriptedServer, spaceBody } from './scripted-server';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -36,7 +37,7 @@ describe('cancellation', () => {
     expect(error).toBeInstanceOf(CancelledError);
     expect((error as Error).name).toBe('AbortError');
     expect(at - abortedAt).toBeLessThan(500);
-    json(parked[0]!, 200, { id: 'one' });
+    json(parked[0]!, 200, spaceBody('one'));
     await expect(first).resolves.toMatchObject({ id: 'one' });
     expect(server.seen.map((r) => r.path)).toEqual(['/v1/spaces/one']);
   });
@@ -82,5 +83,22 @@ describe('cancellation', () => {
 
     await expect(client.call((api, p) => api.spaces.getSpaceById('one', {}, p))).rejects.toBeInstanceOf(CancelledError);
     expect(server.seen).toHaveLength(0);
+  });
+});
+
+describe('a caller’s signal shared by many calls', () => {
+  it('gets one listener however many calls are in flight (no MaxListenersExceededWarning), and still cancels them all', async () => {
+    const parked: ServerResponse[] = [];
+    server = await startServer((_req, res) => void parked.push(res));
+    const controller = new AbortController();
+    const { client } = clientFor(server, { signal: controller.signal, concurrency: 4 });
+
+    const calls = Array.from({ length: 30 }, (_, i) => client.call((api, p) => api.spaces.getSpaceById(`s${i}`, {}, p), { signal: controller.signal }));
+    await server.received(4);
+
+    expect(getEventListeners(controller.signal, 'abort').length).toBeLessThanOrEqual(2);
+    controller.abort();
+    const outcomes = await Promise.all(calls.map((c) => settledAt(c)));
+    expect(outcomes.every((o) => o.error instanceof CancelledError)).toBe(true);
   });
 });

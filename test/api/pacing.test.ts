@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiError, clientFor, json, startServer, type ScriptedServer } from './scripted-server';
+import { apiError, clientFor, json, startServer, type ScriptedServer, spaceBody } from './scripted-server';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -29,7 +29,7 @@ async function rateLimitedServer(limit: number, windowMs: number, reset: 'epoch'
       state.rejected++;
       return apiError(res, 429, 'Rate limit exceeded', { ...headers, 'retry-after': String((windowEnd - now) / 1000) });
     }
-    json(res, 200, { id: req.path.split('/').pop() }, headers);
+    json(res, 200, spaceBody(req.path.split('/').pop()!), headers);
   });
   return { server: started, state };
 }
@@ -97,7 +97,7 @@ describe('rate-limit pacing', () => {
       maxInFlight = Math.max(maxInFlight, ++inFlight);
       setTimeout(() => {
         inFlight--;
-        json(res, 200, { id: 'x' });
+        json(res, 200, spaceBody('x'));
       }, 50);
     });
     const { client } = clientFor(server);
@@ -112,7 +112,7 @@ describe('rate-limit pacing', () => {
   });
 
   it('holds every request after a 429 with Retry-After, not just the one that got it', async () => {
-    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 429, 'slow down', { 'retry-after': '0.3' }) : json(res, 200, { id: 'x' })));
+    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 429, 'slow down', { 'retry-after': '0.3' }) : json(res, 200, spaceBody('x'))));
     const { client } = clientFor(server, { concurrency: 1, random: () => 0 });
 
     await callMany(client, 3);

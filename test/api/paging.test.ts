@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientFor, json, startServer, TOKEN, type ScriptedServer } from './scripted-server';
+import { clientFor, json, spaceBody, startServer, TOKEN, type ScriptedServer } from './scripted-server';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -7,10 +7,12 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** Items that pass as organizations and as spaces (the client checks the fields the core reads). */
+const item = (id: string) => ({ ...spaceBody(id), id, title: `Item ${id}` });
 const PAGES: Record<string, { items: { id: string }[]; next?: { page: string } }> = {
-  first: { items: [{ id: 'a' }, { id: 'b' }], next: { page: 'p2' } },
-  p2: { items: [{ id: 'c' }], next: { page: 'p3' } },
-  p3: { items: [{ id: 'd' }, { id: 'e' }] },
+  first: { items: [item('a'), item('b')], next: { page: 'p2' } },
+  p2: { items: [item('c')], next: { page: 'p3' } },
+  p3: { items: [item('d'), item('e')] },
 };
 
 describe('paging', () => {
@@ -45,7 +47,7 @@ describe('paging', () => {
   });
 
   it('stops with an error instead of looping when the API repeats a page token', async () => {
-    server = await startServer((_req, res) => json(res, 200, { items: [{ id: 'x' }], next: { page: 'same' } }));
+    server = await startServer((_req, res) => json(res, 200, { items: [item('x')], next: { page: 'same' } }));
     const { client } = clientFor(server);
 
     await expect(client.listAll((api, query, params) => api.orgs.listOrganizationsForAuthenticatedUser(query, params))).rejects.toThrow(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, NetworkError, TokenRejectedError } from '../../src/main/core/api';
 import { backoffDelayMs, parseRetryAfter, shouldRetry } from '../../src/main/core/api/retry';
-import { apiError, clientFor, closedPortUrl, dropConnection, json, startServer, TOKEN, type ScriptedServer } from './scripted-server';
+import { apiError, clientFor, closedPortUrl, dropConnection, json, startServer, TOKEN, type ScriptedServer, spaceBody } from './scripted-server';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -50,7 +50,7 @@ describe('retry policy', () => {
 
 describe('retries against a server', () => {
   it('retries after a 503 and returns the later success', async () => {
-    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 503, 'Down for a moment') : json(res, 200, { id: 's1', title: 'Space' })));
+    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 503, 'Down for a moment') : json(res, 200, spaceBody('s1', { title: 'Space' }))));
     const { client, events } = clientFor(server);
 
     const space = await client.call(getSpace('s1'));
@@ -64,7 +64,7 @@ describe('retries against a server', () => {
   });
 
   it('waits as long as Retry-After says before retrying a 429', async () => {
-    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 429, 'Slow down', { 'retry-after': '0.2' }) : json(res, 200, { id: 's1' })));
+    server = await startServer((_req, res, n) => (n === 0 ? apiError(res, 429, 'Slow down', { 'retry-after': '0.2' }) : json(res, 200, spaceBody('s1'))));
     const { client } = clientFor(server, { random: () => 0 }); // backoff alone would retry at once
 
     await client.call(getSpace('s1'));
@@ -105,7 +105,11 @@ describe('retries against a server', () => {
 
   it('retries a POST after 503 but not after 502', async () => {
     server = await startServer((_req, res, n) =>
-      n === 0 ? apiError(res, 503, 'busy') : n === 1 ? json(res, 200, { id: 'cr1' }) : apiError(res, 502, 'bad gateway'),
+      n === 0
+        ? apiError(res, 503, 'busy')
+        : n === 1
+          ? json(res, 200, { id: 'cr1', number: 1, status: 'open', subject: '' })
+          : apiError(res, 502, 'bad gateway'),
     );
     const { client } = clientFor(server);
 
@@ -115,7 +119,7 @@ describe('retries against a server', () => {
   });
 
   it('retries a GET whose connection dropped', async () => {
-    server = await startServer((_req, res, n) => (n === 0 ? dropConnection(res) : json(res, 200, { id: 's1' })));
+    server = await startServer((_req, res, n) => (n === 0 ? dropConnection(res) : json(res, 200, spaceBody('s1'))));
     const { client, events } = clientFor(server);
 
     await expect(client.call(getSpace('s1'))).resolves.toMatchObject({ id: 's1' });
@@ -137,7 +141,7 @@ describe('retries against a server', () => {
 
   it('times out a hanging attempt and retries it', async () => {
     server = await startServer((_req, res, n) => {
-      if (n > 0) json(res, 200, { id: 's1' }); // the first request never gets an answer
+      if (n > 0) json(res, 200, spaceBody('s1')); // the first request never gets an answer
     });
     const { client, events } = clientFor(server, { timeoutMs: 150 });
 

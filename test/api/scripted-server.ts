@@ -68,6 +68,11 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   res.end(JSON.stringify(body));
 }
 
+/** The least body of a space the client accepts (the fields the core reads; see core/api/response-shapes.ts). */
+export function spaceBody(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id, organization: 'org1', title: `Space ${id}`, revision: 'rev1', ...extra };
+}
+
 export function apiError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   json(res, status, { error: { code: status, message } }, headers);
 }

@@ -6,14 +6,20 @@ import { benchSync } from './sync';
 import { benchPush } from './push';
 import { benchReview } from './review';
 import { benchUi } from './ui';
+import { benchCheckPreview } from './check-preview';
+import { benchFind } from './find';
+import { benchStartup } from './startup';
 
 type Section = { title: string; run: () => Promise<Record<string, string | number>> };
 
 const sections: Section[] = [
+  { title: 'Start-up (the bundled CLI to its first request)', run: benchStartup },
   { title: 'Sync (2,000 pages of ~3 KB)', run: benchSync },
   { title: 'Push (local edits into a change request)', run: benchPush },
   { title: 'Review (200 change requests, 5,000 comments)', run: benchReview },
   { title: 'Desktop UI (web host in headless Chromium)', run: benchUi },
+  { title: 'Check and preview (2,000 pages of ~3 KB)', run: benchCheckPreview },
+  { title: 'Search (20,000 pages, 5,000 comments) and history (2,000 pages x 10 versions)', run: benchFind },
 ];
 
 const only = process.argv[2];

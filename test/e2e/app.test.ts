@@ -49,7 +49,8 @@ describe('Quire in a browser', () => {
 
   it('refuses a wrong token with a message, then signs in', async () => {
     await page.goto(stack.host.url);
-    await expect.poll(() => page.url()).not.toContain('secret=');
+    expect(page.url()).toBe(stack.host.url); // the secret is the app's path, and no cookie holds it
+    expect(await page.context().cookies()).toEqual([]);
     await page.getByLabel('API token').fill('not-a-valid-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('alert').filter({ hasText: 'rejected this token' }).waitFor();
@@ -148,6 +149,39 @@ describe('Quire in a browser', () => {
     await detail.getByText('Changelog', { exact: true }).waitFor();
     await detail.getByText('Nice wording 👍').waitFor();
     await snap(page, 'change-request');
+    await detail.getByRole('radio', { name: 'Rendered, side by side' }).first().check();
+    const rendered = detail.getByTestId('rendered-diff').first();
+    await expect.poll(() => rendered.locator('.gb-page strong').allTextContents()).toEqual(['handbook', 'Quire']);
+    await snap(page, 'change-request-rendered');
+  });
+
+  it("shows each space's pages rendered, with problems, comments, sync state, the editor, and pages.open", async () => {
+    const dir = await spaceFolder(demo.handbook.id);
+    const readme = join(dir, 'README.md');
+    await writeFile(readme, `${await readFile(readme, 'utf8')}\n{% hint style="warning" %}\nSee [the missing page](nowhere.md).\n{% endhint %}\n`);
+    await nav('Pages');
+    const tree = page.getByTestId(`pages-${demo.handbook.id}`);
+    await tree.getByRole('link', { name: /Welcome/ }).click();
+    const detail = page.getByTestId('page-detail');
+    await detail.locator('.gb-hint-warning').waitFor();
+    expect(await detail.locator('.gb-body strong').first().textContent()).toBe('team handbook');
+    await expect.poll(() => tree.getByRole('link', { name: /Welcome/ }).getAttribute('data-sync')).toBe('pending-edit');
+    const problems = page.getByTestId('page-problems');
+    expect(await problems.textContent()).toContain('nowhere.md, which does not exist');
+    await detail.getByRole('button', { name: 'Open in editor' }).click();
+    await expect.poll(() => stack.opened).toContain(readme);
+    await snap(page, 'pages');
+
+    await stack.service.request('pages.open', { spaceId: demo.handbook.id, path: 'getting-started/README.md' });
+    await expect.poll(() => page.url()).toContain(`#pages/${demo.handbook.id}/getting-started%2FREADME.md`);
+    await detail.getByRole('heading', { level: 1, name: 'Getting started' }).waitFor();
+    await detail.getByText('Install and configure').waitFor();
+    await detail
+      .getByRole('link', { name: 'Install' })
+      .first()
+      .waitFor({ state: 'attached' })
+      .catch(() => undefined);
+    await writeFile(readme, (await readFile(readme, 'utf8')).replace(/\n\{% hint[\s\S]*$/, '\n'));
   });
 
   it('shows each site with its sections, groups and share links', async () => {
@@ -181,6 +215,10 @@ describe('Quire in a browser', () => {
     await page.getByRole('heading', { name: 'Spaces' }).waitFor();
     await page.keyboard.press('Alt+3');
     await page.getByRole('heading', { name: 'Review' }).waitFor();
+    await page.keyboard.press('Alt+6');
+    await page.getByRole('heading', { name: 'Pages' }).waitFor();
+    await page.keyboard.press('Alt+1');
+    await page.getByRole('heading', { name: 'Spaces' }).waitFor();
     expect(browser.pageErrors).toEqual([]);
   });
 

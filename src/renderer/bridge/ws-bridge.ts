@@ -1,22 +1,16 @@
 import { type ClientFrame, QuireError, type ServerFrame } from '../../shared/contract';
 import { Listeners, type Bridge, type ConnectionState } from './bridge';
 
-const SECRET_KEY = 'quire.secret';
-
 /**
- * The page is opened with `?secret=...`; keep it for this tab (reloads and
- * reconnects need it) and take it out of the address bar.
+ * The web host serves the app under its secret path (`/s/<secret>/`) and its socket beside
+ * it, so the socket's address is the page's, relative: the secret is never copied anywhere.
  */
-function takeSecret(loc: Location = window.location, storage: Storage = window.sessionStorage): string {
-  const url = new URL(loc.href);
-  const fromUrl = url.searchParams.get('secret');
-  if (fromUrl) {
-    storage.setItem(SECRET_KEY, fromUrl);
-    url.searchParams.delete('secret');
-    window.history.replaceState(null, '', url.pathname + url.search + url.hash);
-    return fromUrl;
-  }
-  return storage.getItem(SECRET_KEY) ?? '';
+function socketUrl(loc: Location = window.location): string {
+  const url = new URL('ws', loc.href);
+  url.protocol = loc.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.search = '';
+  url.hash = '';
+  return url.href;
 }
 
 interface Pending {
@@ -28,9 +22,8 @@ const LOST_MESSAGE =
   'Lost the connection to Quire. If you stopped `quire ui`, start it again and open the new address it prints; otherwise Quire is reconnecting.';
 
 /** The contract over the web host's WebSocket, reconnecting with backoff when it drops. */
-export function createWsBridge(options: { url?: string; secret?: string } = {}): Bridge {
-  const secret = options.secret ?? takeSecret();
-  const base = options.url ?? `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/ws`;
+export function createWsBridge(options: { url?: string } = {}): Bridge {
+  const address = options.url ?? socketUrl();
   const listeners = new Listeners();
   const pending = new Map<number, Pending>();
   const queue: string[] = [];
@@ -46,8 +39,7 @@ export function createWsBridge(options: { url?: string; secret?: string } = {}):
   };
 
   const connect = () => {
-    // Without a secret in this tab (opened by hand), the HttpOnly cookie set on the first load proves it.
-    const ws = new WebSocket(secret ? `${base}?secret=${encodeURIComponent(secret)}` : base);
+    const ws = new WebSocket(address);
     socket = ws;
     ws.onopen = () => {
       retryMs = 250;

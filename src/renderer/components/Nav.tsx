@@ -1,6 +1,6 @@
 import { useRef, type KeyboardEvent } from 'react';
 
-export type ViewId = 'spaces' | 'conflicts' | 'review' | 'log' | 'sites';
+export type ViewId = 'spaces' | 'conflicts' | 'review' | 'log' | 'sites' | 'pages' | 'history';
 
 export const VIEWS: { id: ViewId; label: string }[] = [
   { id: 'spaces', label: 'Spaces' },
@@ -8,10 +8,27 @@ export const VIEWS: { id: ViewId; label: string }[] = [
   { id: 'review', label: 'Review' },
   { id: 'log', label: 'Sync log' },
   { id: 'sites', label: 'Sites' },
+  { id: 'pages', label: 'Pages' },
+  { id: 'history', label: 'History' },
 ];
 
-/** The view switcher: arrow keys move between entries, Alt+1…5 jumps from anywhere. */
-export function Nav({ current, onSelect, conflicts, pending }: { current: ViewId; onSelect(id: ViewId): void; conflicts: number; pending: number }) {
+/** Ctrl+K, or ⌘K on a Mac. */
+const SEARCH_KEYS = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘K' : 'Ctrl+K';
+
+/** The view switcher: arrow keys move between entries, Alt+1…7 jumps from anywhere; and the search box's button. */
+export function Nav({
+  current,
+  onSelect,
+  onSearch,
+  conflicts,
+  pending,
+}: {
+  current: ViewId;
+  onSelect(id: ViewId): void;
+  onSearch(): void;
+  conflicts: number;
+  pending: number;
+}) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKeyDown = (e: KeyboardEvent, index: number) => {
     const delta = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
@@ -21,6 +38,16 @@ export function Nav({ current, onSelect, conflicts, pending }: { current: ViewId
   };
   return (
     <nav className="nav" aria-label="Views">
+      <button
+        type="button"
+        className="search-open"
+        onClick={onSearch}
+        aria-keyshortcuts="Control+K Meta+K"
+        title={`Search pages and comments (${SEARCH_KEYS})`}
+      >
+        <span>Search…</span>
+        <kbd className="muted small">{SEARCH_KEYS}</kbd>
+      </button>
       <ul>
         {VIEWS.map((v, i) => (
           <li key={v.id}>
@@ -46,7 +73,7 @@ export function Nav({ current, onSelect, conflicts, pending }: { current: ViewId
           </li>
         ))}
       </ul>
-      <p className="hint muted">Alt+1…5 switch views</p>
+      <p className="hint muted">Alt+1…{VIEWS.length} switch views</p>
     </nav>
   );
 }

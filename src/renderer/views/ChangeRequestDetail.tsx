@@ -6,6 +6,7 @@ import { PendingMark } from '../components/Pending';
 import { Person } from '../components/Person';
 import { Thread } from '../components/Thread';
 import { DiffView } from '../components/DiffView';
+import { RenderedHtml } from '../components/RenderedHtml';
 import { timeAgo } from '../lib/format';
 
 const STATUSES = ['draft', 'open', 'archived'] as const;
@@ -106,7 +107,7 @@ function Loaded({ detail }: { detail: ChangeRequestDetailVM }) {
         <h3>Changed pages ({detail.diff.length})</h3>
         {detail.diff.length === 0 && <p className="muted">No page differs from the base.</p>}
         {detail.diff.map((d) => (
-          <PageDiff key={d.pageId} diff={d} />
+          <PageDiff key={d.pageId} diff={d} spaceId={cr.spaceId} changeRequestId={cr.id} />
         ))}
       </section>
       <section aria-label="Comments">
@@ -119,8 +120,9 @@ function Loaded({ detail }: { detail: ChangeRequestDetailVM }) {
   );
 }
 
-function PageDiff({ diff }: { diff: PageDiffVM }) {
+function PageDiff({ diff, spaceId, changeRequestId }: { diff: PageDiffVM; spaceId: string; changeRequestId: string }) {
   const [open, setOpen] = useState(diff.change === 'modified');
+  const [rendered, setRendered] = useState(false);
   return (
     <div className={`page-diff ${diff.change}`}>
       <button type="button" className="page-diff-head" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -134,7 +136,40 @@ function PageDiff({ diff }: { diff: PageDiffVM }) {
           <span className="added">+{diff.linesAdded}</span> <span className="removed">−{diff.linesRemoved}</span>
         </span>
       </button>
-      {open && <DiffView before={diff.before} after={diff.after} label={`Changes to ${diff.title}`} />}
+      {open && (
+        <div className="diff-mode" role="radiogroup" aria-label={`How to show the changes to ${diff.title}`}>
+          <label>
+            <input type="radio" checked={!rendered} onChange={() => setRendered(false)} /> Text
+          </label>
+          <label>
+            <input type="radio" checked={rendered} onChange={() => setRendered(true)} /> Rendered, side by side
+          </label>
+        </div>
+      )}
+      {open && !rendered && <DiffView before={diff.before} after={diff.after} label={`Changes to ${diff.title}`} />}
+      {open && rendered && <RenderedDiff spaceId={spaceId} changeRequestId={changeRequestId} pageId={diff.pageId} title={diff.title} />}
+    </div>
+  );
+}
+
+/** The page before and after, rendered as GitBook shows it (the host's renderer, sanitised). */
+function RenderedDiff({ spaceId, changeRequestId, pageId, title }: { spaceId: string; changeRequestId: string; pageId: string; title: string }) {
+  const sides = useQuery('review.renderedDiff', { spaceId, changeRequestId, pageId }, ['review']);
+  return (
+    <div className="rendered-diff" role="figure" aria-label={`${title}, before and after`} data-testid="rendered-diff">
+      <ErrorNotice error={sides.error} />
+      {sides.data && (
+        <>
+          <div>
+            <h4>Before</h4>
+            {sides.data.before === null ? <p className="muted">(new page)</p> : <RenderedHtml html={sides.data.before} />}
+          </div>
+          <div>
+            <h4>After</h4>
+            {sides.data.after === null ? <p className="muted">(deleted)</p> : <RenderedHtml html={sides.data.after} />}
+          </div>
+        </>
+      )}
     </div>
   );
 }

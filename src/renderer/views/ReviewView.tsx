@@ -1,5 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ChangeRequestVM, CommentVM } from '../../shared/contract';
+import { parseRoute } from '../../shared/routes';
 import { useQuery } from '../hooks/use-query';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { VirtualList } from '../components/VirtualList';
@@ -21,12 +22,29 @@ interface Filters {
 
 const NO_FILTERS: Filters = { spaceId: '', changeRequestId: '', authorId: '', text: '' };
 
+/** A comment the address names (`#review/comment/<space>/<id>`, from search), to open at once. */
+function commentFromHash(): Open {
+  const route = parseRoute(window.location.hash);
+  return route?.name === 'review.comment' ? { kind: 'comment', spaceId: route.spaceId, commentId: route.commentId } : null;
+}
+
 /** Change requests needing the user and unresolved comments across spaces, with a detail pane. */
 export function ReviewView() {
   const [tab, setTab] = useState<Tab>('comments');
-  const [open, setOpen] = useState<Open>(null);
+  const [open, setOpen] = useState<Open>(commentFromHash);
   const attention = useQuery('review.attention', {}, ['review']);
   const comments = useQuery('review.comments', {}, ['review']);
+
+  useEffect(() => {
+    const onHash = () => {
+      const named = commentFromHash();
+      if (!named) return;
+      setTab('comments');
+      setOpen(named);
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
 
   return (
     <section className="review" aria-labelledby="review-title">

@@ -50,9 +50,9 @@ describe('quire ui', () => {
     const args = parseArgs(['ui', '--api', fake.url, '--dir', dir, '--port', '0']);
     const running = ui(args, cliIo, { tokens: new MemoryTokenStore(), rendererDir: renderer });
     const url = await urlPrinted;
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?secret=[\w-]{40,}$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]{40,}\/$/);
     expect((await fetch(url)).status).toBe(200);
-    expect((await fetch(url.replace(/\?secret=.*/, ''))).status).toBe(403);
+    expect((await fetch(new URL('/', url))).status).toBe(403);
     stop();
     expect(await running).toBe(0);
     expect(stdout).toEqual([url]);

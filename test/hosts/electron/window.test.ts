@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mayNavigate, secureWebPreferences } from '../../../src/main/hosts/electron/window-options';
+import { denyAllPermissions, mayNavigate, type PermissionGate, secureWebPreferences } from '../../../src/main/hosts/electron/window-options';
+import { openerCommand } from '../../../src/main/hosts/web/open-with-system';
 import { trayIconPng } from '../../../src/main/hosts/electron/tray-icon';
 import { loadSettings, saveSettings } from '../../../src/main/hosts/electron/settings-file';
 import { checkExternalUrl } from '../../../src/shared/external-url';
@@ -23,6 +24,26 @@ describe('window security', () => {
     });
     expect(mayNavigate('https://example.com')).toBe(false);
     expect(mayNavigate('app://quire/index.html')).toBe(false);
+  });
+
+  it('denies every permission request and every permission check (issue 9, item 10)', () => {
+    let request: Parameters<PermissionGate['setPermissionRequestHandler']>[0] | null = null;
+    let check: Parameters<PermissionGate['setPermissionCheckHandler']>[0] | null = null;
+    denyAllPermissions({ setPermissionRequestHandler: (h) => (request = h), setPermissionCheckHandler: (h) => (check = h) });
+    for (const permission of ['media', 'notifications', 'clipboard-read', 'clipboard-sanitized-write', 'geolocation', 'midiSysex', 'openExternal']) {
+      const answers: boolean[] = [];
+      request!(null, permission, (granted) => answers.push(granted));
+      expect(answers, permission).toEqual([false]);
+      expect(check!(null, permission, 'app://quire'), permission).toBe(false);
+    }
+  });
+
+  it('opens links and files without a shell on every platform, a URL staying one argument (issue 9, item 10)', () => {
+    const url = 'https://docs.example.com/a?b=1&calc.exe|whoami^x';
+    expect(openerCommand('win32', url)).toEqual({ command: 'rundll32.exe', args: ['url.dll,FileProtocolHandler', url] });
+    expect(openerCommand('darwin', url)).toEqual({ command: 'open', args: [url] });
+    expect(openerCommand('linux', url)).toEqual({ command: 'xdg-open', args: [url] });
+    for (const platform of ['win32', 'darwin', 'linux'] as const) expect(openerCommand(platform, url).command).not.toMatch(/^(cmd|powershell|sh|bash)/i);
   });
 
   it('has a CSP without inline script, remote content or framing', () => {

@@ -198,6 +198,22 @@ describe('service', () => {
     await expect(service.request('conflicts.resolve', { spaceId, path: 'README.md', choice: 'mine' })).rejects.toMatchObject({ code: 'not-found' });
   });
 
+  it('opens in the editor only the conflicting page file and its .remote.md (issue 9, item 10)', async () => {
+    const file = await makeConflict(await signInAndSync());
+    const folder = join(file, '..');
+    await writeFile(join(folder, 'run-me.sh'), '#!/bin/sh\necho owned\n');
+    await writeFile(join(folder, 'notes.md'), 'Not part of any conflict.\n');
+    for (const path of ['run-me.sh', 'notes.md', 'SUMMARY.md', '.quire/mirror.db', '../../etc/passwd']) {
+      await expect(service.request('conflicts.openInEditor', { spaceId, path }), path).rejects.toMatchObject({
+        code: expect.stringMatching(/not-found|invalid/),
+      });
+    }
+    expect(opened).toEqual([]);
+    await service.request('conflicts.openInEditor', { spaceId, path: 'README.md' });
+    await service.request('conflicts.openInEditor', { spaceId, path: 'README.remote.md' });
+    expect(opened).toEqual([file, file.replace(/\.md$/, '.remote.md')]);
+  });
+
   it('sends review actions at once when online, and queues them as pending when offline', async () => {
     const comment = fake.store.addComment(spaceId, { body: 'Is this clear?', page: pageId });
     await signInAndSync();

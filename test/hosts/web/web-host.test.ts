@@ -80,29 +80,31 @@ describe('web host', () => {
     await rm(renderer, { recursive: true, force: true });
   });
 
-  it('prints a loopback URL that carries the secret', () => {
-    expect(stack.host.url).toBe(`http://127.0.0.1:${port}/?secret=${secret}`);
+  const app = () => `/s/${secret}`;
+
+  it('prints a loopback URL that carries the secret in its path', () => {
+    expect(stack.host.url).toBe(`http://127.0.0.1:${port}/s/${secret}/`);
     expect(secret.length).toBeGreaterThanOrEqual(40);
   });
 
-  it('refuses every HTTP request without the secret, and logs why', async () => {
-    for (const path of ['/', '/index.html', '/assets/app.js', '/ws']) {
+  it('refuses every HTTP request without the secret, and logs why (without the secret)', async () => {
+    for (const path of ['/', '/index.html', '/assets/app.js', '/ws', `/?secret=${secret}`, '/s/', '/s/not-it/', '/s/not-it/assets/app.js']) {
       const answer = await get(port, path);
       expect(answer.status, path).toBe(403);
       expect(answer.body).toContain('needs the secret');
     }
-    expect((await get(port, '/?secret=not-it')).status).toBe(403);
-    expect((await get(port, '/assets/app.js', { cookie: `quire-${port}=not-it` })).status).toBe(403);
     expect(stack.hostLog.some((l) => l.includes('refused GET /assets/app.js: no secret'))).toBe(true);
+    expect(stack.hostLog.some((l) => l.includes('refused GET /s/not-it/: wrong secret'))).toBe(true);
+    expect(stack.hostLog.join('\n')).not.toContain(secret);
   });
 
   it('refuses a foreign Host header even with the secret (DNS rebinding)', async () => {
-    const answer = await get(port, `/?secret=${secret}`, { host: `evil.example:${port}` });
+    const answer = await get(port, `${app()}/`, { host: `evil.example:${port}` });
     expect(answer.status).toBe(403);
   });
 
-  it('serves the page with the secret, a strict CSP and a cookie for the assets', async () => {
-    const page = await get(port, `/?secret=${secret}`);
+  it('serves the page and its assets under the secret’s path with a strict CSP, and sets no cookie', async () => {
+    const page = await get(port, `${app()}/`);
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>Quire</title>');
     const csp = String(page.headers['content-security-policy']);
@@ -110,42 +112,41 @@ describe('web host', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-inline');
     expect(csp).toContain(`ws://127.0.0.1:${port}`);
-    const cookie = String(page.headers['set-cookie']);
-    expect(cookie).toContain(`quire-${port}=${secret}`);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
+    // A cookie would go to every server on 127.0.0.1, whatever its port: the secret stays in this host's paths.
+    expect(page.headers['set-cookie']).toBeUndefined();
 
-    const asset = await get(port, '/assets/app.js', { cookie: `quire-${port}=${secret}` });
+    const asset = await get(port, `${app()}/assets/app.js`);
     expect(asset.status).toBe(200);
     expect(asset.headers['content-type']).toContain('text/javascript');
+    expect(asset.headers['set-cookie']).toBeUndefined();
+    // Without the trailing slash the page's relative links would miss the secret: redirected.
+    const bare = await get(port, app());
+    expect(bare.status).toBe(301);
+    expect(bare.headers.location).toBe(`${app()}/`);
   });
 
   it('never serves files outside the renderer folder', async () => {
-    const cookie = { cookie: `quire-${port}=${secret}` };
-    expect((await get(port, '/../package.json', cookie)).status).toBe(404);
-    expect((await get(port, '/%2e%2e/%2e%2e/etc/passwd', cookie)).status).toBe(404);
-    expect((await get(port, '/', cookie, 'POST')).status).toBe(405);
+    // Dot segments resolve before the secret is checked: they climb out of the secret's path and are refused.
+    for (const path of [`${app()}/../package.json`, `${app()}/%2e%2e/%2e%2e/etc/passwd`, `${app()}/assets/..%2f..%2f..%2fpackage.json`]) {
+      const answer = await get(port, path);
+      expect([403, 404], path).toContain(answer.status);
+      expect(answer.body).not.toContain('"name"');
+    }
+    expect((await get(port, `${app()}/`, {}, 'POST')).status).toBe(405);
   });
 
   it('refuses sockets without the secret or from another origin', async () => {
     await expect(openSocket(`ws://127.0.0.1:${port}/ws`, origin)).rejects.toThrow('403');
-    await expect(openSocket(`ws://127.0.0.1:${port}/ws?secret=wrong`, origin)).rejects.toThrow('403');
-    await expect(openSocket(`ws://127.0.0.1:${port}/ws?secret=${secret}`, 'http://evil.example')).rejects.toThrow('403');
-    await expect(openSocket(`ws://127.0.0.1:${port}/ws?secret=${secret}`, undefined)).rejects.toThrow('403');
+    await expect(openSocket(`ws://127.0.0.1:${port}/s/wrong/ws`, origin)).rejects.toThrow('403');
+    await expect(openSocket(`ws://127.0.0.1:${port}/ws?secret=${secret}`, origin)).rejects.toThrow('403');
+    await expect(openSocket(`ws://127.0.0.1:${port}${app()}/elsewhere`, origin)).rejects.toThrow('403');
+    await expect(openSocket(`ws://127.0.0.1:${port}${app()}/ws`, 'http://evil.example')).rejects.toThrow('403');
+    await expect(openSocket(`ws://127.0.0.1:${port}${app()}/ws`, undefined)).rejects.toThrow('403');
     expect(stack.hostLog.some((l) => l.includes('refused socket: unexpected Origin'))).toBe(true);
   });
 
-  it('accepts a socket that proves the secret with the cookie (a tab opened without it)', async () => {
-    const socket = await new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { origin, headers: { cookie: `quire-${port}=${secret}` } });
-      ws.on('open', () => resolve(ws));
-      ws.on('unexpected-response', (_req, res) => reject(new Error(`refused with ${res.statusCode}`)));
-    });
-    socket.close();
-  });
-
   it('carries the contract over the socket and validates every frame', async () => {
-    const socket = await openSocket(`ws://127.0.0.1:${port}/ws?secret=${secret}`, origin);
+    const socket = await openSocket(`ws://127.0.0.1:${port}${app()}/ws`, origin);
     try {
       expect(await socket.next()).toEqual({ type: 'hello', host: 'web' });
 
@@ -181,7 +182,7 @@ describe('web host', () => {
   });
 
   it('signs in through the socket without ever sending the token back', async () => {
-    const socket = await openSocket(`ws://127.0.0.1:${port}/ws?secret=${secret}`, origin);
+    const socket = await openSocket(`ws://127.0.0.1:${port}${app()}/ws`, origin);
     const seen: string[] = [];
     socket.ws.on('message', (d) => seen.push(String(d)));
     try {

@@ -11,6 +11,8 @@ type Answer = { ok: true; value: unknown } | { ok: false; code: ErrorCode; messa
 export class FakeBridge implements Bridge {
   readonly calls: { name: RequestName; params: unknown }[] = [];
   private readonly answers = new Map<string, Answer>();
+  /** Answers for one request with exactly these parameters (JSON), before the per-name answer. */
+  private readonly answersFor = new Map<string, Answer>();
   private readonly listeners = new Listeners();
   private state: ConnectionState = 'open';
 
@@ -20,6 +22,11 @@ export class FakeBridge implements Bridge {
 
   respond(name: RequestName, value: unknown): void {
     this.answers.set(name, { ok: true, value });
+  }
+
+  /** Answers `name` with `value` only when asked with exactly `params`. */
+  respondFor(name: RequestName, params: unknown, value: unknown): void {
+    this.answersFor.set(`${name} ${JSON.stringify(params)}`, { ok: true, value });
   }
 
   fail(name: RequestName, code: ErrorCode, message: string): void {
@@ -37,7 +44,7 @@ export class FakeBridge implements Bridge {
 
   request(name: RequestName, params: unknown): Promise<never> {
     this.calls.push({ name, params: JSON.parse(JSON.stringify(params ?? {})) });
-    const answer = this.answers.get(name);
+    const answer = this.answersFor.get(`${name} ${JSON.stringify(params ?? {})}`) ?? this.answers.get(name);
     if (!answer) return new Promise<never>(() => undefined);
     return answer.ok ? Promise.resolve(structuredClone(answer.value) as never) : Promise.reject(new QuireError(answer.code, answer.message));
   }

@@ -138,7 +138,7 @@ describe('the `quire sync` process', () => {
     const org = fake.store.addOrg({ title: 'Acme' });
     fake.store.addSpace(org.id, { title: 'Guide', pages: [{ title: 'Home', markdown: 'hi\n' }] });
     const dir = tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/hosts/cli/main.ts', 'sync', '--api', fake.url, '--dir', dir, '--interval', '0.2'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/hosts/cli/main.ts', 'sync', '--api', fake.url, '--dir', dir, '--interval', '5'], {
       env: { ...process.env, QUIRE_TOKEN: fake.token },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -349,7 +349,8 @@ async function settle(): Promise<void> {
   throw new Error('sync did not settle within 6 cycles');
 }
 
-const docText = (p: PageRec) => canonicalPageText(pageFileFromServer({ title: p.title, meta: pickPageMeta(p as unknown as Record<string, unknown>) }, p.markdown));
+const docText = (p: PageRec) =>
+  canonicalPageText(pageFileFromServer({ title: p.title, meta: pickPageMeta(p as unknown as Record<string, unknown>) }, p.markdown));
 
 function checkInvariants(): void {
   const open = openRequests();

@@ -82,7 +82,12 @@ function storedReferences(corpus: GitBookCorpus): Map<string, string[]> {
     const [cr] = openChangeRequests(fake!, space.spaceId);
     for (const page of fake!.store.pages(space.spaceId, cr ? { changeRequest: cr.id } : {})) {
       if (page.type !== 'document') continue;
-      out.set(page.id, findReferences(page.markdown).map((r) => r.href).sort());
+      out.set(
+        page.id,
+        findReferences(page.markdown)
+          .map((r) => r.href)
+          .sort(),
+      );
     }
   }
   return out;
@@ -128,7 +133,9 @@ describe.each(MODES)('GitBook content round trip (%s)', (_mode, markdown) => {
         // A line of plain prose: not frontmatter, heading, block tag, fence, table or HTML.
         const body = bodyOf(text);
         const bodyStart = lines.length - body.split('\n').length;
-        const plain = lines.map((l, i) => i).filter((i) => i > bodyStart && /^[A-Za-z][^|<{`$]*[a-z.]$/.test(lines[i]!) && !lines[i]!.includes('](') && !lines[i]!.includes('  '));
+        const plain = lines
+          .map((_l, i) => i)
+          .filter((i) => i > bodyStart && /^[A-Za-z][^|<{`$]*[a-z.]$/.test(lines[i]!) && !lines[i]!.includes('](') && !lines[i]!.includes('  '));
         fc.pre(plain.length > 0);
         const at = plain[pickLine % plain.length]!;
         const edited = `${lines[at]} (edited)`;
@@ -156,27 +163,33 @@ describe.each(MODES)('GitBook content round trip (%s)', (_mode, markdown) => {
 
   it(`random moves and renames here and there keep links working and stored references unchanged (seed ${SEED})`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.record({ here: fc.boolean(), pick: fc.nat(), where: fc.nat(), rename: fc.boolean() }), { minLength: 1, maxLength: 6 }), async (moves) => {
-        const { corpus, root } = await pulled(markdown);
-        const refsBefore = storedReferences(corpus);
-        const danglingBefore = danglingLinks(root);
-        for (const m of moves) {
-          if (m.here) moveHere(root, m);
-          else moveThere(corpus, m);
-          const run = await syncOnce(fake!, root);
-          expect(run.code, run.stdout + run.stderr).toBe(0);
-        }
-        expect((await syncOnce(fake!, root)).code).toBe(0);
-        // (Compared by href: a link nothing resolves is kept as written wherever its file goes.)
-        const hrefs = (set: Set<string>) => new Set([...set].map((l) => l.slice(l.indexOf(' -> '))));
-        const before = hrefs(danglingBefore);
-        expect([...hrefs(danglingLinks(root))].filter((h) => !before.has(h))).toEqual([]);
-        const refsAfter = storedReferences(corpus);
-        const changed = [...refsAfter].filter(([id, refs]) => JSON.stringify(refs) !== JSON.stringify(refsBefore.get(id)));
-        expect(changed.map(([id, refs]) => ({ id, before: refsBefore.get(id), after: refs })), JSON.stringify(contentBatches(fake!).map((b) => b.body)).slice(0, 4000)).toEqual([]);
-        await fake!.close();
-        fake = null;
-      }),
+      fc.asyncProperty(
+        fc.array(fc.record({ here: fc.boolean(), pick: fc.nat(), where: fc.nat(), rename: fc.boolean() }), { minLength: 1, maxLength: 6 }),
+        async (moves) => {
+          const { corpus, root } = await pulled(markdown);
+          const refsBefore = storedReferences(corpus);
+          const danglingBefore = danglingLinks(root);
+          for (const m of moves) {
+            if (m.here) moveHere(root, m);
+            else moveThere(corpus, m);
+            const run = await syncOnce(fake!, root);
+            expect(run.code, run.stdout + run.stderr).toBe(0);
+          }
+          expect((await syncOnce(fake!, root)).code).toBe(0);
+          // (Compared by href: a link nothing resolves is kept as written wherever its file goes.)
+          const hrefs = (set: Set<string>) => new Set([...set].map((l) => l.slice(l.indexOf(' -> '))));
+          const before = hrefs(danglingBefore);
+          expect([...hrefs(danglingLinks(root))].filter((h) => !before.has(h))).toEqual([]);
+          const refsAfter = storedReferences(corpus);
+          const changed = [...refsAfter].filter(([id, refs]) => JSON.stringify(refs) !== JSON.stringify(refsBefore.get(id)));
+          expect(
+            changed.map(([id, refs]) => ({ id, before: refsBefore.get(id), after: refs })),
+            JSON.stringify(contentBatches(fake!).map((b) => b.body)).slice(0, 4000),
+          ).toEqual([]);
+          await fake!.close();
+          fake = null;
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   }, 180_000);
@@ -197,7 +210,13 @@ function moveHere(root: string, m: { pick: number; where: number; rename: boolea
   if (files.length === 0) return;
   const file = files[m.pick % files.length]!;
   const space = file.split('/')[0]!;
-  const dirs = [...new Set(pageFiles(root).filter((f) => f.startsWith(`${space}/`)).map((f) => posix.dirname(f)))];
+  const dirs = [
+    ...new Set(
+      pageFiles(root)
+        .filter((f) => f.startsWith(`${space}/`))
+        .map((f) => posix.dirname(f)),
+    ),
+  ];
   const dir = m.rename ? posix.dirname(file) : dirs[m.where % dirs.length]!;
   const name = m.rename ? `renamed-${m.where % 1000}.md` : posix.basename(file);
   const to = `${dir}/${name}`;

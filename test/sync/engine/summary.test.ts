@@ -76,7 +76,11 @@ describe('SUMMARY.md edited by hand', () => {
   });
 
   it('an entry moved under a group heading goes into that group', async () => {
-    editSummary((t) => t.replace('* [Changelog](changelog.md)\n', '').replace('## Reference\n\n* [API](reference/api.md)\n', '## Reference\n\n* [API](reference/api.md)\n* [Changelog](changelog.md)\n'));
+    editSummary((t) =>
+      t
+        .replace('* [Changelog](changelog.md)\n', '')
+        .replace('## Reference\n\n* [API](reference/api.md)\n', '## Reference\n\n* [API](reference/api.md)\n* [Changelog](changelog.md)\n'),
+    );
     expect((await syncOnce(fake, root)).code).toBe(0);
     const tree = crTree();
     expect(tree.titles(tree.id('Reference'))).toEqual(['API', 'Changelog']);
@@ -101,7 +105,12 @@ describe('SUMMARY.md edited by hand', () => {
   });
 
   it('what the API cannot do from SUMMARY.md is reported, and nothing is deleted', async () => {
-    editSummary((t) => t.replace('* [Changelog](changelog.md)\n', '').replace('---\n', '## Tutorials\n\n---\n').replace('(https://status.example.com)', '(https://status.example.org)'));
+    editSummary((t) =>
+      t
+        .replace('* [Changelog](changelog.md)\n', '')
+        .replace('---\n', '## Tutorials\n\n---\n')
+        .replace('(https://status.example.com)', '(https://status.example.org)'),
+    );
     const run = await syncOnce(fake, root);
     expect(run.code).toBe(3);
     expect(run.stdout + run.stderr).toMatch(/SUMMARY\.md line \d+: “Tutorials” is a new group/);

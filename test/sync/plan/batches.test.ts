@@ -26,8 +26,26 @@ describe('batch building', () => {
 
   it('creates a new parent in an earlier batch than its children, and resolves `into` to its id', () => {
     const ops: PushOp[] = [
-      { op: 'insert', key: 'new:recipes/soup.md', path: 'recipes/soup.md', text: '# Soup\n', parentKey: 'new:recipes/README.md', after: null, last: true, name: 'soup' },
-      { op: 'insert', key: 'new:recipes/README.md', path: 'recipes/README.md', text: '# Recipes\n', parentKey: null, after: 'p1', last: false, name: 'recipes' },
+      {
+        op: 'insert',
+        key: 'new:recipes/soup.md',
+        path: 'recipes/soup.md',
+        text: '# Soup\n',
+        parentKey: 'new:recipes/README.md',
+        after: null,
+        last: true,
+        name: 'soup',
+      },
+      {
+        op: 'insert',
+        key: 'new:recipes/README.md',
+        path: 'recipes/README.md',
+        text: '# Recipes\n',
+        parentKey: null,
+        after: 'p1',
+        last: false,
+        name: 'recipes',
+      },
     ];
     const [first, second] = buildBatches(ops);
     expect(first!.changes.map((c) => c.change)).toEqual([

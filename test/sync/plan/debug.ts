@@ -4,10 +4,17 @@ import { applyLocal, applyRemote, type Tokens } from './gen';
 import { isNoop, World } from './world';
 const [baseTree, pushedFirst, remoteOps, localOps, withhold] = JSON.parse(readFileSync(process.argv[2]!, 'utf8').replace(/__proto__:null,/g, ''));
 const t: Tokens = { next: 1000, live: new Map() };
-const show = (label: string, p: ReturnType<World["plan"]>) =>
-  console.log(label, JSON.stringify(p.fileOps.map((o) => ({ ...o, text: undefined }))), JSON.stringify(p.push.map((o) => ({ ...o, text: "text" in o && o.text ? o.text.slice(0, 40) : undefined }))));
-const nodes = (w: World) => JSON.stringify([...w.nodes.values()].map((n) => [n.key, n.parentKey, n.position, n.name, n.path, n.folder, n.placedLocally ? 'L' : 'M', n.pending ? 'P' : '']));
-let w = World.initial(baseTree);
+const show = (label: string, p: ReturnType<World['plan']>) =>
+  console.log(
+    label,
+    JSON.stringify(p.fileOps.map((o) => ({ ...o, text: undefined }))),
+    JSON.stringify(p.push.map((o) => ({ ...o, text: 'text' in o && o.text ? o.text.slice(0, 40) : undefined }))),
+  );
+const nodes = (w: World) =>
+  JSON.stringify(
+    [...w.nodes.values()].map((n) => [n.key, n.parentKey, n.position, n.name, n.path, n.folder, n.placedLocally ? 'L' : 'M', n.pending ? 'P' : '']),
+  );
+const w = World.initial(baseTree);
 console.log('initial files', [...w.files.keys()].join(' '));
 applyLocal(w, pushedFirst, t);
 console.log('pushedFirst files', [...w.files.keys()].join(' '));

@@ -27,7 +27,7 @@ export const arbTree: fc.Arbitrary<SimTree> = fc
       parentId: parent >= 0 && parent < i ? `p${parent}` : null,
       title: `Page ${i}`,
       slug: `page-${i}`,
-      body: [0, 1, 2, 3].map((k) => `base ${i} line ${k}`).join('\n\n') + '\n',
+      body: `${[0, 1, 2, 3].map((k) => `base ${i} line ${k}`).join('\n\n')}\n`,
     })),
   )
   .map(orderTree);
@@ -90,7 +90,11 @@ export function applyRemote(tree: SimTree, ops: RemoteOp[], t: Tokens): SimTree 
         const gone = new Set([page.id]);
         for (let grew = true; grew; ) {
           grew = false;
-          for (const p of pages) if (p.parentId !== null && gone.has(p.parentId) && !gone.has(p.id)) gone.add(p.id), (grew = true);
+          for (const p of pages) {
+            if (p.parentId === null || !gone.has(p.parentId) || gone.has(p.id)) continue;
+            gone.add(p.id);
+            grew = true;
+          }
         }
         for (const p of pages) if (gone.has(p.id)) excuse(t, p.body);
         pages = pages.filter((p) => !gone.has(p.id));

@@ -17,7 +17,7 @@ describe('planner smoke', () => {
   });
   it('pushes a local edit, pulls a remote one, follows a remote move', () => {
     const w = World.initial(tree);
-    w.files.set('faq.md', w.files.get('faq.md')! + '\nmore\n');
+    w.files.set('faq.md', `${w.files.get('faq.md')!}\nmore\n`);
     const p = w.plan(tree, { full: false });
     expect(p.push.map((o) => o.op)).toEqual(['update']);
     w.apply(p, tree);

@@ -42,7 +42,19 @@ export function remoteOf(tree: SimTree): Map<string, RemotePage & { text: string
     const n = position.get(p.parentId) ?? 0;
     position.set(p.parentId, n + 1);
     const text = pageText(p);
-    out.set(p.id, { id: p.id, parentId: p.parentId, position: n, kind: 'document', title: p.title, slug: p.slug, meta: {}, href: null, documentId: hash(text), updatedAt: null, text });
+    out.set(p.id, {
+      id: p.id,
+      parentId: p.parentId,
+      position: n,
+      kind: 'document',
+      title: p.title,
+      slug: p.slug,
+      meta: {},
+      href: null,
+      documentId: hash(text),
+      updatedAt: null,
+      text,
+    });
   }
   return out;
 }
@@ -123,8 +135,16 @@ export class World {
         .filter((n) => n.parentKey === parent)
         .sort((a, b) => a.position - b.position || (a.key < b.key ? -1 : 1))
         .map((n) => n.key);
-    const remoteChildren = (parent: string | null) => children([...remote.values()].map((r) => ({ key: r.id, parentKey: r.parentId, position: r.position })), parent);
-    const baseChildren = (parent: string | null) => children([...this.base.values()].filter((b) => !b.goneRemotely).map((b) => ({ key: b.id, parentKey: b.parentId, position: b.position })), parent);
+    const remoteChildren = (parent: string | null) =>
+      children(
+        [...remote.values()].map((r) => ({ key: r.id, parentKey: r.parentId, position: r.position })),
+        parent,
+      );
+    const baseChildren = (parent: string | null) =>
+      children(
+        [...this.base.values()].filter((b) => !b.goneRemotely).map((b) => ({ key: b.id, parentKey: b.parentId, position: b.position })),
+        parent,
+      );
     const changed = new Set<string>();
     for (const r of remote.values()) {
       const b = this.base.get(r.id);
@@ -134,18 +154,17 @@ export class World {
     const parents = new Set<string | null>([null, ...remote.keys(), ...this.base.keys()]);
     const reordered = [...parents].filter((p) => JSON.stringify(remoteChildren(p)) !== JSON.stringify(baseChildren(p)));
     const local = this.scan();
-    const world = this;
     return {
       base: {
         page: (id) => {
-          const b = world.base.get(id);
+          const b = this.base.get(id);
           if (!b) return undefined;
           const { text: _t, ...page } = b;
           return page;
         },
-        text: (id) => world.base.get(id)?.text ?? null,
-        ids: () => world.base.keys(),
-        documentCount: () => [...world.base.values()].filter((b) => b.kind === 'document').length,
+        text: (id) => this.base.get(id)?.text ?? null,
+        ids: () => this.base.keys(),
+        documentCount: () => [...this.base.values()].filter((b) => b.kind === 'document').length,
       },
       remote: {
         page: (id) => {
@@ -167,18 +186,18 @@ export class World {
       },
       folder: {
         node: (key) => {
-          const n = world.nodes.get(key);
+          const n = this.nodes.get(key);
           if (!n) return undefined;
           const { text: _t, ...node } = n;
           return node;
         },
-        text: (key) => world.nodes.get(key)?.text ?? null,
-        children: (parent) => children(world.nodes.values(), parent),
-        byPath: (path) => [...world.nodes.values()].find((n) => n.path === path)?.key,
-        byFolder: (folder) => [...world.nodes.values()].find((n) => n.folder === folder)?.key,
+        text: (key) => this.nodes.get(key)?.text ?? null,
+        children: (parent) => children(this.nodes.values(), parent),
+        byPath: (path) => [...this.nodes.values()].find((n) => n.path === path)?.key,
+        byFolder: (folder) => [...this.nodes.values()].find((n) => n.folder === folder)?.key,
         linking: () => [],
-        pending: () => [...world.nodes.values()].filter((n) => n.pending).map((n) => n.key),
-        keys: () => world.nodes.keys(),
+        pending: () => [...this.nodes.values()].filter((n) => n.pending).map((n) => n.key),
+        keys: () => this.nodes.keys(),
       },
       local,
       pushed: this.pushed,
@@ -285,7 +304,17 @@ export class World {
     for (const op of ops) {
       if (op.op === 'insert') {
         const id = created.get(op.key)!;
-        this.pushed.set(id, { id, path: op.path, parentId: resolve(op.parentKey), name: op.name, ordered: true, after: resolve(op.after), text: op.text, deleted: false, moved: true });
+        this.pushed.set(id, {
+          id,
+          path: op.path,
+          parentId: resolve(op.parentKey),
+          name: op.name,
+          ordered: true,
+          after: resolve(op.after),
+          text: op.text,
+          deleted: false,
+          moved: true,
+        });
         this.crPages.set(id, op.text);
         // The folder's node takes the page's id.
         const node = this.nodes.get(op.key);
@@ -299,7 +328,17 @@ export class World {
         const moved = op.move !== null || op.rename !== null || (before?.moved === true && !before.deleted);
         const text = op.text ?? op.record ?? (before && !before.deleted ? before.text : null);
         const ordered = op.move !== null || (before?.ordered === true && !before.deleted);
-        this.pushed.set(op.id, { id: op.id, path: op.path, parentId: resolve(op.parentKey), name: op.name, ordered, after: resolve(op.after), text, deleted: false, moved });
+        this.pushed.set(op.id, {
+          id: op.id,
+          path: op.path,
+          parentId: resolve(op.parentKey),
+          name: op.name,
+          ordered,
+          after: resolve(op.after),
+          text,
+          deleted: false,
+          moved,
+        });
         if (op.text !== null) this.crPages.set(op.id, op.text);
         const node = this.nodes.get(op.id);
         if (node) node.pending = false;

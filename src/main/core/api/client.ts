@@ -1,11 +1,11 @@
-import { setMaxListeners } from 'node:events';
 import { GitBookAPI } from '@gitbook/api';
-import { ApiError, CancelledError, NetworkError } from './errors';
+import { ApiError, CancelledError, NetworkError, UnexpectedResponseError } from './errors';
 import type { ApiEvent, ApiStats } from './events';
 import { createPacedFetch } from './fetch-adapter';
 import { Pacer } from './pacer';
 import { followPages, type Page } from './paging';
-import { linkSignals } from './signals';
+import { redactSecrets, rememberSecret } from '../secrets';
+import { fanOut, linkSignals } from './signals';
 import { Transport } from './transport';
 
 export interface ApiClientOptions {
@@ -75,8 +75,9 @@ export class ApiClient {
       }
     };
     this.#token = options.token;
+    rememberSecret(options.token);
     this.#apiBase = new URL(`${endpoint}/v1`);
-    this.#signal = lifetimeSignal(options.signal);
+    this.#signal = fanOut(options.signal);
     this.#pacer = new Pacer({
       concurrency: options.concurrency ?? 8,
       now,
@@ -91,7 +92,7 @@ export class ApiClient {
       signal: this.#signal,
       random: options.random ?? Math.random,
       now,
-      redact: (text) => redactToken(text, this.#token),
+      redact: redactSecrets,
       emit,
       counters: this.#counters,
     });
@@ -110,7 +111,7 @@ export class ApiClient {
 
   /** Runs one operation of the official client and returns its `data`. */
   async call<T>(fn: Operation<T>, options?: CallOptions): Promise<T> {
-    const link = linkSignals(this.#signal, options?.signal);
+    const link = linkSignals(this.#signal, fanOut(options?.signal));
     try {
       return (await fn(this.gitbook, { signal: link.signal })).data;
     } catch (error) {
@@ -139,7 +140,7 @@ export class ApiClient {
   async download(url: string, options?: CallOptions): Promise<Uint8Array<ArrayBuffer>> {
     const target = new URL(url, this.#apiBase);
     const headers: Record<string, string> = target.origin === this.#apiBase.origin ? { Authorization: `Bearer ${this.#token}` } : {};
-    const link = linkSignals(this.#signal, options?.signal);
+    const link = linkSignals(this.#signal, fanOut(options?.signal));
     try {
       return (await this.#transport.send({ url: target.href, headers, signal: link.signal })).body;
     } catch (error) {
@@ -151,26 +152,12 @@ export class ApiClient {
 }
 
 /**
- * The client's own signal, aborted with the caller's. Every request in
- * flight or queued listens to it, so it legitimately has more listeners than
- * Node's warning threshold of 10; the caller's signal gets just one.
+ * Our transport already throws ApiError/NetworkError/CancelledError (built from redacted text);
+ * anything else is the caller's own, and leaves the client with its message redacted too.
  */
-function lifetimeSignal(outer: AbortSignal | undefined): AbortSignal | undefined {
-  if (!outer) return undefined;
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  if (outer.aborted) controller.abort();
-  else outer.addEventListener('abort', () => controller.abort(), { once: true });
-  return controller.signal;
-}
-
-/** Real tokens are long; a placeholder of a few characters can't be hidden without mangling every message. */
-function redactToken(text: string, token: string): string {
-  return token.length >= 8 ? text.split(token).join('[redacted]') : text;
-}
-
-/** Our transport already throws ApiError/NetworkError/CancelledError; anything else is the caller's own. */
 function normalizeError(error: unknown, signal: AbortSignal): unknown {
-  if (error instanceof ApiError || error instanceof NetworkError || error instanceof CancelledError) return error;
-  return signal.aborted ? new CancelledError() : error;
+  if (error instanceof ApiError || error instanceof NetworkError || error instanceof CancelledError || error instanceof UnexpectedResponseError) return error;
+  if (signal.aborted) return new CancelledError();
+  if (error instanceof Error) error.message = redactSecrets(error.message);
+  return error;
 }

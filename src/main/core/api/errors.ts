@@ -66,6 +66,34 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * A 2xx answer that is not in the shape the core reads (response-shapes.ts): a server that is
+ * not GitBook-compatible, or a proxy that changed the answer. Deliberately not an ApiError: an
+ * answer to a write means the server took the request, and push code must not mistake this
+ * for a refusal and send the write again.
+ */
+export class UnexpectedResponseError extends Error {
+  override name = 'UnexpectedResponseError';
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** What differs, e.g. "`pages[3].id` is missing (expected a string)". */
+  readonly problem: string;
+
+  constructor(where: RequestDescription & { status: number }, problem: string) {
+    const safe = where.method === 'GET' || where.method === 'HEAD';
+    const outcome = safe ? 'Nothing was changed.' : 'The server may have applied the request; the next sync checks what it holds.';
+    super(
+      `${where.method} ${where.path}: the API answered ${where.status} but not in the shape Quire reads: ${problem}. ` +
+        `The address may not be a GitBook-compatible API, or a proxy changed the answer: check the API address, then try again. ${outcome}`,
+    );
+    this.method = where.method;
+    this.path = where.path;
+    this.status = where.status;
+    this.problem = problem;
+  }
+}
+
 /** The caller cancelled (client or per-call AbortSignal). Named `AbortError` so generic abort checks recognise it. */
 export class CancelledError extends Error {
   override name = 'AbortError';

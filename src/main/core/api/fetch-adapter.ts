@@ -1,4 +1,6 @@
-import { ApiError } from './errors';
+import { ApiError, UnexpectedResponseError } from './errors';
+import { responseShape } from './response-shapes';
+import { ShapeProblem } from './shape';
 import type { HttpResult, Transport } from './transport';
 
 /** A `fetch` for the official client's serviceBinding that routes every call through our transport. */
@@ -19,11 +21,13 @@ export function createPacedFetch(transport: Transport): typeof fetch {
 function toResponse(result: HttpResult): Response {
   const { status, statusText, headers, body, where } = result;
   const response = new Response(body.byteLength > 0 ? body : null, { status, statusText, headers });
-  // The official client parses with response.json(); make a malformed body an ApiError that names the request.
+  // The official client parses with response.json(): a malformed body is an ApiError that names the request,
+  // and an answer of the wrong shape says which field, before any of the core reads it.
   Object.defineProperty(response, 'json', {
     value: async (): Promise<unknown> => {
+      let parsed: unknown;
       try {
-        return JSON.parse(new TextDecoder().decode(body));
+        parsed = JSON.parse(new TextDecoder().decode(body));
       } catch {
         throw new ApiError(
           { ...where, status, statusText },
@@ -31,6 +35,13 @@ function toResponse(result: HttpResult): Response {
             '(often a proxy or captive portal in the way). Check the API URL and your network, then try again.',
         );
       }
+      try {
+        responseShape(where.method, where.path)?.(parsed, '');
+      } catch (err) {
+        if (err instanceof ShapeProblem) throw new UnexpectedResponseError({ ...where, status }, err.message);
+        throw err;
+      }
+      return parsed;
     },
   });
   return response;

@@ -1,6 +1,6 @@
 export { ApiClient } from './client';
 export type { ApiClientOptions } from './client';
-export { ApiError, CancelledError, NetworkError, TokenRejectedError } from './errors';
+export { ApiError, CancelledError, NetworkError, TokenRejectedError, UnexpectedResponseError } from './errors';
 export type { ApiEvent } from './events';
 
 export { API_URL_META, InvalidApiUrlError, normaliseApiUrl } from './url';

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { CancelledError } from './errors';
 
 export interface LinkedSignal {
@@ -24,6 +25,28 @@ export function linkSignals(...sources: (AbortSignal | null | undefined)[]): Lin
       for (const s of live) s.removeEventListener('abort', abort);
     },
   };
+}
+
+const fanOuts = new WeakMap<AbortSignal, AbortSignal>();
+
+/**
+ * A signal that aborts with `source` and may have any number of listeners, while `source`
+ * gets just one. Every request in flight or queued listens to the signal it was given: a
+ * caller's signal shared by many concurrent calls (the CLI's Ctrl-C signal) would otherwise
+ * pass Node's warning threshold of 10 listeners (MaxListenersExceededWarning).
+ */
+export function fanOut(source: AbortSignal): AbortSignal;
+export function fanOut(source: AbortSignal | undefined): AbortSignal | undefined;
+export function fanOut(source: AbortSignal | undefined): AbortSignal | undefined {
+  if (!source) return undefined;
+  const known = fanOuts.get(source);
+  if (known) return known;
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  if (source.aborted) controller.abort();
+  else source.addEventListener('abort', () => controller.abort(), { once: true });
+  fanOuts.set(source, controller.signal);
+  return controller.signal;
 }
 
 /** Resolves after `ms`, or rejects with CancelledError as soon as `signal` aborts. */

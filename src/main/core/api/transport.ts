@@ -59,7 +59,7 @@ export class Transport {
   describe(method: string, url: URL): RequestDescription {
     const base = this.o.apiBase.href.replace(/\/+$/, '');
     const bare = url.origin + url.pathname;
-    return { method, path: bare.startsWith(`${base}/`) ? bare.slice(base.length) : bare };
+    return { method, path: this.o.redact(bare.startsWith(`${base}/`) ? bare.slice(base.length) : bare) };
   }
 
   async send(request: HttpRequest): Promise<HttpResult> {
@@ -159,11 +159,12 @@ export class Transport {
     }
     const text = new TextDecoder().decode(outcome.body);
     const { code, message } = readErrorBody(text, outcome.headers.get('content-type'));
+    // Every part of the answer may echo the Authorization header back: none reaches a message unredacted.
     const fields = {
       ...where,
       status: outcome.status,
-      statusText: outcome.statusText,
-      code,
+      statusText: this.o.redact(outcome.statusText),
+      code: typeof code === 'string' ? this.o.redact(code) : code,
       apiMessage: message === undefined ? undefined : this.o.redact(message),
       attempts,
     };
@@ -173,7 +174,7 @@ export class Transport {
   private reason(outcome: Outcome): string {
     switch (outcome.kind) {
       case 'response':
-        return `${outcome.status} ${outcome.statusText}`.trim();
+        return this.o.redact(`${outcome.status} ${outcome.statusText}`.trim());
       case 'timeout':
         return `no answer within ${this.o.timeoutMs} ms`;
       case 'refused':

@@ -98,7 +98,8 @@ export function toStableLinks(local: string, t: LinkTargets, written: Readonly<R
     const resolved = resolveRelativeHref(t.file, ref.href);
     const target = resolved && t.lookup(resolved.path);
     if (!resolved || !target) return null;
-    if (target.id.startsWith('new:')) return target.spaceId === t.spaceId ? formatNewRef(target.kind, target.id.slice(4), target.kind === 'page' ? resolved.anchor : null) : null;
+    if (target.id.startsWith('new:'))
+      return target.spaceId === t.spaceId ? formatNewRef(target.kind, target.id.slice(4), target.kind === 'page' ? resolved.anchor : null) : null;
     const spaceId = target.spaceId === t.spaceId ? null : target.spaceId;
     if (target.kind === 'file') return resolved.anchor === null ? formatStableRef({ kind: 'file', spaceId, fileId: target.id }) : null;
     return formatStableRef({ kind: 'page', spaceId, pageId: target.id, anchor: resolved.anchor === null ? null : encodeAnchor(resolved.anchor) });

@@ -252,7 +252,10 @@ export function relativeHref(fromFile: string, toFile: string, anchor?: string |
  * anywhere a link does). The push resolves it (parseNewRef).
  */
 export function formatNewRef(kind: 'page' | 'file', path: string, anchor: string | null = null): string {
-  const encoded = path.split('/').map((s) => encodeWith(s, SEGMENT_KEEP)).join('/');
+  const encoded = path
+    .split('/')
+    .map((s) => encodeWith(s, SEGMENT_KEEP))
+    .join('/');
   return `/${kind === 'page' ? 'pages' : 'files'}/new:${encoded}${anchor === null ? '' : `#${encodeAnchor(anchor)}`}`;
 }
 

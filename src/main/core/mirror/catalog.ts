@@ -1,3 +1,4 @@
+import { redactSecrets } from '../secrets';
 import type { Db } from './database';
 
 export interface OrganizationRow {
@@ -157,7 +158,7 @@ export class CatalogStore {
   }
 
   markError(spaceId: string, message: string): void {
-    this.db.prepare(`UPDATE spaces SET last_error = ? WHERE id = ?`).run(message, spaceId);
+    this.db.prepare(`UPDATE spaces SET last_error = ? WHERE id = ?`).run(redactSecrets(message), spaceId);
   }
 
   getMeta(key: string): string | undefined {

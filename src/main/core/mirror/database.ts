@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { MIRROR_FILE } from './corrupt';
 import { migrations as defaultMigrations, type Migration } from './migrations';
 import { STATE_DIR } from './state-dir';
 
@@ -13,13 +14,20 @@ export type Db = Database.Database;
 export function openDatabase(syncFolder: string, migrations: Migration[] = defaultMigrations): Db {
   const dir = join(syncFolder, STATE_DIR);
   mkdirSync(dir, { recursive: true });
-  const db = new Database(join(dir, 'mirror.db'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db, migrations);
-  return db;
+  const db = new Database(join(dir, MIRROR_FILE));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, migrations);
+    // Reading the schema finds a damaged one now, not halfway through a cycle.
+    db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
 }
 
 /** Applies every migration newer than the database, each in its own transaction. */

@@ -196,7 +196,9 @@ export class FolderStore {
 
   /** Records the file as seen now (same content as recorded: only its stat changed). */
   setStat(spaceId: string, key: string, stat: { size: number; mtimeMs: number; ino: string | null }): void {
-    this.db.prepare(`UPDATE folder_nodes SET size = ?, mtime_ms = ?, ino = ? WHERE space_id = ? AND key = ?`).run(stat.size, stat.mtimeMs, stat.ino, spaceId, key);
+    this.db
+      .prepare(`UPDATE folder_nodes SET size = ?, mtime_ms = ?, ino = ? WHERE space_id = ? AND key = ?`)
+      .run(stat.size, stat.mtimeMs, stat.ino, spaceId, key);
   }
 
   setPending(spaceId: string, key: string, pending: boolean): void {

@@ -1,3 +1,4 @@
+import { redactSecrets } from '../secrets';
 import type { Db } from './database';
 
 export type LogKind = 'pulled' | 'pushed' | 'merged' | 'conflict' | 'retry' | 'error' | 'info';
@@ -10,12 +11,12 @@ export interface LogEntry {
   message: string;
 }
 
-/** What each sync cycle did, so a user can see why a file changed. */
+/** What each sync cycle did, so a user can see why a file changed. Messages are stored with tokens redacted. */
 export class SyncLog {
   constructor(private readonly db: Db) {}
 
   add(kind: LogKind, message: string, spaceId: string | null = null, at = new Date().toISOString()): void {
-    this.db.prepare(`INSERT INTO sync_log (at, space_id, kind, message) VALUES (?, ?, ?, ?)`).run(at, spaceId, kind, message);
+    this.db.prepare(`INSERT INTO sync_log (at, space_id, kind, message) VALUES (?, ?, ?, ?)`).run(at, spaceId, kind, redactSecrets(message));
   }
 
   recent(limit = 200, kind?: LogKind): LogEntry[] {

@@ -7,6 +7,7 @@
  * (JSON); what they mean, and the durability rule around them, is core/sync/outbox.ts's. The
  * type parameters name their shapes for that code (`OutboxStore<ApiChange, PushEffect>`).
  */
+import { redactSecrets } from '../secrets';
 import type { Db } from './database';
 
 export type ChangeRequestRowState = 'creating' | 'open';
@@ -191,7 +192,9 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
 
   /** The id the server gave an asset uploaded into the change request, by its path. */
   pushedFileIdAt(spaceId: string, path: string): string | null {
-    const r = this.db.prepare(`SELECT file_id AS id FROM sync_pushed_files WHERE space_id = ? AND path = ?`).get(spaceId, path) as { id: string | null } | undefined;
+    const r = this.db.prepare(`SELECT file_id AS id FROM sync_pushed_files WHERE space_id = ? AND path = ?`).get(spaceId, path) as
+      | { id: string | null }
+      | undefined;
     return r?.id ?? null;
   }
 
@@ -261,7 +264,7 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
          ON CONFLICT (space_id, page_key) DO UPDATE SET path = excluded.path, text_hash = excluded.text_hash,
            message = excluded.message, at = excluded.at`,
       )
-      .run(spaceId, r.pageKey, r.path, r.textHash, r.message, r.at);
+      .run(spaceId, r.pageKey, r.path, r.textHash, redactSecrets(r.message), r.at);
   }
 
   clearAllRefused(spaceId: string): void {

@@ -27,6 +27,7 @@ import { ActionQueue, type ReplayReport } from './queue';
 import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
 
 export type { ActionInput } from './actions';
+export { type CadenceReport, ReviewCadence } from './cadence';
 /** The mirror's review records and views, as hosts see them. */
 export type { ActionRecord, ChangeRequestView, CommentView, ReplyView, SiteTree } from '../mirror';
 

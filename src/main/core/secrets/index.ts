@@ -2,6 +2,8 @@
  * Where the API token lives: the OS keychain, never a file or a log.
  * One small interface so the backend (keytar today) can be swapped.
  */
+export { redactOptional, redactSecrets, rememberSecret } from './redact';
+
 export interface TokenStore {
   get(apiUrl: string): Promise<string | null>;
   set(apiUrl: string, token: string): Promise<void>;

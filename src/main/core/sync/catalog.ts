@@ -60,7 +60,9 @@ export async function refreshCatalog(api: ApiClient, mirror: Mirror, only?: stri
   const knownCollections = mirror.catalog.knownCollectionIds();
   const orgsMissingCollections = orgIds.filter((id) => spaces.some((s) => s.organization === id && s.parent && !knownCollections.has(s.parent)));
   const collections = (
-    await Promise.all(orgsMissingCollections.map((id) => api.listAll<Collection>((c, query, params) => c.orgs.listCollectionsInOrganizationById(id, query, params))))
+    await Promise.all(
+      orgsMissingCollections.map((id) => api.listAll<Collection>((c, query, params) => c.orgs.listCollectionsInOrganizationById(id, query, params))),
+    )
   ).flat();
 
   if (store) {

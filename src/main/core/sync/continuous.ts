@@ -1,106 +1,225 @@
 /**
- * Continuous sync: cycles when the folder changes (a burst of saves is one cycle, so one
- * push) and on a timer for the server's changes; never two cycles at once.
- * Each settled edit is recorded in the mirror as soon as it is seen (status shows it).
+ * Continuous sync, the one scheduler every host runs (the CLI's `quire sync`, the desktop
+ * app, the web host): cycles when the folder changes (a burst of saves is one cycle, so one
+ * push), on a timer for the server's changes, and on request (Sync now); pauses and resumes;
+ * never runs two cycles at once; stops gracefully (a running cycle finishes).
+ *
+ * Each cycle is told what the watcher saw since the last one: `{ changed: paths }` relative
+ * to the sync folder with `/`, or `{ changed: 'all' }` when it cannot be sure — the first
+ * cycles, after a watcher error, after a failed cycle, when too much changed to list, and
+ * every few minutes as a safety net. Each settled edit is also recorded in the mirror as
+ * soon as it is seen (status shows it).
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Mirror } from '../mirror';
-import type { CycleReport } from './engine';
+import type { CycleReport, CycleRequest } from './engine';
 import { isRemoteCopy } from './ignore';
 import { FolderWatcher, type FolderEdit } from './watcher';
+
+/** A cycle over everything at least this often, whatever the watcher says. */
+const FULL_SCAN_EVERY_MS = 5 * 60_000;
+/** More changed paths than this between two cycles: scan everything instead of listing them. */
+const MAX_LISTED_CHANGES = 10_000;
 
 export interface ContinuousSyncOptions {
   mirror: Mirror;
   root: string;
-  runCycle: () => Promise<CycleReport>;
-  /** Time between cycles when nothing happens locally (to see the server's changes). */
+  runCycle: (request: CycleRequest) => Promise<CycleReport>;
+  /** Time between cycles when nothing happens locally (to see the server's changes). 0: no timer. */
   intervalMs: number;
   /** Quiet time after the last edit before a cycle starts. Default 250 ms. */
   debounceMs?: number;
   /** Passed to the watcher (how long a file must stay unchanged to count as written). */
   stabilityMs?: number;
+  /** Safety net: a cycle over everything at least this often. Default FULL_SCAN_EVERY_MS. */
+  fullScanEveryMs?: number;
+  /** Start paused: edits are recorded, but no cycle runs until `resume` or `syncNow`. */
+  paused?: boolean;
+  /** A cycle is about to run (hosts show "syncing"). */
+  onCycleStart?: (request: CycleRequest) => void;
   onReport?: (report: CycleReport) => void;
-  /** A cycle failed; continuous sync goes on (the error says what happened). Return true to stop. */
+  /** A cycle or the watcher failed; continuous sync goes on (the error says what happened). Return true to stop. */
   onError?: (err: unknown) => boolean | undefined;
   /** An edit was recorded in the mirror. */
   onRecorded?: (edit: FolderEdit & { spaceId: string }) => void;
   signal: AbortSignal;
+  now?: () => number;
 }
 
 export class ContinuousSync {
   private watcher: FolderWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private debounce: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private loop: Promise<void> | null = null;
   private again = false;
+  /** Resolved once a cycle that started after they were asked for has run. */
+  private waiting: (() => void)[] = [];
   private stopped = false;
+  private isPaused: boolean;
   private failure: unknown = null;
+  /** Paths the watcher saw since the last cycle took them. */
+  private changed = new Set<string>();
+  private needAll = true;
+  private lastFullAt = Number.NEGATIVE_INFINITY;
+  private readonly now: () => number;
   private resolveDone!: () => void;
   private rejectDone!: (err: unknown) => void;
   /** Settles when sync stops (the signal aborts), or rejects with the error that stopped it. */
   readonly done: Promise<void>;
 
   constructor(private readonly options: ContinuousSyncOptions) {
+    this.isPaused = options.paused ?? false;
+    this.now = options.now ?? Date.now;
     this.done = new Promise((resolve, reject) => {
       this.resolveDone = resolve;
       this.rejectDone = reject;
     });
     this.done.catch(() => undefined);
+    if (options.signal.aborted) void this.stop();
+    else options.signal.addEventListener('abort', () => void this.stop(), { once: true });
+  }
+
+  get paused(): boolean {
+    return this.isPaused;
   }
 
   /**
-   * Runs a first cycle (which may create the space folders), then watches the folder. A
-   * second cycle catches whatever was saved between the two.
+   * Runs a first cycle (which may create the space folders) unless paused, then watches the
+   * folder, then runs another over everything (what was saved before the watcher was ready).
    */
   async start(): Promise<void> {
-    const { signal } = this.options;
-    signal.addEventListener('abort', () => void this.stop(), { once: true });
-    if (signal.aborted) return this.stop();
-    this.requestCycle();
-    await this.running;
     if (this.stopped) return;
-    this.watcher = await FolderWatcher.start({
-      root: this.options.root,
-      onEdit: (edit) => this.onEdit(edit),
-      onError: (err) => this.options.onError?.(err),
-      stabilityMs: this.options.stabilityMs,
-    });
+    if (!this.isPaused) await this.syncNow();
+    if (this.stopped) return;
+    try {
+      this.watcher = await FolderWatcher.start({
+        root: this.options.root,
+        onEdit: (edit) => this.onEdit(edit),
+        onError: (err) => {
+          this.needAll = true; // events may have been lost
+          this.options.onError?.(err);
+        },
+        stabilityMs: this.options.stabilityMs,
+      });
+    } catch (err) {
+      // No watcher (too many folders for the OS's limit, say): the interval still syncs, over everything each time.
+      this.needAll = true;
+      this.options.onError?.(err);
+    }
     if (this.stopped) {
-      await this.watcher.close();
+      await this.watcher?.close();
       return;
     }
-    this.requestCycle();
+    this.needAll = true;
+    if (!this.isPaused) this.autoCycle();
+    else this.armTimer();
   }
 
-  /** Runs a cycle now, or right after the running one. */
-  requestCycle(): void {
-    if (this.stopped) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
+  /** Runs a cycle now (paused or not), or right after the running one; resolves once it has run. */
+  syncNow(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    const ran = new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.clearTimer();
+    if (this.loop) this.again = true;
+    else this.loop = this.runLoop();
+    return ran;
+  }
+
+  /** No cycle starts until `resume` (a running one finishes); edits are still recorded. */
+  pause(): void {
+    this.isPaused = true;
+    this.clearTimer();
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = null;
+  }
+
+  /** Cycles again, starting with one now for what changed meanwhile. */
+  resume(): void {
+    if (!this.isPaused) return;
+    this.isPaused = false;
+    this.autoCycle();
+  }
+
+  /** The cycles running now, if any. */
+  running(): Promise<void> | null {
+    return this.loop;
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return this.done;
+    this.stopped = true;
+    this.clearTimer();
+    if (this.debounce) clearTimeout(this.debounce);
+    await this.watcher?.close().catch(() => undefined);
+    await this.loop?.catch(() => undefined);
+    for (const resolve of this.waiting.splice(0)) resolve();
+    if (this.failure !== null) this.rejectDone(this.failure);
+    else this.resolveDone();
+    return this.done.catch(() => undefined);
+  }
+
+  /** A cycle the scheduler starts by itself (an edit settled, the interval passed): not while paused. */
+  private autoCycle(): void {
+    if (!this.isPaused) void this.syncNow();
+  }
+
+  private async runLoop(): Promise<void> {
+    try {
       do {
         this.again = false;
-        try {
-          const report = await this.options.runCycle();
-          this.options.onReport?.(report);
-        } catch (err) {
-          if (this.stopped) break;
-          if (this.options.onError?.(err) === true) {
-            this.failure = err;
-            void this.stop();
-            break;
-          }
+        const satisfied = this.waiting.splice(0);
+        if (this.stopped) {
+          for (const resolve of satisfied) resolve();
+          break;
         }
+        await this.runOne();
+        for (const resolve of satisfied) resolve();
       } while (this.again && !this.stopped);
-    })().finally(() => {
-      this.running = null;
-      if (!this.stopped) this.timer = setTimeout(() => this.requestCycle(), this.options.intervalMs);
-    });
+    } finally {
+      this.loop = null;
+      if (this.stopped) for (const resolve of this.waiting.splice(0)) resolve();
+      else this.armTimer();
+    }
+  }
+
+  private async runOne(): Promise<void> {
+    const request = this.takeRequest();
+    try {
+      this.options.onCycleStart?.(request);
+      const report = await this.options.runCycle(request);
+      this.options.onReport?.(report);
+    } catch (err) {
+      this.needAll = true; // what it was told about may not have been handled
+      if (this.stopped) return;
+      if (this.options.onError?.(err) === true) {
+        this.failure = err;
+        void this.stop();
+      }
+    }
+  }
+
+  /** What the next cycle is told, and a fresh start for the one after it. */
+  private takeRequest(): CycleRequest {
+    const fullDue = this.now() - this.lastFullAt >= (this.options.fullScanEveryMs ?? FULL_SCAN_EVERY_MS);
+    // Without a watcher (not started, or it failed to start) nothing says what changed.
+    const all = this.needAll || !this.watcher || fullDue || this.changed.size > MAX_LISTED_CHANGES;
+    const request: CycleRequest = { changed: all ? 'all' : [...this.changed].sort() };
+    this.changed = new Set();
+    this.needAll = false;
+    if (all) this.lastFullAt = this.now();
+    return request;
+  }
+
+  private armTimer(): void {
+    this.clearTimer();
+    if (this.stopped || this.isPaused || this.options.intervalMs <= 0) return;
+    this.timer = setTimeout(() => this.autoCycle(), this.options.intervalMs);
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   private onEdit(edit: FolderEdit): void {
@@ -108,8 +227,14 @@ export class ContinuousSync {
     const [folder, ...rest] = edit.path.split('/');
     const inSpace = rest.join('/');
     const space = this.options.mirror.catalog.spaces().find((s) => s.folder === folder);
-    if (space && this.isOwnWrite(space.id, inSpace, edit)) return;
-    if (space && inSpace !== '' && !isRemoteCopy(inSpace)) {
+    if (space && this.isOwnWrite(space.id, inSpace, edit)) {
+      // Sync wrote it: no cycle for that. A SUMMARY.md the writer reordered looks the same, so the next cycle still hears of it.
+      if (inSpace === 'SUMMARY.md') this.changed.add(edit.path);
+      return;
+    }
+    this.changed.add(edit.path);
+    const isFile = edit.kind === 'add' || edit.kind === 'change' || edit.kind === 'unlink';
+    if (space && isFile && inSpace !== '' && !isRemoteCopy(inSpace)) {
       try {
         this.options.mirror.outbox.recordLocalEdit(space.id, inSpace, edit.kind, new Date(edit.at).toISOString());
         this.options.onRecorded?.({ ...edit, spaceId: space.id });
@@ -117,17 +242,18 @@ export class ContinuousSync {
         this.options.onError?.(err);
       }
     }
+    if (this.isPaused) return;
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = setTimeout(() => {
       this.debounce = null;
-      this.requestCycle();
+      this.autoCycle();
     }, this.options.debounceMs ?? 250);
   }
 
   /** A file sync itself just wrote: it holds what the mirror recorded (same size and mtime). */
   private isOwnWrite(spaceId: string, path: string, edit: FolderEdit): boolean {
     if (path === 'SUMMARY.md') return true;
-    if (edit.kind === 'unlink') return false;
+    if (edit.kind !== 'add' && edit.kind !== 'change') return false;
     const row = this.options.mirror.content.localStatAt(spaceId, path);
     if (!row || row.size === null) return false;
     try {
@@ -140,17 +266,5 @@ export class ContinuousSync {
 
   private folderOf(spaceId: string): string {
     return this.options.mirror.catalog.space(spaceId)?.folder ?? '';
-  }
-
-  async stop(): Promise<void> {
-    if (this.stopped) return this.done;
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.debounce) clearTimeout(this.debounce);
-    await this.watcher?.close().catch(() => undefined);
-    await this.running?.catch(() => undefined);
-    if (this.failure !== null) this.rejectDone(this.failure);
-    else this.resolveDone();
-    return this.done.catch(() => undefined);
   }
 }

@@ -44,15 +44,19 @@ export interface SyncEngineOptions {
   spaceConcurrency?: number;
 }
 
-/** What the folder watcher saw since the last cycle: paths relative to the sync folder, or 'all'. */
-export interface CycleHint {
-  changed?: 'all' | readonly string[];
+/**
+ * What changed in the folder since the last cycle, as continuous sync's watcher saw it: paths
+ * relative to the sync folder with `/`, or 'all' when every file must be looked at (the first
+ * cycle, after a watcher error, as a safety net). `runCycle()` without it means 'all'.
+ */
+export interface CycleRequest {
+  changed: 'all' | readonly string[];
 }
 
 export class SyncEngine {
   constructor(private readonly options: SyncEngineOptions) {}
 
-  async runCycle(hint: CycleHint = {}): Promise<CycleReport> {
+  async runCycle(hint: CycleRequest = { changed: 'all' }): Promise<CycleReport> {
     try {
       return await this.cycle(hint);
     } catch (err) {
@@ -60,7 +64,7 @@ export class SyncEngine {
     }
   }
 
-  private async cycle(hint: CycleHint): Promise<CycleReport> {
+  private async cycle(hint: CycleRequest): Promise<CycleReport> {
     const { api, mirror, onProgress, signal } = this.options;
     const dryRun = this.options.dryRun ?? false;
     const before = api.stats.requests;
@@ -96,12 +100,20 @@ export class SyncEngine {
     };
     await forEachBounded(targets, this.options.spaceConcurrency ?? 8, async (space) => {
       signal?.throwIfAborted();
-      const folder = space.folder ?? (dryRun ? chooseSpaceFolder(space.title, space.id, mirror.catalog.usedFolders()) : this.assignFolder(space.id, space.title));
+      const folder =
+        space.folder ?? (dryRun ? chooseSpaceFolder(space.title, space.id, mirror.catalog.usedFolders()) : this.assignFolder(space.id, space.title));
       const report: SpaceReport = { spaceId: space.id, title: space.title, folder, pull: null, push: null, unreadable: [], notPushed: [] };
       reports.push(report);
       try {
         const hintFor = spaceHint(hint, folder);
-        touched.push(await syncSpace(ctx, { id: space.id, title: space.title, folder, syncedRevision: space.syncedRevision, remoteRevision: space.remoteRevision }, hintFor, report));
+        touched.push(
+          await syncSpace(
+            ctx,
+            { id: space.id, title: space.title, folder, syncedRevision: space.syncedRevision, remoteRevision: space.remoteRevision },
+            hintFor,
+            report,
+          ),
+        );
       } catch (err) {
         if (err instanceof TokenRejectedError || err instanceof CancelledError || signal?.aborted) throw err;
         const explained = explainMirrorError(err, this.options.root);
@@ -143,8 +155,8 @@ export class SyncEngine {
 }
 
 /** The watcher's paths inside one space folder, relative to it ('all' when there is no hint). */
-function spaceHint(hint: CycleHint, folder: string): ScanHint {
-  if (hint.changed === undefined || hint.changed === 'all' || hint.changed.includes(folder)) return 'all';
+function spaceHint(hint: CycleRequest, folder: string): ScanHint {
+  if (hint.changed === 'all' || hint.changed.includes(folder)) return 'all';
   const prefix = `${folder}/`;
   return hint.changed.flatMap((p) => (p.startsWith(prefix) ? [p.slice(prefix.length)] : []));
 }

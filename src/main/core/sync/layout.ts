@@ -295,7 +295,13 @@ export function isNameFor(name: string, page: { id: string; slug: string | null;
 }
 
 /** The file and the folder of a page named `name` in `dir` (see the module comment). */
-export function placeOf(dir: string, name: string | null, kind: PageKind, hasChildren: boolean, isFirstPage: boolean): { file: string | null; folder: string | null } {
+export function placeOf(
+  dir: string,
+  name: string | null,
+  kind: PageKind,
+  hasChildren: boolean,
+  isFirstPage: boolean,
+): { file: string | null; folder: string | null } {
   const folder = name !== null && (hasChildren || kind === 'group') ? join(dir, name) : null;
   let file: string | null = null;
   if (kind === 'document' && name !== null) {
@@ -316,7 +322,13 @@ export function planLayout(pages: readonly LayoutPage[], options: PlanOptions = 
   const previous = options.previous;
 
   const layFolder = (dir: string, parentId: string | null, children: readonly LayoutPage[]): void => {
-    const inputs = children.map((p) => ({ id: p.id, kind: pageKindOf(p), slug: p.slug ?? null, title: String(p.title ?? ''), hasChildren: childrenOf(p).length > 0 }));
+    const inputs = children.map((p) => ({
+      id: p.id,
+      kind: pageKindOf(p),
+      slug: p.slug ?? null,
+      title: String(p.title ?? ''),
+      hasChildren: childrenOf(p).length > 0,
+    }));
     const names = nameFolder(dir, inputs, (id) => {
       const before = previous?.get(id);
       return before?.name && before.parentId === parentId ? before.name : null;

@@ -52,7 +52,17 @@ export function applyEffects(
         if (id === undefined) break;
         store.upsertPushedPage(
           spaceId,
-          { id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text: e.text, deleted: false, moved: true, ordered: true, after: resolveParent(e.after) },
+          {
+            id,
+            path: e.path,
+            parentId: resolveParent(e.parentKey),
+            name: e.name,
+            text: e.text,
+            deleted: false,
+            moved: true,
+            ordered: true,
+            after: resolveParent(e.after),
+          },
           at,
         );
         break;
@@ -65,7 +75,11 @@ export function applyEffects(
         // What the change request holds now: what was sent, else the record the change carried.
         const text = e.textSent ? e.text : (e.record ?? (live ? before.text : null));
         const after = e.ordered ? resolveParent(e.after) : live ? before.after : null;
-        store.upsertPushedPage(spaceId, { id: e.id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text, deleted: false, moved, ordered, after }, at);
+        store.upsertPushedPage(
+          spaceId,
+          { id: e.id, path: e.path, parentId: resolveParent(e.parentKey), name: e.name, text, deleted: false, moved, ordered, after },
+          at,
+        );
         break;
       }
       case 'delete': {
@@ -73,7 +87,17 @@ export function applyEffects(
         const before = store.pushedPage(spaceId, e.id);
         store.upsertPushedPage(
           spaceId,
-          { id: e.id, path: e.path, parentId: before?.parentId ?? null, name: null, text: null, deleted: true, moved: false, ordered: before?.ordered ?? false, after: before?.after ?? null },
+          {
+            id: e.id,
+            path: e.path,
+            parentId: before?.parentId ?? null,
+            name: null,
+            text: null,
+            deleted: true,
+            moved: false,
+            ordered: before?.ordered ?? false,
+            after: before?.after ?? null,
+          },
           at,
         );
         break;

@@ -83,7 +83,8 @@ export async function pushChanges(ctx: PushContext, ops: readonly PushOp[], asse
   const order = new RequestOrder(async () => {
     const got = await ctx.api.call((c, p) => c.spaces.listPagesInChangeRequest(ctx.spaceId, cr.id, {}, p), { signal: ctx.signal });
     const pages = (got as { pages?: unknown } | null)?.pages;
-    if (!Array.isArray(pages)) throw new Error(`The API sent the pages of change request #${cr.number} without a page list; nothing more was sent. Sync again.`);
+    if (!Array.isArray(pages))
+      throw new Error(`The API sent the pages of change request #${cr.number} without a page list; nothing more was sent. Sync again.`);
     return pages as RevisionPage[];
   });
   const session: Session = { ctx, crId: cr.id, report, created: report.created, fileIds: new Map(), opOf, order };
@@ -155,7 +156,10 @@ async function sendBatch(s: Session, planned: PlannedChange[]): Promise<void> {
     return;
   }
 
-  const result = answer as { changes?: { object: string; ref?: string; page?: { id?: string } | string }[]; insertedFiles?: { id: string; name: string }[] } | null;
+  const result = answer as {
+    changes?: { object: string; ref?: string; page?: { id?: string } | string }[];
+    insertedFiles?: { id: string; name: string }[];
+  } | null;
   const refs = new Map<string, string>();
   for (const c of result?.changes ?? []) {
     const id = typeof c.page === 'object' ? c.page?.id : undefined;
@@ -242,4 +246,3 @@ async function splitRefused(s: Session, planned: PlannedChange[], err: ApiError)
     });
   }
 }
-

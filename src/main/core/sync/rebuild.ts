@@ -64,7 +64,17 @@ export async function rebuildFromFolder(input: RebuildInput): Promise<number> {
       const text = texts.get(id) ?? null;
       mirror.content.upsertBase(
         spaceId,
-        { id, parentId: p.parentId, position: p.position, type: p.kind, title: p.title, slug: p.slug, meta: baseMetaOf(p), documentId: p.documentId, updatedAt: p.updatedAt },
+        {
+          id,
+          parentId: p.parentId,
+          position: p.position,
+          type: p.kind,
+          title: p.title,
+          slug: p.slug,
+          meta: baseMetaOf(p),
+          documentId: p.documentId,
+          updatedAt: p.updatedAt,
+        },
         { value: text },
         path,
       );
@@ -90,7 +100,15 @@ export async function rebuildFromFolder(input: RebuildInput): Promise<number> {
       });
     }
     for (const a of assets) {
-      mirror.content.upsertFile({ spaceId, id: a.file.id, name: a.file.name, contentType: a.file.contentType, size: a.file.size, path: a.path, remoteHash: a.hash });
+      mirror.content.upsertFile({
+        spaceId,
+        id: a.file.id,
+        name: a.file.name,
+        contentType: a.file.contentType,
+        size: a.file.size,
+        path: a.path,
+        remoteHash: a.hash,
+      });
       mirror.folder.upsertAsset(spaceId, { path: a.path, fileId: a.file.id, size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, hash: a.hash });
     }
     if (matched.size + assets.length > 0) {

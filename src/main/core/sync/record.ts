@@ -52,7 +52,12 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
       const text = row.textChanged ? (row.text ?? applied.fetched.get(row.id) ?? null) : undefined;
       // A changed text not known (its write did not happen): keep the old row, to see the change again.
       if (row.textChanged && row.kind === 'document' && text === null) continue;
-      mirror.content.upsertBase(spaceId, toBaseRow(row), text === undefined ? undefined : { value: text }, paths.get(row.id) ?? mirror.folder.node(spaceId, row.id)?.path ?? null);
+      mirror.content.upsertBase(
+        spaceId,
+        toBaseRow(row),
+        text === undefined ? undefined : { value: text },
+        paths.get(row.id) ?? mirror.folder.node(spaceId, row.id)?.path ?? null,
+      );
     }
     for (const id of plan.base.remove) if (!failed.has(id)) mirror.content.deletePage(spaceId, id);
 
@@ -132,7 +137,16 @@ function folderRow(row: FolderRow, before: FolderNodeRow | undefined, applied: A
   const { holds, ...node } = row;
   const written = applied.written.get(row.key);
   if (written) {
-    return { ...node, path: written.path, textHash: sha256(written.stable), size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, fileHash: written.hash, linkMap: written.linkMap };
+    return {
+      ...node,
+      path: written.path,
+      textHash: sha256(written.stable),
+      size: written.size,
+      mtimeMs: written.mtimeMs,
+      ino: written.ino,
+      fileHash: written.hash,
+      linkMap: written.linkMap,
+    };
   }
   if (holds === 'none') return { ...node, textHash: null, size: null, mtimeMs: null, ino: null, fileHash: null, linkMap: null };
   const seen = node.path !== null ? scan.seen.get(node.path) : undefined;

@@ -201,7 +201,13 @@ export async function fetchPageText(api: ApiClient, spaceId: string, page: Remot
 export async function fetchRequestPageText(api: ApiClient, spaceId: string, changeRequestId: string, page: RemotePage, signal?: AbortSignal): Promise<string> {
   const got = await api.call(
     (c, params) =>
-      c.spaces.getPageInChangeRequestById(spaceId, changeRequestId, page.id, { format: 'markdown', 'format.markdown.refs': 'stable', metadata: false } as never, params),
+      c.spaces.getPageInChangeRequestById(
+        spaceId,
+        changeRequestId,
+        page.id,
+        { format: 'markdown', 'format.markdown.refs': 'stable', metadata: false } as never,
+        params,
+      ),
     { signal },
   );
   const markdown = (got as { markdown?: unknown } | null)?.markdown;

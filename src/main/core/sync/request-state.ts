@@ -141,4 +141,3 @@ export function surelyNotApplied(err: unknown): boolean {
   if (err instanceof NetworkError) return !err.mayHaveBeenApplied;
   return err instanceof ApiError && (err.status < 500 || err.status === 503);
 }
-

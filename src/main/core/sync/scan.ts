@@ -83,7 +83,7 @@ export function scanSpace(input: ScanInput): ScanResult {
     readCount: 0,
   };
   const root = lstatOrNull(spaceDir);
-  if (!root || !root.isDirectory()) {
+  if (!root?.isDirectory()) {
     result.missing = mirror.folder.count(spaceId) > 0;
     return result;
   }
@@ -376,4 +376,3 @@ function scanAssets(mirror: Mirror, spaceId: string, spaceDir: string, result: S
   const present = new Set(assets.map((a) => a.path));
   for (const path of recorded.keys()) if (looked(path) && !present.has(path)) result.assets.gone.push(path);
 }
-

@@ -52,7 +52,7 @@ export function mirrorView(src: ViewSources): SpaceView {
   };
   const remoteText = memo((id): string | null | undefined => {
     const r = remotePage(id);
-    if (!r || r.kind !== 'document') return null;
+    if (r?.kind !== 'document') return null;
     if (!tree || !diff) return baseText(id);
     const fetched = src.remote!.bodies.get(id);
     if (fetched !== undefined) return fetched;
@@ -96,7 +96,8 @@ export function mirrorView(src: ViewSources): SpaceView {
     remote: {
       page: remotePage,
       text: remoteText,
-      children: (parent) => (tree ? (tree.children.get(parent) ?? []) : mirror.content.baseChildren(spaceId, parent).filter((id) => !basePage(id)?.goneRemotely)),
+      children: (parent) =>
+        tree ? (tree.children.get(parent) ?? []) : mirror.content.baseChildren(spaceId, parent).filter((id) => !basePage(id)?.goneRemotely),
       changed: () => diff?.changed ?? [],
       reordered: () => diff?.reordered ?? [],
       ids: () => (tree ? tree.pages.keys() : mirror.content.baseIds(spaceId).filter((id) => !basePage(id)?.goneRemotely)),

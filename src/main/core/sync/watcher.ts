@@ -2,13 +2,15 @@
  * Watches a sync folder with chokidar and reports settled edits to content files.
  * Ignores Quire's state folder, editors' temp and swap files, and conflict copies'
  * own churn; waits for writes to finish (an editor saving in several steps is one edit).
+ * chokidar is loaded when a watcher starts, so commands that never watch do not pay for it.
  */
 import { relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { STATE_DIR } from '../mirror';
 import { isIgnoredDir, isTempName } from './ignore';
 
-export type EditKind = 'add' | 'change' | 'unlink';
+/** A file added, changed or removed; a folder added or removed (its files are reported one by one too, when the platform can). */
+export type EditKind = 'add' | 'change' | 'unlink' | 'addDir' | 'unlinkDir';
 
 export interface FolderEdit {
   /** Path relative to the sync folder, with `/`. */
@@ -31,6 +33,7 @@ export class FolderWatcher {
 
   /** Starts watching; resolves once the initial tree is known (existing files are not reported). */
   static async start(options: FolderWatcherOptions): Promise<FolderWatcher> {
+    const { watch } = await import('chokidar');
     const root = options.root;
     const toRel = (p: string) => relative(root, p).split(sep).join('/');
     const ignored = (p: string): boolean => {
@@ -49,10 +52,11 @@ export class FolderWatcher {
       persistent: true,
       awaitWriteFinish: { stabilityThreshold: stability, pollInterval: Math.max(10, Math.round(stability / 3)) },
     });
-    const report = (kind: EditKind) => (p: string) => options.onEdit({ path: toRel(p), kind, at: Date.now() });
-    watcher.on('add', report('add'));
-    watcher.on('change', report('change'));
-    watcher.on('unlink', report('unlink'));
+    const report = (kind: EditKind) => (p: string) => {
+      const path = toRel(p);
+      if (path !== '') options.onEdit({ path, kind, at: Date.now() });
+    };
+    for (const kind of ['add', 'change', 'unlink', 'addDir', 'unlinkDir'] as const) watcher.on(kind, report(kind));
     watcher.on('error', (err) => options.onError?.(err as Error));
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
     return new FolderWatcher(watcher);

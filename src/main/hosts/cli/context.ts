@@ -1,5 +1,5 @@
 import { ApiClient, type ApiClientOptions, API_URL_META, InvalidApiUrlError, normaliseApiUrl as parseApiUrl } from '../../core/api';
-import { Mirror } from '../../core/mirror';
+import { Mirror, type OpenOptions } from '../../core/mirror';
 import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
 import { UsageError } from './args';
 import type { CliIo } from './io';
@@ -18,17 +18,33 @@ export class CliContext {
     return new CliContext(this.io, this.tokens, { ...this.apiOptions, ...options });
   }
 
-  openMirror(dir: string): Mirror {
-    return Mirror.open(dir);
+  /** Read-only commands keep the default: a damaged mirror is reported, not touched (`ifCorrupt: 'fail'`). */
+  openMirror(dir: string, options?: OpenOptions): Mirror {
+    return Mirror.open(dir, options);
   }
 
   /** The API address from --api, else the one this folder last synced with. */
   apiUrlFor(mirror: Mirror, explicit?: string): string {
-    const url = explicit ?? mirror.catalog.getMeta(API_URL_META);
-    if (!url) throw new UsageError('missing --api <base_url> (this folder has not synced with any API yet)');
-    return normaliseApiUrl(url);
+    if (explicit !== undefined) return normaliseApiUrl(explicit);
+    const remembered = this.rememberedApiUrl(mirror);
+    if (!remembered) throw new UsageError('missing --api <base_url> (this folder has not synced with any API yet)');
+    return remembered;
   }
 
+  /** The API address this folder last synced with, if any. */
+  rememberedApiUrl(mirror: Mirror): string | null {
+    const url = mirror.catalog.getMeta(API_URL_META);
+    if (!url) return null;
+    try {
+      return parseApiUrl(url);
+    } catch (e) {
+      if (e instanceof InvalidApiUrlError)
+        throw new UsageError(`this folder remembers an API address Quire no longer accepts: ${e.message} Give --api.`, { usage: false });
+      throw e;
+    }
+  }
+
+  /** QUIRE_TOKEN, else the keychain entry saved for this API's origin (`quire login --api`), never another API's. */
   async token(apiUrl: string): Promise<string> {
     const fromEnv = this.io.env.QUIRE_TOKEN?.trim();
     if (fromEnv) return fromEnv;
@@ -48,7 +64,7 @@ export function normaliseApiUrl(raw: string): string {
   try {
     return parseApiUrl(raw);
   } catch (e) {
-    if (e instanceof InvalidApiUrlError) throw new UsageError(`bad --api address: ${e.message}`);
+    if (e instanceof InvalidApiUrlError) throw new UsageError(`bad --api address: ${e.message}`, { usage: false });
     throw e;
   }
 }

@@ -8,14 +8,17 @@ export interface CliIo {
   signal: AbortSignal;
 }
 
-/** Exit codes shared by every command. */
-export const EXIT = { ok: 0, error: 1, usage: 2, conflicts: 3 } as const;
+/** Exit codes shared by every command. 130 is the shell's code for "ended by Ctrl-C" (128 + SIGINT). */
+export const EXIT = { ok: 0, error: 1, usage: 2, conflicts: 3, stopped: 130 } as const;
 
-/** The real process's streams and environment. */
+/**
+ * The real process's streams and environment. A reader that goes away (`quire status | head`)
+ * is not an error: what is left to print is dropped quietly, instead of an EPIPE stack trace.
+ */
 export function processIo(signal: AbortSignal = new AbortController().signal, env: NodeJS.ProcessEnv = process.env): CliIo {
   return {
-    stdout: (text) => process.stdout.write(`${text}\n`),
-    stderr: (text) => process.stderr.write(`${text}\n`),
+    stdout: lineWriter(process.stdout),
+    stderr: lineWriter(process.stderr),
     env,
     signal,
     readStdin: async () => {
@@ -23,5 +26,16 @@ export function processIo(signal: AbortSignal = new AbortController().signal, en
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     },
+  };
+}
+
+function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(`${text}\n`);
   };
 }

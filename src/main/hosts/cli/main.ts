@@ -1,12 +1,13 @@
 import { runCli } from './run';
-import { processIo } from './io';
+import { EXIT, processIo } from './io';
+import { terminalSafe } from './terminal-text';
 
 // Entry point of `npm run quire -- <command>`.
 const controller = new AbortController();
 let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
-    if (stopping) process.exit(130); // a second Ctrl-C forces it
+    if (stopping) process.exit(EXIT.stopped); // a second Ctrl-C forces it
     stopping = true;
     controller.abort();
   });
@@ -17,7 +18,7 @@ runCli(process.argv.slice(2), processIo(controller.signal)).then(
     process.exitCode = code;
   },
   (err) => {
-    process.stderr.write(`quire: ${(err as Error).message}\n`);
-    process.exitCode = 1;
+    process.stderr.write(`quire: ${terminalSafe((err as Error).message)}\n`);
+    process.exitCode = EXIT.error;
   },
 );

@@ -3,18 +3,22 @@
  * terms: which command or flag to use next.
  */
 import { TokenRejectedError } from '../../core/api';
+import { FolderBusyError } from '../../core/mirror';
 import { describeMassDelete } from '../../core/sync';
+import { safeField } from './terminal-text';
 
 type Hold = Parameters<typeof describeMassDelete>[0];
 
 /** The mass-delete fail-safe stopped a space: what it would have deleted, and the flag that lets it through. */
 export function heldMessage(hold: Hold, space: { title: string; folder: string | null }): string {
-  return `${describeMassDelete(hold, space)} If that is what you want, run \`quire sync --once --allow-deletes\`; otherwise restore the files.`;
+  const shown = { title: safeField(space.title), folder: space.folder === null ? null : safeField(space.folder) };
+  return `${describeMassDelete(hold, shown)} If that is what you want, run \`quire sync --once --allow-deletes\`; otherwise restore the files.`;
 }
 
 /** An error's message, with what to run next when the command line knows better than the core. */
 export function errorMessage(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof TokenRejectedError) return `${message} Run \`quire login\` to sign in again, or set QUIRE_TOKEN to a valid API token.`;
+  if (err instanceof FolderBusyError) return `${message} Let it finish (or stop it), then run this again; \`quire status\` works meanwhile.`;
   return message;
 }

@@ -1,4 +1,5 @@
 import type { SyncProgress } from '../../core/sync';
+import { safeField } from './terminal-text';
 
 /**
  * Turns progress events into occasional stderr lines: at most one every
@@ -19,6 +20,6 @@ export function progressPrinter(write: (line: string) => void, intervalMs = 1000
     lastAt = t;
     lastKey = key;
     const verb = p.phase === 'pull' ? 'Pulling' : 'Pushing';
-    write(`${verb} ${p.spaceTitle ?? p.spaceId}: ${p.done}/${p.total} pages`);
+    write(`${verb} ${safeField(p.spaceTitle ?? p.spaceId)}: ${p.done}/${p.total} pages`);
   };
 }

@@ -16,7 +16,7 @@ import { Notifier } from './notices';
 import { loadSettings, saveSettings } from './settings-file';
 import { trayIconPng } from './tray-icon';
 import { trayModel, type TrayIconState } from './tray-state';
-import { mayNavigate, secureWebPreferences } from './window-options';
+import { denyAllPermissions, mayNavigate, secureWebPreferences } from './window-options';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const RENDERER_DIR = join(here, '../renderer');
@@ -107,7 +107,7 @@ function lockDownContents(): void {
       }
       return { action: 'deny' };
     });
-    contents.session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+    denyAllPermissions(contents.session);
   });
 }
 

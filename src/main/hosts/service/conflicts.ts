@@ -1,3 +1,4 @@
+import { lstatSync, type Stats } from 'node:fs';
 import { QuireError, type ConflictVM } from '../../../shared/contract';
 import { ConflictNotFoundError, readConflict, resolveConflict, type ConflictChoice, resolveInside } from '../../core/sync';
 import { spaceDir, spaceTitle, type ServiceState } from './state';
@@ -47,10 +48,30 @@ export function conflictHandlers(state: ServiceState, runner: SyncRunner): Handl
       return conflictsVM(state);
     },
     'conflicts.openInEditor': async ({ spaceId, path }) => {
-      const full = resolveInside(spaceDir(state, spaceId), path);
-      await state.options.host.openPath(full);
+      await state.options.host.openPath(conflictFile(state, spaceId, path));
     },
   };
+}
+
+/**
+ * The one kind of file the window may ask the desktop to open: the page file of a conflict,
+ * or its `.remote.md` copy — a markdown file, really a file (not a link), inside the space.
+ * Anything else the system would open with its default handler (a script, an app), so the
+ * request is refused whatever the renderer sends.
+ */
+function conflictFile(state: ServiceState, spaceId: string, path: string): string {
+  const conflict = state.mirror.content.conflicts(spaceId).find((c) => c.path === path || c.remotePath === path);
+  const refuse = () => new QuireError('not-found', 'Quire opens only the files of a conflict (the page and its .remote.md copy), and that is not one of them.');
+  if (!conflict || !path.toLowerCase().endsWith('.md')) throw refuse();
+  const full = resolveInside(spaceDir(state, spaceId), path);
+  let stat: Stats;
+  try {
+    stat = lstatSync(full);
+  } catch {
+    throw new QuireError('not-found', `${path} is not in the space folder any more. Sync again to bring the conflict up to date.`);
+  }
+  if (!stat.isFile()) throw refuse();
+  return full;
 }
 
 /** `space/path` of every conflict, for notifications. */

@@ -1,13 +1,20 @@
 import { QuireError } from '../../../shared/contract';
 import { ApiError, NetworkError, TokenRejectedError, InvalidApiUrlError } from '../../core/api';
-import { KeychainUnavailableError } from '../../core/secrets';
+import { KeychainUnavailableError, redactSecrets } from '../../core/secrets';
 
+/** An error's message for a log line or the UI, with tokens redacted. */
 export function describeError(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+  return redactSecrets(e instanceof Error ? e.message : String(e));
 }
 
-/** Maps core failures to contract errors that say what happened and what to do. */
+/** Maps core failures to contract errors that say what happened and what to do; no message carries a token. */
 export function toQuireError(e: unknown, doing: string): QuireError {
+  const mapped = mapError(e, doing);
+  const message = redactSecrets(mapped.message);
+  return message === mapped.message ? mapped : new QuireError(mapped.code, message);
+}
+
+function mapError(e: unknown, doing: string): QuireError {
   if (e instanceof QuireError) return e;
   if (e instanceof TokenRejectedError) {
     return new QuireError('token-rejected', `The API rejected the token while trying to ${doing}. Sign out and sign in again with a valid token.`);
@@ -25,4 +32,14 @@ export function toQuireError(e: unknown, doing: string): QuireError {
   if (e instanceof KeychainUnavailableError) return new QuireError('keychain-unavailable', e.message);
   if (e instanceof InvalidApiUrlError) return new QuireError('invalid-request', e.message);
   return new QuireError('internal', `Could not ${doing}: ${describeError(e)}.`);
+}
+
+/** The same error with tokens redacted from its message: nothing a handler throws reaches the UI with one. */
+export function withoutSecrets(e: unknown): unknown {
+  if (e instanceof QuireError) {
+    const message = redactSecrets(e.message);
+    return message === e.message ? e : new QuireError(e.code, message);
+  }
+  if (e instanceof Error) e.message = redactSecrets(e.message);
+  return e;
 }

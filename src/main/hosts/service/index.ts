@@ -8,12 +8,15 @@
  * This file wires the parts; each request area has its own module.
  */
 import { QuireError, type Params, type RequestName, type Result } from '../../../shared/contract';
+import { redactSecrets } from '../../core/secrets';
 import { logHandlers } from './activity-log';
 import { appHandlers } from './app-actions';
 import { createCatalog } from './catalog';
 import { conflictHandlers, conflictIds } from './conflicts';
-import { describeError } from './errors';
+import { describeError, withoutSecrets } from './errors';
 import { EventHub } from './events';
+import { pageHandlers } from './pages';
+import { findHandlers } from './find';
 import { reviewHandlers } from './review-handlers';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
@@ -29,7 +32,8 @@ export { normaliseApiUrl } from './session';
 export { defaultRendererDir, projectRoot, readStatic, rendererBuilt } from './renderer-files';
 
 export async function createQuireService(options: QuireServiceOptions): Promise<QuireService> {
-  const log = options.log ?? (() => undefined);
+  const hostLog = options.log ?? (() => undefined);
+  const log = (line: string) => hostLog(redactSecrets(line));
   const events = new EventHub(log);
   const status = new StatusHolder((vm) => events.emit('sync.status', vm));
   const state = openState(options, log, events, status);
@@ -38,25 +42,27 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
 
   const runner = createSyncRunner(state);
   status.update(runner.settled());
-  runner.schedule();
+  if (state.mirror.setAside) runner.announce(state.mirror.setAside.notice);
 
   const catalog = createCatalog(state);
   const session = createSession(state, runner, catalog.refresh);
   const handlers: Handlers = {
     ...session.handlers,
-    ...settingsHandlers(state, runner),
+    ...settingsHandlers(state, runner, session),
     ...catalog.handlers,
     ...runner.handlers,
     ...conflictHandlers(state, runner),
     ...reviewHandlers(state),
     ...logHandlers(state),
+    ...findHandlers(state),
     ...appHandlers(state),
+    ...pageHandlers(state),
   };
 
   /**
    * Started with a token (keychain, QUIRE_TOKEN, the demo): learn who the user
-   * is and what spaces exist if the mirror does not know yet, then, when
-   * automatic syncs are on, run the first cycle without waiting an interval.
+   * is and what spaces exist if the mirror does not know yet, then start
+   * continuous sync (when automatic syncs are on, its first cycle runs at once).
    */
   async function warmUp(): Promise<void> {
     const client = state.api;
@@ -67,7 +73,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     } catch (e) {
       log(`start-up: ${describeError(e)}`);
     }
-    if (!state.stopping && (options.syncIntervalMs ?? 60_000) > 0) await runner.request();
+    if (!state.stopping) await runner.schedule();
   }
 
   const warming = state.token ? warmUp() : Promise.resolve();
@@ -76,7 +82,11 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     async request<N extends RequestName>(name: N, params: Params<N>): Promise<Result<N>> {
       if (state.stopping) throw new QuireError('busy', 'Quire is stopping.');
       const handler = handlers[name] as Handler<N>;
-      return handler(params);
+      try {
+        return await handler(params);
+      } catch (e) {
+        throw withoutSecrets(e);
+      }
     },
     subscribe: (listener) => events.subscribe(listener),
     async syncOnce() {
@@ -93,10 +103,9 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     async close() {
       if (state.stopping) return;
       state.stopping = true;
-      runner.stopTimer();
-      // Give a running cycle a moment to finish on its own, then cancel its network waits.
+      // Stop scheduling; give a running cycle a moment to finish on its own, then cancel its network waits.
       // Each step of the core commits in one synchronous transaction, so nothing is left half-written.
-      const running = Promise.all([warming, runner.running()]).catch(() => undefined);
+      const running = Promise.all([warming, runner.halt()]).catch(() => undefined);
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([running, new Promise<void>((r) => (grace = setTimeout(r, options.stopGraceMs ?? 5000)))]);
       clearTimeout(grace);

@@ -10,15 +10,15 @@ import {
 } from '../../../shared/contract';
 import type { ApiClient } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
-import { ReviewService, type ActionInput, type CommentView } from '../../core/review';
+import { ReviewCadence, ReviewService, type ActionInput, type CommentView } from '../../core/review';
 import { describeError } from './errors';
 import { changeRequestVM, commentVM, replyVM, siteVM, type CommentLookups } from './review-view-models';
 import type { AttentionSnapshot } from './types';
 
 /** The review core seen through the contract's view models. */
 export interface ReviewAdapter {
-  /** Replays queued actions, then refreshes review and site state. */
-  sync(signal?: AbortSignal): Promise<void>;
+  /** After a sync cycle: replays queued actions; refreshes review and site state when due (REVIEW_REFRESH_MS) or `force`d. */
+  afterCycle(signal?: AbortSignal, force?: boolean): Promise<void>;
   pendingCount(): number;
   attention(): ChangeRequestVM[];
   comments(filter: Params<'review.comments'>): CommentVM[];
@@ -32,6 +32,7 @@ export interface ReviewAdapter {
 
 export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () => boolean, onChange: () => void, log: (line: string) => void): ReviewAdapter {
   const review = new ReviewService(mirror);
+  const cadence = new ReviewCadence(review);
   let replaying: Promise<void> | null = null;
   let replayAgain = false;
 
@@ -89,8 +90,8 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
   };
 
   return {
-    async sync(signal) {
-      await review.sync(api, { signal });
+    async afterCycle(signal, force) {
+      await cadence.afterCycle(api, { signal, force });
     },
     pendingCount: () => review.actions().length,
     attention() {

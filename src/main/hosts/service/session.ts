@@ -94,14 +94,16 @@ export function createSession(state: ServiceState, runner: SyncRunner, refreshCa
         });
         connectCore(state);
         status.update(runner.settled());
-        runner.schedule();
         events.emit('session.changed', vm());
-        void refreshCatalog().catch((e: unknown) => log(`catalog refresh after sign-in: ${describeError(e)}`));
+        // The catalog first, so the first cycle knows the spaces; then continuous sync.
+        void refreshCatalog()
+          .catch((e: unknown) => log(`catalog refresh after sign-in: ${describeError(e)}`))
+          .then(() => runner.schedule());
         return vm();
       },
       'session.signOut': async () => {
         state.abort.abort();
-        await runner.running()?.catch(() => undefined);
+        await runner.halt();
         state.abort = new AbortController();
         try {
           await options.tokens.delete(state.apiUrl);
@@ -110,7 +112,6 @@ export function createSession(state: ServiceState, runner: SyncRunner, refreshCa
         }
         state.token = null;
         connectCore(state);
-        runner.schedule();
         status.update(runner.settled());
         events.emit('session.changed', vm());
         return vm();

@@ -4,12 +4,18 @@ import { QuireError, type SettingsVM } from '../../../shared/contract';
 import { API_URL_META } from '../../core/api';
 import { Mirror } from '../../core/mirror';
 import { describeError } from './errors';
-import { connectCore, type ServiceState } from './state';
+import type { Session } from './session';
+import { loadStoredToken } from './session';
+import { connectCore, sameApi, type ServiceState } from './state';
 import type { SyncRunner } from './sync-runner';
 import type { HandlersFor } from './types';
 
 /** The sync folder and notification settings; changing the folder reopens the mirror there. */
-export function settingsHandlers(state: ServiceState, runner: SyncRunner): HandlersFor<'settings.get' | 'settings.update' | 'settings.chooseFolder'> {
+export function settingsHandlers(
+  state: ServiceState,
+  runner: SyncRunner,
+  session: Pick<Session, 'vm'>,
+): HandlersFor<'settings.get' | 'settings.update' | 'settings.chooseFolder'> {
   const { options } = state;
 
   const vm = (): SettingsVM => ({
@@ -29,13 +35,26 @@ export function settingsHandlers(state: ServiceState, runner: SyncRunner): Handl
     } catch (e) {
       throw new QuireError('invalid-request', `Cannot use ${target} as the sync folder: ${describeError(e)}. Pick a folder you can write to.`);
     }
-    const opened = Mirror.open(target);
+    const opened = Mirror.open(target, { ifCorrupt: 'set-aside' });
+    await runner.halt(); // the watcher and timer were the old folder's
     state.mirror.close();
     state.mirror = opened;
     state.folder = target;
-    if (state.token) state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
+    const remembered = opened.catalog.getMeta(API_URL_META);
+    if (remembered && !sameApi(remembered, state.apiUrl)) {
+      // That folder belongs to another API: use its address and the token saved for it, never this one's.
+      state.apiUrl = remembered;
+      state.token = null;
+      await loadStoredToken(state);
+      state.signedOutReason = state.token ? undefined : `This folder syncs with ${remembered}. Sign in to it to sync here.`;
+      state.events.emit('session.changed', session.vm());
+    } else if (state.token) {
+      state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
+    }
     connectCore(state);
     state.status.update(runner.settled());
+    if (opened.setAside) runner.announce(opened.setAside.notice);
+    void runner.schedule();
   }
 
   const persist = () => options.onSettingsChange?.({ folder: state.folder, notifications: state.notifications });
@@ -46,7 +65,7 @@ export function settingsHandlers(state: ServiceState, runner: SyncRunner): Handl
       if (nextFolder !== undefined) await switchFolder(nextFolder);
       if (nextNotify !== undefined) state.notifications = nextNotify;
       persist();
-      state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites');
+      state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites', 'history');
       return vm();
     },
     'settings.chooseFolder': async () => {
@@ -55,7 +74,7 @@ export function settingsHandlers(state: ServiceState, runner: SyncRunner): Handl
       if (picked) {
         await switchFolder(picked);
         persist();
-        state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites');
+        state.events.changed('settings', 'catalog', 'conflicts', 'log', 'review', 'sites', 'history');
       }
       return vm();
     },

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { QuireError, type SessionVM } from '../../../shared/contract';
-import { ApiClient, API_URL_META } from '../../core/api';
+import { ApiClient, API_URL_META, normaliseApiUrl } from '../../core/api';
 import { Mirror } from '../../core/mirror';
 import type { EventHub } from './events';
 import { createReviewAdapter, type ReviewAdapter } from './review-adapter';
@@ -36,7 +36,16 @@ export interface ServiceState {
 export function openState(options: QuireServiceOptions, log: (line: string) => void, events: EventHub, status: StatusHolder): ServiceState {
   const folder = resolvePath(options.folder);
   mkdirSync(folder, { recursive: true });
-  const mirror = Mirror.open(folder);
+  const mirror = Mirror.open(folder, { ifCorrupt: 'set-aside' });
+  if (mirror.setAside) log(mirror.setAside.notice);
+  const apiUrl = mirror.catalog.getMeta(API_URL_META) ?? options.apiUrl;
+  // A token handed over at start (QUIRE_TOKEN) is meant for the API it came with, never for another one this folder remembers.
+  const token = options.token && sameApi(apiUrl, options.apiUrl) ? options.token : null;
+  const signedOutReason =
+    options.token && !token
+      ? `This folder syncs with ${apiUrl}; the token Quire was started with is for ${options.apiUrl}, so it is not used here. Sign in to ${apiUrl}, or choose another folder.`
+      : undefined;
+  if (signedOutReason) log(signedOutReason);
   return {
     options,
     log,
@@ -45,15 +54,27 @@ export function openState(options: QuireServiceOptions, log: (line: string) => v
     folder,
     mirror,
     notifications: options.notifications ?? true,
-    apiUrl: mirror.catalog.getMeta(API_URL_META) ?? options.apiUrl,
+    apiUrl,
     keychain: 'ok',
-    token: options.token ?? null,
-    signedOutReason: undefined,
+    token,
+    signedOutReason,
     api: null,
     review: null,
     stopping: false,
     abort: new AbortController(),
   };
+}
+
+/** Two API addresses name the same API (a trailing /v1 or slash aside). */
+export function sameApi(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      return normaliseApiUrl(u);
+    } catch {
+      return u;
+    }
+  };
+  return norm(a) === norm(b);
 }
 
 /** Rebuilds the API client and the review adapter for the current token and mirror. */

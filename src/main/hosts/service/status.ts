@@ -1,4 +1,5 @@
 import type { SyncStatusVM } from '../../../shared/contract';
+import { redactOptional } from '../../core/secrets';
 
 const PROGRESS_EMIT_MS = 50;
 
@@ -26,6 +27,7 @@ export class StatusHolder {
 
   update(patch: Partial<Omit<SyncStatusVM, 'seq' | 'changedAt'>>): void {
     const next = { ...this.vm, ...patch };
+    if (patch.message !== undefined) next.message = redactOptional(patch.message); // what the status bar shows never holds a token
     const onlyProgress = next.state === this.vm.state && Object.keys(patch).every((k) => k === 'progress');
     if (JSON.stringify(next) === JSON.stringify(this.vm)) return;
     this.vm = { ...next, seq: this.vm.seq + 1, changedAt: Date.now() };

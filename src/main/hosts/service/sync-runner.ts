@@ -1,19 +1,30 @@
+/**
+ * The app's sync: the core's ContinuousSync (the scheduler `quire sync` runs too) over the open
+ * folder and session — a save is pushed as soon as the watcher sees it settle, the server is
+ * polled every interval, Sync now and Pause act on it. Each cycle holds the folder's lock
+ * (waiting for its turn when the CLI is syncing the same folder); review is refreshed on the
+ * same cadence as the CLI's. This module turns what happens into the sync status the views show.
+ */
 import type { SyncProgressVM, SyncStatusVM } from '../../../shared/contract';
 import { CancelledError } from '../../core/api';
-import { type CycleReport, describeMassDelete, SyncEngine, type SyncProgress } from '../../core/sync';
+import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
+import { ContinuousSync, type CycleReport, type CycleRequest, describeMassDelete, SyncEngine, type SyncProgress } from '../../core/sync';
 import { describeError, toQuireError } from './errors';
-import { needApi, spaceTitle, type ServiceState } from './state';
+import { connectCore, needApi, spaceTitle, type ServiceState } from './state';
 import type { HandlersFor } from './types';
 
-/** Runs sync cycles one at a time, on request and on a timer, and keeps the sync status. */
+/** Runs sync cycles one at a time, on request, on edits and on a timer, and keeps the sync status. */
 export interface SyncRunner {
-  /** Starts a cycle, or asks for one more after the running one; resolves when none is left to run. */
+  /** Runs a cycle now, or right after the running one; resolves once it has run. */
   request(): Promise<void>;
   /** The running cycles, if any. */
   running(): Promise<void> | null;
-  /** (Re)starts the automatic-sync timer for the current session and pause state. */
-  schedule(): void;
-  stopTimer(): void;
+  /** (Re)starts continuous sync for the current folder, session and pause state; resolves once it has started. */
+  schedule(): Promise<void>;
+  /** Stops continuous sync; resolves once a running cycle has finished. */
+  halt(): Promise<void>;
+  /** Shows a line in the status bar through the next cycle (a damaged mirror set aside), instead of the next cycle clearing it. */
+  announce(notice: string): void;
   /** The status fields for "not syncing right now". */
   idleState(): Partial<SyncStatusVM>;
   /** `idleState` when signed in, the signed-out status otherwise. */
@@ -33,9 +44,15 @@ function heldMessage(report: CycleReport): string | null {
 
 export function createSyncRunner(state: ServiceState): SyncRunner {
   const { status, options } = state;
-  let cycle: Promise<void> | null = null;
-  let again = false;
-  let timer: NodeJS.Timeout | null = null;
+  const every = options.syncIntervalMs ?? 60_000;
+  const command = options.host.kind === 'electron' ? 'the Quire app' : 'quire ui';
+  let scheduler: ContinuousSync | null = null;
+  /** Starts and stops happen one after another. */
+  let changing: Promise<void> = Promise.resolve();
+  /** The next cycle was asked for by the user: refresh review too, whatever the cadence says. */
+  let userAsked = false;
+  /** A line that stays in the status bar until a cycle has run with it shown. */
+  let notice: string | null = null;
 
   const idleState = (): Partial<SyncStatusVM> => {
     const conflicts = state.mirror.content.conflicts().length;
@@ -61,85 +78,138 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     status.update({ progress });
   };
 
-  async function runCycle(): Promise<void> {
-    const client = state.api;
-    if (!client || state.stopping) return;
-    status.update({ state: 'syncing', progress: null, message: null });
-    try {
-      const engine = new SyncEngine({ api: client, mirror: state.mirror, root: state.folder, spaces: 'selected', onProgress, signal: state.abort.signal });
-      const report = await engine.runCycle();
-      if (state.review) {
-        status.update({ progress: { phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 } });
-        await state.review.sync();
-      }
-      status.update({ ...idleState(), lastCycleAt: new Date().toISOString(), message: heldMessage(report) });
-    } catch (e) {
-      if (e instanceof CancelledError || state.stopping) {
-        status.update({ ...idleState() });
-        return;
-      }
-      const err = toQuireError(e, 'sync');
-      const failed = err.code === 'token-rejected' ? 'token-rejected' : err.code === 'offline' ? 'offline' : 'error';
-      const message =
-        failed === 'offline'
-          ? 'Offline: the API cannot be reached. Your edits and review actions are kept and sent when it is back.'
-          : failed === 'token-rejected'
-            ? 'The API rejected your token. Sign out and sign in with a new token.'
-            : `Sync failed: ${describeError(e)}`;
-      state.mirror.log.add(failed === 'offline' ? 'retry' : 'error', message);
-      status.update({ ...idleState(), state: failed, message });
-      state.log(`sync: ${describeError(e)}`);
-    } finally {
-      state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites');
+  async function runCycle(request: CycleRequest): Promise<CycleReport> {
+    const client = needApi(state);
+    const force = userAsked;
+    userAsked = false;
+    const engine = new SyncEngine({ api: client, mirror: state.mirror, root: state.folder, spaces: 'selected', onProgress, signal: state.abort.signal });
+    const report = await withFolderLock(
+      state.folder,
+      {
+        command,
+        waitMs: Number.POSITIVE_INFINITY,
+        signal: state.abort.signal,
+        onWait: (holder) => status.update({ message: `Waiting for ${describeHolder(holder)} to finish with this folder…` }),
+      },
+      () => engine.runCycle(request),
+    );
+    if (state.review) {
+      status.update({ progress: { phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 } });
+      await state.review.afterCycle(state.abort.signal, force);
     }
+    return report;
   }
 
-  function request(): Promise<void> {
-    if (cycle) {
-      again = true;
-      return cycle;
+  function onError(e: unknown): boolean {
+    state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
+    if (e instanceof CancelledError || (e as Error)?.name === 'AbortError' || state.stopping) {
+      status.update({ ...idleState() });
+      return false;
     }
-    cycle = (async () => {
-      do {
-        again = false;
-        await runCycle();
-      } while (again && !state.stopping && !status.get().paused);
-    })().finally(() => {
-      cycle = null;
+    if (isCorruptionError(e)) {
+      void setAsideCorruptMirror(e);
+      return false;
+    }
+    const err = toQuireError(e, 'sync');
+    const failed = err.code === 'token-rejected' ? 'token-rejected' : err.code === 'offline' ? 'offline' : 'error';
+    const message =
+      failed === 'offline'
+        ? 'Offline: the API cannot be reached. Your edits and review actions are kept and sent when it is back.'
+        : failed === 'token-rejected'
+          ? 'The API rejected your token. Sign out and sign in with a new token.'
+          : `Sync failed: ${describeError(e)}`;
+    state.mirror.log.add(failed === 'offline' ? 'retry' : 'error', message);
+    status.update({ ...idleState(), state: failed, message });
+    state.log(`sync: ${describeError(e)}`);
+    return false;
+  }
+
+  /** The mirror turned out damaged mid-cycle: keep it aside, carry on with a fresh one. */
+  async function setAsideCorruptMirror(e: unknown): Promise<void> {
+    await halt();
+    const moved = Mirror.setAsideAfter(state.mirror, state.folder, e);
+    state.mirror = Mirror.open(state.folder, { ifCorrupt: 'set-aside' });
+    connectCore(state);
+    status.update(settled());
+    announce(moved.notice);
+    state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
+    await schedule();
+  }
+
+  const build = (): ContinuousSync =>
+    new ContinuousSync({
+      mirror: state.mirror,
+      root: state.folder,
+      runCycle,
+      // 0: no automatic cycles (tests drive them); otherwise the watcher and the interval.
+      intervalMs: every,
+      paused: status.get().paused,
+      signal: state.abort.signal,
+      onCycleStart: () => status.update({ state: 'syncing', progress: null, message: notice }),
+      onReport: (report) => {
+        status.update({ ...idleState(), lastCycleAt: new Date().toISOString(), message: heldMessage(report) ?? notice });
+        notice = null;
+        state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
+      },
+      onError,
     });
-    return cycle;
+
+  function announce(text: string): void {
+    notice = text;
+    status.update({ message: text });
   }
 
-  const stopTimer = () => {
-    if (timer) clearInterval(timer);
-    timer = null;
-  };
+  function halt(): Promise<void> {
+    changing = changing.then(async () => {
+      const old = scheduler;
+      scheduler = null;
+      await old?.stop();
+    });
+    return changing;
+  }
 
-  const schedule = () => {
-    stopTimer();
-    const every = options.syncIntervalMs ?? 60_000;
-    if (every > 0 && state.token && !status.get().paused) timer = setInterval(() => void request(), every);
-  };
+  function schedule(): Promise<void> {
+    void halt();
+    changing = changing.then(async () => {
+      if (!state.token || state.stopping) return;
+      scheduler = build();
+      // Automatic: a first cycle now, then the watcher. Otherwise cycles run only when asked for.
+      if (every > 0) await scheduler.start();
+    });
+    return changing;
+  }
+
+  async function request(): Promise<void> {
+    await changing;
+    if (!scheduler && state.token && !state.stopping) await schedule();
+    await scheduler?.syncNow();
+  }
 
   return {
     request,
-    running: () => cycle,
+    running: () => scheduler?.running() ?? null,
     schedule,
-    stopTimer,
+    halt,
+    announce,
     idleState,
     settled,
     handlers: {
       'sync.status': () => status.get(),
       'sync.now': () => {
         needApi(state);
-        if (status.get().paused) status.update({ paused: false });
+        if (status.get().paused) {
+          status.update({ paused: false });
+          scheduler?.resume();
+        }
+        userAsked = true;
         void request();
         return status.get();
       },
       'sync.setPaused': ({ paused }) => {
         status.update({ paused, ...(paused && status.get().state !== 'syncing' ? { state: 'paused' as const } : {}) });
+        if (paused) scheduler?.pause();
+        else scheduler?.resume();
         if (!paused) status.update(state.token ? idleState() : settled());
-        schedule();
         return status.get();
       },
     },

@@ -5,7 +5,7 @@ import { dispatch, type ServerFrame, type PushedEvent } from '../../../shared/co
 import { contentSecurityPolicy } from '../../../shared/csp';
 import { createQuireService, defaultRendererDir, type QuireService, readStatic } from '../service';
 import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
-import { checkDoor, createSecret, secretCookie, SECRET_PARAM, allowedHosts } from './guard';
+import { allowedHosts, appPath, checkDoor, createSecret } from '../loopback';
 import { systemOpener } from './open-with-system';
 
 export interface WebHostOptions {
@@ -65,19 +65,23 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const verdict = checkDoor({ url: req.url ?? '/', host: req.headers.host, cookie: req.headers.cookie }, secret, port);
+    const verdict = checkDoor({ url: req.url ?? '/', host: req.headers.host }, secret, port);
     if (!verdict.ok) {
-      log(`web host: refused ${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}: ${verdict.reason}`);
+      log(`web host: refused ${req.method} ${redactedPath(req.url, secret)}: ${verdict.reason}`);
       res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end('Quire refused this request: it needs the secret printed when the web host started. Open the exact URL from its first output line.\n');
+      return;
+    }
+    if (verdict.path === '') {
+      // The app's relative links need the trailing slash.
+      res.writeHead(301, { Location: appPath(secret), 'Cache-Control': 'no-store' }).end();
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    const file = await readStatic(rendererDir, pathname);
+    const file = await readStatic(rendererDir, verdict.path);
     if (!file) {
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found.\n');
       return;
@@ -90,20 +94,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       'Cache-Control': 'no-store',
       'Cross-Origin-Opener-Policy': 'same-origin',
     };
-    if (verdict.viaQuery) headers['Set-Cookie'] = secretCookie(port, secret);
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
-    const pathname = new URL(req.url ?? '/', 'http://x').pathname;
-    const verdict =
-      pathname === '/ws'
-        ? checkDoor({ url: req.url ?? '/', host: req.headers.host, cookie: req.headers.cookie, origin: req.headers.origin }, secret, port, {
-            requireOrigin: true,
-          })
-        : ({ ok: false, reason: `no socket at ${pathname}` } as const);
+    const door = checkDoor({ url: req.url ?? '/', host: req.headers.host, origin: req.headers.origin }, secret, port, { requireOrigin: true });
+    const verdict = door.ok && door.path !== '/ws' ? ({ ok: false, reason: `no socket at ${door.path}` } as const) : door;
     if (!verdict.ok) {
       log(`web host: refused socket: ${verdict.reason}`);
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -142,7 +140,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   let closed = false;
   return {
-    url: `${origin}/?${SECRET_PARAM}=${secret}`,
+    url: `${origin}${appPath(secret)}`,
     origin,
     port,
     secret,
@@ -157,6 +155,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       if (!options.service) await service.close();
     },
   };
+}
+
+/** A request's path for a log line, without the secret in it. */
+function redactedPath(url: string | undefined, secret: string): string {
+  return new URL(url ?? '/', 'http://x').pathname.split(secret).join('…');
 }
 
 /** A request frame, or the reason it was refused. */

@@ -7,8 +7,9 @@ import { reviewMirror } from './v2-review';
 import { twoWaySync } from './v10-two-way-sync';
 import { structuredHolds } from './v11-structured-holds';
 import { folderTree } from './v12-folder-tree';
+import { searchAndHistory } from './v13-search-history';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
 
-export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds, folderTree];
+export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds, folderTree, searchAndHistory];

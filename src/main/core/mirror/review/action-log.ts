@@ -4,6 +4,7 @@
  * What the actions do is core/review's (queue.ts, send.ts); their effect on the mirrored
  * objects is folded in by ReviewStore (store.ts).
  */
+import { redactOptional, redactSecrets } from '../../secrets';
 import type { Db } from '../database';
 import { statementCache } from './statements';
 import type { ActionKind, ActionPayload, ActionRecord, ActionState } from './types';
@@ -84,7 +85,7 @@ export class ReviewActionLog {
       a.sendingAt,
       a.finishedAt,
       a.attempts,
-      a.message,
+      redactOptional(a.message),
       a.resultId,
     );
     return { ...a, seq: Number(info.lastInsertRowid) };
@@ -101,12 +102,27 @@ export class ReviewActionLog {
            message = CASE WHEN ? THEN ? ELSE message END,
            result_id = COALESCE(?, result_id)
          WHERE id = ?`,
-    ).run(state, state, at, state, finished ? 1 : 0, at, fields.message !== undefined ? 1 : 0, fields.message ?? null, fields.resultId ?? null, id);
+    ).run(
+      state,
+      state,
+      at,
+      state,
+      finished ? 1 : 0,
+      at,
+      fields.message !== undefined ? 1 : 0,
+      redactOptional(fields.message ?? null),
+      fields.resultId ?? null,
+      id,
+    );
   }
 
   /** Records why a send did not complete; `requeue` when the request certainly never reached the server. */
   noteFailure(id: string, message: string, requeue: boolean): void {
-    this.sql(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END WHERE id = ?`).run(message, requeue ? 1 : 0, id);
+    this.sql(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END WHERE id = ?`).run(
+      redactSecrets(message),
+      requeue ? 1 : 0,
+      id,
+    );
   }
 
   /** Forgets finished actions older than `before` (refused ones stay until dismissed). */

@@ -3,8 +3,12 @@
  * server_json, or comment_sources / reply_sources) and effective columns: the server object with the pending
  * actions that touch it folded in. Rewriting either side goes through
  * `materialize*`, so pending effects survive refreshes and restarts.
+ *
+ * The search index follows every comment and reply row written or deleted here (what search
+ * finds is what the review views show, pending edits included).
  */
 import type { Db } from '../database';
+import type { SearchIndex } from '../search';
 import type { ReviewActionLog } from './action-log';
 import { applyToChangeRequest, applyToComment, applyToReply, CHANGE_REQUEST_KINDS } from './effects';
 import { statementCache } from './statements';
@@ -19,6 +23,11 @@ function compactReactions(reactions: RemoteReaction[] | undefined): string {
   return JSON.stringify(
     (reactions ?? []).map((r) => ({ emoji: r.emoji, count: r.count, users: r.users.map((u) => ({ id: u.user.id, displayName: u.user.displayName ?? '' })) })),
   );
+}
+
+/** The name search finds a comment or reply by. */
+function authorName(u: RemoteUser | undefined): string {
+  return u?.displayName ?? u?.email ?? '';
 }
 
 export function commentFingerprint(c: RemoteComment): string {
@@ -40,6 +49,7 @@ export class ReviewStore {
   constructor(
     db: Db,
     private readonly actions: ReviewActionLog,
+    private readonly search: SearchIndex,
   ) {
     this.sql = statementCache(db);
   }
@@ -229,6 +239,8 @@ export class ReviewStore {
       pending.some((a) => a.replyId === null) ? 1 : 0,
       id,
     );
+    const where = this.commentLocation(id);
+    if (where) this.search.indexComment({ id, spaceId: where.spaceId, author: authorName(c.postedBy), body: c.body?.markdown ?? '' });
   }
 
   setRepliesFingerprint(commentId: string, fingerprint: string | null): void {
@@ -254,6 +266,7 @@ export class ReviewStore {
   }
 
   private deleteCommentsWhere(where: string, arg: string): void {
+    for (const { id } of this.sql(`SELECT id FROM comments WHERE ${where}`).all(arg) as { id: string }[]) this.search.removeComment(id);
     const replies = `SELECT id FROM replies WHERE comment_id IN (SELECT id FROM comments WHERE ${where})`;
     this.sql(`DELETE FROM reply_sources WHERE id IN (${replies})`).run(arg);
     this.sql(`DELETE FROM replies WHERE comment_id IN (SELECT id FROM comments WHERE ${where})`).run(arg);
@@ -299,6 +312,7 @@ export class ReviewStore {
     for (const a of pending) r = applyToReply(r, a, me);
     if (!r) {
       this.sql(`DELETE FROM replies WHERE id = ?`).run(id);
+      this.search.removeReply(id);
       return;
     }
     const create = pending.find((a) => a.kind === 'reply');
@@ -319,16 +333,21 @@ export class ReviewStore {
       pending.length > 0 ? 1 : 0,
       id,
     );
+    const row = this.sql(`SELECT comment_id, space_id FROM replies WHERE id = ?`).get(id) as { comment_id: string; space_id: string } | undefined;
+    if (row) this.search.indexReply({ id, commentId: row.comment_id, spaceId: row.space_id, author: authorName(r.postedBy), body: r.body?.markdown ?? '' });
   }
 
   /** Moves a comment posted offline (and its local replies) to the id the server gave it. */
   renameComment(localId: string, serverId: string): void {
     this.sql(`UPDATE replies SET comment_id = ? WHERE comment_id = ?`).run(serverId, localId);
     this.sql(`DELETE FROM comments WHERE id = ?`).run(localId);
+    this.search.moveReplies(localId, serverId);
+    this.search.removeComment(localId);
   }
 
   renameReply(localId: string): void {
     this.sql(`DELETE FROM replies WHERE id = ?`).run(localId);
+    this.search.removeReply(localId);
   }
 
   /** Re-applies pending actions to every row they touch (after the queue changed). */
@@ -365,6 +384,8 @@ export class ReviewStore {
     const keepJson = JSON.stringify(keep);
     const notKept = `space_id NOT IN (SELECT value FROM json_each(?)) AND space_id NOT IN
       (SELECT space_id FROM review_actions WHERE state IN ('queued', 'sending'))`;
+    for (const { id } of this.sql(`SELECT id FROM replies WHERE ${notKept}`).all(keepJson) as { id: string }[]) this.search.removeReply(id);
+    for (const { id } of this.sql(`SELECT id FROM comments WHERE ${notKept}`).all(keepJson) as { id: string }[]) this.search.removeComment(id);
     this.sql(`DELETE FROM reply_sources WHERE id IN (SELECT id FROM replies WHERE ${notKept})`).run(keepJson);
     this.sql(`DELETE FROM replies WHERE ${notKept}`).run(keepJson);
     this.sql(`DELETE FROM comment_sources WHERE id IN (SELECT id FROM comments WHERE ${notKept})`).run(keepJson);

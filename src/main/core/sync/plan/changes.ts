@@ -111,7 +111,16 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
     if (isNewPageKey(key)) {
       if (!inserted(key) || d.kind !== 'text') continue;
       const at = place.get(key) ?? { parentKey: tree.parent(key), after: afterOnServer(key), last: lastOnServer(key) };
-      ops.set(key, { op: 'insert', key, path: tree.path(key)!, text: d.text, parentKey: at.parentKey, after: at.after, last: at.last, name: tree.name(key) ?? key });
+      ops.set(key, {
+        op: 'insert',
+        key,
+        path: tree.path(key)!,
+        text: d.text,
+        parentKey: at.parentKey,
+        after: at.after,
+        last: at.last,
+        name: tree.name(key) ?? key,
+      });
       continue;
     }
     const s = ctx.sides.get(key)!;
@@ -174,7 +183,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
       id: key,
       path: tree.path(key) ?? ctx.sides.get(key)?.local?.path ?? '',
       text,
-      record: text ?? (byRequest?.text ?? (P && !P.deleted ? P.text : null) ?? current),
+      record: text ?? byRequest?.text ?? (P && !P.deleted ? P.text : null) ?? current,
       move,
       rename,
       title,
@@ -229,7 +238,9 @@ function deferBlockedDeletes(ctx: PlanContext, push: PushOp[]): void {
   // Children on the server: main's, and those the change request placed there.
   const requestChildren = new Map<string, string[]>();
   // (A page main does not have is in the request where it was sent, moved or not.)
-  for (const p of pushedOpen.values()) if (!p.deleted && (p.moved || !view.remote.page(p.id)) && p.parentId !== null) requestChildren.set(p.parentId, [...(requestChildren.get(p.parentId) ?? []), p.id]);
+  for (const p of pushedOpen.values())
+    if (!p.deleted && (p.moved || !view.remote.page(p.id)) && p.parentId !== null)
+      requestChildren.set(p.parentId, [...(requestChildren.get(p.parentId) ?? []), p.id]);
   const serverChildren = (id: string): string[] => [
     ...view.remote.children(id).filter((k) => {
       const p = pushedOpen.get(k);

@@ -26,7 +26,7 @@ export function emit(ctx: PlanContext): void {
   // A conflicted page gone from both sides (its file deleted here, the page there): nothing is left to decide.
   for (const [key, d] of ctx.decisions) {
     const open = ctx.sides.get(key)?.conflict;
-    if (open && open.remoteFilePresent && (d.kind === 'gone' || d.kind === 'delete-file' || d.kind === 'push-delete')) plan.conflicts.resolve.push(open);
+    if (open?.remoteFilePresent && (d.kind === 'gone' || d.kind === 'delete-file' || d.kind === 'push-delete')) plan.conflicts.resolve.push(open);
   }
   const copies: { key: string; path: string; text: string | null }[] = [];
   for (const [key, d] of ctx.decisions) {
@@ -98,7 +98,12 @@ export function emit(ctx: PlanContext): void {
   }
   plan.stats.movedLocally = moves.length;
   // Links to pages that moved, appeared or went away are written again in the files that hold them.
-  const changedTargets = [...movedIds, ...view.local.moved.keys(), ...removed, ...[...ctx.decisions].filter(([k, d]) => !nodeOf(k) && (d.kind === 'text' || d.kind === 'pull-unseen')).map(([k]) => k)];
+  const changedTargets = [
+    ...movedIds,
+    ...view.local.moved.keys(),
+    ...removed,
+    ...[...ctx.decisions].filter(([k, d]) => !nodeOf(k) && (d.kind === 'text' || d.kind === 'pull-unseen')).map(([k]) => k),
+  ];
   const pageTargets = changedTargets.filter((k) => !isNewPageKey(k));
   if (pageTargets.length > 0) {
     for (const key of ctx.tree.linking(pageTargets)) {
@@ -197,7 +202,15 @@ export function emit(ctx: PlanContext): void {
     if (removed.has(key)) continue;
     const d = ctx.decisions.get(key);
     const s = ctx.sides.get(key);
-    if (d && s && !keepsFile(d, s.local !== undefined) && d.kind !== 'held' && (s.remote?.kind ?? s.base?.kind ?? 'document') === 'document' && !ctx.placements.has(key)) continue;
+    if (
+      d &&
+      s &&
+      !keepsFile(d, s.local !== undefined) &&
+      d.kind !== 'held' &&
+      (s.remote?.kind ?? s.base?.kind ?? 'document') === 'document' &&
+      !ctx.placements.has(key)
+    )
+      continue;
     const row = rowFor(key);
     if (row) rows.set(key, row);
   }
@@ -208,7 +221,15 @@ export function emit(ctx: PlanContext): void {
     const node = view.folder.node(key);
     if (pushesDelete(ctx.decisions.get(key)) && (node || !pushedOpen.get(key)?.deleted)) {
       const s = ctx.sides.get(key);
-      const shape = node ?? { key, kind: 'document' as const, parentKey: null, position: 0, title: s?.base?.title ?? s?.remote?.title ?? key, href: null, placedLocally: false };
+      const shape = node ?? {
+        key,
+        kind: 'document' as const,
+        parentKey: null,
+        position: 0,
+        title: s?.base?.title ?? s?.remote?.title ?? key,
+        href: null,
+        placedLocally: false,
+      };
       rows.set(key, { ...shape, name: null, path: null, folder: null, pending: true, holds: 'none' });
       plan.folder.removeWhenPushed.push(key);
     } else if (node) plan.folder.remove.push(key);
@@ -236,4 +257,3 @@ export function emit(ctx: PlanContext): void {
   }
   plan.clearPushed = view.changeRequest === 'merged' || view.changeRequest === 'closed';
 }
-

@@ -16,7 +16,6 @@ export interface FinalTree {
 }
 
 export function finalTree(ctx: PlanContext): FinalTree {
-  const { view } = ctx;
   const nodeOf = (key: string) => ctx.tree.node(key);
   const nowPath = (key: string): string | null => {
     const s = ctx.sides.get(key);

@@ -66,7 +66,7 @@ export function layOut(ctx: PlanContext): void {
     if (!affected.has(f)) return before;
     const members = new Set(before.filter((k) => !ctx.placements.has(k) || ctx.placements.get(k)!.parentKey === f));
     const arrivals = (into.get(f) ?? []).filter((k) => !members.has(k));
-    arrivals.sort((a, b) => sortKey(a) .localeCompare(sortKey(b)));
+    arrivals.sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
     for (const k of arrivals) members.add(k);
     let localSeq = [...before.filter((k) => members.has(k)), ...arrivals];
     const listed = ctx.summaryOrder.get(f);
@@ -82,7 +82,11 @@ export function layOut(ctx: PlanContext): void {
         seen.add(id);
       }
     }
-    for (const k of localSeq) if (!placedLocally(k) && !seen.has(k)) out.push(k), seen.add(k);
+    for (const k of localSeq) {
+      if (placedLocally(k) || seen.has(k)) continue;
+      out.push(k);
+      seen.add(k);
+    }
     localSeq.forEach((k, i) => {
       if (seen.has(k)) return;
       let at = 0;
@@ -200,7 +204,12 @@ export function layOut(ctx: PlanContext): void {
     const where = placeOf(parentDir, node.name, node.kind, hasChildren(key), key === after);
     const held = ctx.placements.get(key)?.held === true;
     if (!held && where.file === node.path && where.folder === node.folder) return;
-    ctx.laid.set(key, held ? heldPlace(key, node.parentKey, node.position, node.name, where) : { parentKey: node.parentKey, position: node.position, name: node.name, path: where.file, folder: where.folder });
+    ctx.laid.set(
+      key,
+      held
+        ? heldPlace(key, node.parentKey, node.position, node.name, where)
+        : { parentKey: node.parentKey, position: node.position, name: node.name, path: where.file, folder: where.folder },
+    );
   }
 
   avoidStayingFiles(ctx, removed);
@@ -240,7 +249,11 @@ function avoidStayingFiles(ctx: PlanContext, removed: ReadonlySet<string>): void
       continue;
     }
     const stem = laid.path.replace(/\.md$/i, '');
-    const short = key.replace(/[^A-Za-z0-9_]/g, '').slice(0, 8).toLowerCase() || 'page';
+    const short =
+      key
+        .replace(/[^A-Za-z0-9_]/g, '')
+        .slice(0, 8)
+        .toLowerCase() || 'page';
     let candidate = `${stem}-${short}.md`;
     const taken = (path: string) => {
       const holder = claimed.get(path.toLowerCase()) ?? ctx.tree.byPath(path);

@@ -41,7 +41,10 @@ export function place(ctx: PlanContext): void {
   // Where each file of the folder is after this cycle's local changes, and who owns a folder.
   const fileAt = new Map<string, string>();
   const gone = new Set<string>();
-  for (const [key, path] of view.local.vanished) gone.add(path), fileAt.set(`-${key}`, path);
+  for (const [key, path] of view.local.vanished) {
+    gone.add(path);
+    fileAt.set(`-${key}`, path);
+  }
   for (const [key, m] of view.local.moved) {
     gone.add(m.from);
     fileAt.set(m.to, key);
@@ -113,7 +116,17 @@ export function place(ctx: PlanContext): void {
   const fromFolder = (key: string): Placement | undefined => {
     const node = tree.node(key);
     if (!node) return undefined;
-    return { key, kind: node.kind, parentKey: node.parentKey, placedLocally: node.placedLocally, movedNow: false, slug: node.name, title: node.title, href: node.href, held: false };
+    return {
+      key,
+      kind: node.kind,
+      parentKey: node.parentKey,
+      placedLocally: node.placedLocally,
+      movedNow: false,
+      slug: node.name,
+      title: node.title,
+      href: node.href,
+      held: false,
+    };
   };
 
   // SUMMARY.md: what the writer moved, reordered or retitled there (a file moved wins).
@@ -171,7 +184,8 @@ export function place(ctx: PlanContext): void {
   // The children of a page kept under a new key follow it (their rows name the old key).
   for (const now of ctx.rekeyed.values()) {
     if (!inTree(now)) continue;
-    for (const child of tree.children(now)) if (!ctx.placements.has(child) && !removed.has(child)) ctx.placements.set(child, { ...fromFolder(child)!, placedLocally: true });
+    for (const child of tree.children(now))
+      if (!ctx.placements.has(child) && !removed.has(child)) ctx.placements.set(child, { ...fromFolder(child)!, placedLocally: true });
   }
   // A move here and a move there can make a loop (each page under the other): the move made
   // here wins, the page main placed goes to the root.
@@ -194,4 +208,3 @@ export function place(ctx: PlanContext): void {
     }
   }
 }
-

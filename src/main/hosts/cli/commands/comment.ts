@@ -1,6 +1,7 @@
 import { ReviewService, type ActionInput, type ActResult } from '../../../core/review';
-import { flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, flag, has, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
+import { safeField } from '../terminal-text';
 import { tryApi, type ReviewCliContext } from './review';
 
 export type { ReviewCliContext } from './review';
@@ -38,9 +39,9 @@ function describe(verb: Verb, commentId: string, r: ActResult): string {
     case 'sent':
       return `${what}: sent${verb === 'reply' && r.targetId ? ` (reply ${r.targetId})` : ''}.`;
     case 'queued':
-      return `${what}: queued — the API is not reachable now (${r.message ?? 'offline'}). It shows as pending and is sent by the next \`quire sync\`.`;
+      return `${what}: queued — the API is not reachable now (${safeField(r.message ?? 'offline')}). It shows as pending and is sent by the next \`quire sync\`.`;
     case 'refused':
-      return `${what}: refused by the server — ${r.message}. Nothing was changed.`;
+      return `${what}: refused by the server — ${safeField(r.message)}. Nothing was changed.`;
   }
 }
 
@@ -53,7 +54,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
   if (!verb || !(VERBS as readonly string[]).includes(verb)) throw new UsageError(`quire comment takes one of ${VERBS.join(', ')}; got "${verb ?? ''}"`);
   if (!commentId) throw new UsageError(`quire comment ${verb} needs a comment id`);
   if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
-  const dir = requireFlag(args, 'dir');
+  const dir = dirFlag(args);
   const input = inputFor(verb as Verb, commentId, args);
 
   const mirror = ctx.openMirror(dir);

@@ -2,6 +2,7 @@ import { ApiClient } from '../../../core/api';
 import { flag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
+import { safeField } from '../terminal-text';
 
 const DEFAULT_API = 'https://api.gitbook.com';
 
@@ -16,7 +17,7 @@ export async function login(args: ParsedArgs, io: CliIo, ctx: CliContext): Promi
   const api = new ApiClient({ baseUrl: apiUrl, token, signal: io.signal, maxAttempts: 3 });
   const user = await api.call<{ displayName?: string; email?: string }>((c, params) => c.user.getAuthenticatedUser(params));
   await ctx.tokens.set(apiUrl, token);
-  io.stdout(`Signed in to ${apiUrl} as ${user.displayName ?? user.email ?? 'unknown user'}; the token is in the OS keychain.`);
+  io.stdout(`Signed in to ${apiUrl} as ${safeField(user.displayName ?? user.email ?? 'unknown user')}; the token is in the OS keychain.`);
   return EXIT.ok;
 }
 

@@ -1,9 +1,10 @@
 import type { ApiClient } from '../../../core/api';
 import type { Mirror } from '../../../core/mirror';
 import { ReviewService, type ActionRecord, type ChangeRequestView, type CommentView, type ReplyView } from '../../../core/review';
-import { has, requireFlag, type ParsedArgs } from '../args';
+import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
+import { safeField } from '../terminal-text';
 
 /** What the review and comment commands need from the CLI host. */
 export interface ReviewCliContext {
@@ -66,7 +67,7 @@ function reviewJson(changeRequests: ChangeRequestView[], comments: CommentView[]
  * refreshes; otherwise it lists what the mirror holds and says so on stderr.
  */
 export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): Promise<number> {
-  const dir = requireFlag(args, 'dir');
+  const dir = dirFlag(args);
   const mirror = ctx.openMirror(dir);
   try {
     const review = new ReviewService(mirror);
@@ -88,7 +89,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     const replies = review.repliesFor(comments.map((c) => c.id));
     if (has(args, 'json')) {
       for (const a of review.refusedActions()) {
-        io.stderr(`Refused by the server: ${a.kind} on ${a.replyId ?? a.commentId ?? a.changeRequestId} — ${a.message}`);
+        io.stderr(`Refused by the server: ${a.kind} on ${a.replyId ?? a.commentId ?? a.changeRequestId} — ${safeField(a.message)}`);
       }
       io.stdout(JSON.stringify(reviewJson(changeRequests, comments, replies), null, 2));
       return EXIT.ok;
@@ -100,9 +101,10 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
   }
 }
 
+/** The first line of a comment, shortened, safe for a terminal. */
 function firstLine(text: string, max = 80): string {
   const line = text.trim().split('\n')[0] ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return safeField(line.length > max ? `${line.slice(0, max - 1)}…` : line);
 }
 
 function formatText(changeRequests: ChangeRequestView[], comments: CommentView[], replies: Map<string, ReplyView[]>, refused: ActionRecord[]): string {
@@ -111,21 +113,25 @@ function formatText(changeRequests: ChangeRequestView[], comments: CommentView[]
   lines.push(changeRequests.length ? `Open change requests (${changeRequests.length}):` : 'No open change requests.');
   for (const cr of changeRequests) {
     const notes = [cr.outdated ? 'outdated' : '', cr.reviewRequested ? 'review requested' : '', cr.pending ? 'pending' : ''].filter(Boolean);
-    lines.push(`  #${cr.number} ${cr.subject || '(no subject)'}  [${cr.id} in ${cr.spaceId}]${notes.length ? ` — ${notes.join(', ')}` : ''}`);
+    lines.push(
+      `  #${cr.number} ${safeField(cr.subject) || '(no subject)'}  [${safeField(cr.id)} in ${safeField(cr.spaceId)}]${notes.length ? ` — ${notes.join(', ')}` : ''}`,
+    );
   }
   lines.push('');
   lines.push(comments.length ? `Unresolved comments (${comments.length}):` : 'No unresolved comments.');
   for (const c of comments) {
     const where = c.changeRequestId ? `change request #${numberOf.get(c.changeRequestId) ?? c.changeRequestId}` : 'main content';
     const page = c.pageId ? `, page ${c.pageId}` : '';
-    lines.push(`  ${c.id}${c.pending ? ' (pending)' : ''} — ${c.author?.displayName ?? 'unknown'} on ${where}${page}: ${firstLine(c.body)}`);
+    lines.push(
+      `  ${safeField(c.id)}${c.pending ? ' (pending)' : ''} — ${safeField(c.author?.displayName ?? 'unknown')} on ${safeField(where)}${safeField(page)}: ${firstLine(c.body)}`,
+    );
     for (const r of replies.get(c.id) ?? []) {
-      lines.push(`      ↳ ${r.author?.displayName ?? 'unknown'}${r.pending ? ' (pending)' : ''}: ${firstLine(r.body, 70)}`);
+      lines.push(`      ↳ ${safeField(r.author?.displayName ?? 'unknown')}${r.pending ? ' (pending)' : ''}: ${firstLine(r.body, 70)}`);
     }
   }
   if (refused.length > 0) {
     lines.push('', `Refused by the server (not retried):`);
-    for (const a of refused) lines.push(`  ${a.kind} on ${a.replyId ?? a.commentId ?? a.changeRequestId} (${a.createdAt}): ${a.message}`);
+    for (const a of refused) lines.push(`  ${a.kind} on ${safeField(a.replyId ?? a.commentId ?? a.changeRequestId)} (${a.createdAt}): ${safeField(a.message)}`);
   }
   return lines.join('\n');
 }

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
-import { has, requireFlag, type ParsedArgs } from '../args';
+import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { heldMessage } from '../messages';
+import { safeField } from '../terminal-text';
 import { deletedAssets, pendingEdits as detectPendingEdits } from '../../../core/sync';
+import { API_URL_META } from '../../../core/api';
+import { CorruptMirrorError, isCorruptionError, type Mirror } from '../../../core/mirror';
 
 export interface SpaceStatus {
   spaceId: string;
@@ -28,9 +31,19 @@ export interface SpaceStatus {
 
 /** `quire status --dir DIR [--json]`: per space, last sync, pending edits, conflicts, open change requests. */
 export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
-  const dir = requireFlag(args, 'dir');
+  const dir = dirFlag(args);
   const mirror = ctx.openMirror(dir);
   try {
+    return await report(mirror);
+  } catch (err) {
+    // Read-only: damage is reported, and left for the next sync to set aside.
+    if (isCorruptionError(err)) throw new CorruptMirrorError(dir, err);
+    throw err;
+  } finally {
+    mirror.close();
+  }
+
+  async function report(mirror: Mirror): Promise<number> {
     const spaces: SpaceStatus[] = [];
     const store = mirror.outbox;
     for (const s of mirror.catalog.selectedSpaces()) {
@@ -53,39 +66,39 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         deletedAssets: s.folder ? deletedAssets(mirror, s.id, join(dir, s.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
       });
     }
+    const apiUrl = mirror.catalog.getMeta(API_URL_META) ?? null;
     if (has(args, 'json')) {
-      io.stdout(JSON.stringify({ spaces }, null, 2));
+      io.stdout(JSON.stringify({ apiUrl, spaces }, null, 2));
     } else if (spaces.length === 0) {
       io.stdout(`Nothing synced in ${dir} yet. Run: quire sync --api <url> --dir ${dir} --once`);
     } else {
+      if (apiUrl) io.stdout(`API: ${safeField(apiUrl)} (remembered by this folder; its token is looked up for this address)`);
       for (const s of spaces) io.stdout(formatSpace(s));
     }
     return EXIT.ok;
-  } finally {
-    mirror.close();
   }
 }
 
 function formatSpace(s: SpaceStatus): string {
   const edits = s.pendingEdits.modified.length + s.pendingEdits.added.length + s.pendingEdits.deleted.length;
   const lines = [
-    `${s.title} (${s.spaceId}) in ${s.folder ?? '(not yet pulled)'}`,
-    `  last sync: ${s.lastSyncAt ?? 'never'}${s.lastError ? ` — last error: ${s.lastError}` : ''}`,
+    `${safeField(s.title)} (${safeField(s.spaceId)}) in ${s.folder === null ? '(not yet pulled)' : safeField(s.folder)}`,
+    `  last sync: ${s.lastSyncAt ?? 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
     `  pending local edits: ${edits}`,
-    ...s.pendingEdits.modified.map((p) => `    modified ${p}`),
-    ...s.pendingEdits.added.map((p) => `    added    ${p}`),
-    ...s.pendingEdits.deleted.map((p) => `    deleted  ${p}`),
+    ...s.pendingEdits.modified.map((p) => `    modified ${safeField(p)}`),
+    ...s.pendingEdits.added.map((p) => `    added    ${safeField(p)}`),
+    ...s.pendingEdits.deleted.map((p) => `    deleted  ${safeField(p)}`),
     `  conflicts: ${s.conflicts.length}`,
-    ...s.conflicts.map((c) => `    ${c.path}: ${c.kind}${c.remotePath ? ` (remote version in ${c.remotePath})` : ''}`),
+    ...s.conflicts.map((c) => `    ${safeField(c.path)}: ${c.kind}${c.remotePath ? ` (remote version in ${safeField(c.remotePath)})` : ''}`),
     `  open change requests: ${s.openChangeRequests}`,
     ...(s.changeRequest
-      ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${s.changeRequest.subject}`]
+      ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${safeField(s.changeRequest.subject)}`]
       : []),
-    ...s.refused.map((r) => `  refused by the server: ${r.path ?? '(asset)'}: ${r.message}`),
+    ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),
     ...s.deletedAssets.map((a) =>
       a.usedBy.length > 0
-        ? `  ${a.path}: deleted here but still shown by ${a.usedBy.join(', ')}: restore it or remove it from those pages`
-        : `  ${a.path}: deleted here; it stays on GitBook (the API cannot delete files), no page uses it`,
+        ? `  ${safeField(a.path)}: deleted here but still shown by ${a.usedBy.map(safeField).join(', ')}: restore it or remove it from those pages`
+        : `  ${safeField(a.path)}: deleted here; it stays on GitBook (the API cannot delete files), no page uses it`,
     ),
     ...(s.held ? [`  STOPPED: ${s.held}`] : []),
   ];

@@ -1,46 +1,55 @@
-import { all, flag, has, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
-import type { CliContext } from '../context';
+import { normaliseApiUrl, type CliContext } from '../context';
 import { describeNotPushed, explainMirrorError, needsYou, SyncEngine, type CycleReport, ContinuousSync } from '../../../core/sync';
 import { errorMessage, heldMessage } from '../messages';
 import { progressPrinter } from '../progress-printer';
-import type { Mirror } from '../../../core/mirror';
+import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
 import { API_URL_META, type ApiClient } from '../../../core/api';
-import { ReviewService } from '../../../core/review';
+import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
+import { safeField } from '../terminal-text';
 
 const DEFAULT_INTERVAL_S = 30;
-/** Continuous mode refreshes change requests and comments this often (content syncs every cycle). */
-const REVIEW_REFRESH_MS = 5 * 60_000;
+/** `--once` waits this long for another process syncing the folder before saying who it is. */
+const ONCE_LOCK_WAIT_MS = 5_000;
 
 /**
  * `quire sync --api URL --dir DIR [--space ID]... [--once] [--interval S] [--allow-deletes]`.
  * --once: one cycle, exit 0 in sync, 3 when conflicts (or the mass-delete fail-safe) need the user.
- * Otherwise watches the folder and syncs on every settled edit and every S seconds,
- * until SIGINT/SIGTERM, then stops cleanly.
+ * Otherwise watches the folder and syncs on every settled edit and every S seconds (ContinuousSync,
+ * the scheduler the app runs too), until SIGINT/SIGTERM, then stops cleanly.
+ * Each cycle holds the folder's lock: one engine per folder, whichever process.
  */
 export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
-  const dir = requireFlag(args, 'dir');
-  const spaceIds = all(args, 'space');
-  const intervalS = Number(flag(args, 'interval') ?? DEFAULT_INTERVAL_S);
-  if (!Number.isFinite(intervalS) || intervalS <= 0) throw new UsageError('--interval takes a number of seconds');
-  const allowDeletes = has(args, 'allow-deletes') && flag(args, 'allow-deletes') !== 'false';
+  const dir = dirFlag(args);
+  const spaceIds = spaceFlags(args);
+  const intervalS = intervalFlag(args, DEFAULT_INTERVAL_S);
+  const allowDeletes = switchFlag(args, 'allow-deletes');
+  const explicitApi = flag(args, 'api') === undefined ? undefined : normaliseApiUrl(flag(args, 'api')!);
 
   let mirror: Mirror;
   try {
-    mirror = ctx.openMirror(dir);
+    mirror = ctx.openMirror(dir, { ifCorrupt: 'set-aside' });
   } catch (err) {
     throw explainMirrorError(err, dir);
   }
+  if (mirror.setAside) io.stderr(mirror.setAside.notice);
   try {
     return await run(mirror);
   } catch (err) {
+    // Damage found mid-cycle (a malformed page): set the file aside now, so the next run starts fresh.
+    if (isCorruptionError(err)) throw new Error(`${Mirror.setAsideAfter(mirror, dir, err).notice} Run \`quire sync\` again.`);
     throw explainMirrorError(err, dir);
   } finally {
     mirror.close();
   }
 
   async function run(mirror: Mirror): Promise<number> {
-    const apiUrl = ctx.apiUrlFor(mirror, flag(args, 'api'));
+    const remembered = ctx.rememberedApiUrl(mirror);
+    const apiUrl = ctx.apiUrlFor(mirror, explicitApi);
+    // Never a silent switch: the folder's spaces, and the token used, follow the API.
+    if (remembered && remembered !== apiUrl)
+      io.stderr(`This folder synced with ${remembered} until now; from now on it syncs with ${apiUrl} (given by --api).`);
     const api = await ctx.apiFor(mirror, apiUrl);
     mirror.catalog.setMeta(API_URL_META, apiUrl);
     const engine = new SyncEngine({
@@ -56,27 +65,44 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     const review = new ReviewService(mirror);
 
     if (has(args, 'once')) {
-      const report = await engine.runCycle();
+      // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
+      const report = await withFolderLock(
+        dir,
+        {
+          command: 'quire sync --once',
+          waitMs: ONCE_LOCK_WAIT_MS,
+          signal: io.signal,
+          onWait: (holder) =>
+            io.stderr(`Another Quire is syncing this folder (${describeHolder(holder)}); waiting up to ${ONCE_LOCK_WAIT_MS / 1000} s for it.`),
+        },
+        () => engine.runCycle(),
+      );
       io.stdout(describe(report));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
-      for (const s of report.spaces) for (const h of s.notPushed) io.stderr(`${s.title}: ${describeNotPushed(h)}`);
+      for (const s of report.spaces) for (const h of s.notPushed) io.stderr(`${safeField(s.title)}: ${safeField(describeNotPushed(h))}`);
       await replayQueuedActions(review, api, io);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
     io.stderr(`Syncing ${dir}: on every saved edit and every ${intervalS}s; press Ctrl-C to stop.`);
     let fatal: unknown = null;
-    let reviewRefreshedAt = 0;
+    const cadence = new ReviewCadence(review);
     const continuous = new ContinuousSync({
       mirror,
       root: dir,
-      runCycle: async () => {
-        const report = await engine.runCycle();
-        await replayQueuedActions(review, api, io);
-        if (Date.now() - reviewRefreshedAt >= REVIEW_REFRESH_MS) {
-          await review.refresh(api, { signal: io.signal });
-          reviewRefreshedAt = Date.now();
-        }
+      runCycle: async (request) => {
+        // Continuous mode waits for its turn when another process is syncing the folder.
+        const report = await withFolderLock(
+          dir,
+          {
+            command: 'quire sync',
+            waitMs: Number.POSITIVE_INFINITY,
+            signal: io.signal,
+            onWait: (holder) => io.stderr(`Waiting for ${describeHolder(holder)} to finish with this folder…`),
+          },
+          () => engine.runCycle(request),
+        );
+        printReplay(await cadence.afterCycle(api, { signal: io.signal }), io);
         return report;
       },
       intervalMs: intervalS * 1000,
@@ -84,12 +110,12 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       onReport: (report) => {
         if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report));
         for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
-        for (const s of report.spaces) for (const h of s.notPushed) io.stderr(`${s.title}: ${describeNotPushed(h)}`);
+        for (const s of report.spaces) for (const h of s.notPushed) io.stderr(`${safeField(s.title)}: ${safeField(describeNotPushed(h))}`);
       },
       onError: (err) => {
         if (io.signal.aborted) return false;
-        if (isFatal(err)) {
-          fatal = err;
+        if (isFatal(err) || isCorruptionError(err)) {
+          fatal = err; // a rejected token needs the user; a damaged mirror is set aside below
           return true;
         }
         // Offline or a passing server fault: say so, keep the edits, try again next cycle.
@@ -108,9 +134,13 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 
 /** Sends review actions queued while offline (replies, resolutions, ...), in order. */
 async function replayQueuedActions(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
-  const replay = await review.replay(api, io.signal);
+  printReplay({ replay: await review.replay(api, io.signal) }, io);
+}
+
+function printReplay({ replay }: Pick<CadenceReport, 'replay'>, io: CliIo): void {
   if (replay.sent.length > 0) io.stdout(`Sent ${replay.sent.length} queued review action(s).`);
-  for (const a of replay.refused) io.stderr(`The server refused a queued ${a.kind} on comment ${a.commentId ?? '-'}: ${a.message ?? 'no reason given'}`);
+  for (const a of replay.refused)
+    io.stderr(`The server refused a queued ${a.kind} on comment ${safeField(a.commentId ?? '-')}: ${safeField(a.message ?? 'no reason given')}`);
 }
 
 function isFatal(err: unknown): boolean {
@@ -130,7 +160,7 @@ export function describe(report: CycleReport): string {
   const fetched = pulled.reduce((n, s) => n + (s.pull?.fetchedPages ?? 0), 0);
   const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
   const parts = [`${report.spaces.length} space(s) in sync`, pulled.length ? `${pulled.length} pulled (${fetched} page(s) fetched)` : 'nothing new'];
-  for (const s of pushed) parts.push(`${s.push!.changes} change(s) pushed to change request #${s.push!.changeRequest?.number} in ${s.title}`);
+  for (const s of pushed) parts.push(`${s.push!.changes} change(s) pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
   const refused = report.spaces.flatMap((s) => s.push?.refused ?? []);
   if (refused.length) parts.push(`${refused.length} change(s) refused by the server (see \`quire status\`)`);
   parts.push(`${report.requests} request(s)`);

@@ -2,7 +2,8 @@ import { join, resolve } from 'node:path';
 import { KeytarTokenStore, type TokenStore } from '../../../core/secrets';
 import { defaultRendererDir, rendererBuilt } from '../../service';
 import { startWebHost } from '../../web';
-import { flag, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, flag, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { normaliseApiUrl } from '../context';
 import { EXIT, type CliIo } from '../io';
 
 /**
@@ -11,8 +12,8 @@ import { EXIT, type CliIo } from '../io';
  * else goes to stderr. Runs until the signal aborts (Ctrl+C).
  */
 export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; rendererDir?: string } = {}): Promise<number> {
-  const apiUrl = requireFlag(args, 'api');
-  const dir = resolve(requireFlag(args, 'dir'));
+  const apiUrl = normaliseApiUrl(requireFlag(args, 'api'));
+  const dir = resolve(dirFlag(args));
   const portFlag = flag(args, 'port');
   const port = portFlag === undefined ? 0 : Number(portFlag);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);

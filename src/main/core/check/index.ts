@@ -1,0 +1,14 @@
+/**
+ * Checking a sync folder before pushing (`quire check`, the preview's problem list, the Pages
+ * view), and the push guard the planner asks before sending a page. Hosts import it from here.
+ */
+export { checkPage, checkSpaces, type SpaceReport } from './check-space';
+export { CheckSetupError, checkFolder, type FolderCheck, hasMirror, type LoadedFolder, loadFolder, mirrorFacts } from './check-folder';
+export { type CheckedSpace, FolderIndex, type IndexedFile, joinRoot, type MirrorFacts } from './folder-index';
+export { MAX_ASSET_BYTES, MAX_PAGE_BYTES } from './limits';
+export { countBySeverity, type Problem, type ProblemCode, type Severity, type SeverityCounts, sortProblems } from './problem';
+export { checkPageForPush } from './push-guard';
+export { type Resolution, resolveHref } from './resolve';
+export { fileKind, isContentPath, readSpaceFile, readSpaceFolder, type SpaceFile, type SpaceFileKind } from './space-files';
+export { hasAnchor, headingSlug, type PageHeading, pageAnchors, pageHeadings } from './anchors';
+export { summaryEntries, summaryEntryFile } from './summary';

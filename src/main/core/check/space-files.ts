@@ -1,0 +1,104 @@
+/**
+ * Reading a space folder for the checker and the preview: which files it holds, what kind each
+ * is (a page, SUMMARY.md, reusable content, an asset), and the text of the markdown ones. A
+ * file that is not UTF-8 or too large to push is listed without text, with the reason, so
+ * nothing downstream ever sees replacement characters where the writer's bytes were.
+ *
+ * The walk follows sync's rules (core/sync/ignore.ts): Quire's state, `.git`, hidden folders
+ * other than `.gitbook`, editors' temp files and conflict copies (`*.remote.md`) are not
+ * content. Synchronous on purpose, as sync's scan is: thousands of small reads are several
+ * times faster without a promise each.
+ */
+import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isIgnoredDir, isRemoteCopy, isTempName } from '../sync/ignore';
+import { MAX_PAGE_BYTES } from './limits';
+import { decodeUtf8 } from './utf8';
+
+export const ASSETS_PREFIX = '.gitbook/assets/';
+export const INCLUDES_PREFIX = '.gitbook/includes/';
+export const SUMMARY_FILE = 'SUMMARY.md';
+
+export type SpaceFileKind = 'page' | 'summary' | 'include' | 'asset' | 'other';
+
+export type Unreadable = { reason: 'not-utf8'; line: number } | { reason: 'too-large' };
+
+export interface SpaceFile {
+  /** Relative to the space folder, `/` separators, NFC. */
+  path: string;
+  kind: SpaceFileKind;
+  size: number;
+  /** The text of a markdown file (page, SUMMARY.md, reusable content); null otherwise or when unreadable. */
+  text: string | null;
+  /** Why a markdown file has no text. */
+  unreadable: Unreadable | null;
+}
+
+export function fileKind(path: string): SpaceFileKind {
+  if (path.startsWith(ASSETS_PREFIX)) return 'asset';
+  if (path.startsWith(INCLUDES_PREFIX)) return /\.md$/i.test(path) ? 'include' : 'other';
+  if (path.startsWith('.gitbook/')) return 'other';
+  if (path === SUMMARY_FILE) return 'summary';
+  return /\.md$/i.test(path) ? 'page' : 'other';
+}
+
+/** Whether a path inside a space folder is content at all (sync's ignore rules). */
+export function isContentPath(path: string): boolean {
+  const parts = path.split('/');
+  const name = parts[parts.length - 1]!;
+  if (parts.slice(0, -1).some(isIgnoredDir) || isTempName(name) || isRemoteCopy(path)) return false;
+  return !(parts.length === 1 && name.startsWith('.'));
+}
+
+/** Reads one file of a space folder; null when it is gone or not content. */
+export function readSpaceFile(spaceDir: string, path: string): SpaceFile | null {
+  const nfc = path.normalize('NFC');
+  if (!isContentPath(nfc)) return null;
+  const abs = join(spaceDir, path);
+  let size: number;
+  try {
+    const st = statSync(abs);
+    if (!st.isFile()) return null;
+    size = st.size;
+  } catch {
+    return null;
+  }
+  const kind = fileKind(nfc);
+  if (kind === 'asset' || kind === 'other') return { path: nfc, kind, size, text: null, unreadable: null };
+  if (size > MAX_PAGE_BYTES) return { path: nfc, kind, size, text: null, unreadable: { reason: 'too-large' } };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch {
+    return null;
+  }
+  const decoded = decodeUtf8(bytes);
+  if ('invalidLine' in decoded) return { path: nfc, kind, size, text: null, unreadable: { reason: 'not-utf8', line: decoded.invalidLine } };
+  return { path: nfc, kind, size: bytes.length, text: decoded.text, unreadable: null };
+}
+
+/** Every content file of a space folder, sorted by path; [] when the folder does not exist. */
+export function readSpaceFolder(spaceDir: string): SpaceFile[] {
+  const out: SpaceFile[] = [];
+  const walk = (rel: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(rel === '' ? spaceDir : join(spaceDir, rel), { withFileTypes: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      throw err;
+    }
+    for (const e of entries) {
+      const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!isIgnoredDir(e.name)) walk(childRel);
+      } else if (e.isFile()) {
+        const file = readSpaceFile(spaceDir, childRel);
+        if (file) out.push(file);
+      }
+    }
+  };
+  walk('');
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

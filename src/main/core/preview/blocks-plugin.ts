@@ -1,0 +1,269 @@
+/**
+ * A markdown-it plugin for GitBook's `{% … %}` blocks. A line holding one tag becomes a token
+ * (a block rule, so markdown-it parses everything between tags as ordinary markdown); a core
+ * rule then pairs the tags the way content/blocks.ts's scanner does (`embed` and `file` may end
+ * themselves, `include` never has an end, an unknown block ends itself unless its end tag is in
+ * the page, an unclosed block is closed at the end of the page), and the render rules turn each
+ * block into the HTML GitBook shows: hints, tabs, steppers, columns, titled code, content-ref
+ * cards, embeds as links, files as cards, includes with their title.
+ */
+import type { MarkdownIt, StateBlock, StateCore, Token } from 'markdown-it';
+import { BLOCKS_BY_NAME, endTagTarget } from '../content/blocks';
+import { parseTag } from '../content/tag-syntax';
+import { escapeHtml } from './sanitize';
+
+export interface TagMeta {
+  name: string;
+  /** key="value" arguments. */
+  args: Record<string, string>;
+  /** Positional values (include's path). */
+  values: string[];
+  /** Everything after the name (an `if` condition). */
+  rest: string;
+  /** open: has content and a close; void: stands alone; close: ends a block; stray: an end tag that closes nothing. */
+  role: 'open' | 'void' | 'close' | 'stray';
+  /** The open tag's meta, for a close. */
+  opener?: TagMeta;
+  /** Closed at the end of the page because its end tag is missing. */
+  unclosed?: boolean;
+  /** Tabs: the titles of its tabs; a tab: its place among them and its group's id. */
+  tabs?: string[];
+  tabIndex?: number;
+  group?: string;
+  parent?: TagMeta | null;
+  /** Filled by the host's render hooks (include, content-ref). */
+  line: number;
+}
+
+/** markdown-it types `meta` as a record; these tokens carry a TagMeta. */
+export const tagMeta = (token: Token): TagMeta => token.meta as unknown as TagMeta;
+const setMeta = (token: Token, meta: TagMeta): void => {
+  token.meta = meta as unknown as Record<string, unknown>;
+};
+
+function readTagLine(state: StateBlock, line: number): TagMeta | null {
+  if (state.sCount[line]! - state.blkIndent >= 4) return null;
+  const pos = state.bMarks[line]! + state.tShift[line]!;
+  const text = state.src.slice(pos, state.eMarks[line]!);
+  if (!text.startsWith('{%')) return null;
+  const close = text.indexOf('%}');
+  if (close < 0 || text.slice(close + 2).trim() !== '') return null;
+  const tag = parseTag(text, 0, close + 2);
+  if (tag.name === '') return null;
+  const target = endTagTarget(tag.name);
+  const args: Record<string, string> = {};
+  const values: string[] = [];
+  for (const a of tag.args) {
+    if (a.key === null) values.push(a.value);
+    else args[a.key] = a.value;
+  }
+  return { name: target ?? tag.name, args, values, rest: tag.rest, role: target ? 'close' : 'open', line: line + 1 };
+}
+
+function tagRule(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
+  const meta = readTagLine(state, startLine);
+  if (!meta) return false;
+  if (silent) return true;
+  const token = state.push('gitbook_tag', '', 0);
+  setMeta(token, meta);
+  token.map = [startLine, startLine + 1];
+  token.block = true;
+  state.line = startLine + 1;
+  return true;
+}
+
+const endsItself = (meta: TagMeta, endNames: ReadonlySet<string>): boolean => {
+  const spec = BLOCKS_BY_NAME.get(meta.name);
+  return spec ? spec.end === 'optional' : !endNames.has(meta.name);
+};
+
+/** Pairs the tag tokens of the block level (see the module comment), then gives tabs their titles. */
+function pairTags(state: StateCore): void {
+  const tokens = state.tokens;
+  const tags = tokens.filter((t) => t.type === 'gitbook_tag').map(tagMeta);
+  const endNames = new Set(tags.filter((m) => m.role === 'close').map((m) => m.name));
+  const stack: TagMeta[] = [];
+  const popEndingItself = (except: string | null) => {
+    for (let top = stack.at(-1); top && top.name !== except && endsItself(top, endNames); top = stack.at(-1)) {
+      top.role = 'void';
+      stack.pop();
+    }
+  };
+  const out: Token[] = [];
+  for (const token of tokens) {
+    if (token.type !== 'gitbook_tag') {
+      out.push(token);
+      continue;
+    }
+    const meta = tagMeta(token);
+    if (meta.role === 'open') {
+      popEndingItself(null);
+      meta.parent = stack.at(-1) ?? null;
+      if (BLOCKS_BY_NAME.get(meta.name)?.end === 'none') meta.role = 'void';
+      else stack.push(meta);
+      out.push(token);
+      continue;
+    }
+    popEndingItself(meta.name);
+    const at = stack.map((m) => m.name).lastIndexOf(meta.name);
+    if (at < 0) {
+      meta.role = 'stray';
+      out.push(token);
+      continue;
+    }
+    // Blocks opened inside and never closed end here, before their parent.
+    for (const inner of stack.splice(at + 1).reverse()) out.push(closing(state, inner, true));
+    const opener = stack.pop()!;
+    meta.opener = opener;
+    out.push(token);
+  }
+  popEndingItself(null);
+  for (const inner of stack.reverse()) out.push(closing(state, inner, true));
+  state.tokens = dropContentRefBodies(out);
+  let groups = 0;
+  for (const t of state.tokens) {
+    if (t.type !== 'gitbook_tag') continue;
+    const meta = tagMeta(t);
+    if (meta.role !== 'open') continue;
+    if (meta.name === 'tabs') {
+      meta.tabs = [];
+      meta.group = `${String(state.env.idPrefix ?? '')}gb-tabs-${groups++}`;
+    } else if (meta.name === 'tab' && meta.parent?.name === 'tabs') {
+      meta.tabIndex = meta.parent.tabs!.push(meta.args.title ?? `Tab ${meta.parent.tabs!.length + 1}`) - 1;
+      meta.group = meta.parent.group;
+    }
+  }
+}
+
+function closing(state: StateCore, opener: TagMeta, unclosed: boolean): Token {
+  const token = new state.Token('gitbook_tag', '', 0);
+  token.block = true;
+  opener.unclosed = unclosed;
+  setMeta(token, { name: opener.name, args: {}, values: [], rest: '', role: 'close', opener, line: opener.line });
+  return token;
+}
+
+/** A content-ref's body is the link GitBook writes for editors without block support: the card replaces it. */
+function dropContentRefBodies(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  let inside = 0;
+  for (const t of tokens) {
+    const meta = t.type === 'gitbook_tag' ? tagMeta(t) : null;
+    const isRef = meta !== null && (meta.name === 'content-ref' || meta.opener?.name === 'content-ref');
+    if (isRef && meta?.role === 'open') inside++;
+    if (isRef && meta?.role === 'close') inside--;
+    if (inside === 0 || isRef) out.push(t);
+  }
+  return out;
+}
+
+/** Render hooks the page renderer gives (they need the page's context). */
+export interface BlockRenderHooks {
+  contentRef(url: string): string;
+  embed(url: string): string;
+  file(src: string): string;
+  include(path: string): string;
+}
+
+const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
+const HINT_LABEL: Record<string, string> = { info: 'Info', success: 'Success', warning: 'Warning', danger: 'Danger' };
+
+function openHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
+  const a = meta.args;
+  switch (meta.name) {
+    case 'hint': {
+      const style = HINT_STYLES.has(a.style ?? '') ? a.style! : 'info';
+      return `<div class="gb-hint gb-hint-${style}" role="note" aria-label="${HINT_LABEL[style]}"><div class="gb-hint-body">\n`;
+    }
+    case 'tabs': {
+      const inputs = meta.tabs!.map(
+        (_, i) => `<input class="gb-tab-input" type="radio" name="${meta.group}" id="${meta.group}-${i}"${i === 0 ? ' checked' : ''}>`,
+      );
+      const labels = meta.tabs!.map((t, i) => `<label for="${meta.group}-${i}">${escapeHtml(t)}</label>`);
+      return `<div class="gb-tabs">${inputs.join('')}<div class="gb-tab-bar">${labels.join('')}</div><div class="gb-tab-panels">\n`;
+    }
+    case 'tab':
+      return `<div class="gb-tab-panel" data-title="${escapeHtml(a.title ?? '')}">\n`;
+    case 'stepper':
+      return '<ol class="gb-stepper">\n';
+    case 'step':
+      return '<li class="gb-step">\n';
+    case 'columns':
+      return '<div class="gb-columns">\n';
+    case 'column':
+      return '<div class="gb-column">\n';
+    case 'code':
+      return `<figure class="gb-code${a.lineNumbers === 'true' ? ' gb-line-numbers' : ''}${a.overflow === 'wrap' ? ' gb-wrap' : ''}">${a.title ? `<figcaption>${escapeHtml(a.title)}</figcaption>` : ''}\n`;
+    case 'content-ref':
+      return hooks.contentRef(a.url ?? '');
+    case 'embed':
+      return `<div class="gb-embed">${hooks.embed(a.url ?? '')}<div class="gb-caption">\n`;
+    case 'file':
+      return `<div class="gb-file">${hooks.file(a.src ?? '')}<div class="gb-caption">\n`;
+    case 'if':
+      return `<div class="gb-if"><div class="gb-if-label">Shown when <code>${escapeHtml(meta.rest)}</code></div>\n`;
+    case 'updates':
+      return '<div class="gb-updates">\n';
+    case 'update':
+      return `<section class="gb-update">${a.date ? `<header>${escapeHtml(a.date)}</header>` : ''}\n`;
+    default:
+      return `<div class="gb-block gb-${escapeHtml(meta.name)}">\n`;
+  }
+}
+
+function closeHtml(meta: TagMeta): string {
+  const name = meta.opener?.name ?? meta.name;
+  const marker = meta.opener?.unclosed ? `<p class="gb-error">{% ${escapeHtml(name)} %} is never closed: it ends here, at the end of the page.</p>` : '';
+  switch (name) {
+    case 'hint':
+    case 'embed':
+    case 'file':
+      return `${marker}</div></div>\n`;
+    case 'tabs':
+      return `${marker}</div></div>\n`;
+    case 'stepper':
+      return `${marker}</ol>\n`;
+    case 'step':
+      return `${marker}</li>\n`;
+    case 'code':
+      return `${marker}</figure>\n`;
+    case 'content-ref':
+      return marker;
+    case 'update':
+      return `${marker}</section>\n`;
+    default:
+      return `${marker}</div>\n`;
+  }
+}
+
+function voidHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
+  const a = meta.args;
+  switch (meta.name) {
+    case 'include':
+      return hooks.include(meta.values[0] ?? '');
+    case 'embed':
+      return `<div class="gb-embed">${hooks.embed(a.url ?? '')}</div>\n`;
+    case 'file':
+      return `<div class="gb-file">${hooks.file(a.src ?? '')}</div>\n`;
+    case 'page-ref':
+      return hooks.contentRef(a.page ?? '');
+    default: {
+      const known = BLOCKS_BY_NAME.has(meta.name);
+      if (known) return `<div class="gb-block gb-${escapeHtml(meta.name)}">{% ${escapeHtml(meta.name)} %}</div>\n`;
+      return `<div class="gb-error" role="note">{% ${escapeHtml(meta.name)} %} is not a GitBook block: GitBook shows it as text.</div>\n`;
+    }
+  }
+}
+
+export function gitbookBlocks(md: MarkdownIt): void {
+  md.block.ruler.before('fence', 'gitbook_tag', tagRule, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+  md.core.ruler.after('block', 'gitbook_pair', pairTags);
+  md.renderer.rules.gitbook_tag = (tokens, idx, _options, env) => {
+    const meta = tagMeta(tokens[idx]!);
+    const hooks = (env as { blockHooks: BlockRenderHooks }).blockHooks;
+    if (meta.role === 'open') return openHtml(meta, hooks);
+    if (meta.role === 'void') return voidHtml(meta, hooks);
+    if (meta.role === 'close') return closeHtml(meta);
+    return `<p class="gb-error">{% end${escapeHtml(meta.name)} %} closes nothing.</p>\n`;
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * A RenderContext over a checked folder (core/check's FolderIndex): links resolve exactly as
+ * `quire check` resolves them, and the host says what URL each kind of target gets (its own
+ * routes for the preview server, view links and inline images for the app).
+ */
+import { parsePageFile } from '../content';
+import type { FolderIndex, Resolution } from '../check';
+import { resolveHref } from '../check';
+import type { LinkedPage, LinkOutcome, RenderContext } from './context';
+import { isSafeUrl } from './sanitize';
+
+export interface PreviewUrls {
+  /** The URL of a page (a markdown file, root-relative), with an anchor (decoded) or null. */
+  page(rootPath: string, anchor: string | null): string;
+  /** The URL of any other file (an image, an attachment), root-relative. */
+  asset(rootPath: string): string | null;
+}
+
+const titleCache = new WeakMap<object, string>();
+
+/** A page's title as GitBook shows it: frontmatter `title`, else its `# Title` heading, else its file name. */
+export function pageTitle(index: FolderIndex, rootPath: string): string {
+  const file = index.get(rootPath)?.file;
+  const fallback = rootPath.slice(rootPath.lastIndexOf('/') + 1).replace(/\.md$/i, '');
+  if (!file || file.text === null) return fallback;
+  const cached = titleCache.get(file);
+  if (cached !== undefined) return cached;
+  let title = fallback;
+  try {
+    title = parsePageFile(file.text).title ?? fallback;
+  } catch {
+    // unparseable frontmatter: the file name stands in
+  }
+  titleCache.set(file, title);
+  return title;
+}
+
+function outcome(index: FolderIndex, r: Resolution, urls: PreviewUrls, attribute: string): LinkOutcome {
+  const ok = (href: string | null): LinkOutcome => ({ href, external: false, broken: null });
+  switch (r.kind) {
+    case 'external':
+      return isSafeUrl(r.url, attribute) ? { href: r.url, external: true, broken: null } : { href: null, external: false, broken: 'Unsafe link: not shown' };
+    case 'same-page':
+      return ok(`#${encodeURIComponent(r.anchor)}`);
+    case 'file': {
+      const isPage = /\.md$/i.test(r.rootPath);
+      if (!r.target && !index.exists(r.rootPath)) return { href: null, external: false, broken: `${r.rootPath} does not exist` };
+      return ok(isPage && attribute === 'href' ? urls.page(r.rootPath, r.anchor) : urls.asset(r.rootPath));
+    }
+    case 'missing':
+      return { href: null, external: false, broken: `${r.rootPath} does not exist` };
+    case 'outside':
+      return { href: null, external: false, broken: 'Points outside this folder' };
+    case 'stable':
+      if (r.rootPath === null) return { href: null, external: false, broken: `A ${r.what} Quire does not have here (${r.id})` };
+      return ok(r.what === 'page' && attribute === 'href' ? urls.page(r.rootPath, r.anchor) : urls.asset(r.rootPath));
+    case 'other':
+      return { href: null, external: false, broken: 'Not a link GitBook can follow' };
+  }
+}
+
+export function folderRenderContext(index: FolderIndex, rootPath: string, urls: PreviewUrls): RenderContext {
+  return {
+    rootPath,
+    link: (href, from, attribute) => outcome(index, resolveHref(index, from, href), urls, attribute),
+    linkedPage(href, from): LinkedPage | null {
+      const r = resolveHref(index, from, href);
+      const target = r.kind === 'file' || (r.kind === 'stable' && r.what === 'page') ? r.rootPath : null;
+      if (target === null || !/\.md$/i.test(target) || !index.get(target)) return null;
+      return { title: pageTitle(index, target), href: urls.page(target, r.kind === 'file' || r.kind === 'stable' ? r.anchor : null) };
+    },
+    include(href, from) {
+      const r = resolveHref(index, from, href);
+      if (r.kind !== 'file') return null;
+      const text = index.get(r.rootPath)?.file.text;
+      return text === null || text === undefined ? null : { rootPath: r.rootPath, text };
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * What continuous sync does for review beside content, the same in every host: after each
+ * cycle, send the review actions queued offline (cheap: nothing to send is no request), and
+ * refresh change requests and comments every few minutes — they change less often than pages,
+ * and a refresh costs several requests per space.
+ */
+import type { ApiClient } from '../api/client';
+import type { ReplayReport } from './queue';
+
+/** Continuous sync refreshes change requests and comments this often. */
+export const REVIEW_REFRESH_MS = 5 * 60_000;
+
+/** The part of ReviewService a cadence drives. */
+interface Reviewing {
+  replay(api: ApiClient, signal?: AbortSignal): Promise<ReplayReport>;
+  refresh(api: ApiClient, options?: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+export interface CadenceReport {
+  replay: ReplayReport;
+  /** True when this round refreshed review state too. */
+  refreshed: boolean;
+}
+
+export class ReviewCadence {
+  private refreshedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly review: Reviewing,
+    private readonly everyMs = REVIEW_REFRESH_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Replays the queue; refreshes when due, or when `force` (the user asked, e.g. Sync now). */
+  async afterCycle(api: ApiClient, options: { signal?: AbortSignal; force?: boolean } = {}): Promise<CadenceReport> {
+    const replay = await this.review.replay(api, options.signal);
+    if (replay.stoppedBy !== null) return { replay, refreshed: false };
+    if (!options.force && this.now() - this.refreshedAt < this.everyMs) return { replay, refreshed: false };
+    await this.review.refresh(api, { signal: options.signal });
+    this.refreshedAt = this.now();
+    return { replay, refreshed: true };
+  }
+}

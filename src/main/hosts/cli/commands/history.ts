@@ -1,0 +1,144 @@
+import { posix } from 'node:path';
+import { findPage, type HistoryPage, type HistoryReason, type PageRef, recordSyncedBaselines, type Retention, type VersionInfo } from '../../../core/history';
+import type { Mirror } from '../../../core/mirror';
+import { dirFlag, flag, has, UsageError, type ParsedArgs } from '../args';
+import type { CliContext } from '../context';
+import { EXIT, type CliIo } from '../io';
+import { safeField } from '../terminal-text';
+
+export interface HistoryJson {
+  page: { spaceId: string; pageKey: string; pageId: string | null; path: string | null; file: string | null; title: string | null; deleted: boolean };
+  versions: { number: number; at: string; reason: HistoryReason; detail: string | null; path: string | null; title: string | null; size: number }[];
+}
+
+/** What each reason means, for a person. */
+export const REASON_WORDS: Record<HistoryReason, string> = {
+  pulled: 'pulled from the server',
+  pushed: 'pushed',
+  merged: 'merged (edited on both sides)',
+  'conflict-copy': 'the server’s side of a conflict',
+  'deleted-locally': 'deleted here',
+  'deleted-remotely': 'deleted on the server',
+  restored: 'restored',
+  local: 'your text before Quire changed the file',
+};
+
+/**
+ * `quire history <file or page id> --dir <folder> [--json]`: every version of a page Quire
+ * kept. Without a page: the pages with history, latest first (deleted ones too).
+ * `--keep-days <n> --keep-versions <n>` set how long this folder keeps versions.
+ */
+export async function history(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'openMirror'>): Promise<number> {
+  const dir = dirFlag(args);
+  const target = args.positionals[0];
+  if (args.positionals.length > 1) throw new UsageError('name one page: quire history <file or page id> --dir <folder>');
+  const mirror = ctx.openMirror(dir);
+  try {
+    const retention = retentionFlags(args, mirror);
+    if (retention) {
+      mirror.history.setRetention(retention);
+      io.stderr(`This folder now keeps every version from the last ${retention.days} day(s), and at least the last ${retention.minVersions} of each page.`);
+      if (target === undefined) return EXIT.ok;
+    }
+    recordSyncedBaselines(mirror);
+    if (target === undefined) {
+      const pages = mirror.history.pages({ limit: 200 });
+      if (has(args, 'json')) io.stdout(JSON.stringify({ pages: pages.map((p) => pageJson(mirror, p)) }, null, 2));
+      else io.stdout(formatPages(mirror, pages));
+      return EXIT.ok;
+    }
+    const ref = findPage(mirror, dir, target);
+    const versions = mirror.history.versions(ref.spaceId, ref.pageKey);
+    const page = mirror.history.page(ref.spaceId, ref.pageKey);
+    if (has(args, 'json')) {
+      const json: HistoryJson = { page: refJson(mirror, ref, page), versions: versions.map(versionJson) };
+      io.stdout(JSON.stringify(json, null, 2));
+    } else {
+      io.stdout(formatVersions(mirror, ref, page, versions, target, dir));
+    }
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof RangeError) throw new UsageError(err.message);
+    throw err;
+  } finally {
+    mirror.close();
+  }
+}
+
+function retentionFlags(args: ParsedArgs, mirror: Mirror): Retention | null {
+  const days = flag(args, 'keep-days');
+  const versions = flag(args, 'keep-versions');
+  if (days === undefined && versions === undefined) return null;
+  const current = mirror.history.retention();
+  const whole = (raw: string, name: string) => {
+    if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a whole number (got "${raw}")`);
+    return Number(raw);
+  };
+  return {
+    days: days === undefined ? current.days : whole(days, 'keep-days'),
+    minVersions: versions === undefined ? current.minVersions : whole(versions, 'keep-versions'),
+  };
+}
+
+const fileOf = (mirror: Mirror, spaceId: string, path: string | null) => {
+  const folder = mirror.catalog.space(spaceId)?.folder;
+  return folder && path ? posix.join(folder, path) : null;
+};
+
+function refJson(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined): HistoryJson['page'] {
+  return {
+    spaceId: ref.spaceId,
+    pageKey: ref.pageKey,
+    pageId: ref.pageKey.startsWith('new:') ? null : ref.pageKey,
+    path: ref.path,
+    file: fileOf(mirror, ref.spaceId, ref.path),
+    title: page?.title ?? null,
+    deleted: page?.deleted ?? false,
+  };
+}
+
+function pageJson(mirror: Mirror, p: HistoryPage) {
+  return { ...refJson(mirror, { spaceId: p.spaceId, pageKey: p.pageKey, path: p.path }, p), versions: p.versions, lastAt: p.lastAt, lastReason: p.lastReason };
+}
+
+const versionJson = (v: VersionInfo): HistoryJson['versions'][number] => ({
+  number: v.number,
+  at: v.at,
+  reason: v.reason,
+  detail: v.detail,
+  path: v.path,
+  title: v.title,
+  size: v.size,
+});
+
+/** `2026-11-24 09:04` in UTC: stable, sortable, unambiguous. */
+const when = (iso: string) => iso.replace('T', ' ').slice(0, 16);
+
+function formatVersions(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined, versions: VersionInfo[], target: string, dir: string): string {
+  const file = fileOf(mirror, ref.spaceId, ref.path) ?? ref.path ?? ref.pageKey;
+  const space = mirror.catalog.space(ref.spaceId)?.title ?? ref.spaceId;
+  const head = `${safeField(file)} — ${safeField(page?.title ?? '(untitled)')} (${ref.pageKey.startsWith('new:') ? 'a new page' : `page ${ref.pageKey}`} in ${safeField(space)})${page?.deleted ? ', deleted' : ''}`;
+  if (versions.length === 0) return `${head}\n  No versions kept yet: Quire records one each time it pulls, pushes, merges or replaces this page.`;
+  const lines = [
+    head,
+    ...versions.map(
+      (v) => `  v${String(v.number).padEnd(4)} ${when(v.at)}  ${describe(v)}${v.path && v.path !== ref.path ? `  [at ${safeField(v.path)}]` : ''}`,
+    ),
+  ];
+  lines.push(`Restore one with: quire restore ${safeField(target)} --version <n> --dir ${safeField(dir)}`);
+  return lines.join('\n');
+}
+
+function describe(v: VersionInfo): string {
+  return `${REASON_WORDS[v.reason]}${v.detail ? ` (${safeField(v.detail)})` : ''}`;
+}
+
+function formatPages(mirror: Mirror, pages: HistoryPage[]): string {
+  if (pages.length === 0) return 'No page history in this folder yet: Quire records versions as it syncs.';
+  const lines = ['Pages with history, latest change first:'];
+  for (const p of pages) {
+    const file = fileOf(mirror, p.spaceId, p.path) ?? p.pageKey;
+    lines.push(`  ${when(p.lastAt)}  ${safeField(file)} — ${safeField(p.title ?? '(untitled)')}: ${p.versions} version(s), last ${REASON_WORDS[p.lastReason]}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,41 @@
+import { resolve } from 'node:path';
+import { CheckSetupError, hasMirror } from '../../../core/check';
+import { startPreview } from '../../preview';
+import { dirFlag, flag, UsageError, type ParsedArgs } from '../args';
+import type { CliContext } from '../context';
+import { EXIT, type CliIo } from '../io';
+
+/**
+ * `quire preview --dir <folder> [--port N]`: the folder rendered as GitBook renders it, with
+ * `quire check`'s problems on each page and live reload. The first stdout line is the address to
+ * open, secret included; everything else goes to stderr. Runs until the signal aborts (Ctrl+C).
+ */
+export async function preview(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
+  const dir = resolve(dirFlag(args));
+  const portFlag = flag(args, 'port');
+  const port = portFlag === undefined ? 0 : Number(portFlag);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);
+  const mirror = hasMirror(dir) ? ctx.openMirror(dir) : null;
+  let server: Awaited<ReturnType<typeof startPreview>>;
+  try {
+    server = await startPreview({ dir, port, mirror, log: io.stderr });
+  } catch (err) {
+    mirror?.close();
+    if (err instanceof CheckSetupError) {
+      io.stderr(`quire preview: ${err.message.replace('nothing to check', 'nothing to preview')}`);
+      return EXIT.error;
+    }
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new Error(`Port ${port} is in use. Choose another with --port, or leave --port out to take a free one.`);
+    throw err;
+  }
+  io.stdout(server.url);
+  const pages = server.site.spaces.reduce((n, s) => n + s.files.filter((f) => f.kind === 'page').length, 0);
+  io.stderr(
+    `Previewing ${dir} (${server.site.spaces.length} space(s), ${pages} pages). Open the address above (it holds this session's secret); saving a file updates the open page. Ctrl+C stops.`,
+  );
+  if (!io.signal.aborted) await new Promise<void>((done) => io.signal.addEventListener('abort', () => done(), { once: true }));
+  await server.close();
+  mirror?.close();
+  return EXIT.ok;
+}

@@ -1,0 +1,41 @@
+import { recordSyncedBaselines, restoreVersion } from '../../../core/history';
+import { dirFlag, requireFlag, UsageError, type ParsedArgs } from '../args';
+import type { CliContext } from '../context';
+import { EXIT, type CliIo } from '../io';
+import { safeField } from '../terminal-text';
+
+/**
+ * `quire restore <file or page id> --version <n> --dir <folder>`: writes that version back
+ * into the folder; the next sync pushes it like any edit. The file's current text is kept in
+ * history first.
+ */
+export async function restore(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'openMirror'>): Promise<number> {
+  const dir = dirFlag(args);
+  const target = args.positionals[0];
+  if (target === undefined || args.positionals.length > 1) throw new UsageError('name one page: quire restore <file or page id> --version <n> --dir <folder>');
+  const raw = requireFlag(args, 'version');
+  const version = Number(raw.replace(/^v/i, ''));
+  if (!Number.isInteger(version) || version < 1) throw new UsageError(`--version must be a version number from \`quire history\` (got "${raw}")`);
+  const mirror = ctx.openMirror(dir);
+  try {
+    recordSyncedBaselines(mirror);
+    const result = await restoreVersion(mirror, dir, { target, version });
+    const file = safeField(result.file);
+    if (result.outcome === 'unchanged') {
+      io.stdout(`${file} already holds version ${version}; nothing to do.`);
+      return EXIT.ok;
+    }
+    const lines = [
+      result.besideOther
+        ? `Version ${version} went to ${file}: the page's own path now holds another page's file, which was left alone.`
+        : `Restored version ${version} into ${file}.`,
+    ];
+    if (result.saved)
+      lines.push(`Its previous text is kept as version ${result.saved.number} (\`quire history ${safeField(target)} --dir ${safeField(dir)}\`).`);
+    lines.push('The next sync pushes it like any edit.');
+    io.stdout(lines.join('\n'));
+    return EXIT.ok;
+  } finally {
+    mirror.close();
+  }
+}

@@ -1,0 +1,109 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * The door of the hosts that serve on 127.0.0.1: a random secret made at launch, handed to the
+ * user in the address the host prints. The Host header must name the loopback address, which
+ * defeats DNS rebinding, and a WebSocket must come from the host's own origin.
+ *
+ * The web host (`checkDoor`) lives under the secret's path, `http://127.0.0.1:<port>/s/<secret>/`:
+ * the app's assets are linked relatively, so they carry it too, and its WebSocket lives beside
+ * it (`/s/<secret>/ws`); every request proves the secret by its path. No cookie carries it —
+ * cookies are not scoped by port, so a browser would hand one to any other server on
+ * 127.0.0.1 the user visits.
+ *
+ * The preview (`checkCookieDoor`) keeps its first scheme: the `secret` query parameter on the
+ * first load, traded for a cookie its pages and live-reload stream then carry. Its pages link
+ * to each other by absolute paths from the folder's root; moving them under the secret's path
+ * is left for later (the preview only reads and serves the folder's pages, never the API).
+ */
+
+const SECRET_PREFIX = '/s/';
+
+export function createSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Where the app lives: the secret's path, with the trailing slash its relative links need. */
+export function appPath(secret: string): string {
+  return `${SECRET_PREFIX}${secret}/`;
+}
+
+export interface DoorRequest {
+  url: string;
+  host: string | undefined;
+  origin?: string | undefined;
+}
+
+/** `path`: what is asked for below the secret's path, e.g. `/assets/app.js` (`/` for the page). */
+export type DoorVerdict = { ok: true; path: string } | { ok: false; reason: string };
+
+function sameSecret(given: string, secret: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function allowedHosts(port: number): string[] {
+  return [`127.0.0.1:${port}`, `localhost:${port}`];
+}
+
+/** Why the Host (and, when required, the Origin) header is refused, or null when both are this host's. */
+function wrongHost(req: DoorRequest, port: number, requireOrigin: boolean): string | null {
+  const hosts = allowedHosts(port);
+  if (!req.host || !hosts.includes(req.host.toLowerCase())) return `unexpected Host header ${JSON.stringify(req.host ?? '')}`;
+  if (requireOrigin) {
+    const origins = hosts.map((h) => `http://${h}`);
+    if (!req.origin || !origins.includes(req.origin.toLowerCase())) return `unexpected Origin ${JSON.stringify(req.origin ?? '')}`;
+  }
+  return null;
+}
+
+/** The web host's door: the secret is the first segment below `/s/`. */
+export function checkDoor(req: DoorRequest, secret: string, port: number, opts: { requireOrigin?: boolean } = {}): DoorVerdict {
+  const refused = wrongHost(req, port, opts.requireOrigin ?? false);
+  if (refused) return { ok: false, reason: refused };
+  const pathname = new URL(req.url, 'http://placeholder').pathname;
+  if (!pathname.startsWith(SECRET_PREFIX)) return { ok: false, reason: 'no secret' };
+  const rest = pathname.slice(SECRET_PREFIX.length);
+  const slash = rest.indexOf('/');
+  const given = slash === -1 ? rest : rest.slice(0, slash);
+  if (!sameSecret(given, secret)) return { ok: false, reason: 'wrong secret' };
+  return { ok: true, path: slash === -1 ? '' : rest.slice(slash) };
+}
+
+/** The preview's first-load parameter: `/?secret=<secret>`. */
+export const SECRET_PARAM = 'secret';
+
+/** Cookies are not port-scoped, so the name carries the port. */
+const cookieName = (port: number): string => `quire-${port}`;
+
+export interface CookieDoorRequest extends DoorRequest {
+  cookie: string | undefined;
+}
+
+/** `viaQuery`: the secret came in the address, to be traded for the cookie. */
+export type CookieDoorVerdict = { ok: true; viaQuery: boolean } | { ok: false; reason: string };
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** The preview's door: the secret in the `secret` query parameter, else in the cookie `secretCookie` set. */
+export function checkCookieDoor(req: CookieDoorRequest, secret: string, port: number): CookieDoorVerdict {
+  const refused = wrongHost(req, port, false);
+  if (refused) return { ok: false, reason: refused };
+  const query = new URL(req.url, 'http://placeholder').searchParams.get(SECRET_PARAM);
+  if (query) return sameSecret(query, secret) ? { ok: true, viaQuery: true } : { ok: false, reason: 'wrong secret in the URL' };
+  const fromCookie = cookieValue(req.cookie, cookieName(port));
+  if (fromCookie !== undefined) return sameSecret(fromCookie, secret) ? { ok: true, viaQuery: false } : { ok: false, reason: 'wrong secret in the cookie' };
+  return { ok: false, reason: 'no secret' };
+}
+
+export function secretCookie(port: number, secret: string): string {
+  return `${cookieName(port)}=${secret}; HttpOnly; SameSite=Strict; Path=/`;
+}

@@ -1,0 +1,17 @@
+/**
+ * What the hosts that serve on 127.0.0.1 share (the web host and the preview): the per-launch
+ * secret that guards them, checked on every request.
+ */
+export {
+  allowedHosts,
+  appPath,
+  checkCookieDoor,
+  checkDoor,
+  type CookieDoorRequest,
+  type CookieDoorVerdict,
+  createSecret,
+  type DoorRequest,
+  type DoorVerdict,
+  SECRET_PARAM,
+  secretCookie,
+} from './guard';

@@ -1,0 +1,99 @@
+/**
+ * The HTML documents `quire preview` serves: a page as GitBook lays it out (the space's table of
+ * contents, the page with its frontmatter applied, previous/next links) with `quire check`'s
+ * problems for that page beside it, and the home page listing the spaces. Scripts are external
+ * (/_quire/live.js) so the strict CSP holds.
+ */
+import { checkPage, type Problem } from '../../core/check';
+import { escapeHtml, folderRenderContext, pageTitle, renderPage } from '../../core/preview';
+import { PREVIEW_URLS, type PreviewSite, urlOf } from './site';
+import { summaryEntryOrder } from './summary-order';
+
+function shell(title: string, version: number, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/_quire/page.css">
+<link rel="stylesheet" href="/_quire/preview.css">
+<script src="/_quire/live.js" defer></script>
+</head>
+<body data-version="${version}">
+<div id="pv-root">${body}</div>
+</body>
+</html>
+`;
+}
+
+function problemList(problems: readonly Problem[]): string {
+  if (problems.length === 0) return '<p class="pv-ok">No problems on this page.</p>';
+  const items = problems.map(
+    (p) =>
+      `<li class="pv-problem pv-${p.severity}" data-code="${escapeHtml(p.code)}"><span class="pv-severity">${p.severity}</span>${p.line === null ? '' : ` <span class="pv-line">line ${p.line}</span>`}<p>${escapeHtml(p.message)}</p><p class="pv-fix">${escapeHtml(p.fix)}</p></li>`,
+  );
+  return `<ul class="pv-problem-list">${items.join('')}</ul>`;
+}
+
+export function pageDocument(site: PreviewSite, rootPath: string): string {
+  const found = site.index.get(rootPath)!;
+  const space = found.space;
+  const text = found.file.text;
+  const page = text === null ? null : renderPage(text, folderRenderContext(site.index, rootPath, PREVIEW_URLS));
+  const problems = checkPage(site.index, rootPath);
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const p of problems) counts[p.severity]++;
+  const title = page?.title ?? pageTitle(site.index, rootPath);
+
+  const order = summaryEntryOrder(space).map((p) => (space.folder === '' ? p : `${space.folder}/${p}`));
+  const at = order.indexOf(rootPath);
+  const neighbour = (i: number, label: string) => {
+    const target = order[i];
+    return target && site.index.get(target)
+      ? `<a class="pv-${label.toLowerCase()}" href="${escapeHtml(urlOf(target))}"><span>${label}</span> ${escapeHtml(pageTitle(site.index, target))}</a>`
+      : '<span></span>';
+  };
+
+  const pills = [
+    page?.hidden ? '<span class="gb-pill" title="GitBook leaves hidden pages out of the table of contents">Hidden page</span>' : '',
+    page?.icon ? `<span class="gb-pill" title="The page's icon">icon: ${escapeHtml(page.icon)}</span>` : '',
+  ].join('');
+  const article =
+    text === null
+      ? `<h1 class="gb-title">${escapeHtml(title)}</h1><p class="gb-error">Quire cannot show this file: ${found.file.unreadable?.reason === 'too-large' ? 'it is too large to push' : 'it is not UTF-8 text'}.</p>`
+      : `${page!.frontmatterError ? `<p class="gb-error" role="alert">${escapeHtml(page!.frontmatterError)}</p>` : ''}<h1 class="gb-title">${page!.emoji ? `<span class="gb-emoji">${escapeHtml(page!.emoji)}</span>` : ''}${escapeHtml(title)}</h1>${page!.description ? `<p class="gb-description">${escapeHtml(page!.description)}</p>` : ''}${pills ? `<div class="gb-meta">${pills}</div>` : ''}${page!.html}`;
+  const summary =
+    counts.error + counts.warning + counts.info === 0
+      ? 'no problems'
+      : `${counts.error} errors, ${counts.warning} warnings${counts.info ? `, ${counts.info} info` : ''}`;
+  const body = `<header class="pv-top"><a class="pv-brand" href="/">Quire preview</a><span class="pv-space">${escapeHtml(space.title)}</span><span class="pv-path">${escapeHtml(rootPath)}</span><a class="pv-count${counts.error ? ' pv-has-errors' : ''}" href="#pv-problems">${summary}</a></header>
+<div class="pv-body">
+<nav class="pv-nav" aria-label="Table of contents">${site.navigation(space, rootPath)}</nav>
+<main class="pv-main"><article class="gb-page" id="pv-page">${article}</article><footer class="pv-pager">${neighbour(at - 1, 'Previous')}${neighbour(at + 1, 'Next')}</footer></main>
+<aside class="pv-problems" id="pv-problems" aria-label="Problems on this page"><h2>Problems <small>(quire check)</small></h2>${problemList(problems)}</aside>
+</div>`;
+  return shell(`${title} · ${space.title} · Quire preview`, site.version, body);
+}
+
+export function homeDocument(site: PreviewSite): string {
+  const items = site.spaces.map((s) => {
+    const first = site.firstPage(s);
+    const pages = s.files.filter((f) => f.kind === 'page').length;
+    return `<li>${first ? `<a href="${escapeHtml(urlOf(first))}">${escapeHtml(s.title)}</a>` : escapeHtml(s.title)} <span class="pv-path">${escapeHtml(s.folder || '.')}/ · ${pages} pages</span></li>`;
+  });
+  return shell(
+    'Quire preview',
+    site.version,
+    `<header class="pv-top"><span class="pv-brand">Quire preview</span></header><main class="pv-home"><h1>Spaces</h1><ul>${items.join('')}</ul></main>`,
+  );
+}
+
+export function notFoundDocument(site: PreviewSite, pathname: string): string {
+  return shell(
+    'Not found · Quire preview',
+    site.version,
+    `<header class="pv-top"><a class="pv-brand" href="/">Quire preview</a></header><main class="pv-home"><h1>Not found</h1><p>${escapeHtml(pathname)} is not a file of this folder. <a href="/">See the spaces</a>.</p></main>`,
+  );
+}

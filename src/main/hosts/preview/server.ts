@@ -1,0 +1,195 @@
+/**
+ * `quire preview`'s server: the folder rendered as GitBook renders it, on 127.0.0.1 behind the
+ * per-launch secret (hosts/loopback), with live reload over server-sent events. Pages get a
+ * strict CSP (only our own script and styles, images from the folder, no frames, no forms, no
+ * plugins); files of the folder are served only when they are content of a space (never
+ * Quire's state), images inline and everything else as a download, each under a CSP that runs
+ * nothing (an SVG or HTML asset cannot script the preview).
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join } from 'node:path';
+import type { Mirror } from '../../core/mirror';
+import { checkCookieDoor, createSecret, SECRET_PARAM, secretCookie } from '../loopback';
+import { projectRoot } from '../service';
+import { LIVE_RELOAD_SCRIPT, PREVIEW_LAYOUT_CSS } from './client';
+import { homeDocument, notFoundDocument, pageDocument } from './document';
+import { PreviewSite, urlOf } from './site';
+import { watchFolder } from './watch';
+
+export interface PreviewOptions {
+  /** The folder to serve: a sync folder, a repository of space folders, or one space folder. */
+  dir: string;
+  /** 0 or absent: any free port. */
+  port?: number;
+  /** The sync folder's mirror, when it has one (space titles, stable references). */
+  mirror?: Mirror | null;
+  log?: (line: string) => void;
+}
+
+export interface PreviewServer {
+  /** The address to open, secret included. */
+  url: string;
+  origin: string;
+  site: PreviewSite;
+  close(): Promise<void>;
+}
+
+const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+const FILE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+};
+
+const COMMON_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
+export async function startPreview(options: PreviewOptions): Promise<PreviewServer> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const site = PreviewSite.load(options.dir, options.mirror ?? null);
+  const secret = createSecret();
+  const pageCss = await readFile(join(projectRoot(), 'src', 'shared', 'page.css'), 'utf8');
+  const streams = new Set<ServerResponse>();
+  let port = 0;
+
+  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { ...COMMON_HEADERS, 'Content-Type': type, ...extra });
+    res.end(body);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const verdict = checkCookieDoor({ url: req.url ?? '/', host: req.headers.host, cookie: req.headers.cookie }, secret, port);
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (!verdict.ok) {
+      log(`preview: refused ${req.method} ${url.pathname}: ${verdict.reason}`);
+      send(
+        res,
+        403,
+        'text/plain; charset=utf-8',
+        'Quire refused this request: it needs the secret printed when `quire preview` started. Open the exact address from its first output line.\n',
+      );
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (verdict.viaQuery) {
+      // Trade the secret in the address for a cookie, and drop it from the address bar.
+      url.searchParams.delete(SECRET_PARAM);
+      res.writeHead(303, { ...COMMON_HEADERS, Location: `${url.pathname}${url.search}`, 'Set-Cookie': secretCookie(port, secret) }).end();
+      return;
+    }
+    switch (url.pathname) {
+      case '/_quire/page.css':
+        return send(res, 200, 'text/css; charset=utf-8', pageCss);
+      case '/_quire/preview.css':
+        return send(res, 200, 'text/css; charset=utf-8', PREVIEW_LAYOUT_CSS);
+      case '/_quire/live.js':
+        return send(res, 200, 'text/javascript; charset=utf-8', LIVE_RELOAD_SCRIPT);
+      case '/_quire/events':
+        res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+        res.write(`retry: 1000\nevent: hello\ndata: ${site.version}\n\n`);
+        streams.add(res);
+        req.on('close', () => streams.delete(res));
+        return;
+    }
+    const route = site.route(url.pathname);
+    const html = (status: number, body: string) => send(res, status, 'text/html; charset=utf-8', body, { 'Content-Security-Policy': PAGE_CSP });
+    if (route.kind === 'home') {
+      const only = site.spaces.length === 1 ? site.firstPage(site.spaces[0]!) : null;
+      if (only) {
+        res.writeHead(302, { ...COMMON_HEADERS, Location: urlOf(only) }).end();
+        return;
+      }
+      return html(200, homeDocument(site));
+    }
+    if (route.kind === 'missing') return html(404, notFoundDocument(site, url.pathname));
+    if (route.kind === 'page') {
+      const t0 = performance.now();
+      const body = pageDocument(site, route.rootPath);
+      res.setHeader('Server-Timing', `render;dur=${(performance.now() - t0).toFixed(1)}`);
+      return html(200, body);
+    }
+    const type = IMAGE_TYPES[extname(route.rootPath).toLowerCase()];
+    const bytes = await readFile(join(options.dir, route.rootPath)).catch(() => null);
+    if (!bytes) return html(404, notFoundDocument(site, url.pathname));
+    const name = encodeURIComponent(route.rootPath.slice(route.rootPath.lastIndexOf('/') + 1));
+    send(res, 200, type ?? 'application/octet-stream', bytes, {
+      'Content-Security-Policy': FILE_CSP,
+      ...(type ? {} : { 'Content-Disposition': `attachment; filename*=UTF-8''${name}` }),
+    });
+  }
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((e: unknown) => {
+      log(`preview: ${e instanceof Error ? e.message : String(e)}`);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Quire could not render this page; see the terminal.\n');
+    });
+  });
+
+  const watcher = await watchFolder(options.dir, (paths) => {
+    let changed = false;
+    for (const p of paths) changed = site.fileChanged(p) || changed;
+    if (!changed) return;
+    for (const stream of streams) stream.write(`event: change\ndata: ${site.version}\n\n`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  }).catch(async (e: unknown) => {
+    await watcher.close();
+    throw e;
+  });
+  port = (server.address() as AddressInfo).port;
+  // Build the navigation and the space-wide checks now, while the writer opens the address, not on the first page view.
+  setImmediate(() => {
+    const first = site.spaces[0] && site.firstPage(site.spaces[0]);
+    if (first) {
+      try {
+        pageDocument(site, first);
+      } catch (e) {
+        log(`preview: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  let closed = false;
+  return {
+    url: `${origin}/?${SECRET_PARAM}=${secret}`,
+    origin,
+    site,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await watcher.close();
+      for (const stream of streams) stream.end();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

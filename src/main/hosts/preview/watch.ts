@@ -1,0 +1,42 @@
+/**
+ * Watches the previewed folder and tells the site about every saved, added or deleted file,
+ * then the open pages (once per burst: an editor's save is often several writes). chokidar
+ * without awaitWriteFinish: the preview re-reads a file on every event, and the last event of a
+ * save carries its final content, so waiting for writes to settle would only add latency.
+ */
+import { relative, sep } from 'node:path';
+import { type FSWatcher, watch } from 'chokidar';
+import { isContentPath } from '../../core/check';
+
+export interface PreviewWatcher {
+  close(): Promise<void>;
+}
+
+/** Calls `onPaths` with the absolute paths seen changing, at most every `settleMs`. */
+export async function watchFolder(root: string, onPaths: (paths: string[]) => void, settleMs = 25): Promise<PreviewWatcher> {
+  const ignored = (p: string): boolean => {
+    const rel = relative(root, p).split(sep).join('/');
+    if (rel === '' || rel.startsWith('..')) return false;
+    return !isContentPath(rel) && !isContentPath(`${rel}/x`);
+  };
+  const watcher: FSWatcher = watch(root, { ignored, ignoreInitial: true, persistent: true });
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+  const seen = (p: string) => {
+    pending.add(p);
+    timer ??= setTimeout(() => {
+      timer = null;
+      const paths = [...pending];
+      pending = new Set();
+      onPaths(paths);
+    }, settleMs);
+  };
+  for (const event of ['add', 'change', 'unlink'] as const) watcher.on(event, seen);
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return {
+    async close() {
+      if (timer) clearTimeout(timer);
+      await watcher.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Search and page history for the window: offline, from the mirror. Spaces synced before
+ * search existed are indexed from their files, and pages synced before history was kept get
+ * their synced text as version 1, once per open folder, before the first answer.
+ */
+import { posix } from 'node:path';
+import { QuireError, type HistoryPageVM, type PageHistoryVM, type SearchResultVM, type VersionVM } from '../../../shared/contract';
+import { type HistoryPage, PageNotFoundError, recordSyncedBaselines, refOf, restoreVersion, type VersionInfo, VersionNotFoundError } from '../../core/history';
+import type { Mirror } from '../../core/mirror';
+import { type FolderSearchHit, indexNewSpaces, searchFolder } from '../../core/search';
+import { toQuireError } from './errors';
+import { spaceTitle, type ServiceState } from './state';
+import type { HandlersFor } from './types';
+
+type FindRequest = 'search.query' | 'history.pages' | 'history.versions' | 'history.text' | 'history.restore';
+
+function toResultVM(h: FolderSearchHit): SearchResultVM {
+  const base = { spaceId: h.spaceId, spaceTitle: h.spaceTitle, title: h.title, snippet: h.snippet, file: h.file };
+  if (h.kind === 'page') return { ...base, kind: 'page', pageKey: h.key, pageId: h.pageId, path: h.path };
+  return {
+    ...base,
+    kind: h.kind,
+    commentId: h.commentId,
+    replyId: h.kind === 'reply' ? h.id : null,
+    author: h.author,
+    changeRequestId: h.changeRequestId,
+    changeRequestNumber: h.changeRequestNumber,
+    pageId: h.pageId,
+  };
+}
+
+const versionVM = (v: VersionInfo): VersionVM => ({
+  number: v.number,
+  at: v.at,
+  reason: v.reason,
+  detail: v.detail,
+  path: v.path,
+  title: v.title,
+  size: v.size,
+});
+
+export function findHandlers(state: ServiceState): HandlersFor<FindRequest> {
+  /** Mirrors already brought up to date (a folder switch opens another). */
+  const searchReady = new WeakMap<Mirror, Promise<void>>();
+  const historyReady = new WeakSet<Mirror>();
+
+  const readyToSearch = (): Promise<void> => {
+    const mirror = state.mirror;
+    let ready = searchReady.get(mirror);
+    if (!ready) {
+      ready = indexNewSpaces(mirror, state.folder).then(
+        () => undefined,
+        (e: unknown) => {
+          searchReady.delete(mirror);
+          throw toQuireError(e, 'index the folder for search');
+        },
+      );
+      searchReady.set(mirror, ready);
+    }
+    return ready;
+  };
+
+  const history = (): Mirror => {
+    const mirror = state.mirror;
+    if (!historyReady.has(mirror)) {
+      recordSyncedBaselines(mirror);
+      historyReady.add(mirror);
+    }
+    return mirror;
+  };
+
+  const fileOf = (spaceId: string, path: string | null): string | null => {
+    const folder = state.mirror.catalog.space(spaceId)?.folder;
+    return folder && path ? posix.join(folder, path) : null;
+  };
+
+  const pageVM = (p: HistoryPage): HistoryPageVM => ({
+    spaceId: p.spaceId,
+    spaceTitle: spaceTitle(state, p.spaceId) ?? p.spaceId,
+    pageKey: p.pageKey,
+    path: p.path,
+    file: fileOf(p.spaceId, p.path),
+    title: p.title,
+    versions: p.versions,
+    lastAt: p.lastAt,
+    lastReason: p.lastReason,
+    deleted: p.deleted,
+  });
+
+  const notFound = (spaceId: string, pageKey: string) =>
+    new QuireError('not-found', `No versions of that page are kept (${pageKey} in ${spaceTitle(state, spaceId) ?? spaceId}).`);
+
+  return {
+    'search.query': async ({ query, spaceId, kinds, limit }) => {
+      await readyToSearch();
+      return searchFolder(state.mirror, query, { spaceId, kinds, limit: limit ?? 20 }).map(toResultVM);
+    },
+    'history.pages': ({ spaceId, text, limit }) =>
+      history()
+        .history.pages({ spaceId, text, limit: limit ?? 500 })
+        .map(pageVM),
+    'history.versions': ({ spaceId, pageKey }): PageHistoryVM => {
+      const mirror = history();
+      const page = mirror.history.page(spaceId, pageKey);
+      if (!page) throw notFound(spaceId, pageKey);
+      // Where the file is now, which may be newer than the latest version's path.
+      const path = refOf(mirror, spaceId, pageKey).path ?? page.path;
+      return { page: pageVM({ ...page, path }), versions: mirror.history.versions(spaceId, pageKey).map(versionVM) };
+    },
+    'history.text': ({ spaceId, pageKey, version }) => {
+      const text = history().history.text(spaceId, pageKey, version);
+      if (text === undefined) throw new QuireError('not-found', `Version ${version} of that page is not kept (any more).`);
+      return { number: version, text };
+    },
+    'history.restore': async ({ spaceId, pageKey, version }) => {
+      try {
+        const result = await restoreVersion(history(), state.folder, { spaceId, pageKey, version });
+        return { version, file: result.file, outcome: result.outcome, savedVersion: result.saved?.number ?? null, besideOther: result.besideOther };
+      } catch (e) {
+        if (e instanceof VersionNotFoundError || e instanceof PageNotFoundError) throw new QuireError('not-found', e.message);
+        throw toQuireError(e, 'restore that version');
+      } finally {
+        state.events.changed('history');
+      }
+    },
+  };
+}

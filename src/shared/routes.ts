@@ -1,0 +1,41 @@
+/**
+ * Places in the app a view (or a host) can send the user to, as hash routes: one value type,
+ * one way to write it, one way to read it back, so views agree without importing each other.
+ *
+ * `pages.open` is the Pages view's route, `#pages/<spaceId>/<path>`, path relative to the space
+ * folder: the Pages view, its tree, the page links the host renders into a page (which may add
+ * `#<anchor>`, read here as no part of the route) and the search box all write it this way.
+ */
+export type Route =
+  | { name: 'pages.open'; spaceId: string; path: string }
+  | { name: 'review.comment'; spaceId: string; commentId: string }
+  | { name: 'history.page'; spaceId: string; pageKey: string };
+
+const enc = encodeURIComponent;
+
+export function routeHash(route: Route): string {
+  switch (route.name) {
+    case 'pages.open':
+      return `#pages/${enc(route.spaceId)}/${enc(route.path)}`;
+    case 'review.comment':
+      return `#review/comment/${enc(route.spaceId)}/${enc(route.commentId)}`;
+    case 'history.page':
+      return `#history/${enc(route.spaceId)}/${enc(route.pageKey)}`;
+  }
+}
+
+/** The route a hash names, or null (a plain `#view`, or anything malformed); a trailing `#anchor` is ignored. */
+export function parseRoute(hash: string): Route | null {
+  let parts: string[];
+  try {
+    // Every part is encoded, so a `#` after the first can only start an anchor.
+    parts = hash.replace(/^#\/?/, '').split('#')[0]!.split('/').map(decodeURIComponent);
+  } catch {
+    return null;
+  }
+  const [view, a, b, c] = parts;
+  if (view === 'pages' && a && b && parts.length === 3) return { name: 'pages.open', spaceId: a, path: b };
+  if (view === 'history' && a && b && parts.length === 3) return { name: 'history.page', spaceId: a, pageKey: b };
+  if (view === 'review' && a === 'comment' && b && c && parts.length === 4) return { name: 'review.comment', spaceId: b, commentId: c };
+  return null;
+}

@@ -1,0 +1,140 @@
+/**
+ * Check and preview benchmark (issue 12 targets), on a generated 2,000-page space of ~3 KB pages
+ * in Git Sync layout (nested folders, SUMMARY.md, links with anchors between pages, images,
+ * hints, tabs, code):
+ * - `quire check` over the space, as a process (the bundled CLI; target < 2 s), and in process;
+ * - the preview's first render of a 3 KB page, request to full HTML (target < 200 ms);
+ * - from a save to the browser showing the change (headless chromium; target < 1 s).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix } from 'node:path';
+import { checkFolder } from '../../src/main/core/check';
+import { startPreview } from '../../src/main/hosts/preview';
+import { launchBrowser } from '../helpers/chromium';
+
+const PAGES = 2000;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (n: number) => `${Math.round(n)} ms`;
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = 'metrics server scrape target retention series label query alert dashboard panel export disk memory cluster node replica shard'.split(' ');
+
+/** Writes the space; returns its folder and the path of one page of about 3 KB. */
+export function generateSpaceFolder(pages = PAGES, seed = 7): { dir: string; samplePage: string; paths: string[] } {
+  const random = mulberry32(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
+  const sentence = () => Array.from({ length: 10 + Math.floor(random() * 8) }, () => pick(WORDS)).join(' ');
+  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-check-'));
+  const paths: string[] = [];
+  const folders = ['', 'guide', 'guide/install', 'reference', 'reference/api', 'ops', 'ops/alerts', 'ops/alerts/rules'];
+  for (let i = 0; i < pages; i++) paths.push(posix.join(pick(folders), `page-${i}.md`));
+  const rel = (from: string, to: string) => posix.relative(posix.dirname(from), to) || posix.basename(to);
+  mkdirSync(join(dir, '.gitbook/assets'), { recursive: true });
+  writeFileSync(join(dir, '.gitbook/assets/diagram.png'), 'png');
+  paths.forEach((path, i) => {
+    const parts = [`---\ndescription: ${sentence()}\n---\n\n# Page ${i}\n`];
+    let section = 0;
+    while (parts.join('\n').length < 3000) {
+      const roll = random();
+      if (roll < 0.15) parts.push(`## Section ${section++}\n`);
+      else if (roll < 0.3) {
+        const target = pick(paths);
+        parts.push(`See [page](${rel(path, target)}#section-0) and [this one](#section-0).\n`);
+      } else if (roll < 0.37) parts.push(`{% hint style="info" %}\n${sentence()}.\n{% endhint %}\n`);
+      else if (roll < 0.42)
+        parts.push(`{% tabs %}\n{% tab title="A" %}\n${sentence()}\n{% endtab %}\n{% tab title="B" %}\n${sentence()}\n{% endtab %}\n{% endtabs %}\n`);
+      else if (roll < 0.47) parts.push(`![diagram](${rel(path, '.gitbook/assets/diagram.png')})\n`);
+      else if (roll < 0.55) parts.push('```yaml\nretention: 30d\nlisten: 0.0.0.0:9400\n```\n');
+      else parts.push(`${sentence()}. ${sentence()}.\n`);
+    }
+    if (section === 0) parts.push('## Section 0\n');
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), parts.join('\n'));
+  });
+  writeFileSync(join(dir, 'SUMMARY.md'), `# Table of contents\n\n${paths.map((p, i) => `* [Page ${i}](${p})`).join('\n')}\n`);
+  const samplePage = paths.find((p) => Math.abs(readFileSync(join(dir, p)).length - 3000) < 300) ?? paths[0]!;
+  return { dir, samplePage, paths };
+}
+
+export async function benchCheckPreview(): Promise<Record<string, string | number>> {
+  const { dir, samplePage, paths } = generateSpaceFolder();
+  try {
+    const cli = join(process.cwd(), 'out/cli/quire.mjs');
+    const cliRuns: number[] = [];
+    let problems = 0;
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      const run = spawnSync(process.execPath, [cli, 'check', '--dir', dir, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      cliRuns.push(performance.now() - t0);
+      if (run.status !== 0 && run.status !== 3) throw new Error(`quire check failed (${run.status}): ${run.stderr}`);
+      problems = JSON.parse(run.stdout).spaces[0].problems.length;
+    }
+    const inProcess: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      const t0 = performance.now();
+      checkFolder(dir, null);
+      inProcess.push(performance.now() - t0);
+    }
+
+    const server = await startPreview({ dir, log: () => undefined });
+    const browser = await launchBrowser();
+    try {
+      const page = browser.page;
+      await page.goto(server.url); // takes the secret; the cookie is in the browser now
+      const cookie = (await browser.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+      let serverRender = 0;
+      const get = async (path: string) => {
+        const t0 = performance.now();
+        const res = await fetch(`${server.origin}/${path}`, { headers: { cookie } });
+        const body = await res.text();
+        if (res.status !== 200 || !body.includes('gb-page')) throw new Error(`preview of ${path}: ${res.status}`);
+        serverRender = Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? Number.NaN);
+        return performance.now() - t0;
+      };
+      // Node's fetch loads its HTTP client on the first call: warm it on a static file so only the render is timed.
+      await fetch(`${server.origin}/_quire/preview.css`, { headers: { cookie } }).then((r) => r.text());
+      const first = await get(samplePage);
+      const firstServer = serverRender;
+      const others: number[] = [];
+      for (const p of paths.slice(100, 120)) others.push(await get(p));
+
+      await page.goto(`${server.origin}/${samplePage}`);
+      const saves: number[] = [];
+      const file = join(dir, samplePage);
+      for (let k = 0; k < 10; k++) {
+        const marker = `Saved edit number ${k} here.`;
+        const t0 = Date.now();
+        writeFileSync(file, `${readFileSync(file, 'utf8')}\n${marker}\n`);
+        await page.getByText(marker).waitFor({ timeout: 5000 });
+        saves.push(Date.now() - t0);
+      }
+      return {
+        pages: paths.length,
+        'problems found (the generated links are all valid)': problems,
+        'quire check, whole process (median of 3; target < 2 s)': ms(median(cliRuns)),
+        'quire check, in process (median of 3)': ms(median(inProcess)),
+        [`preview first render of a ${readFileSync(join(dir, samplePage)).length}-byte page (target < 200 ms)`]: ms(first),
+        '  of which rendering on the server': ms(firstServer),
+        'preview first render of another page (median of 20)': ms(median(others)),
+        'save to browser showing it (median of 10; target < 1 s)': ms(median(saves)),
+        'save to browser, slowest of 10': ms(Math.max(...saves)),
+      };
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

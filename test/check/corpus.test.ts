@@ -1,0 +1,150 @@
+/**
+ * `quire check` over a corpus of folders (test/fixtures/check): a clean space using every GitBook
+ * block gets no problem at all, a broken one gets exactly the problems listed beside it, and the
+ * cases a repository cannot hold (names differing only in case, bytes that are not UTF-8, files
+ * over the limits) are made in a temporary folder.
+ */
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkFolder, checkPageForPush, MAX_ASSET_BYTES, MAX_PAGE_BYTES, type Problem } from '../../src/main/core/check';
+import { quire, tempDir } from '../helpers/cli';
+
+const CORPUS = fileURLToPath(new URL('../fixtures/check/', import.meta.url));
+const shape = (p: Problem) => ({ file: p.file, line: p.line, severity: p.severity, code: p.code });
+const problemsOf = (dir: string) => checkFolder(dir, null).spaces.flatMap((s) => s.problems);
+
+function copyOf(name: string): string {
+  const dir = tempDir('quire-check-');
+  cpSync(join(CORPUS, name), dir, { recursive: true });
+  return dir;
+}
+
+describe('the corpus', () => {
+  it('finds nothing wrong in a clean space that uses every block, link form and asset kind', async () => {
+    expect(problemsOf(join(CORPUS, 'clean'))).toEqual([]);
+    const run = await quire(['check', '--dir', join(CORPUS, 'clean')]);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain('0 errors, 0 warnings, 0 info — no problems found.');
+  });
+
+  it('finds exactly the listed problems in a broken space, each saying what is wrong and how to fix it', () => {
+    const expected = JSON.parse(readFileSync(join(CORPUS, 'broken.expected.json'), 'utf8'));
+    const problems = problemsOf(join(CORPUS, 'broken'));
+    expect(problems.map(shape)).toEqual(expected);
+    for (const p of problems) {
+      expect(p.message).toMatch(/\S.*\.$/);
+      expect(p.fix).toMatch(/\S.*[.?]$/);
+    }
+  });
+
+  it('suggests the path a broken link probably meant', () => {
+    const wrongCase = problemsOf(join(CORPUS, 'broken')).find((p) => p.message.includes('Guide/Install.md'));
+    expect(wrongCase?.fix).toContain('Did you mean `guide/install.md`?');
+  });
+
+  it('exits 3 with errors, printing file:line, severity, message and fix; --json gives the same problems', async () => {
+    const dir = join(CORPUS, 'broken');
+    const run = await quire(['check', '--dir', dir]);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toContain('README.md:3: error: The link `guide/missing.md` leads to guide/missing.md, which does not exist.');
+    expect(run.stdout).toContain('    fix: Fix the path, or create the page and list it in SUMMARY.md.');
+    expect(run.stdout).toMatch(/13 errors, 5 warnings, 1 info — 13 errors to fix before pushing\.$/);
+    const json = await quire(['check', '--dir', dir, '--json']);
+    expect(json.code).toBe(3);
+    const report = JSON.parse(json.stdout);
+    expect(report.counts).toEqual({ error: 13, warning: 5, info: 1 });
+    expect(report.spaces[0].problems.map(shape)).toEqual(JSON.parse(readFileSync(join(CORPUS, 'broken.expected.json'), 'utf8')));
+  });
+
+  it('exits 0 when only warnings remain, and prints them', async () => {
+    const dir = copyOf('clean');
+    writeFileSync(join(dir, 'extra.md'), '# Extra\n\nNot in SUMMARY.md, and [a missing anchor](README.md#nope).\n');
+    const run = await quire(['check', '--dir', dir]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('extra.md: warning: This page is not listed in SUMMARY.md');
+    expect(run.stdout).toContain('extra.md:3: warning: The link `README.md#nope` points to #nope, which README.md does not have.');
+  });
+});
+
+describe('what a repository cannot hold', () => {
+  it('reports names that differ only in case, in files and folders', () => {
+    const dir = copyOf('clean');
+    writeFileSync(join(dir, 'Reference.md'), '# Reference again\n');
+    mkdirSync(join(dir, 'Guide'));
+    writeFileSync(join(dir, 'Guide', 'notes.md'), '# Notes\n');
+    const clashes = problemsOf(dir).filter((p) => p.code === 'case-clash');
+    expect(clashes.map((p) => p.file).sort()).toEqual(['guide', 'reference.md']);
+    expect(clashes.every((p) => p.severity === 'error')).toBe(true);
+  });
+
+  it('reports a page that is not UTF-8 at the line of its first bad byte, without reading it as text', () => {
+    const dir = copyOf('clean');
+    writeFileSync(join(dir, 'latin1.md'), Buffer.concat([Buffer.from('# Caf\n\nline 3\nna'), Buffer.from([0xef, 0x76, 0x65]), Buffer.from('\n')]));
+    const found = problemsOf(dir).filter((p) => p.file === 'latin1.md');
+    expect(found.map(shape)).toEqual([
+      { file: 'latin1.md', line: null, severity: 'warning', code: 'not-in-summary' },
+      { file: 'latin1.md', line: 4, severity: 'error', code: 'not-utf8' },
+    ]);
+  });
+
+  it('reports pages and assets over the push limits (one shared page limit, MAX_PAGE_BYTES)', () => {
+    const dir = copyOf('clean');
+    writeFileSync(join(dir, 'huge.md'), `# Huge\n\n${'x'.repeat(MAX_PAGE_BYTES)}\n`);
+    writeFileSync(join(dir, 'at-limit.md'), `# At the limit\n\n${'y'.repeat(MAX_PAGE_BYTES - 20)}\n`);
+    writeFileSync(join(dir, '.gitbook/assets/huge.bin'), Buffer.alloc(MAX_ASSET_BYTES + 1));
+    const tooLarge = problemsOf(dir).filter((p) => p.code === 'too-large');
+    expect(tooLarge.map((p) => p.file).sort()).toEqual(['.gitbook/assets/huge.bin', 'huge.md']);
+    expect(tooLarge[0]!.message).toMatch(/MiB/);
+  });
+
+  it('warns when a space has pages but no SUMMARY.md', () => {
+    const dir = tempDir('quire-check-');
+    writeFileSync(join(dir, 'README.md'), '# Home\n');
+    expect(problemsOf(dir).map(shape)).toEqual([{ file: 'SUMMARY.md', line: null, severity: 'warning', code: 'summary-missing' }]);
+  });
+});
+
+describe('which folder is checked', () => {
+  it('checks each subfolder holding a SUMMARY.md, and resolves links between them', () => {
+    const root = tempDir('quire-check-');
+    cpSync(join(CORPUS, 'clean'), join(root, 'lumen'), { recursive: true });
+    mkdirSync(join(root, 'api'));
+    writeFileSync(join(root, 'api', 'SUMMARY.md'), '# Table of contents\n\n* [API](README.md)\n');
+    writeFileSync(join(root, 'api', 'README.md'), '# API\n\nInstall first: [install](../lumen/guide/install.md#requirements); [nope](../lumen/nope.md).\n');
+    const report = checkFolder(root, null);
+    expect(report.spaces.map((s) => [s.title, s.folder])).toEqual([
+      ['api', 'api'],
+      ['lumen', 'lumen'],
+    ]);
+    expect(report.spaces[0]!.problems.map(shape)).toEqual([{ file: 'api/README.md', line: 3, severity: 'error', code: 'broken-link' }]);
+    expect(report.spaces[1]!.problems).toEqual([]);
+  });
+
+  it('exits 1 with a reason when there is nothing to check, or --space is given without a mirror', async () => {
+    const empty = tempDir('quire-check-');
+    const run = await quire(['check', '--dir', empty]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/holds no markdown pages .*nothing to check/);
+    const withSpace = await quire(['check', '--dir', join(CORPUS, 'clean'), '--space', 'abc']);
+    expect(withSpace.code).toBe(1);
+    expect(withSpace.stderr).toContain('--space needs a Quire sync folder');
+  });
+});
+
+describe('checkPageForPush: what would damage a page on the server', () => {
+  it('holds unparseable frontmatter and broken block structure', () => {
+    const page = (s: string) => checkPageForPush(s, 'p.md').map((p) => [p.code, p.line]);
+    expect(page('---\ndescription: a: b\n---\n\n# T\n')).toEqual([['frontmatter', 2]]);
+    expect(page('---\ndescription: fine\n\n# No closing line\n')).toEqual([['frontmatter', 1]]);
+    expect(page('# T\n\n{% hint style="info" %}\nnever closed\n')).toEqual([['block-unclosed', 3]]);
+    expect(page('# T\n\n{% tabs %}\n{% tab title="a" %}\nx\n{% endtabs %}\n')).toEqual([['block-mismatched-end', 6]]);
+    expect(page('# T\n\n{% hint style="info %}\nx\n{% endhint %}\n')).toContainEqual(['block-malformed-tag', 3]);
+  });
+
+  it('lets through what only `quire check` reports: unknown blocks, stray end tags, broken links', () => {
+    expect(checkPageForPush('# T\n\n{% warning %}\n{% endcode %}\n[x](nowhere.md)\n')).toEqual([]);
+    expect(checkPageForPush(readFileSync(join(CORPUS, 'clean/guide/install.md'), 'utf8'))).toEqual([]);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * `quire preview` in Debian's chromium: every GitBook block rendered as GitBook shows it, the
+ * check's problems on the page, the writer's raw HTML unable to run or send the page away, the
+ * secret guarding every request, and live reload: a save shows in the open page within a second.
+ * Screenshots land in test-artifacts/e2e (and docs/screenshots with QUIRE_DOCS_SCREENSHOTS=1).
+ */
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPreview, type PreviewServer } from '../../../src/main/hosts/preview';
+import { snap } from '../../e2e/screenshots';
+import { launchBrowser, type Browser } from '../../helpers/chromium';
+import { quire, tempDir } from '../../helpers/cli';
+
+const CLEAN = fileURLToPath(new URL('../../fixtures/check/clean/', import.meta.url));
+
+const HOSTILE = `# Hostile HTML
+
+<script>window.pwned = 'script'</script>
+
+<img src="x" onerror="window.pwned = 'onerror'" alt="broken image">
+
+<a href="javascript:window.pwned='href'">a javascript link</a> and [a markdown one](javascript:alert(1)).
+
+<a href="https://example.com/docs">an external link</a> and <a href="guide/install.md">an internal one</a>.
+
+<iframe src="https://example.com"></iframe><form action="https://example.com"><input name="q"></form>
+
+A [broken link](guide/nowhere.md) for the problem list.
+`;
+
+describe('quire preview in a browser', () => {
+  let dir: string;
+  let server: PreviewServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    dir = tempDir('quire-preview-');
+    cpSync(CLEAN, dir, { recursive: true });
+    writeFileSync(join(dir, 'hostile.md'), HOSTILE);
+    writeFileSync(join(dir, 'SUMMARY.md'), `${readFileSync(join(dir, 'SUMMARY.md'), 'utf8')}* [Hostile HTML](hostile.md)\n`);
+    server = await startPreview({ dir, log: () => undefined });
+    browser = await launchBrowser({ width: 1400, height: 1000 });
+    page = browser.page;
+    page.setDefaultTimeout(5000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const open = async (path: string) => {
+    await page.goto(`${server.origin}/${path}`);
+    await page.locator('#pv-page').waitFor();
+  };
+
+  it('takes the secret once, drops it from the address, and opens the first page', async () => {
+    await page.goto(server.url);
+    expect(new URL(page.url()).pathname).toBe('/README.md');
+    expect(page.url()).not.toContain('secret=');
+    await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+  });
+
+  it('applies the frontmatter and renders hints, figures and content-ref cards', async () => {
+    await open('README.md');
+    await expect.poll(() => page.locator('.gb-description').textContent()).toBe('Everything about Lumen, the self-hosted metrics server.');
+    expect(await page.locator('.gb-hint-info').textContent()).toContain('Lumen 2.4 runs on Linux and macOS.');
+    expect(await page.locator('.gb-hint-warning').textContent()).toContain('Back up your data');
+    expect(await page.locator('figure figcaption').textContent()).toBe('The Lumen logo');
+    expect(await page.locator('figure img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    const card = page.locator('a.gb-card');
+    expect(await card.locator('.gb-card-title').textContent()).toBe('Install');
+    expect(await card.getAttribute('href')).toBe('/guide/install.md');
+    await page.locator('a[href="#why-back-up"]').click();
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe('#why-back-up');
+    await snap(page, 'preview-welcome');
+  });
+
+  it('renders tabs that switch, and code blocks with their title', async () => {
+    await open('guide/README.md');
+    const panels = page.locator('.gb-tab-panel');
+    await expect.poll(() => panels.nth(0).isVisible()).toBe(true);
+    expect(await panels.nth(1).isVisible()).toBe(false);
+    await page.locator('.gb-tab-bar label', { hasText: 'macOS' }).click();
+    await expect.poll(() => panels.nth(1).isVisible()).toBe(true);
+    expect(await panels.nth(1).textContent()).toContain('brew install lumen');
+    expect(await page.locator('.gb-code figcaption').textContent()).toBe('lumen.yaml');
+    expect(await page.locator('.gb-code pre').textContent()).toContain('retention: 30d');
+    await snap(page, 'preview-tabs-code');
+  });
+
+  it('renders steppers, embeds as links, files as cards, and includes under their title', async () => {
+    await open('guide/install.md');
+    expect(await page.locator('.gb-step').count()).toBe(2);
+    expect(await page.locator('h2:has(#requirements)').textContent()).toContain('Requirements');
+    const embed = page.locator('.gb-embed a');
+    expect(await embed.getAttribute('href')).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(await embed.getAttribute('target')).toBe('_blank');
+    expect(await page.locator('.gb-embed .gb-caption').textContent()).toContain('A five-minute tour');
+    const file = page.locator('a.gb-file-card');
+    expect(await file.textContent()).toContain('cheatsheet.pdf');
+    const download = await page.request.get(`${server.origin}${await file.getAttribute('href')}`);
+    expect(download.status()).toBe(200);
+    expect(download.headers()['content-disposition']).toMatch(/^attachment/);
+    expect(await page.locator('.gb-include-title').textContent()).toBe('Reusable content · Getting help');
+    expect(await page.locator('.gb-include .gb-hint-info').textContent()).toContain('Stuck? Ask in the community forum');
+    await snap(page, 'preview-install');
+  });
+
+  it('renders tables, footnotes, task lists, details, math and columns', async () => {
+    await open('guide/configure.md');
+    expect(await page.locator('table tr').count()).toBe(3);
+    expect(await page.locator('.footnotes li').textContent()).toContain('Older samples are compacted');
+    expect(await page.locator('input.gb-task').count()).toBe(2);
+    expect(await page.locator('input.gb-task[checked]').count()).toBe(1);
+    expect(await page.locator('details summary').textContent()).toBe('Advanced options');
+    expect(await page.locator('.gb-math').first().textContent()).toBe('n \\times r');
+    expect(await page.locator('.gb-math-block').textContent()).toContain('2\\,\\text{bytes}');
+    expect(await page.locator('.gb-column').count()).toBe(2);
+  });
+
+  it('shows hidden pages in the navigation, marked, with groups and link pages', async () => {
+    await open('reference.md');
+    expect(await page.locator('.gb-pill', { hasText: 'Hidden page' }).count()).toBe(1);
+    expect(await page.locator('.gb-pill', { hasText: 'icon: book' }).count()).toBe(1);
+    const nav = page.getByRole('navigation', { name: 'Table of contents' });
+    expect(await nav.locator('.nav-group h2').textContent()).toBe('Reference');
+    expect(await nav.locator('.nav-hidden a').textContent()).toContain('hidden');
+    expect(await nav.locator('.nav-link a').getAttribute('href')).toBe('https://status.example.com');
+    expect(await nav.locator('[aria-current="page"]').textContent()).toContain('Reference');
+    expect(await page.locator('.gb-hint-danger').count()).toBe(1);
+    expect(await page.locator('.gb-hint-success').count()).toBe(1);
+  });
+
+  it("keeps the writer's HTML from running or leaving the preview, and shows the check's problems", async () => {
+    await open('hostile.md');
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: string }).pwned)).toBeUndefined();
+    expect(await page.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await page.locator('iframe, form, script:not([src])').count()).toBe(0);
+    const external = page.locator('a', { hasText: 'an external link' });
+    expect(await external.getAttribute('target')).toBe('_blank');
+    expect(await external.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+    expect(await page.locator('a', { hasText: 'an internal one' }).getAttribute('href')).toBe('/guide/install.md');
+    const broken = page.locator('.pv-problem[data-code="broken-link"]');
+    expect(await broken.textContent()).toContain('guide/nowhere.md, which does not exist');
+    expect(await page.locator('a.gb-broken', { hasText: 'broken link' }).getAttribute('title')).toBe('guide/nowhere.md does not exist');
+    expect(await page.locator('.pv-count').textContent()).toBe('2 errors, 0 warnings'); // the broken link, and the image `x`
+    const response = await page.request.get(`${server.origin}/hostile.md`);
+    expect(response.headers()['content-security-policy']).toContain("script-src 'self'");
+    await snap(page, 'preview-problems');
+  });
+
+  it('refuses requests without the secret, and never serves Quire state or files outside the spaces', async () => {
+    const anonymous = await fetch(`${server.origin}/README.md`);
+    expect(anonymous.status).toBe(403);
+    const withCookie = await page.request.get(`${server.origin}/.quire/mirror.db`);
+    expect(withCookie.status()).toBe(404);
+    expect((await page.request.get(`${server.origin}/..%2F..%2Fetc%2Fpasswd`)).status()).toBe(404);
+  });
+
+  it('shows a save in the open page within a second, keeping the scroll position', async () => {
+    await open('guide/install.md');
+    await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 300));
+    const before = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
+    const file = join(dir, 'guide', 'install.md');
+    const saved = Date.now();
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Get the archive from the', 'Download the signed archive from the'));
+    await page.getByText('Download the signed archive from the').waitFor({ timeout: 5000 });
+    const latency = Date.now() - saved;
+    console.log(`preview live reload: save to browser in ${latency} ms`);
+    expect(latency).toBeLessThan(1000);
+    expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBe(before);
+
+    writeFileSync(join(dir, 'SUMMARY.md'), readFileSync(join(dir, 'SUMMARY.md'), 'utf8').replace('[Install]', '[Installing Lumen]'));
+    await page.getByRole('navigation', { name: 'Table of contents' }).getByText('Installing Lumen').waitFor();
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nA [new broken link](gone.md).\n`);
+    await page.locator('.pv-problem[data-code="broken-link"]').waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
+});
+
+describe('quire preview on the command line', () => {
+  it('prints the address first, serves until stopped, and exits 1 on a folder with nothing to show', async () => {
+    const stop = new AbortController();
+    const running = quire(['preview', '--dir', CLEAN], { signal: stop.signal });
+    let url = '';
+    await expect
+      .poll(async () => {
+        const r = await Promise.race([running, new Promise<null>((resolve) => setTimeout(() => resolve(null), 50))]);
+        return r;
+      })
+      .toBeNull();
+    stop.abort();
+    const run = await running;
+    url = run.stdout.split('\n')[0]!;
+    expect(run.code).toBe(0);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?secret=[\w-]{43}$/);
+    expect(run.stderr).toContain('Previewing');
+    const empty = await quire(['preview', '--dir', tempDir('quire-preview-')]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('nothing to preview');
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * The app runs the same continuous sync as the CLI (issue 10, item 1): a save is pushed as soon
+ * as the watcher sees it settle, not on the next 60-second timer; and each cycle takes the
+ * folder's lock, waiting for its turn while another process holds it (issue 9, item 1).
+ */
+import { writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { FolderLock } from '../../../src/main/core/mirror';
+import { MemoryTokenStore } from '../../../src/main/core/secrets';
+import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { SyncStatusVM } from '../../../src/shared/contract';
+import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
+import { quire } from '../../helpers/cli';
+import { contentBatches, pageByTitle } from '../../helpers/sync';
+
+let fake: FakeApi;
+let space: SpaceRec;
+let dir: string;
+let service: QuireService;
+const statuses: SyncStatusVM[] = [];
+const checks: (() => void)[] = [];
+
+function until(test: () => boolean, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; last status: ${JSON.stringify(statuses.at(-1))}`)), 15_000);
+    const check = () => {
+      if (!test()) return;
+      clearTimeout(timer);
+      checks.splice(checks.indexOf(check), 1);
+      resolve();
+    };
+    checks.push(check);
+    check();
+  });
+}
+
+beforeEach(async () => {
+  fake = await startFakeApi();
+  const org = fake.store.addOrg({ title: 'Acme' });
+  space = fake.store.addSpace(org.id, {
+    title: 'Handbook',
+    pages: [
+      { title: 'Intro', markdown: 'Hi.\n' },
+      { title: 'FAQ', markdown: 'Q.\n' },
+    ],
+  });
+  dir = await mkdtemp(join(tmpdir(), 'quire-app-live-'));
+  statuses.length = 0;
+});
+afterEach(async () => {
+  await service.close();
+  await fake.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function open(syncIntervalMs: number): Promise<void> {
+  service = await createQuireService({
+    apiUrl: fake.url,
+    folder: dir,
+    tokens: new MemoryTokenStore(),
+    token: fake.token,
+    host: { kind: 'electron', openExternal: async () => undefined, openPath: async () => undefined },
+    syncIntervalMs,
+    api: { maxAttempts: 1, timeoutMs: 5000 },
+  });
+  service.subscribe((e) => {
+    if (e.name === 'sync.status') statuses.push(e.payload);
+    for (const c of [...checks]) c();
+  });
+  for (const c of [...checks]) c();
+}
+
+/** How many cycles have started, from the status events (each turns the state to syncing). */
+const cyclesStarted = () => statuses.filter((s, i) => s.state === 'syncing' && statuses[i - 1]?.state !== 'syncing').length;
+
+it('pushes a save within seconds, with the 60-second timer far off', async () => {
+  // A folder already synced with the space chosen, as the app finds it on a restart.
+  expect((await quire(['sync', '--api', fake.url, '--dir', dir, '--once', '--space', space.id], { env: { QUIRE_TOKEN: fake.token } })).code).toBe(0);
+  await open(60_000);
+  // The first cycle runs at once, then the watcher starts and a second cycle catches up.
+  await until(() => cyclesStarted() >= 2 && service.status().state === 'idle', 'the first two cycles');
+
+  const savedAt = Date.now();
+  writeFileSync(join(dir, 'handbook/faq.md'), '# FAQ\n\nAnswered from the app’s folder.\n');
+  await until(() => contentBatches(fake).length > 0, 'the push');
+  expect(Date.now() - savedAt).toBeLessThan(5_000);
+  const [cr] = fake.store.changeRequestsOf(space.id);
+  expect(pageByTitle(fake, space.id, 'FAQ', cr!.id).markdown).toBe('Answered from the app’s folder.\n');
+});
+
+it('waits for its turn while another process holds the folder, saying who, then syncs', async () => {
+  const other = await FolderLock.acquire(dir, { command: 'quire sync --once' });
+  await open(0);
+  await service.request('catalog.refresh', {});
+  await service.request('spaces.select', { spaceIds: [space.id], selected: true });
+  fake.resetLog();
+  const synced = service.syncOnce();
+  await until(() => (service.status().message ?? '').startsWith('Waiting for pid'), 'the waiting message');
+  expect(service.status().message).toMatch(new RegExp(`^Waiting for pid ${process.pid} \\(quire sync --once\\), since \\S+ to finish with this folder…$`));
+  expect(fake.requests.filter((r) => r.path.includes('/content'))).toEqual([]);
+
+  other.release();
+  expect((await synced).state).toBe('idle');
+  expect(fake.requests.some((r) => r.path === `/v1/spaces/${space.id}/content`)).toBe(true);
+});
