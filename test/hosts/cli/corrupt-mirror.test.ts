@@ -51,10 +51,10 @@ it('not a database: status says so and changes nothing; sync keeps it aside, say
 
 it('a malformed page found halfway through a cycle: sync keeps the file aside and says to run again', async () => {
   expect((await sync()).code).toBe(0);
-  // Damage the table of pages (the schema still reads fine).
+  // Damage the folder's tree, which every command reads (the schema still reads fine).
   const path = join(dir, '.quire/mirror.db');
   const db = new Database(path);
-  const { rootpage } = db.prepare(`SELECT rootpage FROM sqlite_schema WHERE name = 'pages'`).get() as { rootpage: number };
+  const { rootpage } = db.prepare(`SELECT rootpage FROM sqlite_schema WHERE name = 'folder_nodes'`).get() as { rootpage: number };
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   db.close();
   const fd = openSync(path, 'r+');

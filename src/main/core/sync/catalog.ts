@@ -1,5 +1,5 @@
 import type { Collection, Organization, Space } from '@gitbook/api';
-import type { ApiClient } from '../api';
+import { ApiError, type ApiClient } from '../api';
 import type { Mirror } from '../mirror';
 
 /** Organizations are listed again at most this often (new ones are rare; their spaces are listed every cycle). */
@@ -50,8 +50,9 @@ export async function refreshCatalog(api: ApiClient, mirror: Mirror, only?: stri
   try {
     spacesByOrg = await listSpaces(orgIds);
   } catch (err) {
-    // An organization remembered is gone or out of reach: list them again.
-    if (orgs) throw err;
+    // An organization remembered is gone or out of reach (404, 403): list them again. Anything
+    // else (a rejected token, the network) is the caller's to hear about.
+    if (orgs || !(err instanceof ApiError) || (err.status !== 404 && err.status !== 403)) throw err;
     orgs = await listOrgs();
     orgIds = orgs.map((o) => o.id);
     spacesByOrg = await listSpaces(orgIds);

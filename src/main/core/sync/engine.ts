@@ -11,6 +11,7 @@ import { CancelledError, TokenRejectedError, type ApiClient } from '../api';
 import type { Mirror } from '../mirror';
 import { STATE_DIR } from '../mirror';
 import { refreshCatalog } from './catalog';
+import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
 import { LinkResolver } from './link-targets';
 import type { ProgressListener } from './progress';
@@ -128,7 +129,12 @@ export class SyncEngine {
         firstError ??= explained;
       }
     });
-    if (!dryRun) await relinkAcrossSpaces(mirror, this.options.root, links, touched);
+    if (!dryRun) {
+      await relinkAcrossSpaces(mirror, this.options.root, links, touched);
+      // Search over spaces synced before it existed (once each); history kept within its limits.
+      await indexNewSpaces(mirror, this.options.root);
+      mirror.history.prune();
+    }
     onProgress?.({ phase: 'done', done: targets.length, total: targets.length });
     if (firstError !== null) throw firstError;
     reports.sort((a, b) => targets.findIndex((t) => t.id === a.spaceId) - targets.findIndex((t) => t.id === b.spaceId));

@@ -29,6 +29,7 @@ import { diffRemote, fetchPageText, fetchRemoteTree, forEachBounded, type Remote
 import { rebuildFromFolder } from './rebuild';
 import { resolveInside } from './safe-fs';
 import { deletedAssetsInUse } from './assets';
+import { followCycle, followNewId, followPush } from './find-hooks';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace, toStableChanges } from './scan';
 import { mirrorView } from './space-view';
 import { writeSummaryFile } from './summary-file';
@@ -197,7 +198,9 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     },
     plan,
   );
+  followCycle({ mirror, spaceId, spaceDir, plan, applied, scan, at: startedAt, revision: remote?.tree.revision.id ?? null });
   const { clean } = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: startedAt });
+  if (firstSync) mirror.search.markSpaceIndexed(spaceId, startedAt);
   ctx.links.overlay(spaceId, {});
   if (plan.treeChanged || firstSync || scan.summary) await writeSummaryFile(mirror, spaceId, spaceDir, (href) => href);
   touched.keys = [...new Set([...changedKeys(plan, applied), ...[...scan.local.moved.keys()].filter((k) => !k.startsWith('new:'))])];
@@ -235,6 +238,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     }
     throw err;
   }
+  followPush(mirror, spaceId, ops, report.push.applied, `change request #${report.push.changeRequest?.number ?? '?'}`, startedAt);
   afterPush(mirror, spaceId, plan, report.push.applied);
   recordUploadedAssets(mirror, spaceId, scan);
   ctx.onProgress?.({ phase: 'push', spaceId, spaceTitle: space.title, done: ops.length, total: ops.length });
@@ -278,6 +282,7 @@ function adoptCreatedIds(mirror: Mirror, spaceId: string): void {
   mirror.transaction(() => {
     for (const { key, id } of found) {
       mirror.folder.rekey(spaceId, key, id);
+      followNewId(mirror, spaceId, key, id);
       mirror.folder.setPending(spaceId, id, false);
     }
   });

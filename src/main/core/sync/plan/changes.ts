@@ -100,7 +100,11 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
     const parentKey = tree.parent(key);
     const recorded = P !== undefined && !P.deleted && P.moved && P.ordered && P.parentId === parentKey;
     if (p.movedNow || !recorded) {
-      if (parentKey !== null && !hasParent(parentKey)) continue;
+      // Its parent is not on the server yet: it waits (and stays in scope) until it is.
+      if (parentKey !== null && !hasParent(parentKey)) {
+        ctx.waiting.add(key);
+        continue;
+      }
       place.set(key, { parentKey, after: afterOnServer(key), last: lastOnServer(key) });
     }
   }

@@ -51,6 +51,8 @@ export interface PlanContext {
   summaryOrder: Map<string | null, string[]>;
   /** Groups and links the writer retitled in SUMMARY.md. */
   retitled: Map<string, string>;
+  /** Nodes with a change to push that must wait (their parent is not on the server yet). */
+  waiting: Set<string>;
   /** Nodes gone from the folder's tree this cycle. */
   removed: Set<string>;
   /** Nodes whose file or folder moved this cycle (their links and the links to them change). */
@@ -91,6 +93,7 @@ export function createContext(view: SpaceView, options: PlanOptions): PlanContex
     order: new Map(),
     summaryOrder: new Map(),
     retitled: new Map(),
+    waiting: new Set(),
     removed: new Set(),
     moved: new Set(),
     firstPage: { before: null, after: null },

@@ -193,7 +193,7 @@ export function emit(ctx: PlanContext): void {
       href: p?.href ?? node?.href ?? null,
       placedLocally,
       // A new page that could not go in yet (its parent is not on the server) is looked at again.
-      pending: pushed.has(key) || (isNewPageKey(key) && d?.kind === 'text'),
+      pending: pushed.has(key) || ctx.waiting.has(key) || (isNewPageKey(key) && d?.kind === 'text'),
       holds,
     };
   };
