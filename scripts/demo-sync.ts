@@ -1,7 +1,8 @@
 /**
  * `npm run demo:sync`: the main job without an account. Starts the fake API
  * on 127.0.0.1 with a sample organization, syncs it into ./quire-demo with
- * the real CLI, then shows `quire status`.
+ * the real CLI, then shows `quire status`. `npm run demo:sync -- --dry-run`
+ * starts the same sample API and shows what a sync of the folder would do.
  */
 import { resolve } from 'node:path';
 import { processIo } from '../src/main/hosts/cli/io';
@@ -9,13 +10,24 @@ import { runCli } from '../src/main/hosts/cli/run';
 import { startFakeApi } from '../test/fake';
 import { seedDemo } from '../test/fake/seed';
 
-const dir = resolve(process.argv[2] ?? 'quire-demo');
+const args = process.argv.slice(2);
+const dryRun = args.includes('--dry-run');
+const dir = resolve(args.find((a) => !a.startsWith('--')) ?? 'quire-demo');
 const fake = await startFakeApi();
 seedDemo(fake.store);
 
 const io = processIo(undefined, { ...process.env, QUIRE_TOKEN: fake.token });
 
 try {
+  if (dryRun) {
+    console.log(`Sample API on ${fake.url}\n\n$ quire sync --api ${fake.url} --dir ${dir} --dry-run`);
+    process.exitCode = await runCli(['sync', '--api', fake.url, '--dir', dir, '--dry-run'], io);
+  } else await syncAndShow();
+} finally {
+  await fake.close();
+}
+
+async function syncAndShow(): Promise<void> {
   console.log(`Sample API on ${fake.url}; syncing into ${dir}\n`);
   console.log(`$ quire sync --api ${fake.url} --dir ${dir} --once`);
   const code = await runCli(['sync', '--api', fake.url, '--dir', dir, '--once'], io);
@@ -23,6 +35,4 @@ try {
   await runCli(['status', '--dir', dir], io);
   console.log(`\nOpen ${dir} in your editor: one folder per space, one markdown file per page.`);
   process.exitCode = code;
-} finally {
-  await fake.close();
 }

@@ -1,8 +1,7 @@
 /**
  * Restoring a version into the folder, and the next sync pushing it like any edit: an edited
- * page, a page deleted here, a page deleted on the server. History is seeded through
- * `mirror.history.record` at the moments the sync engine records (pull, push, delete), then
- * the real `quire sync --once` runs against the fake API.
+ * page, a page deleted here, a page deleted on the server. The real `quire sync --once` runs
+ * against the fake API and keeps the versions (pulled, pushed, deleted) as it goes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,8 +27,6 @@ beforeEach(async () => {
   expect((await syncOnce(fake, root)).code).toBe(0);
   faqId = pageByTitle(fake, space.id, 'FAQ').id;
   expect(read(dir, 'faq.md')).toBe(ORIGINAL);
-  // What the engine records when it pulls the page.
-  record('pulled', ORIGINAL, 'main');
 });
 afterEach(async () => {
   await fake.close();
@@ -62,6 +59,7 @@ async function restore(target: string, version: number) {
     mirror.close();
   }
 }
+const pulledRevision = () => withMirror((m) => m.history.versions(space.id, faqId).at(-1)?.detail?.replace('revision ', ''));
 const versions = () => withMirror((m) => m.history.versions(space.id, faqId).map((v) => `${v.number}:${v.reason}${v.detail ? ` (${v.detail})` : ''}`));
 
 describe('restore', () => {
@@ -69,13 +67,17 @@ describe('restore', () => {
     write(dir, 'faq.md', '# FAQ\n\nQuestions, rewritten badly.\n');
     expect((await syncOnce(fake, root)).code).toBe(0);
     const [cr] = openChangeRequests(fake, space.id);
-    record('pushed', '# FAQ\n\nQuestions, rewritten badly.\n', `change request #${cr!.number}`);
     write(dir, 'faq.md', '# FAQ\n\nQuestions, rewritten worse, not pushed yet.\n');
 
     const result = await restore('guide/faq.md', 1);
     expect(result).toMatchObject({ spaceId: space.id, pageKey: faqId, path: 'faq.md', file: 'guide/faq.md', outcome: 'written', besideOther: false });
     expect(read(dir, 'faq.md')).toBe(ORIGINAL);
-    expect(versions()).toEqual(['4:restored (version 1)', '3:local (before a restore)', `2:pushed (change request #${cr!.number})`, '1:pulled (main)']);
+    expect(versions()).toEqual([
+      '4:restored (version 1)',
+      '3:local (before a restore)',
+      `2:pushed (change request #${cr!.number})`,
+      `1:pulled (revision ${pulledRevision()})`,
+    ]);
     expect(withMirror((m) => m.history.text(space.id, faqId, 3))).toBe('# FAQ\n\nQuestions, rewritten worse, not pushed yet.\n');
 
     expect((await syncOnce(fake, root)).code).toBe(0);
@@ -87,7 +89,6 @@ describe('restore', () => {
     expect((await syncOnce(fake, root)).code).toBe(0);
     const [cr] = openChangeRequests(fake, space.id);
     expect(() => pageByTitle(fake, space.id, 'FAQ', cr!.id)).toThrow(/no page titled FAQ/);
-    record('deleted-locally', ORIGINAL, `change request #${cr!.number}`);
 
     const result = await restore(faqId, 1);
     expect(result).toMatchObject({ path: 'faq.md', outcome: 'written', saved: null });
@@ -129,7 +130,7 @@ describe('restore', () => {
   it('leaves the file alone when it already holds that version', async () => {
     const result = await restore(join(dir, 'faq.md'), 1);
     expect(result.outcome).toBe('unchanged');
-    expect(versions()).toEqual(['1:pulled (main)']);
+    expect(versions()).toEqual([`1:pulled (revision ${pulledRevision()})`]);
   });
 
   it('says which versions exist when asked for one that does not, and what to name when the page is unknown', async () => {

@@ -396,7 +396,8 @@ function checkInvariants(): void {
   // now sits, in the folder, under a conflicted page the server deleted): its delete is pending.
   const rows = new Map(mirror.folder.tree(space.id).map((r) => [r.key, r]));
   const underHeld = (key: string): boolean => {
-    for (let k: string | null = rows.get(key)?.parentKey ?? null, n = 0; k !== null && n < 64; k = rows.get(k)?.parentKey ?? null, n++) if (heldIds.has(k)) return true;
+    for (let k: string | null = rows.get(key)?.parentKey ?? null, n = 0; k !== null && n < 64; k = rows.get(k)?.parentKey ?? null, n++)
+      if (heldIds.has(k)) return true;
     return false;
   };
   const serverUnder = (id: string, ancestor: string): boolean => {

@@ -7,7 +7,7 @@ export { CheckSetupError, checkFolder, type FolderCheck, hasMirror, type LoadedF
 export { type CheckedSpace, FolderIndex, type IndexedFile, joinRoot, type MirrorFacts } from './folder-index';
 export { MAX_ASSET_BYTES, MAX_PAGE_BYTES } from './limits';
 export { countBySeverity, type Problem, type ProblemCode, type Severity, type SeverityCounts, sortProblems } from './problem';
-export { checkPageForPush } from './push-guard';
+export { checkPageForPush, pushGuard } from './push-guard';
 export { type Resolution, resolveHref } from './resolve';
 export { fileKind, isContentPath, readSpaceFile, readSpaceFolder, type SpaceFile, type SpaceFileKind } from './space-files';
 export { hasAnchor, headingSlug, type PageHeading, pageAnchors, pageHeadings } from './anchors';

@@ -17,3 +17,9 @@ const DAMAGING_BLOCK_PROBLEMS: ReadonlySet<BlockProblemKind> = new Set(['unclose
 export function checkPageForPush(text: string, file = ''): Problem[] {
   return [...checkFrontmatter(file, text), ...blockProblems(file, text, DAMAGING_BLOCK_PROBLEMS)];
 }
+
+/** The sync engine's push guard (SyncEngineOptions.pushGuard): the first damaging problem, worded, or null. */
+export function pushGuard(text: string, file: string): string | null {
+  const [problem] = checkPageForPush(text, file);
+  return problem ? `${problem.message} (line ${problem.line})` : null;
+}

@@ -43,7 +43,14 @@ export interface SyncEngineOptions {
   dryRun?: boolean;
   /** Spaces synced at once. */
   spaceConcurrency?: number;
+  /**
+   * What would damage a page on the server if pushed as it is (a reason), else null: such a
+   * page is held with the reason until its file is fixed (hosts pass `quire check`'s guard).
+   */
+  pushGuard?: PushGuard;
 }
+
+export type PushGuard = (text: string, path: string) => string | null;
 
 /**
  * What changed in the folder since the last cycle, as continuous sync's watcher saw it: paths
@@ -96,6 +103,7 @@ export class SyncEngine {
       allowMassDelete: this.options.allowMassDelete ?? false,
       push: this.options.push ?? true,
       dryRun,
+      ...(this.options.pushGuard ? { pushGuard: this.options.pushGuard } : {}),
       ...(signal ? { signal } : {}),
       ...(onProgress ? { onProgress } : {}),
     };

@@ -38,7 +38,8 @@ export function followCycle(f: CycleFacts): void {
       return null;
     }
   };
-  const titleOf = (key: string): string | null => mirror.folder.node(spaceId, key)?.title ?? null;
+  const titles = new Map(plan.folder.upsert.map((r) => [r.key, r.title]));
+  const titleOf = (key: string): string | null => titles.get(key) ?? mirror.folder.node(spaceId, key)?.title ?? null;
   const writes = new Set(plan.fileOps.flatMap((op) => (op.op === 'write' ? [op.key] : [])));
   const detail = f.revision ? `revision ${f.revision}` : 'main';
 
@@ -86,16 +87,17 @@ export function followCycle(f: CycleFacts): void {
 
 /** What a confirmed push put into the change request, kept as versions (`change request #n`). */
 export function followPush(mirror: Mirror, spaceId: string, ops: readonly PushOp[], applied: ReadonlySet<string>, changeRequest: string, at: string): void {
+  const titleOf = (key: string): string | null => mirror.folder.node(spaceId, key)?.title ?? null;
   mirror.transaction(() => {
     for (const op of ops) {
       if (op.op === 'insert' && applied.has(op.key)) {
-        mirror.history.record({ spaceId, pageId: op.key, path: op.path, title: null, text: op.text, reason: 'pushed', detail: changeRequest, at });
+        mirror.history.record({ spaceId, pageId: op.key, path: op.path, title: titleOf(op.key), text: op.text, reason: 'pushed', detail: changeRequest, at });
       } else if (op.op === 'update' && op.text !== null && applied.has(op.id)) {
-        mirror.history.record({ spaceId, pageId: op.id, path: op.path, title: null, text: op.text, reason: 'pushed', detail: changeRequest, at });
+        mirror.history.record({ spaceId, pageId: op.id, path: op.path, title: titleOf(op.id), text: op.text, reason: 'pushed', detail: changeRequest, at });
       } else if (op.op === 'delete' && applied.has(op.id)) {
         const text = mirror.outbox.pushedPage(spaceId, op.id)?.text ?? mirror.content.baseText(spaceId, op.id);
         if (text !== null)
-          mirror.history.record({ spaceId, pageId: op.id, path: op.path, title: null, text, reason: 'deleted-locally', detail: changeRequest, at });
+          mirror.history.record({ spaceId, pageId: op.id, path: op.path, title: titleOf(op.id), text, reason: 'deleted-locally', detail: changeRequest, at });
       }
     }
   });

@@ -30,6 +30,8 @@ export function describeNotPushed(h: Held): string {
       return `${where}: the link ${title} is no longer listed; SUMMARY.md never deletes: delete the link on GitBook if you meant to.`;
     case 'asset-in-use':
       return `${where} was deleted here, but ${h.title ?? 'a page'} still shows it: the image stays on GitBook; restore the file or remove it from the page.`;
+    case 'unsafe':
+      return `${where} is not pushed: ${h.title ?? 'GitBook would damage it'}. Fix the file; the next sync pushes it.`;
     default:
       return `${where}: not pushed (${h.reason}).`;
   }

@@ -7,7 +7,7 @@ export { deletedAssets } from './assets';
 export { refreshCatalog } from './catalog';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
 export { ContinuousSync } from './continuous';
-export { type CycleReport, type CycleRequest, explainMirrorError, SyncEngine } from './engine';
+export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
 export { describeMassDelete, describeNotPushed } from './hold';
 export { pendingEdits } from './local-changes';
 export type { SyncProgress } from './progress';

@@ -44,6 +44,7 @@ export interface SpaceSyncContext {
   allowMassDelete: boolean;
   push: boolean;
   dryRun: boolean;
+  pushGuard?: (text: string, path: string) => string | null;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
 }
@@ -216,7 +217,9 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   if (plan.push.length > 0 && crState === 'open' && !plan.clearPushed && crBase !== null && mainRevision && crBase !== mainRevision)
     await rebaseChangeRequest(pushCtx);
   const refused = store.refused(spaceId);
+  const unsafe = guardPush(ctx, plan.push, report);
   const ops = plan.push
+    .filter((op) => !unsafe.has(pushKey(op) ?? ''))
     .filter((op) => {
       const key = pushKey(op);
       return key === null || refused.get(key)?.textHash !== pushTextHash(op);
@@ -255,6 +258,22 @@ function afterPush(mirror: Mirror, spaceId: string, plan: Plan, applied: Readonl
     for (const key of plan.folder.removeWhenPushed) if (applied.has(key)) mirror.folder.remove(spaceId, key);
   });
   adoptCreatedIds(mirror, spaceId);
+}
+
+/** Pages whose push would damage them on the server: held back (they stay pending) and reported. */
+function guardPush(ctx: SpaceSyncContext, push: readonly PushOp[], report: SpaceReport): Set<string> {
+  const held = new Set<string>();
+  if (!ctx.pushGuard) return held;
+  for (const op of push) {
+    if (op.op !== 'insert' && op.op !== 'update') continue;
+    if (op.text === null) continue;
+    const reason = ctx.pushGuard(op.text, op.path);
+    if (reason === null) continue;
+    const key = op.op === 'insert' ? op.key : op.id;
+    held.add(key);
+    report.notPushed.push({ key, path: op.path, title: reason, reason: 'unsafe' });
+  }
+  return held;
 }
 
 /** Assets uploaded by this push are, from now on, the files the change request has at their paths. */

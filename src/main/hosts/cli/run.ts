@@ -37,7 +37,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 const USAGE = `Quire — offline-first sync for hosted docs
 
 Usage:
-  quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>] [--allow-deletes]
+  quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>] [--allow-deletes] [--dry-run [--json]]
   quire status --dir <folder> [--json]
   quire review --dir <folder> [--json]   open change requests and unresolved comments
   quire check --dir <folder> [--space <spaceId>]... [--json]   broken links, SUMMARY.md, blocks, frontmatter (offline)

@@ -5,6 +5,7 @@
  * (waiting for its turn when the CLI is syncing the same folder); review is refreshed on the
  * same cadence as the CLI's. This module turns what happens into the sync status the views show.
  */
+import { pushGuard } from '../../core/check';
 import type { SyncProgressVM, SyncStatusVM } from '../../../shared/contract';
 import { CancelledError } from '../../core/api';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
@@ -82,7 +83,15 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     const client = needApi(state);
     const force = userAsked;
     userAsked = false;
-    const engine = new SyncEngine({ api: client, mirror: state.mirror, root: state.folder, spaces: 'selected', onProgress, signal: state.abort.signal });
+    const engine = new SyncEngine({
+      api: client,
+      mirror: state.mirror,
+      root: state.folder,
+      spaces: 'selected',
+      onProgress,
+      signal: state.abort.signal,
+      pushGuard,
+    });
     const report = await withFolderLock(
       state.folder,
       {

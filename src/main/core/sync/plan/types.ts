@@ -268,7 +268,7 @@ export interface Held {
   /** SUMMARY.md lines: where, and the entry's title. */
   line?: number;
   title?: string;
-  reason: UnreadableReason | 'new-group' | 'new-link' | 'link-target' | 'group-removed' | 'link-removed' | 'asset-in-use';
+  reason: UnreadableReason | 'new-group' | 'new-link' | 'link-target' | 'group-removed' | 'link-removed' | 'asset-in-use' | 'unsafe';
 }
 
 export interface PlanStats {

@@ -2,6 +2,8 @@ import { dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, type ParsedAr
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
 import { describeNotPushed, explainMirrorError, needsYou, SyncEngine, type CycleReport, ContinuousSync } from '../../../core/sync';
+import { pushGuard } from '../../../core/check';
+import { describeDryRun, dryRunJson } from '../dry-run-text';
 import { errorMessage, heldMessage } from '../messages';
 import { progressPrinter } from '../progress-printer';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
@@ -25,6 +27,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
   const spaceIds = spaceFlags(args);
   const intervalS = intervalFlag(args, DEFAULT_INTERVAL_S);
   const allowDeletes = switchFlag(args, 'allow-deletes');
+  const dryRun = switchFlag(args, 'dry-run');
   const explicitApi = flag(args, 'api') === undefined ? undefined : normaliseApiUrl(flag(args, 'api')!);
 
   let mirror: Mirror;
@@ -48,10 +51,10 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     const remembered = ctx.rememberedApiUrl(mirror);
     const apiUrl = ctx.apiUrlFor(mirror, explicitApi);
     // Never a silent switch: the folder's spaces, and the token used, follow the API.
-    if (remembered && remembered !== apiUrl)
+    if (remembered && remembered !== apiUrl && !dryRun)
       io.stderr(`This folder synced with ${remembered} until now; from now on it syncs with ${apiUrl} (given by --api).`);
     const api = await ctx.apiFor(mirror, apiUrl);
-    mirror.catalog.setMeta(API_URL_META, apiUrl);
+    if (!dryRun) mirror.catalog.setMeta(API_URL_META, apiUrl);
     const engine = new SyncEngine({
       api,
       mirror,
@@ -60,7 +63,16 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       onProgress: progressPrinter(io.stderr),
       signal: io.signal,
       allowMassDelete: allowDeletes,
+      pushGuard,
+      dryRun,
     });
+
+    if (dryRun) {
+      // Reads only: no lock needed, nothing written; the plan is printed per space and page.
+      const report = await engine.runCycle();
+      io.stdout(has(args, 'json') ? JSON.stringify(dryRunJson(report), null, 2) : describeDryRun(report));
+      return needsYou(report) ? EXIT.conflicts : EXIT.ok;
+    }
 
     const review = new ReviewService(mirror);
 
