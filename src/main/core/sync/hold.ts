@@ -2,7 +2,7 @@
  * The mass-delete fail-safe's hold, said plainly: what the cycle would have deleted. Each host
  * adds what to do in its own terms (the CLI: \`--allow-deletes\`; the app: its buttons).
  */
-import type { Held, MassDeleteHold } from './plan';
+import type { Held, MassDeleteHold, UnreadableReason } from './plan';
 
 /** What the fail-safe stopped, e.g. "Stopped before deleting most of “Guide”: this sync would delete 5 of its 8 pages on the server (…)." */
 export function describeMassDelete(hold: MassDeleteHold, space: { title: string; folder: string | null }): string {
@@ -35,4 +35,25 @@ export function describeNotPushed(h: Held): string {
     default:
       return `${where}: not pushed (${h.reason}).`;
   }
+}
+
+const UNREADABLE: Record<UnreadableReason, string> = {
+  symlink: 'it is a symbolic link (Quire never follows one out of the folder); replace it with the file itself',
+  'not-a-file': 'it is not a regular file (a device, a pipe or a socket); remove it or put the page file back',
+  'no-permission': 'Quire may not read it; give your user read permission',
+  'bad-name': 'its name is not valid UTF-8; rename it',
+  'not-utf8': 'its text is not UTF-8 (Latin-1 or UTF-16, say); save it as UTF-8',
+  binary: 'it holds NUL bytes, like a binary file; save it as text',
+  'too-large': 'it is over 1 MiB, more than a GitBook page holds; split it into several pages',
+  unparseable: 'its frontmatter does not parse; fix the YAML between the --- lines',
+};
+
+/** A path Quire leaves alone, and what to do, e.g. "guide/faq.md is left alone: it is a symbolic link (…)." */
+export function describeUnreadable(u: { path: string; reason: UnreadableReason }): string {
+  return `${u.path} is left alone (nothing is pushed or deleted for it): ${UNREADABLE[u.reason]}.`;
+}
+
+/** A space folder gone from its place. */
+export function describeMissingFolder(space: { title: string; folder: string }): string {
+  return `The folder of “${space.title}” (${space.folder}) is missing, so it was not synced and nothing was deleted, here or on the server. Put the folder back (or reconnect its drive) and sync again.`;
 }

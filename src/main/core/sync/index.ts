@@ -8,7 +8,7 @@ export { refreshCatalog } from './catalog';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
 export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
-export { describeMassDelete, describeNotPushed } from './hold';
+export { describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable } from './hold';
 export { pendingEdits } from './local-changes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';

@@ -1,7 +1,16 @@
 import { dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
-import { describeNotPushed, explainMirrorError, needsYou, SyncEngine, type CycleReport, ContinuousSync } from '../../../core/sync';
+import {
+  describeMissingFolder,
+  describeNotPushed,
+  describeUnreadable,
+  explainMirrorError,
+  needsYou,
+  SyncEngine,
+  type CycleReport,
+  ContinuousSync,
+} from '../../../core/sync';
 import { pushGuard } from '../../../core/check';
 import { describeDryRun, dryRunJson } from '../dry-run-text';
 import { errorMessage, heldMessage } from '../messages';
@@ -91,7 +100,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       );
       io.stdout(describe(report));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
-      for (const s of report.spaces) for (const h of s.notPushed) io.stderr(`${safeField(s.title)}: ${safeField(describeNotPushed(h))}`);
+      sayWhatNeedsYou(report, io);
       await replayQueuedActions(review, api, io);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
@@ -122,7 +131,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       onReport: (report) => {
         if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report));
         for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
-        for (const s of report.spaces) for (const h of s.notPushed) io.stderr(`${safeField(s.title)}: ${safeField(describeNotPushed(h))}`);
+        sayWhatNeedsYou(report, io);
       },
       onError: (err) => {
         if (io.signal.aborted) return false;
@@ -141,6 +150,15 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     if (fatal) throw fatal;
     io.stderr('Stopped.');
     return EXIT.ok;
+  }
+}
+
+/** One line per thing a cycle left for the writer: folders missing, paths left alone, changes not pushed. */
+function sayWhatNeedsYou(report: CycleReport, io: CliIo): void {
+  for (const s of report.spaces) {
+    if (s.missingFolder) io.stderr(safeField(describeMissingFolder(s)));
+    for (const u of s.unreadable) io.stderr(`${safeField(s.title)}: ${safeField(describeUnreadable(u))}`);
+    for (const h of s.notPushed) io.stderr(`${safeField(s.title)}: ${safeField(describeNotPushed(h))}`);
   }
 }
 
@@ -180,6 +198,9 @@ export function describe(report: CycleReport): string {
   const attention: string[] = [];
   if (report.conflicts > 0) attention.push(`${report.conflicts} conflict(s) need you`);
   if (report.held > 0) attention.push(`${report.held} space(s) stopped before a mass delete`);
+  if (report.missing > 0) attention.push(`${report.missing} space folder(s) missing`);
+  if (report.unreadable > 0) attention.push(`${report.unreadable} path(s) left alone`);
+  if (report.notPushed > 0) attention.push(`${report.notPushed} change(s) not pushed`);
   if (attention.length === 0) return line;
   return `${line}; ${attention.join(', ')}: see \`quire status --dir <folder>\``;
 }

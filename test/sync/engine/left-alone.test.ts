@@ -1,0 +1,137 @@
+/**
+ * Issue 9, items 2 and 5: nothing is mistaken for a delete, and text Quire cannot push
+ * faithfully is not pushed. A path Quire cannot or will not read (a symlink, a device, a name
+ * that is not UTF-8, text that is not UTF-8 or holds NUL bytes, a page over 1 MiB) is reported
+ * and left alone, the rest of the space still syncs, and the cycle exits 3; a space folder that
+ * vanished stops that space only, deletes nothing, and re-inserts nothing when it comes back.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
+import { tempDir } from '../../helpers/cli';
+import { contentBatches, openChangeRequests, pageByTitle, seedGuide, syncOnce, write } from '../../helpers/sync';
+
+let fake: FakeApi;
+let root: string;
+let dir: string;
+let space: SpaceRec;
+
+beforeEach(async () => {
+  fake = await startFakeApi();
+  space = seedGuide(fake);
+  root = tempDir();
+  dir = join(root, 'guide');
+  expect((await syncOnce(fake, root)).code).toBe(0);
+  fake.resetLog();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+type Change = { operation: string; page?: string };
+const sent = (): Change[] => contentBatches(fake).flatMap((r) => (r.body as { changes: Change[] }).changes);
+const deletes = () => sent().filter((c) => c.operation === 'delete_page');
+/** Another edit in the same space, to see that the rest still syncs. */
+const editElsewhere = () => write(dir, 'changelog.md', '# Changelog\n\nVersion 2.\n');
+const changelogPushed = () => {
+  const [cr] = openChangeRequests(fake, space.id);
+  return cr !== undefined && fake.store.pageByTitle(space.id, 'Changelog', { changeRequest: cr.id }).markdown === 'Version 2.\n';
+};
+
+describe('paths Quire cannot or will not read', () => {
+  it('a page file replaced by a symbolic link is left alone, never deleted nor followed', async () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'secret.md'), '# Secret\n\nNot for the server.\n');
+    rmSync(join(dir, 'faq.md'));
+    symlinkSync(join(outside, 'secret.md'), join(dir, 'faq.md'));
+    editElsewhere();
+
+    const run = await syncOnce(fake, root);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/faq\.md is left alone .*symbolic link/);
+    expect(deletes()).toEqual([]);
+    expect(JSON.stringify(sent())).not.toContain('Not for the server');
+    expect(changelogPushed()).toBe(true);
+  });
+
+  it('a folder replaced by a symbolic link: none of the pages behind it is deleted', async () => {
+    const outside = tempDir();
+    renameSync(join(dir, 'getting-started'), join(outside, 'moved-away'));
+    symlinkSync(join(outside, 'moved-away'), join(dir, 'getting-started'));
+
+    const run = await syncOnce(fake, root, '--allow-deletes');
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/getting-started is left alone .*symbolic link/);
+    expect(deletes()).toEqual([]);
+  });
+
+  it('a pipe where a page file was is left alone', async () => {
+    rmSync(join(dir, 'faq.md'));
+    execFileSync('mkfifo', [join(dir, 'faq.md')]);
+    const run = await syncOnce(fake, root);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/faq\.md is left alone .*not a regular file/);
+    expect(deletes()).toEqual([]);
+  });
+
+  it('a file whose name is not UTF-8 is left alone and the rest syncs', async () => {
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.md')]), '# Bad name\n');
+    editElsewhere();
+    const run = await syncOnce(fake, root);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/is left alone .*not valid UTF-8; rename it/);
+    expect(sent().filter((c) => c.operation === 'insert_page')).toEqual([]);
+    expect(changelogPushed()).toBe(true);
+  });
+});
+
+describe('text Quire cannot push faithfully', () => {
+  for (const [what, bytes, words] of [
+    ['Latin-1 text', Buffer.concat([Buffer.from('# FAQ\n\nQuestions, caf'), Buffer.from([0xe9]), Buffer.from('.\n')]), /not UTF-8.*save it as UTF-8/],
+    ['a NUL byte', Buffer.from('# FAQ\n\nQuestions.\u0000\n'), /NUL bytes/],
+    ['over 1 MiB', Buffer.from(`# FAQ\n\n${'Questions. '.repeat(100_000)}\n`), /over 1 MiB.*split it/],
+  ] as const) {
+    it(`${what}: held with the file name and what to do; nothing is pushed for it`, async () => {
+      writeFileSync(join(dir, 'faq.md'), bytes);
+      editElsewhere();
+      const run = await syncOnce(fake, root);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(new RegExp(`faq\\.md is left alone .*${words.source}`));
+      const faq = pageByTitle(fake, space.id, 'FAQ').id;
+      expect(sent().filter((c) => c.page === faq)).toEqual([]);
+      expect(changelogPushed()).toBe(true);
+      // Saved as UTF-8 text again, it is pushed.
+      writeFileSync(join(dir, 'faq.md'), '# FAQ\n\nQuestions, café.\n');
+      expect((await syncOnce(fake, root)).code).toBe(0);
+      const [cr] = openChangeRequests(fake, space.id);
+      expect(fake.store.pageByTitle(space.id, 'FAQ', { changeRequest: cr!.id }).markdown).toBe('Questions, café.\n');
+    });
+  }
+});
+
+describe('a space folder that vanished', () => {
+  it('stops that space only, deletes nothing even with --allow-deletes, and re-inserts nothing when it is back', async () => {
+    const other = fake.store.addSpace(fake.store.space(space.id).orgId, { title: 'Notes', pages: [{ title: 'Todo', markdown: 'Buy milk.\n' }] });
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    const aside = join(tempDir(), 'guide-away');
+    renameSync(dir, aside);
+    write(join(root, 'notes'), 'README.md', '# Todo\n\nBuy milk and bread.\n');
+    fake.resetLog();
+
+    const run = await syncOnce(fake, root, '--allow-deletes');
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/The folder of “Guide” \(guide\) is missing, so it was not synced and nothing was deleted/);
+    expect(deletes()).toEqual([]);
+    const [notesCr] = openChangeRequests(fake, other.id);
+    expect(fake.store.pageByTitle(other.id, 'Todo', { changeRequest: notesCr!.id }).markdown).toBe('Buy milk and bread.\n');
+
+    mkdirSync(root, { recursive: true });
+    renameSync(aside, dir);
+    fake.resetLog();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(contentBatches(fake)).toHaveLength(0);
+    expect(readFileSync(join(dir, 'faq.md'), 'utf8')).toContain('Questions.');
+  });
+});

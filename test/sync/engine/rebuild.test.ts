@@ -1,0 +1,65 @@
+/**
+ * Issue 9, item 3: losing `.quire/` loses nothing and duplicates nothing. With the mirror gone,
+ * the next sync rebuilds it from the server and the folder: files are matched to pages by their
+ * path (and content where paths differ), a differing file is a local edit against the server's
+ * text, and nothing byte-identical to a server file is uploaded again.
+ */
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
+import { tempDir } from '../../helpers/cli';
+import { contentBatches, openChangeRequests, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+
+const PNG = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 7, 7, 7]);
+
+let fake: FakeApi;
+let root: string;
+let dir: string;
+let space: SpaceRec;
+
+beforeEach(async () => {
+  fake = await startFakeApi();
+  space = seedGuide(fake);
+  fake.store.addFile(space.id, { name: 'logo.png', contentType: 'image/png', bytes: PNG });
+  root = tempDir();
+  dir = join(root, 'guide');
+  expect((await syncOnce(fake, root)).code).toBe(0);
+  fake.resetLog();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+type Change = { operation: string; page?: string; document?: { markdown: string } };
+const sent = (): Change[] => contentBatches(fake).flatMap((r) => (r.body as { changes: Change[] }).changes);
+
+describe('a lost mirror', () => {
+  it('is rebuilt: an edit stays an edit, a moved file stays its page, nothing is inserted or uploaded twice', async () => {
+    write(dir, 'faq.md', '# FAQ\n\nQuestions, edited while the mirror was gone.\n');
+    renameSync(join(dir, 'changelog.md'), join(dir, 'history.md'));
+    rmSync(join(root, '.quire'), { recursive: true, force: true });
+
+    const run = await syncOnce(fake, root);
+    expect(run.code, run.stderr).toBe(0);
+    const changes = sent();
+    expect(changes.filter((c) => c.operation === 'insert_page' || c.operation === 'insert_files' || c.operation === 'delete_page')).toEqual([]);
+    const faq = fake.store.pageByTitle(space.id, 'FAQ').id;
+    expect(changes).toEqual(expect.arrayContaining([expect.objectContaining({ operation: 'update_page', page: faq })]));
+    const [cr] = openChangeRequests(fake, space.id);
+    expect(fake.store.pageByTitle(space.id, 'FAQ', { changeRequest: cr!.id }).markdown).toBe('Questions, edited while the mirror was gone.\n');
+    expect(fake.store.pages(space.id, { changeRequest: cr!.id })).toHaveLength(fake.store.pages(space.id).length);
+    expect(read(dir, 'faq.md')).toContain('edited while the mirror was gone');
+
+    fake.resetLog();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(contentBatches(fake)).toHaveLength(0);
+  });
+
+  it('with nothing edited, sends nothing at all', async () => {
+    rmSync(join(root, '.quire'), { recursive: true, force: true });
+    writeFileSync(join(dir, '.gitbook/assets/logo.png'), PNG);
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+});
