@@ -9,7 +9,17 @@ import { pushGuard } from '../../core/check';
 import type { SyncProgressVM, SyncStatusVM } from '../../../shared/contract';
 import { CancelledError } from '../../core/api';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
-import { ContinuousSync, type CycleReport, type CycleRequest, describeMassDelete, SyncEngine, type SyncProgress } from '../../core/sync';
+import {
+  ContinuousSync,
+  type CycleReport,
+  type CycleRequest,
+  describeMassDelete,
+  describeMissingFolder,
+  describeNotPushed,
+  describeUnreadable,
+  SyncEngine,
+  type SyncProgress,
+} from '../../core/sync';
 import { describeError, toQuireError } from './errors';
 import { connectCore, needApi, spaceTitle, type ServiceState } from './state';
 import type { HandlersFor } from './types';
@@ -39,8 +49,17 @@ export interface SyncRunner {
  */
 function heldMessage(report: CycleReport): string | null {
   const held = report.spaces.flatMap((s) => (s.held ? [describeMassDelete(s.held, s)] : []));
-  if (held.length === 0) return null;
-  return `${held.join(' ')} Restore the files (Open folder, under Spaces), then choose Sync now. To delete that much on purpose, run \`quire sync --once --allow-deletes\` in a terminal.`;
+  if (held.length > 0) {
+    return `${held.join(' ')} Restore the files (Open folder, under Spaces), then choose Sync now. To delete that much on purpose, run \`quire sync --once --allow-deletes\` in a terminal.`;
+  }
+  // What else the cycle left for the writer, said as the CLI says it (first few, then a count).
+  const lines = report.spaces.flatMap((s) => [
+    ...(s.missingFolder ? [describeMissingFolder(s)] : []),
+    ...s.unreadable.map((u) => `${s.title}: ${describeUnreadable(u)}`),
+    ...s.notPushed.map((h) => `${s.title}: ${describeNotPushed(h)}`),
+  ]);
+  if (lines.length === 0) return null;
+  return lines.length <= 3 ? lines.join(' ') : `${lines.slice(0, 3).join(' ')} And ${lines.length - 3} more like these.`;
 }
 
 export function createSyncRunner(state: ServiceState): SyncRunner {
