@@ -10,8 +10,8 @@
  * - every edit survives somewhere: in main, in the open change request, or in a file of
  *   the folder (conflict copies included), unless its own side deleted it since.
  *
- * The seed is fixed per day (printed); replay with QUIRE_MODEL_SEED=<seed>, and
- * QUIRE_MODEL_STEPS=<n> for a longer run. QUIRE_MODEL_TRACE=<token> (e.g. R297) prints,
+ * The seed is fixed (printed), so CI is repeatable; explore others with QUIRE_MODEL_SEED=<seed>
+ * and QUIRE_MODEL_STEPS=<n> for a longer run. QUIRE_MODEL_TRACE=<token> (e.g. R297) prints,
  * after every step, where that edit is (add QUIRE_MODEL_TRACE_OUTBOX=1 for the outbox).
  *
  * One file on purpose (~480 lines): the steps, the reference model and the invariants are
@@ -33,8 +33,7 @@ import { startFakeApi, type FakeApi, type PageRec, type SpaceRec } from '../../f
 import { mergeRevisions } from '../../fake/merge';
 import { tempDir } from '../../helpers/cli';
 
-const today = new Date();
-const SEED = Number(process.env.QUIRE_MODEL_SEED ?? today.getUTCFullYear() * 10000 + (today.getUTCMonth() + 1) * 100 + today.getUTCDate());
+const SEED = Number(process.env.QUIRE_MODEL_SEED ?? 20261123);
 const STEPS = Number(process.env.QUIRE_MODEL_STEPS ?? 2000);
 const CHECK_EVERY = 25;
 
