@@ -1,4 +1,4 @@
-// Scratch: replays a counterexample of plan.random.test.ts (JSON in a file) and prints what differs.
+// Replays a counterexample of plan.random.test.ts: `npx tsx test/sync/plan/debug.ts <file with the JSON counterexample>` prints the incremental and full plans and the trees they leave, to see where they differ.
 import { readFileSync } from 'node:fs';
 import { applyLocal, applyRemote, type Tokens } from './gen';
 import { isNoop, World } from './world';

@@ -30,35 +30,11 @@ export function planSync(view: SpaceView, options: PlanOptions = {}): Plan {
     const d = decide(sides, options.mergeLimits);
     if (d.kind === 'needs-remote-body') ctx.plan.needBodies.push(key);
     ctx.decisions.set(key, d);
-    if (process.env.QUIRE_DEBUG_KEY === key || (process.env.QUIRE_DEBUG_PATH && sides.local?.path.includes(process.env.QUIRE_DEBUG_PATH)))
-      console.log(
-        'DEBUG decide',
-        key,
-        d.kind,
-        JSON.stringify({
-          b: !!sides.base,
-          r: !!sides.remote,
-          l: sides.local?.path,
-          p: sides.pushed,
-          c: sides.conflict?.kind,
-          res: sides.resolved?.kind,
-          cr: view.changeRequest,
-        }),
-      );
   }
   if (ctx.plan.needBodies.length > 0) return { ...ctx.plan, needBodies: [...new Set(ctx.plan.needBodies)] };
   place(ctx);
   layOut(ctx);
   emit(ctx);
-  if (process.env.QUIRE_DEBUG_KEY)
-    console.log(
-      'DEBUG plan',
-      JSON.stringify(
-        ctx.plan.push.filter((o) => JSON.stringify(o).includes(process.env.QUIRE_DEBUG_KEY!)).map((o) => ({ ...o, text: undefined, record: undefined })),
-      ),
-      JSON.stringify(ctx.plan.folder.upsert.filter((r) => r.key === process.env.QUIRE_DEBUG_KEY).map((r) => ({ ...r, holds: typeof r.holds }))),
-      ctx.plan.folder.removeWhenPushed.includes(process.env.QUIRE_DEBUG_KEY),
-    );
   failSafe(ctx);
   return ctx.plan;
 }
