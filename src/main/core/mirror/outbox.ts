@@ -162,11 +162,12 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
   }
 
   /** Id of the page pushed (and not deleted) whose file is at `path`. */
-  pushedPageIdAt(spaceId: string, path: string): string | null {
-    const r = this.db.prepare(`SELECT page_id AS id FROM sync_pushed_pages WHERE space_id = ? AND path = ? AND deleted = 0`).get(spaceId, path) as
-      | { id: string }
-      | undefined;
-    return r?.id ?? null;
+  /** The pages the change request holds at this path, newest record first (several when one moved away and a new one came). */
+  pushedPageIdsAt(spaceId: string, path: string): string[] {
+    const rows = this.db
+      .prepare(`SELECT page_id AS id FROM sync_pushed_pages WHERE space_id = ? AND path = ? AND deleted = 0 ORDER BY rowid DESC`)
+      .all(spaceId, path) as { id: string }[];
+    return rows.map((r) => r.id);
   }
 
   upsertPushedPage(spaceId: string, p: PushedPageRow, at: string): void {

@@ -24,7 +24,8 @@ export function pushStoreOf(mirror: Mirror): PushStore {
 /** Page id of a page created by an earlier push, by its new-page key. */
 export function createdIdFor(store: PushStore, spaceId: string, key: string): string | null {
   if (!isNewPageKey(key)) return key;
-  return store.pushedPageIdAt(spaceId, key.slice('new:'.length));
+  // The newest record at its path: the page this push created there.
+  return store.pushedPageIdsAt(spaceId, key.slice('new:'.length))[0] ?? null;
 }
 
 /**

@@ -294,8 +294,9 @@ function recordUploadedAssets(mirror: Mirror, spaceId: string, scan: ScanResult)
 function adoptCreatedIds(mirror: Mirror, spaceId: string): void {
   const store = pushStoreOf(mirror);
   const found = mirror.folder.newNodes(spaceId).flatMap((n) => {
-    const id = n.path === null ? null : store.pushedPageIdAt(spaceId, n.path);
-    return id !== null && !mirror.folder.node(spaceId, id) ? [{ key: n.key, id }] : [];
+    // The page the change request holds at its path that no node of the tree is yet.
+    const id = n.path === null ? undefined : store.pushedPageIdsAt(spaceId, n.path).find((p) => !mirror.folder.node(spaceId, p));
+    return id !== undefined ? [{ key: n.key, id }] : [];
   });
   if (found.length === 0) return;
   mirror.transaction(() => {

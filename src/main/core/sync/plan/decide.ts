@@ -116,8 +116,9 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
         if (remoteChanged && pending) return { kind: 'needs-remote-body' };
         return { kind: 'held', text: null, conflict: null, refresh: remoteChanged, keepBase: false };
       }
-      const resolvedHere = s.resolved?.kind === 'deleted-locally';
-      if (remoteChanged && !resolvedHere && !s.pushedMerged?.deleted) {
+      // (A conflict the writer resolved by deleting the server's copy was about main as last
+      // synced: main edited again since is a new conflict, never a silent delete of that edit.)
+      if (remoteChanged && !s.pushedMerged?.deleted) {
         // Deleted here, edited there: nothing comes back silently; the server's text goes beside.
         if (pending) return { kind: 'needs-remote-body' };
         return { kind: 'held', text: null, conflict: { kind: 'deleted-locally', baseText: mergeBase }, refresh: false, keepBase: false };
