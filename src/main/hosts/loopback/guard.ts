@@ -107,3 +107,8 @@ export function checkCookieDoor(req: CookieDoorRequest, secret: string, port: nu
 export function secretCookie(port: number, secret: string): string {
   return `${cookieName(port)}=${secret}; HttpOnly; SameSite=Strict; Path=/`;
 }
+
+/** A request's path for a log line, the secret replaced by `…` (a refused request may still carry it). */
+export function redactSecret(url: string | undefined, secret: string): string {
+  return new URL(url ?? '/', 'http://placeholder').pathname.split(secret).join('…');
+}

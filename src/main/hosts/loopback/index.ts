@@ -12,6 +12,7 @@ export {
   createSecret,
   type DoorRequest,
   type DoorVerdict,
+  redactSecret,
   SECRET_PARAM,
   secretCookie,
 } from './guard';
