@@ -5,14 +5,9 @@
 export {
   allowedHosts,
   appPath,
-  checkCookieDoor,
   checkDoor,
-  type CookieDoorRequest,
-  type CookieDoorVerdict,
   createSecret,
   type DoorRequest,
   type DoorVerdict,
   redactSecret,
-  SECRET_PARAM,
-  secretCookie,
 } from './guard';
