@@ -91,25 +91,24 @@ export async function benchCheckPreview(): Promise<Record<string, string | numbe
     const browser = await launchBrowser();
     try {
       const page = browser.page;
-      await page.goto(server.url); // takes the secret; the cookie is in the browser now
-      const cookie = (await browser.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+      // Every page lives under the secret's path (server.url ends with its slash).
       let serverRender = 0;
       const get = async (path: string) => {
         const t0 = performance.now();
-        const res = await fetch(`${server.origin}/${path}`, { headers: { cookie } });
+        const res = await fetch(`${server.url}${path}`);
         const body = await res.text();
         if (res.status !== 200 || !body.includes('gb-page')) throw new Error(`preview of ${path}: ${res.status}`);
         serverRender = Number(/dur=([\d.]+)/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? Number.NaN);
         return performance.now() - t0;
       };
       // Node's fetch loads its HTTP client on the first call: warm it on a static file so only the render is timed.
-      await fetch(`${server.origin}/_quire/preview.css`, { headers: { cookie } }).then((r) => r.text());
+      await fetch(`${server.url}_quire/preview.css`).then((r) => r.text());
       const first = await get(samplePage);
       const firstServer = serverRender;
       const others: number[] = [];
       for (const p of paths.slice(100, 120)) others.push(await get(p));
 
-      await page.goto(`${server.origin}/${samplePage}`);
+      await page.goto(`${server.url}${samplePage}`);
       const saves: number[] = [];
       const file = join(dir, samplePage);
       for (let k = 0; k < 10; k++) {

@@ -2,13 +2,14 @@
  * One engine per folder (issue 9, item 1), with real processes: while one `quire sync` holds a
  * folder (its cycle held mid-request by a proxy), a second `sync --once` waits briefly, then
  * says who holds it and exits 1 — and nothing is pushed twice; continuous mode waits for its
- * turn; `status` and `review` never wait; a lock left by a killed process never blocks.
+ * turn; `quire restore` writes nothing until the holder is done (or gives up as `--once` does);
+ * `status` and `review` never wait; a lock left by a killed process never blocks.
  */
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
 import { quire, tempDir } from '../../helpers/cli';
-import { contentBatches, holdingProxy, openChangeRequests, pageByTitle, seedGuide, syncOnce, write } from '../../helpers/sync';
+import { contentBatches, holdingProxy, openChangeRequests, pageByTitle, read, seedGuide, syncOnce, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let space: SpaceRec;
@@ -129,6 +130,54 @@ it('continuous mode waits for its turn, then syncs', async () => {
   const [cr] = openChangeRequests(fake, space.id);
   expect(pageByTitle(fake, space.id, 'FAQ', cr!.id).markdown).toBe('Edited while another sync ran.\n');
   expect(pageByTitle(fake, space.id, 'Changelog', cr!.id).markdown).toBe('Written while it waited.\n');
+}, 60_000);
+
+const REWRITE = '# FAQ\n\nA rewrite, pushed by the sync that holds the folder.\n';
+const PULLED = '# FAQ\n\nQuestions.\n';
+
+it('`quire restore` waits briefly, says who holds the folder, exits 1, and writes nothing', async () => {
+  write(root, 'guide/faq.md', REWRITE);
+  const { proxy, holder } = await holderMidPush();
+  try {
+    const restore = quireProcess('restore', 'guide/faq.md', '--version', '1', '--dir', root);
+    const { code, stdout, stderr } = await restore.exited;
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`Another Quire is syncing this folder (pid ${holder.pid} (quire sync --once), since `);
+    expect(stderr).toMatch(
+      new RegExp(`quire restore: Another Quire is syncing ${root}: pid ${holder.pid} \\(quire sync --once\\), since \\S+\\. Let it finish`),
+    );
+    expect(read(root, 'guide/faq.md')).toBe(REWRITE);
+    proxy.release();
+    expect((await holder.exited).code).toBe(0);
+  } finally {
+    await proxy.close();
+  }
+  // Nothing was restored, and nothing was kept as "before a restore" either.
+  const history = JSON.parse((await quire(['history', 'guide/faq.md', '--dir', root, '--json'])).stdout) as { versions: { reason: string }[] };
+  expect(history.versions.map((v) => v.reason)).not.toContain('restored');
+  expect(read(root, 'guide/faq.md')).toBe(REWRITE);
+}, 60_000);
+
+it('`quire restore` writes once the sync holding the folder is done, not in the middle of its cycle', async () => {
+  write(root, 'guide/faq.md', REWRITE);
+  const { proxy, holder } = await holderMidPush();
+  const restore = quireProcess('restore', 'guide/faq.md', '--version', '1', '--dir', root);
+  try {
+    await restore.saw(new RegExp(`Another Quire is syncing this folder \\(pid ${holder.pid} \\(quire sync --once\\), since \\S+; waiting up to 5 s`));
+    expect(read(root, 'guide/faq.md')).toBe(REWRITE);
+    proxy.release();
+    expect((await holder.exited).code).toBe(0);
+    const restored = await restore.exited;
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toContain('Restored version 1 into guide/faq.md.');
+  } finally {
+    await proxy.close();
+  }
+  expect(read(root, 'guide/faq.md')).toBe(PULLED);
+  // The holder pushed the text it read before the restore; the restored one is the next sync's edit.
+  const [cr] = openChangeRequests(fake, space.id);
+  expect(pageByTitle(fake, space.id, 'FAQ', cr!.id).markdown).toBe('A rewrite, pushed by the sync that holds the folder.\n');
 }, 60_000);
 
 it('`status` and `review` never wait for the folder', async () => {

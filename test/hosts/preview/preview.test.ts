@@ -1,10 +1,12 @@
 /**
  * `quire preview` in Debian's chromium: every GitBook block rendered as GitBook shows it, the
  * check's problems on the page, the writer's raw HTML unable to run or send the page away, the
- * secret guarding every request, and live reload: a save shows in the open page within a second.
+ * secret's path guarding every request (and no cookie ever carrying it), and live reload: a save
+ * shows in the open page within a second.
  * Screenshots land in test-artifacts/e2e (and docs/screenshots with QUIRE_DOCS_SCREENSHOTS=1).
  */
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -15,6 +17,31 @@ import { launchBrowser, type Browser } from '../../helpers/chromium';
 import { quire, tempDir } from '../../helpers/cli';
 
 const CLEAN = fileURLToPath(new URL('../../fixtures/check/clean/', import.meta.url));
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A request with the headers a test chooses (Host included); an event stream is answered by its headers alone. */
+function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
+        res.destroy();
+        return;
+      }
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 const HOSTILE = `# Hostile HTML
 
@@ -36,13 +63,19 @@ describe('quire preview in a browser', () => {
   let server: PreviewServer;
   let browser: Browser;
   let page: Page;
+  /** The secret's path, `/s/<secret>/`: every page of the preview lives below it. */
+  let base: string;
+  let port: number;
+  const log: string[] = [];
 
   beforeAll(async () => {
     dir = tempDir('quire-preview-');
     cpSync(CLEAN, dir, { recursive: true });
     writeFileSync(join(dir, 'hostile.md'), HOSTILE);
     writeFileSync(join(dir, 'SUMMARY.md'), `${readFileSync(join(dir, 'SUMMARY.md'), 'utf8')}* [Hostile HTML](hostile.md)\n`);
-    server = await startPreview({ dir, log: () => undefined });
+    server = await startPreview({ dir, log: (line) => log.push(line) });
+    base = new URL(server.url).pathname;
+    port = Number(new URL(server.url).port);
     browser = await launchBrowser({ width: 1400, height: 1000 });
     page = browser.page;
     page.setDefaultTimeout(5000);
@@ -54,15 +87,32 @@ describe('quire preview in a browser', () => {
   });
 
   const open = async (path: string) => {
-    await page.goto(`${server.origin}/${path}`);
+    await page.goto(`${server.url}${path}`);
     await page.locator('#pv-page').waitFor();
   };
 
-  it('takes the secret once, drops it from the address, and opens the first page', async () => {
+  it('opens the first page under the secret’s path, and leaves no cookie in the browser', async () => {
+    expect(base).toMatch(/^\/s\/[\w-]{43}\/$/);
     await page.goto(server.url);
-    expect(new URL(page.url()).pathname).toBe('/README.md');
-    expect(page.url()).not.toContain('secret=');
+    expect(new URL(page.url()).pathname).toBe(`${base}README.md`);
     await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+    expect(await browser.context.cookies()).toEqual([]);
+  });
+
+  it('links its pages to each other under the secret’s path, so navigation works', async () => {
+    await open('README.md');
+    const nav = page.getByRole('navigation', { name: 'Table of contents' });
+    await nav.getByRole('link', { name: 'Install' }).click();
+    await page.waitForURL(`${server.url}guide/install.md`);
+    await page.getByRole('heading', { level: 1, name: 'Install' }).waitFor();
+    await page.locator('.pv-pager a.pv-next').click();
+    await page.waitForURL((url) => url.pathname.startsWith(base) && url.pathname !== `${base}guide/install.md`);
+    await page.locator('#pv-page').waitFor();
+    await page.locator('a.pv-brand').click(); // the home: one space, so its first page
+    await page.waitForURL(`${server.url}README.md`);
+    const own = await page.locator('link[rel="stylesheet"], script[src]').evaluateAll((els) => els.map((e) => e.getAttribute('href') ?? e.getAttribute('src')));
+    expect(own).toEqual([`${base}_quire/page.css`, `${base}_quire/preview.css`, `${base}_quire/live.js`]);
+    expect(browser.pageErrors).toEqual([]);
   });
 
   it('applies the frontmatter and renders hints, figures and content-ref cards', async () => {
@@ -74,7 +124,7 @@ describe('quire preview in a browser', () => {
     expect(await page.locator('figure img').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     const card = page.locator('a.gb-card');
     expect(await card.locator('.gb-card-title').textContent()).toBe('Install');
-    expect(await card.getAttribute('href')).toBe('/guide/install.md');
+    expect(await card.getAttribute('href')).toBe(`${base}guide/install.md`);
     await page.locator('a[href="#why-back-up"]').click();
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe('#why-back-up');
     await snap(page, 'preview-welcome');
@@ -144,22 +194,76 @@ describe('quire preview in a browser', () => {
     const external = page.locator('a', { hasText: 'an external link' });
     expect(await external.getAttribute('target')).toBe('_blank');
     expect(await external.getAttribute('rel')).toBe('noopener noreferrer nofollow');
-    expect(await page.locator('a', { hasText: 'an internal one' }).getAttribute('href')).toBe('/guide/install.md');
+    expect(await page.locator('a', { hasText: 'an internal one' }).getAttribute('href')).toBe(`${base}guide/install.md`);
     const broken = page.locator('.pv-problem[data-code="broken-link"]');
     expect(await broken.textContent()).toContain('guide/nowhere.md, which does not exist');
     expect(await page.locator('a.gb-broken', { hasText: 'broken link' }).getAttribute('title')).toBe('guide/nowhere.md does not exist');
     expect(await page.locator('.pv-count').textContent()).toBe('2 errors, 0 warnings'); // the broken link, and the image `x`
-    const response = await page.request.get(`${server.origin}/hostile.md`);
+    const response = await page.request.get(`${server.url}hostile.md`);
     expect(response.headers()['content-security-policy']).toContain("script-src 'self'");
     await snap(page, 'preview-problems');
   });
 
-  it('refuses requests without the secret, and never serves Quire state or files outside the spaces', async () => {
-    const anonymous = await fetch(`${server.origin}/README.md`);
-    expect(anonymous.status).toBe(403);
-    const withCookie = await page.request.get(`${server.origin}/.quire/mirror.db`);
-    expect(withCookie.status()).toBe(404);
-    expect((await page.request.get(`${server.origin}/..%2F..%2Fetc%2Fpasswd`)).status()).toBe(404);
+  it('refuses every request without the secret’s path, and logs why without the secret', async () => {
+    const secret = base.slice('/s/'.length, -1);
+    const other = `${secret.slice(0, -1)}${secret.endsWith('A') ? 'B' : 'A'}`;
+    const without = [
+      '/',
+      '/README.md',
+      '/guide/install.md',
+      '/.gitbook/assets/logo.png',
+      '/_quire/live.js',
+      '/_quire/events',
+      `/?secret=${secret}`,
+      `/README.md?secret=${secret}`,
+    ];
+    for (const path of [...without, '/s/', `/s/${other}/README.md`, `/s/${other}/_quire/events`, `/s/${secret}/../README.md`]) {
+      const answer = await get(port, path);
+      expect(answer.status, path).toBe(403);
+      expect(answer.body).toContain('needs the secret');
+    }
+    // The old scheme's cookie opens nothing.
+    expect((await get(port, '/README.md', { cookie: `quire-${port}=${secret}` })).status).toBe(403);
+    // DNS rebinding: a foreign Host is refused even with the secret.
+    expect((await get(port, `${base}README.md`, { host: `evil.example:${port}` })).status).toBe(403);
+    expect(log).toContain('preview: refused GET /README.md: no secret');
+    expect(log.some((l) => l.includes(': wrong secret'))).toBe(true);
+    expect(log.join('\n')).not.toContain(secret);
+  });
+
+  it('sets no cookie on any answer: pages, redirects, files, its own script and the live-reload stream', async () => {
+    const answers = {
+      bare: await get(port, base.slice(0, -1)),
+      home: await get(port, base),
+      page: await get(port, `${base}README.md`),
+      image: await get(port, `${base}.gitbook/assets/logo.png`),
+      script: await get(port, `${base}_quire/live.js`),
+      events: await get(port, `${base}_quire/events`),
+      missing: await get(port, `${base}nowhere.md`),
+      refused: await get(port, '/README.md'),
+    };
+    expect(Object.fromEntries(Object.entries(answers).map(([k, a]) => [k, a.status]))).toEqual({
+      bare: 301,
+      home: 302,
+      page: 200,
+      image: 200,
+      script: 200,
+      events: 200,
+      missing: 404,
+      refused: 403,
+    });
+    for (const [name, answer] of Object.entries(answers)) expect(answer.headers['set-cookie'], name).toBeUndefined();
+    expect(answers.bare.headers.location).toBe(base);
+    expect(answers.home.headers.location).toBe(`${base}README.md`);
+    expect(answers.events.headers['content-type']).toContain('text/event-stream');
+    expect(answers.missing.body).toContain('/nowhere.md is not a file of this folder');
+    expect(answers.missing.body).toContain(`href="${base}"`);
+  });
+
+  it('never serves Quire state or files outside the spaces', async () => {
+    expect((await page.request.get(`${server.url}.quire/mirror.db`)).status()).toBe(404);
+    expect((await page.request.get(`${server.url}..%2F..%2Fetc%2Fpasswd`)).status()).toBe(404);
+    expect((await get(port, `${base}README.md`, {}, 'POST')).status).toBe(405);
   });
 
   it('shows a save in the open page within a second, keeping the scroll position', async () => {
@@ -198,7 +302,7 @@ describe('quire preview on the command line', () => {
     const run = await running;
     url = run.stdout.split('\n')[0]!;
     expect(run.code).toBe(0);
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?secret=[\w-]{43}$/);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/s\/[\w-]{43}\/$/);
     expect(run.stderr).toContain('Previewing');
     const empty = await quire(['preview', '--dir', tempDir('quire-preview-')]);
     expect(empty.code).toBe(1);

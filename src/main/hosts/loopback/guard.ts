@@ -5,16 +5,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
  * user in the address the host prints. The Host header must name the loopback address, which
  * defeats DNS rebinding, and a WebSocket must come from the host's own origin.
  *
- * The web host (`checkDoor`) lives under the secret's path, `http://127.0.0.1:<port>/s/<secret>/`:
- * the app's assets are linked relatively, so they carry it too, and its WebSocket lives beside
- * it (`/s/<secret>/ws`); every request proves the secret by its path. No cookie carries it —
- * cookies are not scoped by port, so a browser would hand one to any other server on
- * 127.0.0.1 the user visits.
- *
- * The preview (`checkCookieDoor`) keeps its first scheme: the `secret` query parameter on the
- * first load, traded for a cookie its pages and live-reload stream then carry. Its pages link
- * to each other by absolute paths from the folder's root; moving them under the secret's path
- * is left for later (the preview only reads and serves the folder's pages, never the API).
+ * Both hosts live under the secret's path, `http://127.0.0.1:<port>/s/<secret>/` (`checkDoor`):
+ * the web host's assets are linked relatively and its WebSocket lives beside them
+ * (`/s/<secret>/ws`); the preview's pages, files and live-reload stream all carry the prefix.
+ * Every request proves the secret by its path. No cookie carries it — cookies are not scoped
+ * by port, so a browser would hand one to any other server on 127.0.0.1 the user visits.
  */
 
 const SECRET_PREFIX = '/s/';
@@ -58,7 +53,7 @@ function wrongHost(req: DoorRequest, port: number, requireOrigin: boolean): stri
   return null;
 }
 
-/** The web host's door: the secret is the first segment below `/s/`. */
+/** The door: the secret is the first segment below `/s/`. */
 export function checkDoor(req: DoorRequest, secret: string, port: number, opts: { requireOrigin?: boolean } = {}): DoorVerdict {
   const refused = wrongHost(req, port, opts.requireOrigin ?? false);
   if (refused) return { ok: false, reason: refused };
@@ -71,39 +66,7 @@ export function checkDoor(req: DoorRequest, secret: string, port: number, opts: 
   return { ok: true, path: slash === -1 ? '' : rest.slice(slash) };
 }
 
-/** The preview's first-load parameter: `/?secret=<secret>`. */
-export const SECRET_PARAM = 'secret';
-
-/** Cookies are not port-scoped, so the name carries the port. */
-const cookieName = (port: number): string => `quire-${port}`;
-
-export interface CookieDoorRequest extends DoorRequest {
-  cookie: string | undefined;
-}
-
-/** `viaQuery`: the secret came in the address, to be traded for the cookie. */
-export type CookieDoorVerdict = { ok: true; viaQuery: boolean } | { ok: false; reason: string };
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-/** The preview's door: the secret in the `secret` query parameter, else in the cookie `secretCookie` set. */
-export function checkCookieDoor(req: CookieDoorRequest, secret: string, port: number): CookieDoorVerdict {
-  const refused = wrongHost(req, port, false);
-  if (refused) return { ok: false, reason: refused };
-  const query = new URL(req.url, 'http://placeholder').searchParams.get(SECRET_PARAM);
-  if (query) return sameSecret(query, secret) ? { ok: true, viaQuery: true } : { ok: false, reason: 'wrong secret in the URL' };
-  const fromCookie = cookieValue(req.cookie, cookieName(port));
-  if (fromCookie !== undefined) return sameSecret(fromCookie, secret) ? { ok: true, viaQuery: false } : { ok: false, reason: 'wrong secret in the cookie' };
-  return { ok: false, reason: 'no secret' };
-}
-
-export function secretCookie(port: number, secret: string): string {
-  return `${cookieName(port)}=${secret}; HttpOnly; SameSite=Strict; Path=/`;
+/** A request's path for a log line, the secret replaced by `…` (a refused request may still carry it). */
+export function redactSecret(url: string | undefined, secret: string): string {
+  return new URL(url ?? '/', 'http://placeholder').pathname.split(secret).join('…');
 }

@@ -5,13 +5,9 @@
 export {
   allowedHosts,
   appPath,
-  checkCookieDoor,
   checkDoor,
-  type CookieDoorRequest,
-  type CookieDoorVerdict,
   createSecret,
   type DoorRequest,
   type DoorVerdict,
-  SECRET_PARAM,
-  secretCookie,
+  redactSecret,
 } from './guard';

@@ -1,14 +1,16 @@
 /**
- * What the preview runs in the browser, served as /_quire/live.js (an external script: the CSP
- * allows no inline code) and as /_quire/preview.css. Live reload: the server sends a `change`
- * event when a file of the folder is saved (and, on connecting, the folder's version, so a save
- * made while the stream was opening is not missed); the page fetches itself again and swaps its
- * content in place, keeping the scroll position (a full reload would flash and lose it).
+ * What the preview runs in the browser, served as `<base>_quire/live.js` (an external script:
+ * the CSP allows no inline code) and as `<base>_quire/preview.css`, the base being the secret's
+ * path. Live reload: the server sends a `change` event when a file of the folder is saved (and,
+ * on connecting, the folder's version, so a save made while the stream was opening is not
+ * missed); the page fetches itself again and swaps its content in place, keeping the scroll
+ * position (a full reload would flash and lose it). The event stream sits beside the script
+ * (`<base>_quire/events`): the script finds it from its own address, secret included.
  */
 
 export const LIVE_RELOAD_SCRIPT = `'use strict';
 (() => {
-  const events = new EventSource('/_quire/events');
+  const events = new EventSource(new URL('events', document.currentScript.src));
   let busy = false;
   let again = false;
   async function refresh() {

@@ -2,14 +2,14 @@
  * The HTML documents `quire preview` serves: a page as GitBook lays it out (the space's table of
  * contents, the page with its frontmatter applied, previous/next links) with `quire check`'s
  * problems for that page beside it, and the home page listing the spaces. Scripts are external
- * (/_quire/live.js) so the strict CSP holds.
+ * (`<base>_quire/live.js`) so the strict CSP holds; every link carries the site's base.
  */
 import { checkPage, type Problem } from '../../core/check';
 import { escapeHtml, folderRenderContext, pageTitle, renderPage } from '../../core/preview';
-import { PREVIEW_URLS, type PreviewSite, urlOf } from './site';
+import type { PreviewSite, SiteUrls } from './site';
 import { summaryEntryOrder } from './summary-order';
 
-function shell(title: string, version: number, body: string): string {
+function shell(urls: SiteUrls, title: string, version: number, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -17,9 +17,9 @@ function shell(title: string, version: number, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/_quire/page.css">
-<link rel="stylesheet" href="/_quire/preview.css">
-<script src="/_quire/live.js" defer></script>
+<link rel="stylesheet" href="${escapeHtml(urls.own('page.css'))}">
+<link rel="stylesheet" href="${escapeHtml(urls.own('preview.css'))}">
+<script src="${escapeHtml(urls.own('live.js'))}" defer></script>
 </head>
 <body data-version="${version}">
 <div id="pv-root">${body}</div>
@@ -41,7 +41,7 @@ export function pageDocument(site: PreviewSite, rootPath: string): string {
   const found = site.index.get(rootPath)!;
   const space = found.space;
   const text = found.file.text;
-  const page = text === null ? null : renderPage(text, folderRenderContext(site.index, rootPath, PREVIEW_URLS));
+  const page = text === null ? null : renderPage(text, folderRenderContext(site.index, rootPath, site.urls));
   const problems = checkPage(site.index, rootPath);
   const counts = { error: 0, warning: 0, info: 0 };
   for (const p of problems) counts[p.severity]++;
@@ -52,7 +52,7 @@ export function pageDocument(site: PreviewSite, rootPath: string): string {
   const neighbour = (i: number, label: string) => {
     const target = order[i];
     return target && site.index.get(target)
-      ? `<a class="pv-${label.toLowerCase()}" href="${escapeHtml(urlOf(target))}"><span>${label}</span> ${escapeHtml(pageTitle(site.index, target))}</a>`
+      ? `<a class="pv-${label.toLowerCase()}" href="${escapeHtml(site.urls.of(target))}"><span>${label}</span> ${escapeHtml(pageTitle(site.index, target))}</a>`
       : '<span></span>';
   };
 
@@ -68,32 +68,36 @@ export function pageDocument(site: PreviewSite, rootPath: string): string {
     counts.error + counts.warning + counts.info === 0
       ? 'no problems'
       : `${counts.error} errors, ${counts.warning} warnings${counts.info ? `, ${counts.info} info` : ''}`;
-  const body = `<header class="pv-top"><a class="pv-brand" href="/">Quire preview</a><span class="pv-space">${escapeHtml(space.title)}</span><span class="pv-path">${escapeHtml(rootPath)}</span><a class="pv-count${counts.error ? ' pv-has-errors' : ''}" href="#pv-problems">${summary}</a></header>
+  const body = `<header class="pv-top"><a class="pv-brand" href="${escapeHtml(site.urls.home)}">Quire preview</a><span class="pv-space">${escapeHtml(space.title)}</span><span class="pv-path">${escapeHtml(rootPath)}</span><a class="pv-count${counts.error ? ' pv-has-errors' : ''}" href="#pv-problems">${summary}</a></header>
 <div class="pv-body">
 <nav class="pv-nav" aria-label="Table of contents">${site.navigation(space, rootPath)}</nav>
 <main class="pv-main"><article class="gb-page" id="pv-page">${article}</article><footer class="pv-pager">${neighbour(at - 1, 'Previous')}${neighbour(at + 1, 'Next')}</footer></main>
 <aside class="pv-problems" id="pv-problems" aria-label="Problems on this page"><h2>Problems <small>(quire check)</small></h2>${problemList(problems)}</aside>
 </div>`;
-  return shell(`${title} · ${space.title} · Quire preview`, site.version, body);
+  return shell(site.urls, `${title} · ${space.title} · Quire preview`, site.version, body);
 }
 
 export function homeDocument(site: PreviewSite): string {
   const items = site.spaces.map((s) => {
     const first = site.firstPage(s);
     const pages = s.files.filter((f) => f.kind === 'page').length;
-    return `<li>${first ? `<a href="${escapeHtml(urlOf(first))}">${escapeHtml(s.title)}</a>` : escapeHtml(s.title)} <span class="pv-path">${escapeHtml(s.folder || '.')}/ · ${pages} pages</span></li>`;
+    return `<li>${first ? `<a href="${escapeHtml(site.urls.of(first))}">${escapeHtml(s.title)}</a>` : escapeHtml(s.title)} <span class="pv-path">${escapeHtml(s.folder || '.')}/ · ${pages} pages</span></li>`;
   });
   return shell(
+    site.urls,
     'Quire preview',
     site.version,
     `<header class="pv-top"><span class="pv-brand">Quire preview</span></header><main class="pv-home"><h1>Spaces</h1><ul>${items.join('')}</ul></main>`,
   );
 }
 
+/** `pathname`: the path asked for below the base (never the secret). */
 export function notFoundDocument(site: PreviewSite, pathname: string): string {
+  const home = escapeHtml(site.urls.home);
   return shell(
+    site.urls,
     'Not found · Quire preview',
     site.version,
-    `<header class="pv-top"><a class="pv-brand" href="/">Quire preview</a></header><main class="pv-home"><h1>Not found</h1><p>${escapeHtml(pathname)} is not a file of this folder. <a href="/">See the spaces</a>.</p></main>`,
+    `<header class="pv-top"><a class="pv-brand" href="${home}">Quire preview</a></header><main class="pv-home"><h1>Not found</h1><p>${escapeHtml(pathname)} is not a file of this folder. <a href="${home}">See the spaces</a>.</p></main>`,
   );
 }

@@ -1,6 +1,8 @@
 /**
- * `quire preview`'s server: the folder rendered as GitBook renders it, on 127.0.0.1 behind the
- * per-launch secret (hosts/loopback), with live reload over server-sent events. Pages get a
+ * `quire preview`'s server: the folder rendered as GitBook renders it, on 127.0.0.1 under the
+ * per-launch secret's path `/s/<secret>/` (hosts/loopback's checkDoor, as the web host): every
+ * page, file and the live-reload stream (server-sent events) live below it, and no cookie
+ * carries the secret (a cookie would reach any other server on 127.0.0.1). Pages get a
  * strict CSP (only our own script and styles, images from the folder, no frames, no forms, no
  * plugins); files of the folder are served only when they are content of a space (never
  * Quire's state), images inline and everything else as a download, each under a CSP that runs
@@ -11,11 +13,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
 import type { Mirror } from '../../core/mirror';
-import { checkCookieDoor, createSecret, SECRET_PARAM, secretCookie } from '../loopback';
+import { appPath, checkDoor, createSecret, redactSecret } from '../loopback';
 import { projectRoot } from '../service';
 import { LIVE_RELOAD_SCRIPT, PREVIEW_LAYOUT_CSS } from './client';
 import { homeDocument, notFoundDocument, pageDocument } from './document';
-import { PreviewSite, urlOf } from './site';
+import { OWN_PREFIX, PreviewSite } from './site';
 import { watchFolder } from './watch';
 
 export interface PreviewOptions {
@@ -69,8 +71,8 @@ const COMMON_HEADERS = {
 
 export async function startPreview(options: PreviewOptions): Promise<PreviewServer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const site = PreviewSite.load(options.dir, options.mirror ?? null);
   const secret = createSecret();
+  const site = PreviewSite.load(options.dir, options.mirror ?? null, appPath(secret));
   const pageCss = await readFile(join(projectRoot(), 'src', 'shared', 'page.css'), 'utf8');
   const streams = new Set<ServerResponse>();
   let port = 0;
@@ -80,11 +82,17 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     res.end(body);
   };
 
+  /** The preview's own files, by their name below `<base>_quire/`. */
+  const ownFiles = new Map([
+    ['page.css', { type: 'text/css; charset=utf-8', body: pageCss }],
+    ['preview.css', { type: 'text/css; charset=utf-8', body: PREVIEW_LAYOUT_CSS }],
+    ['live.js', { type: 'text/javascript; charset=utf-8', body: LIVE_RELOAD_SCRIPT }],
+  ]);
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const verdict = checkCookieDoor({ url: req.url ?? '/', host: req.headers.host, cookie: req.headers.cookie }, secret, port);
-    const url = new URL(req.url ?? '/', 'http://x');
+    const verdict = checkDoor({ url: req.url ?? '/', host: req.headers.host }, secret, port);
     if (!verdict.ok) {
-      log(`preview: refused ${req.method} ${url.pathname}: ${verdict.reason}`);
+      log(`preview: refused ${req.method} ${redactSecret(req.url, secret)}: ${verdict.reason}`);
       send(
         res,
         403,
@@ -93,41 +101,37 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       );
       return;
     }
+    if (verdict.path === '') {
+      // `/s/<secret>` without its slash: the pages' links start from the slash.
+      res.writeHead(301, { ...COMMON_HEADERS, Location: appPath(secret) }).end();
+      return;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;
     }
-    if (verdict.viaQuery) {
-      // Trade the secret in the address for a cookie, and drop it from the address bar.
-      url.searchParams.delete(SECRET_PARAM);
-      res.writeHead(303, { ...COMMON_HEADERS, Location: `${url.pathname}${url.search}`, 'Set-Cookie': secretCookie(port, secret) }).end();
+    const path = verdict.path;
+    const own = path.startsWith(`/${OWN_PREFIX}`) ? path.slice(OWN_PREFIX.length + 1) : null;
+    if (own === 'events') {
+      res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+      res.write(`retry: 1000\nevent: hello\ndata: ${site.version}\n\n`);
+      streams.add(res);
+      req.on('close', () => streams.delete(res));
       return;
     }
-    switch (url.pathname) {
-      case '/_quire/page.css':
-        return send(res, 200, 'text/css; charset=utf-8', pageCss);
-      case '/_quire/preview.css':
-        return send(res, 200, 'text/css; charset=utf-8', PREVIEW_LAYOUT_CSS);
-      case '/_quire/live.js':
-        return send(res, 200, 'text/javascript; charset=utf-8', LIVE_RELOAD_SCRIPT);
-      case '/_quire/events':
-        res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
-        res.write(`retry: 1000\nevent: hello\ndata: ${site.version}\n\n`);
-        streams.add(res);
-        req.on('close', () => streams.delete(res));
-        return;
-    }
-    const route = site.route(url.pathname);
+    const ownFile = own === null ? undefined : ownFiles.get(own);
+    if (ownFile) return send(res, 200, ownFile.type, ownFile.body);
+    const route = site.route(path);
     const html = (status: number, body: string) => send(res, status, 'text/html; charset=utf-8', body, { 'Content-Security-Policy': PAGE_CSP });
     if (route.kind === 'home') {
       const only = site.spaces.length === 1 ? site.firstPage(site.spaces[0]!) : null;
       if (only) {
-        res.writeHead(302, { ...COMMON_HEADERS, Location: urlOf(only) }).end();
+        res.writeHead(302, { ...COMMON_HEADERS, Location: site.urls.of(only) }).end();
         return;
       }
       return html(200, homeDocument(site));
     }
-    if (route.kind === 'missing') return html(404, notFoundDocument(site, url.pathname));
+    if (route.kind === 'missing') return html(404, notFoundDocument(site, path));
     if (route.kind === 'page') {
       const t0 = performance.now();
       const body = pageDocument(site, route.rootPath);
@@ -136,7 +140,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     }
     const type = IMAGE_TYPES[extname(route.rootPath).toLowerCase()];
     const bytes = await readFile(join(options.dir, route.rootPath)).catch(() => null);
-    if (!bytes) return html(404, notFoundDocument(site, url.pathname));
+    if (!bytes) return html(404, notFoundDocument(site, path));
     const name = encodeURIComponent(route.rootPath.slice(route.rootPath.lastIndexOf('/') + 1));
     send(res, 200, type ?? 'application/octet-stream', bytes, {
       'Content-Security-Policy': FILE_CSP,
@@ -180,7 +184,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   const origin = `http://127.0.0.1:${port}`;
   let closed = false;
   return {
-    url: `${origin}/?${SECRET_PARAM}=${secret}`,
+    url: `${origin}${appPath(secret)}`,
     origin,
     site,
     async close() {

@@ -1,8 +1,10 @@
 /**
  * The folder `quire preview` serves, in memory: the spaces and their files (core/check's
  * FolderIndex, so links resolve exactly as `quire check` resolves them), kept current one file
- * at a time as the watcher reports saves, and the URL of each page and asset. Rendering the
- * documents is document.ts's job.
+ * at a time as the watcher reports saves, and the URL of each page and asset. Every URL lives
+ * below the site's base, the secret's path `/s/<secret>/` (hosts/loopback): links carry the
+ * secret as the address bar does, so navigation needs no cookie. Rendering the documents is
+ * document.ts's job.
  */
 import { relative, sep } from 'node:path';
 import { type CheckedSpace, type FolderIndex, joinRoot, loadFolder, readSpaceFile } from '../../core/check';
@@ -12,13 +14,29 @@ import { summaryEntryOrder } from './summary-order';
 
 export type Route = { kind: 'home' } | { kind: 'page'; rootPath: string } | { kind: 'file'; rootPath: string } | { kind: 'missing' };
 
-/** A root-relative path as a URL path: each segment percent-encoded. */
-export const urlOf = (rootPath: string): string => `/${rootPath.split('/').map(encodeURIComponent).join('/')}`;
+/** Where the preview's own files live below the base. */
+export const OWN_PREFIX = '_quire/';
 
-export const PREVIEW_URLS: PreviewUrls = {
-  page: (rootPath, anchor) => `${urlOf(rootPath)}${anchor ? `#${encodeURIComponent(anchor)}` : ''}`,
-  asset: (rootPath) => urlOf(rootPath),
-};
+/** The preview's URLs below `base` (which ends with `/`): a folder path with each segment percent-encoded. */
+export interface SiteUrls extends PreviewUrls {
+  /** The site's home (the list of spaces). */
+  home: string;
+  /** The file at a root-relative path. */
+  of(rootPath: string): string;
+  /** The preview's own files (its script, styles, live-reload stream), e.g. `_quire/live.js`. */
+  own(name: string): string;
+}
+
+export function siteUrls(base: string): SiteUrls {
+  const of = (rootPath: string) => `${base}${rootPath.split('/').map(encodeURIComponent).join('/')}`;
+  return {
+    home: base,
+    of,
+    own: (name) => `${base}${OWN_PREFIX}${name}`,
+    page: (rootPath, anchor) => `${of(rootPath)}${anchor ? `#${encodeURIComponent(anchor)}` : ''}`,
+    asset: (rootPath) => of(rootPath),
+  };
+}
 
 export class PreviewSite {
   /** Increases with every change seen; the page reports it so a test can tell a reload happened. */
@@ -28,17 +46,19 @@ export class PreviewSite {
   private constructor(
     readonly root: string,
     readonly index: FolderIndex,
+    readonly urls: SiteUrls,
   ) {}
 
-  /** Reads the folder (a sync folder, a Git Sync repository of spaces, or one space folder). */
-  static load(root: string, mirror: Mirror | null): PreviewSite {
-    return new PreviewSite(root, loadFolder(root, mirror).index);
+  /** Reads the folder (a sync folder, a Git Sync repository of spaces, or one space folder); its URLs live below `base`. */
+  static load(root: string, mirror: Mirror | null, base: string): PreviewSite {
+    return new PreviewSite(root, loadFolder(root, mirror).index, siteUrls(base));
   }
 
   get spaces(): readonly CheckedSpace[] {
     return this.index.spaces;
   }
 
+  /** `pathname`: the request's path below the base, from its `/` (hosts/loopback's DoorVerdict path). */
   route(pathname: string): Route {
     if (pathname === '/' || pathname === '') return { kind: 'home' };
     let rootPath: string;
@@ -65,10 +85,10 @@ export class PreviewSite {
   navigation(space: CheckedSpace, rootPath: string): string {
     let nav = this.navs.get(space);
     if (!nav || nav.revision !== this.index.revision) {
-      nav = { revision: this.index.revision, html: renderNavigation(space, null, PREVIEW_URLS) };
+      nav = { revision: this.index.revision, html: renderNavigation(space, null, this.urls) };
       this.navs.set(space, nav);
     }
-    const link = `<a href="${escapeHtml(PREVIEW_URLS.page(rootPath, null))}">`;
+    const link = `<a href="${escapeHtml(this.urls.page(rootPath, null))}">`;
     return nav.html.replace(link, `${link.slice(0, -1)} aria-current="page">`);
   }
 

@@ -1,7 +1,8 @@
 /**
  * Search and page history for the window: offline, from the mirror. Spaces synced before
  * search existed are indexed from their files, and pages synced before history was kept get
- * their synced text as version 1, once per open folder, before the first answer.
+ * their synced text as version 1, once per open folder, before the first answer. A restore
+ * writes into the folder holding its lock, as a sync cycle does, so it waits for a running one.
  */
 import { posix } from 'node:path';
 import { QuireError, type HistoryPageVM, type PageHistoryVM, type SearchResultVM, type VersionVM } from '../../../shared/contract';
@@ -10,6 +11,7 @@ import type { Mirror } from '../../core/mirror';
 import { type FolderSearchHit, indexNewSpaces, searchFolder } from '../../core/search';
 import { toQuireError } from './errors';
 import { spaceTitle, type ServiceState } from './state';
+import type { SyncRunner } from './sync-runner';
 import type { HandlersFor } from './types';
 
 type FindRequest = 'search.query' | 'history.pages' | 'history.versions' | 'history.text' | 'history.restore';
@@ -39,7 +41,8 @@ const versionVM = (v: VersionInfo): VersionVM => ({
   size: v.size,
 });
 
-export function findHandlers(state: ServiceState): HandlersFor<FindRequest> {
+/** `runner`: history.restore writes into the folder under its lock, never during a sync cycle. */
+export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'holdingFolder'>): HandlersFor<FindRequest> {
   /** Mirrors already brought up to date (a folder switch opens another). */
   const searchReady = new WeakMap<Mirror, Promise<void>>();
   const historyReady = new WeakSet<Mirror>();
@@ -114,7 +117,7 @@ export function findHandlers(state: ServiceState): HandlersFor<FindRequest> {
     },
     'history.restore': async ({ spaceId, pageKey, version }) => {
       try {
-        const result = await restoreVersion(history(), state.folder, { spaceId, pageKey, version });
+        const result = await runner.holdingFolder('restoring a version', () => restoreVersion(history(), state.folder, { spaceId, pageKey, version }));
         return { version, file: result.file, outcome: result.outcome, savedVersion: result.saved?.number ?? null, besideOther: result.besideOther };
       } catch (e) {
         if (e instanceof VersionNotFoundError || e instanceof PageNotFoundError) throw new QuireError('not-found', e.message);

@@ -54,7 +54,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...conflictHandlers(state, runner),
     ...reviewHandlers(state),
     ...logHandlers(state),
-    ...findHandlers(state),
+    ...findHandlers(state, runner),
     ...appHandlers(state),
     ...pageHandlers(state),
   };

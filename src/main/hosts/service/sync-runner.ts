@@ -34,6 +34,12 @@ export interface SyncRunner {
   schedule(): Promise<void>;
   /** Stops continuous sync; resolves once a running cycle has finished. */
   halt(): Promise<void>;
+  /**
+   * Runs `fn` holding the folder's lock as the cycles do: after a running cycle (of this app or
+   * of another Quire on the folder) has finished, and with none starting until `fn` is done.
+   * For what writes into the folder outside a cycle (a history restore).
+   */
+  holdingFolder<T>(what: string, fn: () => Promise<T>): Promise<T>;
   /** Shows a line in the status bar through the next cycle (a damaged mirror set aside), instead of the next cycle clearing it. */
   announce(notice: string): void;
   /** The status fields for "not syncing right now". */
@@ -98,6 +104,20 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     status.update({ progress });
   };
 
+  /** The folder's lock as this app takes it: waiting for its turn, however long, until the app stops. */
+  const folderLock = (what: string) => ({ command: what, waitMs: Number.POSITIVE_INFINITY, signal: state.abort.signal });
+
+  function holdingFolder<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    return withFolderLock(
+      state.folder,
+      {
+        ...folderLock(`${command}, ${what}`),
+        onWait: (holder) => state.log(`Waiting for ${describeHolder(holder)} to finish with this folder before ${what}.`),
+      },
+      fn,
+    );
+  }
+
   async function runCycle(request: CycleRequest): Promise<CycleReport> {
     const client = needApi(state);
     const force = userAsked;
@@ -114,9 +134,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     const report = await withFolderLock(
       state.folder,
       {
-        command,
-        waitMs: Number.POSITIVE_INFINITY,
-        signal: state.abort.signal,
+        ...folderLock(command),
         onWait: (holder) => status.update({ message: `Waiting for ${describeHolder(holder)} to finish with this folder…` }),
       },
       () => engine.runCycle(request),
@@ -216,6 +234,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   return {
     request,
     running: () => scheduler?.running() ?? null,
+    holdingFolder,
     schedule,
     halt,
     announce,

@@ -5,7 +5,7 @@ import { dispatch, type ServerFrame, type PushedEvent } from '../../../shared/co
 import { contentSecurityPolicy } from '../../../shared/csp';
 import { createQuireService, defaultRendererDir, type QuireService, readStatic } from '../service';
 import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
-import { allowedHosts, appPath, checkDoor, createSecret } from '../loopback';
+import { allowedHosts, appPath, checkDoor, createSecret, redactSecret } from '../loopback';
 import { systemOpener } from './open-with-system';
 
 export interface WebHostOptions {
@@ -67,7 +67,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const verdict = checkDoor({ url: req.url ?? '/', host: req.headers.host }, secret, port);
     if (!verdict.ok) {
-      log(`web host: refused ${req.method} ${redactedPath(req.url, secret)}: ${verdict.reason}`);
+      log(`web host: refused ${req.method} ${redactSecret(req.url, secret)}: ${verdict.reason}`);
       res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
       res.end('Quire refused this request: it needs the secret printed when the web host started. Open the exact URL from its first output line.\n');
       return;
@@ -158,10 +158,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 }
 
 /** A request's path for a log line, without the secret in it. */
-function redactedPath(url: string | undefined, secret: string): string {
-  return new URL(url ?? '/', 'http://x').pathname.split(secret).join('…');
-}
-
 /** A request frame, or the reason it was refused. */
 function parseFrame(data: RawData, isBinary: boolean): { id: number; name: unknown; params: unknown } | string {
   if (isBinary) return 'binary frames are not part of the contract';

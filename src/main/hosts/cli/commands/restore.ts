@@ -1,13 +1,15 @@
 import { recordSyncedBaselines, restoreVersion } from '../../../core/history';
 import { dirFlag, requireFlag, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
+import { withFolderTurn } from '../folder-turn';
 import { EXIT, type CliIo } from '../io';
 import { safeField } from '../terminal-text';
 
 /**
  * `quire restore <file or page id> --version <n> --dir <folder>`: writes that version back
  * into the folder; the next sync pushes it like any edit. The file's current text is kept in
- * history first.
+ * history first. It writes holding the folder's lock, as `quire sync --once` does, so never
+ * beside another Quire's sync cycle: it waits briefly, then says who holds the folder (exit 1).
  */
 export async function restore(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'openMirror'>): Promise<number> {
   const dir = dirFlag(args);
@@ -18,8 +20,10 @@ export async function restore(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
   if (!Number.isInteger(version) || version < 1) throw new UsageError(`--version must be a version number from \`quire history\` (got "${raw}")`);
   const mirror = ctx.openMirror(dir);
   try {
-    recordSyncedBaselines(mirror);
-    const result = await restoreVersion(mirror, dir, { target, version });
+    const result = await withFolderTurn(dir, 'quire restore', io, async () => {
+      recordSyncedBaselines(mirror);
+      return restoreVersion(mirror, dir, { target, version });
+    });
     const file = safeField(result.file);
     if (result.outcome === 'unchanged') {
       io.stdout(`${file} already holds version ${version}; nothing to do.`);

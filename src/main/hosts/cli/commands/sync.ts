@@ -14,6 +14,7 @@ import {
 import { pushGuard } from '../../../core/check';
 import { describeDryRun, dryRunJson } from '../dry-run-text';
 import { errorMessage, heldMessage } from '../messages';
+import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
 import { API_URL_META, type ApiClient } from '../../../core/api';
@@ -21,8 +22,6 @@ import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/
 import { safeField } from '../terminal-text';
 
 const DEFAULT_INTERVAL_S = 30;
-/** `--once` waits this long for another process syncing the folder before saying who it is. */
-const ONCE_LOCK_WAIT_MS = 5_000;
 
 /**
  * `quire sync --api URL --dir DIR [--space ID]... [--once] [--interval S] [--allow-deletes]`.
@@ -87,17 +86,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 
     if (has(args, 'once')) {
       // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
-      const report = await withFolderLock(
-        dir,
-        {
-          command: 'quire sync --once',
-          waitMs: ONCE_LOCK_WAIT_MS,
-          signal: io.signal,
-          onWait: (holder) =>
-            io.stderr(`Another Quire is syncing this folder (${describeHolder(holder)}); waiting up to ${ONCE_LOCK_WAIT_MS / 1000} s for it.`),
-        },
-        () => engine.runCycle(),
-      );
+      const report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
       io.stdout(describe(report));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
       sayWhatNeedsYou(report, io);
