@@ -126,7 +126,7 @@ const toPage = (r: PageRecord): PageRow => ({
 export class ContentStore {
   private readonly sql: (text: string) => Statement;
 
-  constructor(db: Db) {
+  constructor(private readonly db: Db) {
     this.sql = statementCache(db);
   }
 
@@ -233,6 +233,34 @@ export class ContentStore {
     return this.sql(`SELECT local_size AS size, local_mtime_ms AS mtimeMs FROM pages WHERE space_id = ? AND path = ?`).get(spaceId, path) as
       | { size: number | null; mtimeMs: number | null }
       | undefined;
+  }
+
+  /**
+   * Holds a page's server text fetched during a cycle until the cycle records it (spooledText),
+   * so a large pull need not keep every text in memory. The spool is a temporary table: this
+   * connection's own, never written to the mirror's file, gone when the mirror closes.
+   */
+  spoolText(spaceId: string, id: string, text: string): void {
+    this.spool();
+    this.sql(`INSERT OR REPLACE INTO temp.sync_spool (space_id, id, text) VALUES (?, ?, ?)`).run(spaceId, id, text);
+  }
+
+  spooledText(spaceId: string, id: string): string | null {
+    this.spool();
+    const r = this.sql(`SELECT text FROM temp.sync_spool WHERE space_id = ? AND id = ?`).get(spaceId, id) as { text: string } | undefined;
+    return r?.text ?? null;
+  }
+
+  clearSpool(spaceId: string): void {
+    this.spool();
+    this.sql(`DELETE FROM temp.sync_spool WHERE space_id = ?`).run(spaceId);
+  }
+
+  private spooling = false;
+  private spool(): void {
+    if (this.spooling) return;
+    this.db.exec(`CREATE TEMP TABLE IF NOT EXISTS sync_spool (space_id TEXT NOT NULL, id TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (space_id, id))`);
+    this.spooling = true;
   }
 
   deletePage(spaceId: string, id: string): void {

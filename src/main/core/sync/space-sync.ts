@@ -29,7 +29,7 @@ import { diffRemote, fetchPageText, fetchRemoteTree, forEachBounded, type Remote
 import { rebuildFromFolder } from './rebuild';
 import { resolveInside } from './safe-fs';
 import { deletedAssetsInUse } from './assets';
-import { followCycle, followNewId, followPush } from './find-hooks';
+import { followCycle, followNewId, followPush, followWrites } from './find-hooks';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace, toStableChanges } from './scan';
 import { mirrorView } from './space-view';
 import { writeSummaryFile } from './summary-file';
@@ -194,6 +194,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
       links: ctx.links,
       seen: scan.seen,
       remotePage: (id) => remote?.tree.pages.get(id),
+      onWritten: followWrites({ mirror, spaceId, spaceDir, plan, scan, at: startedAt, revision: remote?.tree.revision.id ?? null }),
       signal,
       ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     },
