@@ -28,7 +28,7 @@ import type { ProgressListener } from './progress';
 import { linkTargets } from './record';
 import { fetchPageText, forEachBounded } from './remote';
 import { explainFsError, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
-import type { SeenFile } from './scan';
+import type { SeenFiles } from './scan';
 
 export interface ApplyContext {
   api: ApiClient;
@@ -40,7 +40,7 @@ export interface ApplyContext {
   stagingDir: string;
   links: LinkResolver;
   /** What the scan saw of each file it looked at (the guard's reference). */
-  seen: ReadonlyMap<string, SeenFile>;
+  seen: Pick<SeenFiles, 'get'>;
   /** A page of main now (to fetch its body). */
   remotePage: (id: string) => RemotePage | undefined;
   signal?: AbortSignal;
