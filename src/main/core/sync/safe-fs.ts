@@ -7,7 +7,7 @@
  * A symlink swapped in between the check and the write is not guarded against.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, fsync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, lstatSync, mkdirSync, open, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 
@@ -198,28 +198,31 @@ export async function writeFileAtomicStat(
   const target = resolveInside(root, relPath);
   const dir = path.dirname(target);
   const temp = path.join(dir, `.quire-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
-  // Synchronous but for the fsync: a page's few small calls cost several times less without a
-  // promise and a thread-pool hop each, and only the fsync may take long.
+  // The small calls are synchronous: each costs several times less without a promise and a
+  // thread-pool hop. Creating the temp file and the fsync are not: they may wait on the disk's
+  // journal (for other files' fsyncs), which must not hold up everything else.
   let fd: number | undefined;
   let tempCreated = false;
   let stats: Stats;
   try {
     let created: string | undefined;
-    try {
-      created = mkdirSync(dir, { recursive: true });
-    } catch (err) {
-      // mkdir -p says EEXIST when a file sits where a folder should be.
-      throw errnoCode(err) === 'EEXIST' ? explainFsError(Object.assign(new Error(String(err)), { code: 'ENOTDIR' }), 'save', relPath) : err;
+    if (!statOrUndefined(dir)?.isDirectory()) {
+      try {
+        created = mkdirSync(dir, { recursive: true });
+      } catch (err) {
+        // mkdir -p says EEXIST when a file sits where a folder should be.
+        throw errnoCode(err) === 'EEXIST' ? explainFsError(Object.assign(new Error(String(err)), { code: 'ENOTDIR' }), 'save', relPath) : err;
+      }
     }
     if (created !== undefined) resolveInside(root, relPath); // again, now that the new folders exist
     const existing = statOrUndefined(target);
     if (existing && options.onlyIfAbsent) return null;
     const existingMode = existing?.isFile() ? existing.mode & 0o777 : undefined;
-    fd = openSync(temp, 'wx', existingMode ?? 0o666);
+    fd = await new Promise<number>((resolve, reject) => open(temp, 'wx', existingMode ?? 0o666, (err, opened) => (err ? reject(err) : resolve(opened))));
     tempCreated = true;
     writeFileSync(fd, data);
-    const open = fd;
-    await new Promise<void>((resolve, reject) => fsync(open, (err) => (err ? reject(err) : resolve())));
+    const written = fd;
+    await new Promise<void>((resolve, reject) => fsync(written, (err) => (err ? reject(err) : resolve())));
     // The file renamed keeps its size, mtime and inode: no stat of it after.
     stats = fstatSync(fd);
     closeSync(fd);
