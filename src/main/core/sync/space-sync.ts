@@ -83,16 +83,29 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     await settleOutbox(pushCtx);
     adoptCreatedIds(mirror, spaceId);
   }
-  const { state: crState, baseRevision: crBase } = await changeRequestInfo(pushCtx);
-
   const firstSync = mirror.folder.count(spaceId) === 0;
+  // Main's tree is wanted whatever the change request says when main moved (or on a first sync):
+  // it is asked for at once, beside the change request's state.
+  const treeWanted = space.syncedRevision !== space.remoteRevision || firstSync;
+  let treeComing = treeWanted ? handledLater(fetchRemoteTree(api, spaceId, signal)) : null;
+  let crInfo: Awaited<ReturnType<typeof changeRequestInfo>>;
+  try {
+    crInfo = await changeRequestInfo(pushCtx);
+  } catch (err) {
+    await treeComing?.catch(() => undefined);
+    throw err;
+  }
+  const { state: crState, baseRevision: crBase } = crInfo;
+  if (!treeComing && crState === 'merged') treeComing = handledLater(fetchRemoteTree(api, spaceId, signal));
+
+  // The folder is scanned while main's tree is on its way (the scan only reads).
+  if (treeComing) await new Promise((resolve) => setImmediate(resolve));
+  let scan = scanSpace({ mirror, spaceId, spaceDir, hint: firstSync ? 'all' : hint });
   let remote: { tree: RemoteTree; diff: RemoteDiff; bodies: Map<string, string> } | null = null;
-  if (space.syncedRevision !== space.remoteRevision || crState === 'merged' || firstSync) {
-    const tree = await fetchRemoteTree(api, spaceId, signal);
+  if (treeComing) {
+    const tree = await treeComing;
     remote = { tree, diff: diffRemote(tree, mirror.content.baseIndex(spaceId)), bodies: new Map() };
   }
-
-  let scan = scanSpace({ mirror, spaceId, spaceDir, hint: firstSync ? 'all' : hint });
   if (scan.missing) {
     report.missingFolder = true;
     return touched;
@@ -350,6 +363,12 @@ function pullReport(plan: Plan, applied: ApplyResult, remote: { tree: RemoteTree
 }
 
 const exists = (abs: string): boolean => existsSync(abs);
+
+/** The same promise, marked as handled: it is awaited later, and may fail before that. */
+function handledLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
 
 /** Bytes of the new assets the pushes upload (those over the API's inline limit are left out). */
 async function readAssets(spaceDir: string, ops: readonly PushOp[]): Promise<Map<string, AssetContent>> {
