@@ -25,6 +25,7 @@ import type { LinkResolver } from './link-targets';
 import { runMoves } from './moves';
 import { DELETED_REMOTELY_NOTE, type FileOp, type Plan, type RemotePage } from './plan';
 import type { ProgressListener } from './progress';
+import { COLLECT_EVERY, collectGarbage } from './memory';
 import { linkTargets } from './record';
 import { fetchPageText, forEachBounded } from './remote';
 import { explainFsError, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
@@ -117,6 +118,8 @@ class ApplyRun {
   /** Folders written into (each fsynced once, at the end). */
   readonly folders = new Set<string>();
   private fatal = false;
+  /** Page files written so far (a large pull collects garbage every COLLECT_EVERY). */
+  private writes = 0;
   /** Files written since the last flush, with the server text fetched for each (null: none). */
   private pending: { page: WrittenPage; fetched: string | null }[] = [];
 
@@ -241,6 +244,7 @@ class ApplyRun {
     });
     this.pending.push({ page: { key, path, text: local.text, relinked: how.relinked }, fetched: how.fetched ? stable : null });
     if (this.pending.length >= FOLLOW_BATCH) this.flush();
+    if (++this.writes % COLLECT_EVERY === 0) collectGarbage();
     return true;
   }
 

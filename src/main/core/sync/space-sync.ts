@@ -35,6 +35,7 @@ import { mirrorView } from './space-view';
 import { writeSummaryFile } from './summary-file';
 import type { SpaceReport } from './report';
 import { dryRunOf } from './dry-run';
+import { collectGarbage, LARGE_PULL } from './memory';
 
 export interface SpaceSyncContext {
   api: ApiClient;
@@ -105,6 +106,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   if (treeComing) {
     const tree = await treeComing;
     remote = { tree, diff: diffRemote(tree, mirror.content.baseIndex(spaceId)), bodies: new Map() };
+    if (tree.pages.size > LARGE_PULL) collectGarbage(); // the revision as the API sent it is garbage now
   }
   if (scan.missing) {
     report.missingFolder = true;
@@ -174,6 +176,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     plan = planSync(viewOf(), { allowMassDelete: ctx.allowMassDelete });
   }
 
+  if (plan.fileOps.length > LARGE_PULL) collectGarbage(); // the planner's working state is garbage now
   if (ctx.dryRun) {
     report.dryRun = dryRunOf(plan, mirror, spaceId);
     return touched;
@@ -217,6 +220,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   const { clean } = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: startedAt });
   if (firstSync) mirror.search.markSpaceIndexed(spaceId, startedAt);
   ctx.links.overlay(spaceId, {});
+  if (plan.fileOps.length > LARGE_PULL) collectGarbage();
   if (plan.treeChanged || firstSync || scan.summary) await writeSummaryFile(mirror, spaceId, spaceDir, (href) => href);
   touched.keys = [...new Set([...changedKeys(plan, applied), ...[...scan.local.moved.keys()].filter((k) => !k.startsWith('new:'))])];
   report.pull = pullReport(plan, applied, remote, scan);
