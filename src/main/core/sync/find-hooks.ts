@@ -6,9 +6,9 @@
  * what went into the change request.
  *
  * Files written follow as apply writes them (followWrites, in apply's batches); the rest runs
- * after the files are applied and before the cycle is recorded (the mirror still knows what a
- * deleted page held), in its own transaction: the index and history are derived, and a crash
- * between them and the record only means a version or an index entry less, never a wrong file.
+ * after the files are applied, just before the cycle is recorded (the mirror still knows what a
+ * deleted page held), in the record's transaction. The index and history are derived: a crash
+ * between a batch and the record only means a version or an index entry less, never a wrong file.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -265,7 +265,7 @@ function rmQuietly(p: string): void {
 
 /** Makes the entries of these folders durable (after writes with `syncDirectory: false`), each once. */
 export async function syncDirectories(dirs: Iterable<string>): Promise<void> {
-  for (const dir of new Set(dirs)) await syncDirectory(dir);
+  await Promise.all([...new Set(dirs)].map(syncDirectory));
 }
 
 /** Reads a file inside root (as text when an encoding is given). */

@@ -216,9 +216,13 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     },
     plan,
   );
-  followCycle({ mirror, spaceId, spaceDir, plan, applied, scan, at: startedAt, revision: remote?.tree.revision.id ?? null });
-  const { clean } = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: startedAt });
-  if (firstSync) mirror.search.markSpaceIndexed(spaceId, startedAt);
+  // Search and history follow the cycle, and the cycle is recorded, in one transaction.
+  const { clean } = mirror.transaction(() => {
+    followCycle({ mirror, spaceId, spaceDir, plan, applied, scan, at: startedAt, revision: remote?.tree.revision.id ?? null });
+    const recorded = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: startedAt });
+    if (firstSync) mirror.search.markSpaceIndexed(spaceId, startedAt);
+    return recorded;
+  });
   ctx.links.overlay(spaceId, {});
   if (plan.fileOps.length > LARGE_PULL) collectGarbage();
   if (plan.treeChanged || firstSync || scan.summary) await writeSummaryFile(mirror, spaceId, spaceDir, (href) => href);
