@@ -1,5 +1,7 @@
 // Preloaded into the CLI process by the benchmark (node --import): reports the
-// process's peak memory as it exits, so the figure is the real CLI's.
+// process's peak memory and CPU time (all its threads) as it exits, so the figures are the real CLI's.
 process.on('exit', () => {
-  process.stderr.write(`QUIRE_BENCH ${JSON.stringify({ maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+  const usage = process.resourceUsage();
+  const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
+  process.stderr.write(`QUIRE_BENCH ${JSON.stringify({ maxRssMb: usage.maxRSS / 1024, cpuMs })}\n`);
 });

@@ -9,12 +9,16 @@ import { benchUi } from './ui';
 import { benchCheckPreview } from './check-preview';
 import { benchFind } from './find';
 import { benchStartup } from './startup';
+import { benchManySpaces } from './many-spaces';
+import { benchBigSpace } from './big-space';
 
 type Section = { title: string; run: () => Promise<Record<string, string | number>> };
 
 const sections: Section[] = [
   { title: 'Start-up (the bundled CLI to its first request)', run: benchStartup },
   { title: 'Sync (2,000 pages of ~3 KB)', run: benchSync },
+  { title: 'Sync of many spaces (200 x 10 and 50 x 40 pages of ~3 KB, 20 ms latency)', run: benchManySpaces },
+  { title: 'Sync of a 20,000-page space (~3 KB a page, 20 ms latency)', run: benchBigSpace },
   { title: 'Push (local edits into a change request)', run: benchPush },
   { title: 'Review (200 change requests, 5,000 comments)', run: benchReview },
   { title: 'Desktop UI (web host in headless Chromium)', run: benchUi },

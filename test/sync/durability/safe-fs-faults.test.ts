@@ -1,5 +1,5 @@
-// Disk faults (full disk, read-only disk, permission denied) injected into node:fs/promises,
-// since tests run as root and cannot provoke them for real.
+// Disk faults (full disk, read-only disk, permission denied) injected into node:fs, where
+// writeFileAtomic writes and renames, since tests run as root and cannot provoke them for real.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,25 +8,19 @@ import { SafeFsError, writeFileAtomic } from '../../../src/main/core/sync/safe-f
 
 const fault = vi.hoisted(() => ({ code: null as string | null, at: 'write' as 'write' | 'rename' }));
 
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs')>();
   const failure = () => Object.assign(new Error(`${fault.code}: injected`), { code: fault.code });
   return {
     ...real,
-    open: async (...args: Parameters<typeof real.open>) => {
-      const handle = await real.open(...args);
-      if (fault.code === null || fault.at !== 'write' || args[1] !== 'wx') return handle;
-      return new Proxy(handle, {
-        get(target, prop) {
-          if (prop === 'writeFile') return async () => Promise.reject(failure());
-          const value = Reflect.get(target, prop, target) as unknown;
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
+    // Writing into an open file (the temp file): a path would be someone else's write.
+    writeFileSync: (...args: Parameters<typeof real.writeFileSync>) => {
+      if (fault.code !== null && fault.at === 'write' && typeof args[0] === 'number') throw failure();
+      return real.writeFileSync(...args);
     },
-    rename: async (...args: Parameters<typeof real.rename>) => {
+    renameSync: (...args: Parameters<typeof real.renameSync>) => {
       if (fault.code !== null && fault.at === 'rename') throw failure();
-      return real.rename(...args);
+      return real.renameSync(...args);
     },
   };
 });

@@ -1,5 +1,7 @@
 import { redactSecrets } from '../secrets';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
+import { statementCache } from './review/statements';
 
 export interface OrganizationRow {
   id: string;
@@ -65,45 +67,45 @@ function toSpaceRow(r: SpaceRecord): SpaceRow {
 
 /** Organizations, collections and spaces as last listed by the API. */
 export class CatalogStore {
-  constructor(private readonly db: Db) {}
+  private readonly sql: (text: string) => Statement;
+
+  constructor(db: Db) {
+    this.sql = statementCache(db);
+  }
 
   upsertOrganization(org: { id: string; title: string }, json: unknown, at: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO organizations (id, title, json, refreshed_at) VALUES (?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO organizations (id, title, json, refreshed_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET title = excluded.title, json = excluded.json, refreshed_at = excluded.refreshed_at`,
-      )
-      .run(org.id, org.title, JSON.stringify(json), at);
+    ).run(org.id, org.title, JSON.stringify(json), at);
   }
 
   /** The organizations last listed, and when the oldest of them was; null when none was listed yet. */
   organizationsRefreshedAt(): { ids: string[]; oldest: string } | null {
-    const rows = this.db.prepare(`SELECT id, refreshed_at AS at FROM organizations`).all() as { id: string; at: string }[];
+    const rows = this.sql(`SELECT id, refreshed_at AS at FROM organizations`).all() as { id: string; at: string }[];
     if (rows.length === 0) return null;
     return { ids: rows.map((r) => r.id), oldest: rows.map((r) => r.at).sort()[0]! };
   }
 
   organizations(): OrganizationRow[] {
-    return this.db.prepare(`SELECT id, title FROM organizations ORDER BY title, id`).all() as OrganizationRow[];
+    return this.sql(`SELECT id, title FROM organizations ORDER BY title, id`).all() as OrganizationRow[];
   }
 
   upsertCollection(c: { id: string; organization: string; parent?: string; title: string }, json: unknown): void {
-    this.db
-      .prepare(
-        `INSERT INTO collections (id, organization_id, parent_id, title, json) VALUES (?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO collections (id, organization_id, parent_id, title, json) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id, parent_id = excluded.parent_id,
            title = excluded.title, json = excluded.json`,
-      )
-      .run(c.id, c.organization, c.parent ?? null, c.title, JSON.stringify(json));
+    ).run(c.id, c.organization, c.parent ?? null, c.title, JSON.stringify(json));
   }
 
   knownCollectionIds(): Set<string> {
-    const rows = this.db.prepare(`SELECT id FROM collections`).all() as { id: string }[];
+    const rows = this.sql(`SELECT id FROM collections`).all() as { id: string }[];
     return new Set(rows.map((r) => r.id));
   }
 
   collections(): { id: string; organizationId: string; parentId: string | null; title: string }[] {
-    return this.db.prepare(`SELECT id, organization_id AS organizationId, parent_id AS parentId, title FROM collections ORDER BY title`).all() as {
+    return this.sql(`SELECT id, organization_id AS organizationId, parent_id AS parentId, title FROM collections ORDER BY title`).all() as {
       id: string;
       organizationId: string;
       parentId: string | null;
@@ -112,24 +114,22 @@ export class CatalogStore {
   }
 
   upsertSpace(s: RemoteSpace, json: unknown): void {
-    this.db
-      .prepare(
-        `INSERT INTO spaces (id, organization_id, collection_id, title, emoji, visibility, remote_revision, json)
+    this.sql(
+      `INSERT INTO spaces (id, organization_id, collection_id, title, emoji, visibility, remote_revision, json)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET organization_id = excluded.organization_id, collection_id = excluded.collection_id,
            title = excluded.title, emoji = excluded.emoji, visibility = excluded.visibility,
            remote_revision = excluded.remote_revision, json = excluded.json`,
-      )
-      .run(s.id, s.organization, s.parent ?? null, s.title, s.emoji ?? null, s.visibility ?? null, s.revision, JSON.stringify(json));
+    ).run(s.id, s.organization, s.parent ?? null, s.title, s.emoji ?? null, s.visibility ?? null, s.revision, JSON.stringify(json));
   }
 
   space(id: string): SpaceRow | undefined {
-    const r = this.db.prepare(`SELECT * FROM spaces WHERE id = ?`).get(id) as SpaceRecord | undefined;
+    const r = this.sql(`SELECT * FROM spaces WHERE id = ?`).get(id) as SpaceRecord | undefined;
     return r && toSpaceRow(r);
   }
 
   spaces(): SpaceRow[] {
-    return (this.db.prepare(`SELECT * FROM spaces ORDER BY title, id`).all() as SpaceRecord[]).map(toSpaceRow);
+    return (this.sql(`SELECT * FROM spaces ORDER BY title, id`).all() as SpaceRecord[]).map(toSpaceRow);
   }
 
   selectedSpaces(): SpaceRow[] {
@@ -137,36 +137,34 @@ export class CatalogStore {
   }
 
   setSelected(ids: Iterable<string>, selected: boolean): void {
-    const stmt = this.db.prepare(`UPDATE spaces SET selected = ? WHERE id = ?`);
+    const stmt = this.sql(`UPDATE spaces SET selected = ? WHERE id = ?`);
     for (const id of ids) stmt.run(selected ? 1 : 0, id);
   }
 
   usedFolders(): Set<string> {
-    const rows = this.db.prepare(`SELECT folder FROM spaces WHERE folder IS NOT NULL`).all() as { folder: string }[];
+    const rows = this.sql(`SELECT folder FROM spaces WHERE folder IS NOT NULL`).all() as { folder: string }[];
     return new Set(rows.map((r) => r.folder.toLowerCase()));
   }
 
   setFolder(spaceId: string, folder: string): void {
-    this.db.prepare(`UPDATE spaces SET folder = ? WHERE id = ?`).run(folder, spaceId);
+    this.sql(`UPDATE spaces SET folder = ? WHERE id = ?`).run(folder, spaceId);
   }
 
   /** A clean sync at `at`; `revision` null when main had not moved (the synced revision stays). */
   markSynced(spaceId: string, revision: string | null, at: string): void {
-    this.db
-      .prepare(`UPDATE spaces SET synced_revision = COALESCE(?, synced_revision), last_sync_at = ?, last_error = NULL WHERE id = ?`)
-      .run(revision, at, spaceId);
+    this.sql(`UPDATE spaces SET synced_revision = COALESCE(?, synced_revision), last_sync_at = ?, last_error = NULL WHERE id = ?`).run(revision, at, spaceId);
   }
 
   markError(spaceId: string, message: string): void {
-    this.db.prepare(`UPDATE spaces SET last_error = ? WHERE id = ?`).run(redactSecrets(message), spaceId);
+    this.sql(`UPDATE spaces SET last_error = ? WHERE id = ?`).run(redactSecrets(message), spaceId);
   }
 
   getMeta(key: string): string | undefined {
-    const r = this.db.prepare(`SELECT value FROM meta WHERE key = ?`).get(key) as { value: string } | undefined;
+    const r = this.sql(`SELECT value FROM meta WHERE key = ?`).get(key) as { value: string } | undefined;
     return r?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(key, value);
+    this.sql(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(key, value);
   }
 }

@@ -1,4 +1,6 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
+import { statementCache } from './review/statements';
 
 /** A page of the synced revision, as the mirror remembers it. */
 export interface PageRow {
@@ -122,21 +124,24 @@ const toPage = (r: PageRecord): PageRow => ({
 
 /** Pages, files, revisions and conflicts of the synced spaces. */
 export class ContentStore {
-  constructor(private readonly db: Db) {}
+  private readonly sql: (text: string) => Statement;
+
+  constructor(private readonly db: Db) {
+    this.sql = statementCache(db);
+  }
 
   pages(spaceId: string): PageRow[] {
-    return (this.db.prepare(`SELECT * FROM pages WHERE space_id = ? ORDER BY parent_id, position`).all(spaceId) as PageRecord[]).map(toPage);
+    return (this.sql(`SELECT * FROM pages WHERE space_id = ? ORDER BY parent_id, position`).all(spaceId) as PageRecord[]).map(toPage);
   }
 
   page(spaceId: string, id: string): PageRow | undefined {
-    const r = this.db.prepare(`SELECT * FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as PageRecord | undefined;
+    const r = this.sql(`SELECT * FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as PageRecord | undefined;
     return r && toPage(r);
   }
 
   upsertPage(p: PageRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO pages (space_id, id, parent_id, position, type, title, slug, name, path, meta, document_id, updated_at,
+    this.sql(
+      `INSERT INTO pages (space_id, id, parent_id, position, type, title, slug, name, path, meta, document_id, updated_at,
            remote_hash, base_content, local_size, local_mtime_ms)
          VALUES (@spaceId, @id, @parentId, @position, @type, @title, @slug, @name, @path, @meta, @documentId, @updatedAt,
            @remoteHash, @baseContent, @localSize, @localMtimeMs)
@@ -144,23 +149,22 @@ export class ContentStore {
            type = excluded.type, title = excluded.title, slug = excluded.slug, name = excluded.name, path = excluded.path, meta = excluded.meta,
            document_id = excluded.document_id, updated_at = excluded.updated_at, remote_hash = excluded.remote_hash,
            base_content = excluded.base_content, local_size = excluded.local_size, local_mtime_ms = excluded.local_mtime_ms`,
-      )
-      .run({ ...p, meta: JSON.stringify(p.meta) });
+    ).run({ ...p, meta: JSON.stringify(p.meta) });
   }
 
   /** Main as last synced, without texts: one small row per page (for comparing a new revision). */
   baseIndex(spaceId: string): BaseRow[] {
-    return (this.db.prepare(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ?`).all(spaceId) as BaseRecord[]).map(toBase);
+    return (this.sql(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ?`).all(spaceId) as BaseRecord[]).map(toBase);
   }
 
   basePage(spaceId: string, id: string): BaseRow | undefined {
-    const r = this.db.prepare(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as BaseRecord | undefined;
+    const r = this.sql(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as BaseRecord | undefined;
     return r && toBase(r);
   }
 
   /** The page's text as last synced (stable form), or null. */
   baseText(spaceId: string, id: string): string | null {
-    const r = this.db.prepare(`SELECT base_content AS text FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as { text: string | null } | undefined;
+    const r = this.sql(`SELECT base_content AS text FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as { text: string | null } | undefined;
     return r?.text ?? null;
   }
 
@@ -168,144 +172,166 @@ export class ContentStore {
   baseChildren(spaceId: string, parentId: string | null): string[] {
     const rows =
       parentId === null
-        ? this.db.prepare(`SELECT id FROM pages WHERE space_id = ? AND parent_id IS NULL ORDER BY position, id`).all(spaceId)
-        : this.db.prepare(`SELECT id FROM pages WHERE space_id = ? AND parent_id = ? ORDER BY position, id`).all(spaceId, parentId);
+        ? this.sql(`SELECT id FROM pages WHERE space_id = ? AND parent_id IS NULL ORDER BY position, id`).all(spaceId)
+        : this.sql(`SELECT id FROM pages WHERE space_id = ? AND parent_id = ? ORDER BY position, id`).all(spaceId, parentId);
     return (rows as { id: string }[]).map((r) => r.id);
   }
 
   baseIds(spaceId: string): string[] {
-    return (this.db.prepare(`SELECT id FROM pages WHERE space_id = ?`).all(spaceId) as { id: string }[]).map((r) => r.id);
+    return (this.sql(`SELECT id FROM pages WHERE space_id = ?`).all(spaceId) as { id: string }[]).map((r) => r.id);
   }
 
   documentCount(spaceId: string): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM pages WHERE space_id = ? AND type NOT IN ('group', 'link')`).get(spaceId) as { n: number }).n;
+    return (this.sql(`SELECT count(*) AS n FROM pages WHERE space_id = ? AND type NOT IN ('group', 'link')`).get(spaceId) as { n: number }).n;
   }
 
   /** Writes a page of main as last synced; its text only when `text` is given (else it keeps the one it has). */
   upsertBase(spaceId: string, row: BaseRow, text?: { value: string | null }, path?: string | null): void {
-    this.db
-      .prepare(
-        `INSERT INTO pages (space_id, id, parent_id, position, type, title, slug, name, path, meta, document_id, updated_at, remote_hash, base_content)
+    this.sql(
+      `INSERT INTO pages (space_id, id, parent_id, position, type, title, slug, name, path, meta, document_id, updated_at, remote_hash, base_content)
          VALUES (@spaceId, @id, @parentId, @position, @type, @title, @slug, NULL, @path, @meta, @documentId, @updatedAt, NULL, @text)
          ON CONFLICT (space_id, id) DO UPDATE SET parent_id = excluded.parent_id, position = excluded.position, type = excluded.type,
            title = excluded.title, slug = excluded.slug, meta = excluded.meta, document_id = excluded.document_id,
            updated_at = excluded.updated_at,
            path = CASE WHEN @setPath THEN excluded.path ELSE path END,
            base_content = CASE WHEN @setText THEN excluded.base_content ELSE base_content END`,
-      )
-      .run({
-        spaceId,
-        id: row.id,
-        parentId: row.parentId,
-        position: row.position,
-        type: row.type,
-        title: row.title,
-        slug: row.slug,
-        path: path ?? null,
-        meta: JSON.stringify(row.meta),
-        documentId: row.documentId,
-        updatedAt: row.updatedAt,
-        text: text?.value ?? null,
-        setText: text === undefined ? 0 : 1,
-        setPath: path === undefined ? 0 : 1,
-      });
+    ).run({
+      spaceId,
+      id: row.id,
+      parentId: row.parentId,
+      position: row.position,
+      type: row.type,
+      title: row.title,
+      slug: row.slug,
+      path: path ?? null,
+      meta: JSON.stringify(row.meta),
+      documentId: row.documentId,
+      updatedAt: row.updatedAt,
+      text: text?.value ?? null,
+      setText: text === undefined ? 0 : 1,
+      setPath: path === undefined ? 0 : 1,
+    });
   }
 
   /** Sets the text of a page of main as last synced (a body fetched while writing its file). */
   setBaseText(spaceId: string, id: string, text: string | null): void {
-    this.db.prepare(`UPDATE pages SET base_content = ? WHERE space_id = ? AND id = ?`).run(text, spaceId, id);
+    this.sql(`UPDATE pages SET base_content = ? WHERE space_id = ? AND id = ?`).run(text, spaceId, id);
   }
 
   /** Records the on-disk size and mtime seen when a page file was last known to be in sync. */
   setLocalStat(spaceId: string, id: string, size: number, mtimeMs: number): void {
-    this.db.prepare(`UPDATE pages SET local_size = ?, local_mtime_ms = ? WHERE space_id = ? AND id = ?`).run(size, mtimeMs, spaceId, id);
+    this.sql(`UPDATE pages SET local_size = ?, local_mtime_ms = ? WHERE space_id = ? AND id = ?`).run(size, mtimeMs, spaceId, id);
   }
 
   /** Where a page's file is now (it moved, and its other records did not follow yet). */
   setPagePath(spaceId: string, id: string, path: string): void {
-    this.db.prepare(`UPDATE pages SET path = ? WHERE space_id = ? AND id = ?`).run(path, spaceId, id);
+    this.sql(`UPDATE pages SET path = ? WHERE space_id = ? AND id = ?`).run(path, spaceId, id);
   }
 
   /** Size and mtime recorded for the page file at `path`, if a page has its file there. */
   localStatAt(spaceId: string, path: string): { size: number | null; mtimeMs: number | null } | undefined {
-    return this.db.prepare(`SELECT local_size AS size, local_mtime_ms AS mtimeMs FROM pages WHERE space_id = ? AND path = ?`).get(spaceId, path) as
+    return this.sql(`SELECT local_size AS size, local_mtime_ms AS mtimeMs FROM pages WHERE space_id = ? AND path = ?`).get(spaceId, path) as
       | { size: number | null; mtimeMs: number | null }
       | undefined;
   }
 
+  /**
+   * Holds a page's server text fetched during a cycle until the cycle records it (spooledText),
+   * so a large pull need not keep every text in memory. The spool is a temporary table: this
+   * connection's own, never written to the mirror's file, gone when the mirror closes.
+   */
+  spoolText(spaceId: string, id: string, text: string): void {
+    this.spool();
+    this.sql(`INSERT OR REPLACE INTO temp.sync_spool (space_id, id, text) VALUES (?, ?, ?)`).run(spaceId, id, text);
+  }
+
+  spooledText(spaceId: string, id: string): string | null {
+    this.spool();
+    const r = this.sql(`SELECT text FROM temp.sync_spool WHERE space_id = ? AND id = ?`).get(spaceId, id) as { text: string } | undefined;
+    return r?.text ?? null;
+  }
+
+  clearSpool(spaceId: string): void {
+    this.spool();
+    this.sql(`DELETE FROM temp.sync_spool WHERE space_id = ?`).run(spaceId);
+  }
+
+  private spooling = false;
+  private spool(): void {
+    if (this.spooling) return;
+    this.db.exec(`CREATE TEMP TABLE IF NOT EXISTS sync_spool (space_id TEXT NOT NULL, id TEXT NOT NULL, text TEXT NOT NULL, PRIMARY KEY (space_id, id))`);
+    this.spooling = true;
+  }
+
   deletePage(spaceId: string, id: string): void {
-    this.db.prepare(`DELETE FROM pages WHERE space_id = ? AND id = ?`).run(spaceId, id);
+    this.sql(`DELETE FROM pages WHERE space_id = ? AND id = ?`).run(spaceId, id);
   }
 
   files(spaceId: string): FileRow[] {
-    return this.db
-      .prepare(
-        `SELECT space_id AS spaceId, id, name, content_type AS contentType, size, path, remote_hash AS remoteHash
+    return this.sql(
+      `SELECT space_id AS spaceId, id, name, content_type AS contentType, size, path, remote_hash AS remoteHash
          FROM files WHERE space_id = ? ORDER BY path`,
-      )
-      .all(spaceId) as FileRow[];
+    ).all(spaceId) as FileRow[];
   }
 
   /** Where a file (asset) of main is in the space folder. */
   filePath(spaceId: string, fileId: string): string | null {
-    const r = this.db.prepare(`SELECT path FROM files WHERE space_id = ? AND id = ?`).get(spaceId, fileId) as { path: string } | undefined;
+    const r = this.sql(`SELECT path FROM files WHERE space_id = ? AND id = ?`).get(spaceId, fileId) as { path: string } | undefined;
     return r?.path ?? null;
   }
 
   /** Which file of main is at `path`. */
   fileIdAt(spaceId: string, path: string): string | null {
-    const r = this.db.prepare(`SELECT id FROM files WHERE space_id = ? AND path = ?`).get(spaceId, path) as { id: string } | undefined;
+    const r = this.sql(`SELECT id FROM files WHERE space_id = ? AND path = ?`).get(spaceId, path) as { id: string } | undefined;
     return r?.id ?? null;
   }
 
   upsertFile(f: FileRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO files (space_id, id, name, content_type, size, path, remote_hash)
+    this.sql(
+      `INSERT INTO files (space_id, id, name, content_type, size, path, remote_hash)
          VALUES (@spaceId, @id, @name, @contentType, @size, @path, @remoteHash)
          ON CONFLICT (space_id, id) DO UPDATE SET name = excluded.name, content_type = excluded.content_type,
            size = excluded.size, path = excluded.path, remote_hash = excluded.remote_hash`,
-      )
-      .run(f);
+    ).run(f);
   }
 
   deleteFile(spaceId: string, id: string): void {
-    this.db.prepare(`DELETE FROM files WHERE space_id = ? AND id = ?`).run(spaceId, id);
+    this.sql(`DELETE FROM files WHERE space_id = ? AND id = ?`).run(spaceId, id);
   }
 
   recordRevision(r: { id: string; spaceId: string; parents: string[]; createdAt?: string }, at: string): void {
-    this.db
-      .prepare(`INSERT OR IGNORE INTO revisions (id, space_id, parents, created_at, pulled_at) VALUES (?, ?, ?, ?, ?)`)
-      .run(r.id, r.spaceId, JSON.stringify(r.parents), r.createdAt ?? null, at);
+    this.sql(`INSERT OR IGNORE INTO revisions (id, space_id, parents, created_at, pulled_at) VALUES (?, ?, ?, ?, ?)`).run(
+      r.id,
+      r.spaceId,
+      JSON.stringify(r.parents),
+      r.createdAt ?? null,
+      at,
+    );
   }
 
   conflicts(spaceId?: string): ConflictRow[] {
     const sql = `SELECT space_id AS spaceId, path, page_id AS pageId, kind, remote_path AS remotePath, detected_at AS detectedAt
                  FROM conflicts ${spaceId ? 'WHERE space_id = ?' : ''} ORDER BY space_id, path`;
-    const stmt = this.db.prepare(sql);
+    const stmt = this.sql(sql);
     return (spaceId ? stmt.all(spaceId) : stmt.all()) as ConflictRow[];
   }
 
   /** Records a conflict with its common ancestor (for a three-way view), when known. */
   addConflict(c: ConflictRow, baseText: string | null): void {
-    this.db
-      .prepare(
-        `INSERT INTO conflicts (space_id, path, page_id, kind, remote_path, detected_at) VALUES (?, ?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO conflicts (space_id, path, page_id, kind, remote_path, detected_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (space_id, path) DO UPDATE SET page_id = excluded.page_id, kind = excluded.kind,
            remote_path = excluded.remote_path`,
-      )
-      .run(c.spaceId, c.path, c.pageId, c.kind, c.remotePath, c.detectedAt);
-    this.db
-      .prepare(
-        `INSERT INTO sync_conflict_bases (space_id, path, base_text) VALUES (?, ?, ?)
+    ).run(c.spaceId, c.path, c.pageId, c.kind, c.remotePath, c.detectedAt);
+    this.sql(
+      `INSERT INTO sync_conflict_bases (space_id, path, base_text) VALUES (?, ?, ?)
          ON CONFLICT (space_id, path) DO UPDATE SET base_text = excluded.base_text`,
-      )
-      .run(c.spaceId, c.path, baseText);
+    ).run(c.spaceId, c.path, baseText);
   }
 
   /** The common ancestor recorded with a conflict, or null. */
   conflictBase(spaceId: string, path: string): string | null {
-    const r = this.db.prepare(`SELECT base_text AS text FROM sync_conflict_bases WHERE space_id = ? AND path = ?`).get(spaceId, path) as
+    const r = this.sql(`SELECT base_text AS text FROM sync_conflict_bases WHERE space_id = ? AND path = ?`).get(spaceId, path) as
       | { text: string | null }
       | undefined;
     return r?.text ?? null;
@@ -313,12 +339,12 @@ export class ContentStore {
 
   /** The writer moved a conflicted file: the conflict (and its base) follows it. */
   relocateConflict(spaceId: string, from: string, to: string): void {
-    this.db.prepare(`UPDATE conflicts SET path = ? WHERE space_id = ? AND path = ?`).run(to, spaceId, from);
-    this.db.prepare(`UPDATE sync_conflict_bases SET path = ? WHERE space_id = ? AND path = ?`).run(to, spaceId, from);
+    this.sql(`UPDATE conflicts SET path = ? WHERE space_id = ? AND path = ?`).run(to, spaceId, from);
+    this.sql(`UPDATE sync_conflict_bases SET path = ? WHERE space_id = ? AND path = ?`).run(to, spaceId, from);
   }
 
   removeConflict(spaceId: string, path: string): void {
-    this.db.prepare(`DELETE FROM conflicts WHERE space_id = ? AND path = ?`).run(spaceId, path);
-    this.db.prepare(`DELETE FROM sync_conflict_bases WHERE space_id = ? AND path = ?`).run(spaceId, path);
+    this.sql(`DELETE FROM conflicts WHERE space_id = ? AND path = ?`).run(spaceId, path);
+    this.sql(`DELETE FROM sync_conflict_bases WHERE space_id = ? AND path = ?`).run(spaceId, path);
   }
 }

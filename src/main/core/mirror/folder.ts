@@ -6,7 +6,9 @@
  *
  * Storage only: what the rows mean for a sync cycle is core/sync's (plan/types.ts, FolderNode).
  */
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
+import { statementCache } from './review/statements';
 
 export interface FolderNodeRow {
   key: string;
@@ -90,10 +92,14 @@ const toNode = (r: NodeRecord): FolderNodeRow => ({
 });
 
 export class FolderStore {
-  constructor(private readonly db: Db) {}
+  private readonly sql: (text: string) => Statement;
+
+  constructor(db: Db) {
+    this.sql = statementCache(db);
+  }
 
   node(spaceId: string, key: string): FolderNodeRow | undefined {
-    const r = this.db.prepare(`SELECT * FROM folder_nodes WHERE space_id = ? AND key = ?`).get(spaceId, key) as NodeRecord | undefined;
+    const r = this.sql(`SELECT * FROM folder_nodes WHERE space_id = ? AND key = ?`).get(spaceId, key) as NodeRecord | undefined;
     return r && toNode(r);
   }
 
@@ -101,134 +107,127 @@ export class FolderStore {
   children(spaceId: string, parentKey: string | null): string[] {
     const rows =
       parentKey === null
-        ? this.db.prepare(`SELECT key FROM folder_nodes WHERE space_id = ? AND parent_key IS NULL ORDER BY position, key`).all(spaceId)
-        : this.db.prepare(`SELECT key FROM folder_nodes WHERE space_id = ? AND parent_key = ? ORDER BY position, key`).all(spaceId, parentKey);
+        ? this.sql(`SELECT key FROM folder_nodes WHERE space_id = ? AND parent_key IS NULL ORDER BY position, key`).all(spaceId)
+        : this.sql(`SELECT key FROM folder_nodes WHERE space_id = ? AND parent_key = ? ORDER BY position, key`).all(spaceId, parentKey);
     return (rows as { key: string }[]).map((r) => r.key);
   }
 
   byPath(spaceId: string, path: string): string | undefined {
-    const r = this.db.prepare(`SELECT key FROM folder_nodes WHERE space_id = ? AND path = ?`).get(spaceId, path) as { key: string } | undefined;
+    const r = this.sql(`SELECT key FROM folder_nodes WHERE space_id = ? AND path = ?`).get(spaceId, path) as { key: string } | undefined;
     return r?.key;
   }
 
   byFolder(spaceId: string, folder: string): string | undefined {
-    const r = this.db.prepare(`SELECT key FROM folder_nodes WHERE space_id = ? AND folder = ?`).get(spaceId, folder) as { key: string } | undefined;
+    const r = this.sql(`SELECT key FROM folder_nodes WHERE space_id = ? AND folder = ?`).get(spaceId, folder) as { key: string } | undefined;
     return r?.key;
   }
 
   /** Nodes of files not yet pages (`new:<path>` keys), with where their file is. */
   newNodes(spaceId: string): { key: string; path: string | null }[] {
-    return this.db.prepare(`SELECT key, path FROM folder_nodes WHERE space_id = ? AND key LIKE 'new:%'`).all(spaceId) as { key: string; path: string | null }[];
+    return this.sql(`SELECT key, path FROM folder_nodes WHERE space_id = ? AND key LIKE 'new:%'`).all(spaceId) as { key: string; path: string | null }[];
   }
 
   pending(spaceId: string): string[] {
-    return (this.db.prepare(`SELECT key FROM folder_nodes WHERE space_id = ? AND pending = 1`).all(spaceId) as { key: string }[]).map((r) => r.key);
+    return (this.sql(`SELECT key FROM folder_nodes WHERE space_id = ? AND pending = 1`).all(spaceId) as { key: string }[]).map((r) => r.key);
   }
 
   keys(spaceId: string): string[] {
-    return (this.db.prepare(`SELECT key FROM folder_nodes WHERE space_id = ?`).all(spaceId) as { key: string }[]).map((r) => r.key);
+    return (this.sql(`SELECT key FROM folder_nodes WHERE space_id = ?`).all(spaceId) as { key: string }[]).map((r) => r.key);
   }
 
   count(spaceId: string): number {
-    return (this.db.prepare(`SELECT count(*) AS n FROM folder_nodes WHERE space_id = ?`).get(spaceId) as { n: number }).n;
+    return (this.sql(`SELECT count(*) AS n FROM folder_nodes WHERE space_id = ?`).get(spaceId) as { n: number }).n;
   }
 
   /** Every node, without what its file holds: the tree SUMMARY.md is written from. */
   tree(spaceId: string): Omit<FolderNodeRow, 'textHash' | 'size' | 'mtimeMs' | 'ino' | 'fileHash' | 'linkMap'>[] {
-    const rows = this.db
-      .prepare(
-        `SELECT key, kind, parent_key, position, title, name, path, folder, href, placed_locally, pending,
+    const rows = this.sql(
+      `SELECT key, kind, parent_key, position, title, name, path, folder, href, placed_locally, pending,
            NULL AS text_hash, NULL AS size, NULL AS mtime_ms, NULL AS ino, NULL AS file_hash, NULL AS link_map
          FROM folder_nodes WHERE space_id = ? ORDER BY parent_key, position, key`,
-      )
-      .all(spaceId) as NodeRecord[];
+    ).all(spaceId) as NodeRecord[];
     return rows.map(toNode);
   }
 
   /** Every file node's path and what its file was when last seen: one small row each, for the scan. */
   files(spaceId: string): FileStatRow[] {
-    return this.db
-      .prepare(
-        `SELECT key, path, size, mtime_ms AS mtimeMs, ino, file_hash AS fileHash FROM folder_nodes
+    return this.sql(
+      `SELECT key, path, size, mtime_ms AS mtimeMs, ino, file_hash AS fileHash FROM folder_nodes
          WHERE space_id = ? AND path IS NOT NULL`,
-      )
-      .all(spaceId) as FileStatRow[];
+    ).all(spaceId) as FileStatRow[];
   }
 
   fileAt(spaceId: string, path: string): FileStatRow | undefined {
-    return this.db
-      .prepare(`SELECT key, path, size, mtime_ms AS mtimeMs, ino, file_hash AS fileHash FROM folder_nodes WHERE space_id = ? AND path = ?`)
-      .get(spaceId, path) as FileStatRow | undefined;
+    return this.sql(`SELECT key, path, size, mtime_ms AS mtimeMs, ino, file_hash AS fileHash FROM folder_nodes WHERE space_id = ? AND path = ?`).get(
+      spaceId,
+      path,
+    ) as FileStatRow | undefined;
   }
 
   upsert(spaceId: string, n: FolderNodeRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO folder_nodes (space_id, key, kind, parent_key, position, title, name, path, folder, href, placed_locally, pending,
+    this.sql(
+      `INSERT INTO folder_nodes (space_id, key, kind, parent_key, position, title, name, path, folder, href, placed_locally, pending,
            text_hash, size, mtime_ms, ino, file_hash, link_map)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (space_id, key) DO UPDATE SET kind = excluded.kind, parent_key = excluded.parent_key, position = excluded.position,
            title = excluded.title, name = excluded.name, path = excluded.path, folder = excluded.folder, href = excluded.href,
            placed_locally = excluded.placed_locally, pending = excluded.pending, text_hash = excluded.text_hash, size = excluded.size,
            mtime_ms = excluded.mtime_ms, ino = excluded.ino, file_hash = excluded.file_hash, link_map = excluded.link_map`,
-      )
-      .run(
-        spaceId,
-        n.key,
-        n.kind,
-        n.parentKey,
-        n.position,
-        n.title,
-        n.name,
-        n.path,
-        n.folder,
-        n.href,
-        n.placedLocally ? 1 : 0,
-        n.pending ? 1 : 0,
-        n.textHash,
-        n.size,
-        n.mtimeMs,
-        n.ino,
-        n.fileHash,
-        n.linkMap === null ? null : JSON.stringify(n.linkMap),
-      );
+    ).run(
+      spaceId,
+      n.key,
+      n.kind,
+      n.parentKey,
+      n.position,
+      n.title,
+      n.name,
+      n.path,
+      n.folder,
+      n.href,
+      n.placedLocally ? 1 : 0,
+      n.pending ? 1 : 0,
+      n.textHash,
+      n.size,
+      n.mtimeMs,
+      n.ino,
+      n.fileHash,
+      n.linkMap === null ? null : JSON.stringify(n.linkMap),
+    );
   }
 
   /** Records the file as seen now (same content as recorded: only its stat changed). */
   setStat(spaceId: string, key: string, stat: { size: number; mtimeMs: number; ino: string | null }): void {
-    this.db
-      .prepare(`UPDATE folder_nodes SET size = ?, mtime_ms = ?, ino = ? WHERE space_id = ? AND key = ?`)
-      .run(stat.size, stat.mtimeMs, stat.ino, spaceId, key);
+    this.sql(`UPDATE folder_nodes SET size = ?, mtime_ms = ?, ino = ? WHERE space_id = ? AND key = ?`).run(stat.size, stat.mtimeMs, stat.ino, spaceId, key);
   }
 
   setPending(spaceId: string, key: string, pending: boolean): void {
-    this.db.prepare(`UPDATE folder_nodes SET pending = ? WHERE space_id = ? AND key = ?`).run(pending ? 1 : 0, spaceId, key);
+    this.sql(`UPDATE folder_nodes SET pending = ? WHERE space_id = ? AND key = ?`).run(pending ? 1 : 0, spaceId, key);
   }
 
   remove(spaceId: string, key: string): void {
-    this.db.prepare(`DELETE FROM folder_nodes WHERE space_id = ? AND key = ?`).run(spaceId, key);
-    this.db.prepare(`DELETE FROM folder_links WHERE space_id = ? AND key = ?`).run(spaceId, key);
+    this.sql(`DELETE FROM folder_nodes WHERE space_id = ? AND key = ?`).run(spaceId, key);
+    this.sql(`DELETE FROM folder_links WHERE space_id = ? AND key = ?`).run(spaceId, key);
   }
 
   /** A file not yet a page became one (`new:<path>` -> its id): the node, its children and its links follow. */
   rekey(spaceId: string, from: string, to: string): void {
-    this.db.prepare(`UPDATE folder_nodes SET key = ? WHERE space_id = ? AND key = ?`).run(to, spaceId, from);
-    this.db.prepare(`UPDATE folder_nodes SET parent_key = ? WHERE space_id = ? AND parent_key = ?`).run(to, spaceId, from);
-    this.db.prepare(`UPDATE OR REPLACE folder_links SET key = ? WHERE space_id = ? AND key = ?`).run(to, spaceId, from);
-    this.db.prepare(`UPDATE OR REPLACE folder_links SET target = ? WHERE target_space = ? AND target = ?`).run(to, spaceId, from);
+    this.sql(`UPDATE folder_nodes SET key = ? WHERE space_id = ? AND key = ?`).run(to, spaceId, from);
+    this.sql(`UPDATE folder_nodes SET parent_key = ? WHERE space_id = ? AND parent_key = ?`).run(to, spaceId, from);
+    this.sql(`UPDATE OR REPLACE folder_links SET key = ? WHERE space_id = ? AND key = ?`).run(to, spaceId, from);
+    this.sql(`UPDATE OR REPLACE folder_links SET target = ? WHERE target_space = ? AND target = ?`).run(to, spaceId, from);
   }
 
   /** Replaces what a node's file links to. */
   setLinks(spaceId: string, key: string, targets: readonly { space: string; id: string }[]): void {
-    this.db.prepare(`DELETE FROM folder_links WHERE space_id = ? AND key = ?`).run(spaceId, key);
-    const insert = this.db.prepare(`INSERT OR IGNORE INTO folder_links (space_id, key, target_space, target) VALUES (?, ?, ?, ?)`);
+    this.sql(`DELETE FROM folder_links WHERE space_id = ? AND key = ?`).run(spaceId, key);
+    const insert = this.sql(`INSERT OR IGNORE INTO folder_links (space_id, key, target_space, target) VALUES (?, ?, ?, ?)`);
     for (const t of targets) insert.run(spaceId, key, t.space, t.id);
   }
 
   /** Nodes (in any space) whose file links to one of these pages or files of `targetSpace`. */
   linking(targetSpace: string, targets: readonly string[]): { spaceId: string; key: string }[] {
     const out = new Map<string, { spaceId: string; key: string }>();
-    const query = this.db.prepare(`SELECT space_id AS spaceId, key FROM folder_links WHERE target_space = ? AND target = ?`);
+    const query = this.sql(`SELECT space_id AS spaceId, key FROM folder_links WHERE target_space = ? AND target = ?`);
     for (const t of targets) {
       for (const r of query.all(targetSpace, t) as { spaceId: string; key: string }[]) out.set(`${r.spaceId}\u0000${r.key}`, r);
     }
@@ -237,30 +236,29 @@ export class FolderStore {
 
   /** Nodes (in other spaces) whose file links to anything of `targetSpace`. */
   linkingSpace(targetSpace: string): { spaceId: string; key: string }[] {
-    return this.db
-      .prepare(`SELECT DISTINCT space_id AS spaceId, key FROM folder_links WHERE target_space = ? AND space_id <> ?`)
-      .all(targetSpace, targetSpace) as { spaceId: string; key: string }[];
+    return this.sql(`SELECT DISTINCT space_id AS spaceId, key FROM folder_links WHERE target_space = ? AND space_id <> ?`).all(targetSpace, targetSpace) as {
+      spaceId: string;
+      key: string;
+    }[];
   }
 
   // ---- assets ------------------------------------------------------------------------------
 
   assets(spaceId: string): AssetRow[] {
-    return this.db
-      .prepare(`SELECT path, file_id AS fileId, size, mtime_ms AS mtimeMs, ino, hash FROM folder_assets WHERE space_id = ? ORDER BY path`)
-      .all(spaceId) as AssetRow[];
+    return this.sql(`SELECT path, file_id AS fileId, size, mtime_ms AS mtimeMs, ino, hash FROM folder_assets WHERE space_id = ? ORDER BY path`).all(
+      spaceId,
+    ) as AssetRow[];
   }
 
   upsertAsset(spaceId: string, a: AssetRow): void {
-    this.db
-      .prepare(
-        `INSERT INTO folder_assets (space_id, path, file_id, size, mtime_ms, ino, hash) VALUES (?, ?, ?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO folder_assets (space_id, path, file_id, size, mtime_ms, ino, hash) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (space_id, path) DO UPDATE SET file_id = excluded.file_id, size = excluded.size, mtime_ms = excluded.mtime_ms,
            ino = excluded.ino, hash = excluded.hash`,
-      )
-      .run(spaceId, a.path, a.fileId, a.size, a.mtimeMs, a.ino, a.hash);
+    ).run(spaceId, a.path, a.fileId, a.size, a.mtimeMs, a.ino, a.hash);
   }
 
   removeAsset(spaceId: string, path: string): void {
-    this.db.prepare(`DELETE FROM folder_assets WHERE space_id = ? AND path = ?`).run(spaceId, path);
+    this.sql(`DELETE FROM folder_assets WHERE space_id = ? AND path = ?`).run(spaceId, path);
   }
 }

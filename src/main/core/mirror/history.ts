@@ -192,8 +192,22 @@ export class HistoryStore {
            ON CONFLICT (space_id, page_key) DO UPDATE SET last_number = excluded.last_number, path = excluded.path,
              title = COALESCE(excluded.title, title), last_reason = excluded.last_reason, last_at = excluded.last_at`,
       ).run(r.spaceId, r.pageId, number, r.path, r.title, r.reason, r.at);
-      this.prunePage(r.spaceId, r.pageId, this.retention(), Date.parse(r.at));
-      return this.version(r.spaceId, r.pageId, number) ?? null;
+      const retention = this.retention();
+      // A page with no more versions than retention keeps anyway has none to drop.
+      if (number > retention.minVersions) this.prunePage(r.spaceId, r.pageId, retention, Date.parse(r.at));
+      const version: VersionInfo = {
+        spaceId: r.spaceId,
+        pageKey: r.pageId,
+        number,
+        path: r.path,
+        title: r.title,
+        reason: r.reason,
+        detail: r.detail ?? null,
+        at: r.at,
+        size: Buffer.byteLength(r.text, 'utf8'),
+        hash: hash.toString('hex'),
+      };
+      return version;
     })();
   }
 

@@ -1,5 +1,7 @@
 import { redactSecrets } from '../secrets';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
+import { statementCache } from './review/statements';
 
 export type LogKind = 'pulled' | 'pushed' | 'merged' | 'conflict' | 'retry' | 'error' | 'info';
 
@@ -13,15 +15,19 @@ export interface LogEntry {
 
 /** What each sync cycle did, so a user can see why a file changed. Messages are stored with tokens redacted. */
 export class SyncLog {
-  constructor(private readonly db: Db) {}
+  private readonly sql: (text: string) => Statement;
+
+  constructor(db: Db) {
+    this.sql = statementCache(db);
+  }
 
   add(kind: LogKind, message: string, spaceId: string | null = null, at = new Date().toISOString()): void {
-    this.db.prepare(`INSERT INTO sync_log (at, space_id, kind, message) VALUES (?, ?, ?, ?)`).run(at, spaceId, kind, redactSecrets(message));
+    this.sql(`INSERT INTO sync_log (at, space_id, kind, message) VALUES (?, ?, ?, ?)`).run(at, spaceId, kind, redactSecrets(message));
   }
 
   recent(limit = 200, kind?: LogKind): LogEntry[] {
     const where = kind ? 'WHERE kind = ?' : '';
     const args: unknown[] = kind ? [kind, limit] : [limit];
-    return this.db.prepare(`SELECT seq, at, space_id AS spaceId, kind, message FROM sync_log ${where} ORDER BY seq DESC LIMIT ?`).all(...args) as LogEntry[];
+    return this.sql(`SELECT seq, at, space_id AS spaceId, kind, message FROM sync_log ${where} ORDER BY seq DESC LIMIT ?`).all(...args) as LogEntry[];
   }
 }

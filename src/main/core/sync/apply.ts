@@ -8,11 +8,15 @@
  *   (its hash); a file edited since is left alone, its page fails for this cycle, and the next
  *   cycle sees the edit. Nothing a writer saved is ever overwritten unseen.
  * - Bodies not fetched yet are fetched while writing, a few at a time, so a large pull holds
- *   only a window of pages in memory.
+ *   only a window of pages in memory: a text fetched goes to the mirror's spool as its file is
+ *   written (record.ts takes it from there), and `onWritten` hears of each file written (search
+ *   and history follow it), a batch at a time, one transaction per batch.
+ * - Each folder written into is fsynced once, after its files, before the cycle is recorded.
  * - The first error from the disk (full, read-only) stops the remaining operations; the error
  *   says what to do.
  */
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { ApiClient } from '../api';
 import { toLocalLinks } from '../content';
 import type { Mirror } from '../mirror';
@@ -21,9 +25,11 @@ import type { LinkResolver } from './link-targets';
 import { runMoves } from './moves';
 import { DELETED_REMOTELY_NOTE, type FileOp, type Plan, type RemotePage } from './plan';
 import type { ProgressListener } from './progress';
+import { COLLECT_EVERY, collectGarbage } from './memory';
+import { linkTargets } from './record';
 import { fetchPageText, forEachBounded } from './remote';
-import { explainFsError, removeFileInside, resolveInside, SafeFsError, UnsafePathError, writeFileAtomic } from './safe-fs';
-import type { SeenFile } from './scan';
+import { explainFsError, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
+import type { SeenFiles } from './scan';
 
 export interface ApplyContext {
   api: ApiClient;
@@ -35,18 +41,32 @@ export interface ApplyContext {
   stagingDir: string;
   links: LinkResolver;
   /** What the scan saw of each file it looked at (the guard's reference). */
-  seen: ReadonlyMap<string, SeenFile>;
+  seen: Pick<SeenFiles, 'get'>;
   /** A page of main now (to fetch its body). */
   remotePage: (id: string) => RemotePage | undefined;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+  /** Each page file written, soon after it is (in batches, inside a mirror transaction). */
+  onWritten?: (page: WrittenPage) => void;
+}
+
+/** A page file this cycle wrote, as `onWritten` hears of it. */
+export interface WrittenPage {
+  key: string;
+  path: string;
+  /** What the file holds (links as relative paths). */
+  text: string;
+  /** Written again only for its links (a page it links to moved): the same page. */
+  relinked: boolean;
 }
 
 /** A page file as this cycle wrote it. */
 export interface WrittenFile {
   path: string;
-  /** Its text in stable form. */
-  stable: string;
+  /** Hash of its text in stable form. */
+  textHash: string;
+  /** What that text links to (record.ts linkTargets). */
+  links: { space: string; id: string }[];
   size: number;
   mtimeMs: number;
   ino: string;
@@ -57,8 +77,8 @@ export interface WrittenFile {
 
 export interface ApplyResult {
   written: Map<string, WrittenFile>;
-  /** Server texts fetched while writing, by page id. */
-  fetched: Map<string, string>;
+  /** Pages whose server text was fetched while writing (the texts of those written wait in the spool: `mirror.content.spooledText`). */
+  fetched: Set<string>;
   moved: Map<string, string>;
   deleted: Map<string, string>;
   /** Conflict copies written. */
@@ -70,6 +90,8 @@ export interface ApplyResult {
 }
 
 const WRITE_WINDOW = 16;
+/** Files written before their texts are spooled and `onWritten` hears of them, in one transaction. */
+const FOLLOW_BATCH = 32;
 
 /** Fatal for the whole cycle: the disk or folder refuses writes. */
 function isFatal(err: unknown): boolean {
@@ -77,117 +99,168 @@ function isFatal(err: unknown): boolean {
 }
 
 export async function applyFileOps(ctx: ApplyContext, plan: Plan): Promise<ApplyResult> {
-  const result: ApplyResult = { written: new Map(), fetched: new Map(), moved: new Map(), deleted: new Map(), copies: [], failed: new Set(), error: null };
-  let fatal = false;
-  const fail = (key: string, err?: unknown) => {
-    result.failed.add(key);
-    if (err === undefined) return;
-    if (!(err instanceof SafeFsError) && !(err instanceof UnsafePathError)) throw err;
-    result.error ??= err;
-    if (isFatal(err)) fatal = true;
-  };
-  const ops = <K extends FileOp['op']>(kind: K) => plan.fileOps.filter((o): o is Extract<FileOp, { op: K }> => o.op === kind);
-
   await mkdir(ctx.spaceDir, { recursive: true }).catch((err) => {
     throw explainFsError(err, 'create the folder', ctx.spaceDir);
   });
-
-  for (const op of ops('delete')) {
-    if (fatal) {
-      fail(op.key);
-      continue;
-    }
-    try {
-      if (!(await holdsWhatWasSeen(ctx, op.key, op.path, op.path))) {
-        fail(op.key);
-        continue;
-      }
-      await removeFileInside(ctx.spaceDir, op.path, { pruneEmptyFolders: true });
-      result.deleted.set(op.key, op.path);
-    } catch (err) {
-      fail(op.key, err);
-    }
+  ctx.mirror.content.clearSpool(ctx.spaceId);
+  const run = new ApplyRun(ctx);
+  try {
+    await run.apply(plan);
+  } finally {
+    await syncDirectories(run.folders);
   }
-
-  const moves = ops('move').filter((m) => !result.failed.has(m.key));
-  /** Where a file moved this cycle was when the scan saw it. */
-  const seenAt = new Map<string, string>();
-  if (!fatal && moves.length > 0) {
-    const outcome = await runMoves(ctx.spaceDir, ctx.stagingDir, moves);
-    for (const m of outcome.moved) {
-      result.moved.set(m.key, m.to);
-      seenAt.set(m.key, m.from);
-    }
-    for (const f of outcome.failed) fail(f.move.key, f.error);
-  }
-
-  const writes = ops('write').filter((w) => !result.failed.has(w.key));
-  const unseen = writes.filter((w) => w.text === null).length;
-  let fetched = 0;
-  const progress = () => ctx.onProgress?.({ phase: 'pull', spaceId: ctx.spaceId, spaceTitle: ctx.spaceTitle, done: fetched, total: unseen });
-  if (unseen > 0) progress();
-  await forEachBounded(writes, WRITE_WINDOW, async (op) => {
-    if (fatal) return fail(op.key);
-    try {
-      let text = op.text;
-      if (text === null) {
-        const page = ctx.remotePage(op.key);
-        if (!page) return fail(op.key);
-        text = await fetchPageText(ctx.api, ctx.spaceId, page, ctx.signal);
-        result.fetched.set(op.key, text);
-        fetched++;
-        progress();
-      }
-      const ok = op.fresh ? !(await exists(ctx, op.path)) : await holdsWhatWasSeen(ctx, op.key, op.path, seenAt.get(op.key) ?? op.path);
-      if (!ok) return fail(op.key);
-      result.written.set(op.key, await writePage(ctx, op.path, text));
-    } catch (err) {
-      fail(op.key, err);
-    }
-  });
-
-  for (const op of ops('relink')) {
-    if (fatal || result.failed.has(op.key) || result.written.has(op.key)) continue;
-    try {
-      if (!(await holdsWhatWasSeen(ctx, op.key, op.path, seenAt.get(op.key) ?? op.path))) {
-        fail(op.key);
-        continue;
-      }
-      result.written.set(op.key, await writePage(ctx, op.path, op.text));
-    } catch (err) {
-      fail(op.key, err);
-    }
-  }
-
-  for (const op of ops('remote-copy')) {
-    if (fatal) {
-      fail(op.key);
-      continue;
-    }
-    try {
-      const text = op.text === null ? DELETED_REMOTELY_NOTE : toLocalLinks(op.text, ctx.links.targetsFor(ctx.spaceId, op.path)).text;
-      await writeFileAtomic(ctx.spaceDir, op.path, text);
-      result.copies.push(op.path);
-    } catch (err) {
-      fail(op.key, err);
-    }
-  }
-  return result;
+  run.flush();
+  return run.result;
 }
 
-/** Writes a page file: its stable text with links as relative paths from where it is. */
-async function writePage(ctx: ApplyContext, path: string, stable: string): Promise<WrittenFile> {
-  const local = toLocalLinks(stable, ctx.links.targetsFor(ctx.spaceId, path));
-  const abs = await writeFileAtomic(ctx.spaceDir, path, local.text);
-  const st = await stat(abs);
-  return { path, stable, size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: sha256(local.text), linkMap: local.written };
-}
+class ApplyRun {
+  readonly result: ApplyResult = { written: new Map(), fetched: new Set(), moved: new Map(), deleted: new Map(), copies: [], failed: new Set(), error: null };
+  /** Folders written into (each fsynced once, at the end). */
+  readonly folders = new Set<string>();
+  private fatal = false;
+  /** Page files written so far (a large pull collects garbage every COLLECT_EVERY). */
+  private writes = 0;
+  /** Files written since the last flush, with the server text fetched for each (null: none). */
+  private pending: { page: WrittenPage; fetched: string | null }[] = [];
 
-async function exists(ctx: ApplyContext, path: string): Promise<boolean> {
-  return stat(resolveInside(ctx.spaceDir, path)).then(
-    () => true,
-    () => false,
-  );
+  constructor(private readonly ctx: ApplyContext) {}
+
+  private fail(key: string, err?: unknown): void {
+    this.result.failed.add(key);
+    if (err === undefined) return;
+    if (!(err instanceof SafeFsError) && !(err instanceof UnsafePathError)) throw err;
+    this.result.error ??= err;
+    if (isFatal(err)) this.fatal = true;
+  }
+
+  async apply(plan: Plan): Promise<void> {
+    const { ctx, result } = this;
+    const ops = <K extends FileOp['op']>(kind: K) => plan.fileOps.filter((o): o is Extract<FileOp, { op: K }> => o.op === kind);
+
+    for (const op of ops('delete')) {
+      if (this.fatal) {
+        this.fail(op.key);
+        continue;
+      }
+      try {
+        if (!(await holdsWhatWasSeen(ctx, op.key, op.path, op.path))) {
+          this.fail(op.key);
+          continue;
+        }
+        await removeFileInside(ctx.spaceDir, op.path, { pruneEmptyFolders: true });
+        result.deleted.set(op.key, op.path);
+      } catch (err) {
+        this.fail(op.key, err);
+      }
+    }
+
+    const moves = ops('move').filter((m) => !result.failed.has(m.key));
+    /** Where a file moved this cycle was when the scan saw it. */
+    const seenAt = new Map<string, string>();
+    if (!this.fatal && moves.length > 0) {
+      const outcome = await runMoves(ctx.spaceDir, ctx.stagingDir, moves);
+      for (const m of outcome.moved) {
+        result.moved.set(m.key, m.to);
+        seenAt.set(m.key, m.from);
+      }
+      for (const f of outcome.failed) this.fail(f.move.key, f.error);
+    }
+
+    const writes = ops('write').filter((w) => !result.failed.has(w.key));
+    const unseen = writes.filter((w) => w.text === null).length;
+    let fetched = 0;
+    const progress = () => ctx.onProgress?.({ phase: 'pull', spaceId: ctx.spaceId, spaceTitle: ctx.spaceTitle, done: fetched, total: unseen });
+    if (unseen > 0) progress();
+    await forEachBounded(writes, WRITE_WINDOW, async (op) => {
+      if (this.fatal) return this.fail(op.key);
+      try {
+        let text = op.text;
+        if (text === null) {
+          const page = ctx.remotePage(op.key);
+          if (!page) return this.fail(op.key);
+          text = await fetchPageText(ctx.api, ctx.spaceId, page, ctx.signal);
+          result.fetched.add(op.key);
+          fetched++;
+          progress();
+        }
+        // A file the plan writes fresh must not be there yet; any other must hold what the scan saw.
+        if (!op.fresh && !(await holdsWhatWasSeen(ctx, op.key, op.path, seenAt.get(op.key) ?? op.path))) return this.fail(op.key);
+        const written = await this.writePage(op.key, op.path, text, { fresh: op.fresh, fetched: op.text === null, relinked: false });
+        if (!written) return this.fail(op.key);
+      } catch (err) {
+        this.fail(op.key, err);
+      }
+    });
+
+    for (const op of ops('relink')) {
+      if (this.fatal || result.failed.has(op.key) || result.written.has(op.key)) continue;
+      try {
+        if (!(await holdsWhatWasSeen(ctx, op.key, op.path, seenAt.get(op.key) ?? op.path))) {
+          this.fail(op.key);
+          continue;
+        }
+        await this.writePage(op.key, op.path, op.text, { fresh: false, fetched: false, relinked: true });
+      } catch (err) {
+        this.fail(op.key, err);
+      }
+    }
+
+    for (const op of ops('remote-copy')) {
+      if (this.fatal) {
+        this.fail(op.key);
+        continue;
+      }
+      try {
+        const text = op.text === null ? DELETED_REMOTELY_NOTE : toLocalLinks(op.text, ctx.links.targetsFor(ctx.spaceId, op.path)).text;
+        const written = await writeFileAtomicStat(ctx.spaceDir, op.path, text, { syncDirectory: false });
+        this.folders.add(dirname(written!.path));
+        result.copies.push(op.path);
+      } catch (err) {
+        this.fail(op.key, err);
+      }
+    }
+  }
+
+  /**
+   * Writes a page file: its stable text with links as relative paths from where it is. A fresh
+   * one only where nothing is yet (false when something is).
+   */
+  private async writePage(key: string, path: string, stable: string, how: { fresh: boolean; fetched: boolean; relinked: boolean }): Promise<boolean> {
+    const { ctx } = this;
+    const local = toLocalLinks(stable, ctx.links.targetsFor(ctx.spaceId, path));
+    const done = await writeFileAtomicStat(ctx.spaceDir, path, local.text, { syncDirectory: false, onlyIfAbsent: how.fresh });
+    if (!done) return false;
+    this.folders.add(dirname(done.path));
+    const st = done.stats;
+    this.result.written.set(key, {
+      path,
+      textHash: sha256(stable),
+      links: linkTargets(stable, ctx.spaceId),
+      size: st.size,
+      mtimeMs: st.mtimeMs,
+      ino: String(st.ino),
+      hash: sha256(local.text),
+      linkMap: local.written,
+    });
+    this.pending.push({ page: { key, path, text: local.text, relinked: how.relinked }, fetched: how.fetched ? stable : null });
+    if (this.pending.length >= FOLLOW_BATCH) this.flush();
+    if (++this.writes % COLLECT_EVERY === 0) collectGarbage();
+    return true;
+  }
+
+  /** Spools the texts fetched for the files written since the last flush, and tells `onWritten` of those files. */
+  flush(): void {
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    const { mirror, spaceId, onWritten } = this.ctx;
+    mirror.transaction(() => {
+      for (const { page, fetched } of batch) {
+        if (fetched !== null) mirror.content.spoolText(spaceId, page.key, fetched);
+        onWritten?.(page);
+      }
+    });
+  }
 }
 
 /**

@@ -23,6 +23,7 @@ export interface PulledAssets {
 export async function pullAssets(api: ApiClient, mirror: Mirror, spaceId: string, spaceDir: string, files: readonly RemoteFile[]): Promise<PulledAssets> {
   const out: PulledAssets = { written: [], deleted: [] };
   const known = new Map(mirror.content.files(spaceId).map((f) => [f.id, f]));
+  if (files.length === 0 && known.size === 0) return out; // main has no files, and had none
   const knownPaths = new Set([...known.values()].map((f) => f.path));
   // Files on disk that main never had keep their names: list them as earlier holders.
   const onDisk = await readdir(resolveInside(spaceDir, ASSETS_FOLDER)).catch(() => [] as string[]);

@@ -5,15 +5,16 @@
  * text pulled or merged, the server's side of a conflict, a page deleted on the server, and
  * what went into the change request.
  *
- * Runs after the files are applied and before the cycle is recorded (the mirror still knows
- * what a deleted page held), in its own transaction: the index and history are derived, and a
- * crash between the two only means a version or an index entry less, never a wrong file.
+ * Files written follow as apply writes them (followWrites, in apply's batches); the rest runs
+ * after the files are applied, just before the cycle is recorded (the mirror still knows what a
+ * deleted page held), in the record's transaction. The index and history are derived: a crash
+ * between a batch and the record only means a version or an index entry less, never a wrong file.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Mirror } from '../mirror';
 import { pageDocument } from '../search';
-import type { ApplyResult } from './apply';
+import type { ApplyResult, WrittenPage } from './apply';
 import type { Plan, PushOp } from './plan';
 import type { ScanResult } from './scan';
 
@@ -29,6 +30,36 @@ export interface CycleFacts {
   revision: string | null;
 }
 
+/** Each page's title after the cycle (the plan's, else the folder's as recorded). */
+function titles(mirror: Mirror, spaceId: string, plan: Plan): (key: string) => string | null {
+  const planned = new Map(plan.folder.upsert.map((r) => [r.key, r.title]));
+  return (key) => planned.get(key) ?? mirror.folder.node(spaceId, key)?.title ?? null;
+}
+
+/**
+ * What follows a page file apply wrote (apply calls it inside a transaction): its text is indexed,
+ * and kept as a version — the server's text pulled, or merged (with the writer's text before the
+ * merge) — unless it was written again only for its links.
+ */
+export function followWrites(f: Omit<CycleFacts, 'applied'>): (page: WrittenPage) => void {
+  const { mirror, spaceId, scan, at } = f;
+  const titleOf = titles(mirror, spaceId, f.plan);
+  const detail = f.revision ? `revision ${f.revision}` : 'main';
+  return ({ key, path, text, relinked }) => {
+    if (!relinked) {
+      const edited = scan.local.edited.get(key);
+      const mine = edited ? scan.read.get(edited.path) : undefined;
+      if (mine !== undefined) {
+        // The writer's text is merged with the server's: both are kept.
+        mirror.history.record({ spaceId, pageId: key, path: edited!.path, title: titleOf(key), text: mine, reason: 'local', detail: 'before a merge', at });
+        mirror.history.record({ spaceId, pageId: key, path, title: titleOf(key), text, reason: 'merged', detail, at });
+      } else mirror.history.record({ spaceId, pageId: key, path, title: titleOf(key), text, reason: 'pulled', detail, at });
+    }
+    mirror.search.indexPage({ spaceId, key, path, ...pageDocument(text, titleOf(key) ?? '') });
+  };
+}
+
+/** What follows the rest of a cycle (files written followed already, followWrites). */
 export function followCycle(f: CycleFacts): void {
   const { mirror, spaceId, spaceDir, plan, applied, scan, at } = f;
   const read = (path: string): string | null => {
@@ -38,9 +69,7 @@ export function followCycle(f: CycleFacts): void {
       return null;
     }
   };
-  const titles = new Map(plan.folder.upsert.map((r) => [r.key, r.title]));
-  const titleOf = (key: string): string | null => titles.get(key) ?? mirror.folder.node(spaceId, key)?.title ?? null;
-  const writes = new Set(plan.fileOps.flatMap((op) => (op.op === 'write' ? [op.key] : [])));
+  const titleOf = titles(mirror, spaceId, plan);
   const detail = f.revision ? `revision ${f.revision}` : 'main';
 
   // What the folder holds now, by key and path: to index, and to keep as versions.
@@ -53,18 +82,6 @@ export function followCycle(f: CycleFacts): void {
   const gone = new Set([...applied.deleted.keys(), ...scan.local.vanished.keys()].filter((k) => !current.has(k)));
 
   mirror.transaction(() => {
-    for (const [key, w] of applied.written) {
-      if (!writes.has(key)) continue; // written again for its links only: the same page
-      const text = read(w.path);
-      if (text === null) continue;
-      const edited = scan.local.edited.get(key);
-      const mine = edited ? scan.read.get(edited.path) : undefined;
-      if (mine !== undefined) {
-        // The writer's text is merged with the server's: both are kept.
-        mirror.history.record({ spaceId, pageId: key, path: edited!.path, title: titleOf(key), text: mine, reason: 'local', detail: 'before a merge', at });
-        mirror.history.record({ spaceId, pageId: key, path: w.path, title: titleOf(key), text, reason: 'merged', detail, at });
-      } else mirror.history.record({ spaceId, pageId: key, path: w.path, title: titleOf(key), text, reason: 'pulled', detail, at });
-    }
     for (const op of plan.fileOps) {
       if (op.op !== 'remote-copy' || !applied.copies.includes(op.path)) continue;
       const text = read(op.path);
@@ -77,6 +94,7 @@ export function followCycle(f: CycleFacts): void {
     }
 
     for (const [key, path] of current) {
+      if (applied.written.has(key)) continue; // indexed as written
       const text = read(path);
       if (text === null) continue;
       mirror.search.indexPage({ spaceId, key, path, ...pageDocument(text, titleOf(key) ?? '') });

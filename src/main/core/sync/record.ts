@@ -49,7 +49,8 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
 
     for (const row of plan.base.upsert) {
       if (failed.has(row.id)) continue;
-      const text = row.textChanged ? (row.text ?? applied.fetched.get(row.id) ?? null) : undefined;
+      const fetched = () => (applied.fetched.has(row.id) ? mirror.content.spooledText(spaceId, row.id) : null);
+      const text = row.textChanged ? (row.text ?? fetched()) : undefined;
       // A changed text not known (its write did not happen): keep the old row, to see the change again.
       if (row.textChanged && row.kind === 'document' && text === null) continue;
       mirror.content.upsertBase(
@@ -67,8 +68,8 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
       const node = folderRow(row, before, applied, scan);
       mirror.folder.upsert(spaceId, node);
       const written = applied.written.get(row.key);
-      const text = written?.stable ?? (typeof row.holds === 'object' ? row.holds.text : null);
-      if (text !== null) mirror.folder.setLinks(spaceId, row.key, linkTargets(text, spaceId));
+      const links = written?.links ?? (typeof row.holds === 'object' ? linkTargets(row.holds.text, spaceId) : null);
+      if (links !== null) mirror.folder.setLinks(spaceId, row.key, links);
       else if (row.holds === 'none') mirror.folder.setLinks(spaceId, row.key, []);
     }
     for (const key of plan.folder.remove) if (!failed.has(key)) mirror.folder.remove(spaceId, key);
@@ -81,7 +82,7 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
       mirror.folder.upsert(spaceId, {
         ...before,
         path: written.path,
-        textHash: sha256(written.stable),
+        textHash: written.textHash,
         size: written.size,
         mtimeMs: written.mtimeMs,
         ino: written.ino,
@@ -105,6 +106,7 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
     const revision = input.remote?.revision;
     if (revision) mirror.content.recordRevision({ id: revision.id, spaceId, parents: revision.parents, createdAt: revision.createdAt }, at);
     if (clean) mirror.catalog.markSynced(spaceId, revision?.id ?? null, at);
+    mirror.content.clearSpool(spaceId);
     const changed = applied.written.size + applied.moved.size + applied.deleted.size;
     if (changed > 0 || revision) {
       mirror.log.add(
@@ -140,7 +142,7 @@ function folderRow(row: FolderRow, before: FolderNodeRow | undefined, applied: A
     return {
       ...node,
       path: written.path,
-      textHash: sha256(written.stable),
+      textHash: written.textHash,
       size: written.size,
       mtimeMs: written.mtimeMs,
       ino: written.ino,

@@ -7,7 +7,7 @@
  * A symlink swapped in between the check and the write is not guarded against.
  */
 import { randomBytes } from 'node:crypto';
-import { realpathSync, lstatSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, lstatSync, mkdirSync, open, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 
@@ -82,6 +82,14 @@ function isInsideOrSame(parent: string, child: string): boolean {
 function realpathOfDeepestExisting(p: string, relPath: string): string {
   const missing: string[] = [];
   let current = p;
+  // Nothing there yet, or a file that is not a symbolic link: its real path is its folder's
+  // (one lstat, rather than a realpath that fails or walks the same folders).
+  const own = lstatOrUndefined(p);
+  const parent = path.dirname(p);
+  if (parent !== p && (own === undefined || (!own.isSymbolicLink() && !own.isDirectory()))) {
+    missing.push(path.basename(p));
+    current = parent;
+  }
   for (;;) {
     try {
       return path.join(realpathSync.native(current), ...missing.reverse());
@@ -94,6 +102,14 @@ function realpathOfDeepestExisting(p: string, relPath: string): string {
       missing.push(path.basename(current));
       current = parent;
     }
+  }
+}
+
+function lstatOrUndefined(p: string): Stats | undefined {
+  try {
+    return lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // ENOTDIR and the like: nothing there, as for a missing path
   }
 }
 
@@ -152,6 +168,11 @@ async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
+export interface AtomicWriteOptions {
+  /** False: the caller fsyncs the folder (once for many writes: `syncDirectories`). Default true. */
+  syncDirectory?: boolean;
+}
+
 /**
  * Writes `data` to `relPath` inside `root` so that readers see either the old file or
  * the new one, never a half-written file: a temp file in the same folder, fsync, rename.
@@ -159,38 +180,92 @@ async function syncDirectory(dir: string): Promise<void> {
  * On failure the temp file is removed and a SafeFsError explains what to do.
  * With `syncDirectory: false` the caller takes on fsyncing the folder (once for many writes).
  */
-export async function writeFileAtomic(root: string, relPath: string, data: string | Uint8Array, options: { syncDirectory?: boolean } = {}): Promise<string> {
+export async function writeFileAtomic(root: string, relPath: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<string> {
+  return (await writeFileAtomicStat(root, relPath, data, options))!.path;
+}
+
+/**
+ * writeFileAtomic, also saying what the file is once written (its size, mtime and inode, as a
+ * stat of it would). With `onlyIfAbsent`, writes nothing and resolves null when something is
+ * already at `relPath`.
+ */
+export async function writeFileAtomicStat(
+  root: string,
+  relPath: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions & { onlyIfAbsent?: boolean } = {},
+): Promise<{ path: string; stats: Stats } | null> {
   const target = resolveInside(root, relPath);
   const dir = path.dirname(target);
   const temp = path.join(dir, `.quire-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
-  let handle: fsp.FileHandle | undefined;
+  // The small calls are synchronous: each costs several times less without a promise and a
+  // thread-pool hop. Creating the temp file and the fsync are not: they may wait on the disk's
+  // journal (for other files' fsyncs), which must not hold up everything else.
+  let fd: number | undefined;
   let tempCreated = false;
+  let stats: Stats;
   try {
-    const created = await fsp.mkdir(dir, { recursive: true }).catch((err: unknown) => {
-      // mkdir -p says EEXIST when a file sits where a folder should be.
-      throw errnoCode(err) === 'EEXIST' ? explainFsError(Object.assign(new Error(String(err)), { code: 'ENOTDIR' }), 'save', relPath) : err;
-    });
+    let created: string | undefined;
+    if (!statOrUndefined(dir)?.isDirectory()) {
+      try {
+        created = mkdirSync(dir, { recursive: true });
+      } catch (err) {
+        // mkdir -p says EEXIST when a file sits where a folder should be.
+        throw errnoCode(err) === 'EEXIST' ? explainFsError(Object.assign(new Error(String(err)), { code: 'ENOTDIR' }), 'save', relPath) : err;
+      }
+    }
     if (created !== undefined) resolveInside(root, relPath); // again, now that the new folders exist
-    const existingMode = await fsp.stat(target).then(
-      (s) => (s.isFile() ? s.mode & 0o777 : undefined),
-      () => undefined,
-    );
-    handle = await fsp.open(temp, 'wx', existingMode ?? 0o666);
+    const existing = statOrUndefined(target);
+    if (existing && options.onlyIfAbsent) return null;
+    const existingMode = existing?.isFile() ? existing.mode & 0o777 : undefined;
+    fd = await new Promise<number>((resolve, reject) => open(temp, 'wx', existingMode ?? 0o666, (err, opened) => (err ? reject(err) : resolve(opened))));
     tempCreated = true;
-    await handle.writeFile(data);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await fsp.rename(temp, target);
+    writeFileSync(fd, data);
+    const written = fd;
+    await new Promise<void>((resolve, reject) => fsync(written, (err) => (err ? reject(err) : resolve())));
+    // The file renamed keeps its size, mtime and inode: no stat of it after.
+    stats = fstatSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, target);
     tempCreated = false;
   } catch (err) {
-    await handle?.close().catch(() => undefined);
-    if (tempCreated) await fsp.rm(temp, { force: true }).catch(() => undefined);
+    if (fd !== undefined) closeQuietly(fd);
+    if (tempCreated) rmQuietly(temp);
     if (err instanceof UnsafePathError || err instanceof SafeFsError) throw err;
     throw explainFsError(err, 'save', relPath);
   }
   if (options.syncDirectory !== false) await syncDirectory(dir);
-  return target;
+  return { path: target, stats };
+}
+
+function statOrUndefined(p: string): Stats | undefined {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed, or the disk is gone: nothing more to do
+  }
+}
+
+function rmQuietly(p: string): void {
+  try {
+    rmSync(p, { force: true });
+  } catch {
+    // left behind: a temp name the scan ignores
+  }
+}
+
+/** Makes the entries of these folders durable (after writes with `syncDirectory: false`), each once. */
+export async function syncDirectories(dirs: Iterable<string>): Promise<void> {
+  await Promise.all([...new Set(dirs)].map(syncDirectory));
 }
 
 /** Reads a file inside root (as text when an encoding is given). */

@@ -11,7 +11,7 @@
  * is not UTF-8 text, holds NUL bytes or is larger than a page can be — is reported as unreadable
  * and its page held, never taken for a deleted file.
  */
-import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_PAGE_BYTES, parseSummary } from '../content';
 import type { FileStatRow, Mirror } from '../mirror';
@@ -35,7 +35,7 @@ export interface ScanResult {
   /** Raw (local form) texts of the files read, by path: the conversion's input. */
   read: Map<string, string>;
   /** What each page file looked at was (read or not), by path. */
-  seen: Map<string, SeenFile>;
+  seen: SeenFiles;
   /** Known files whose content is as recorded but whose stat changed (record the new stat). */
   touched: { key: string; size: number; mtimeMs: number; ino: string }[];
   /** SUMMARY.md's text when it changed since the last cycle wrote it, and its stat. */
@@ -62,6 +62,35 @@ const SUMMARY_META = (spaceId: string) => `summary-stat:${spaceId}`;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 type Entry = { kind: 'page' | 'asset' | 'summary' | 'copy'; path: string; st: Stats } | { kind: 'unreadable'; path: string; reason: UnreadableReason };
+type AssetEntry = Extract<Entry, { kind: 'page' | 'asset' | 'summary' | 'copy' }>;
+
+/**
+ * What the scan saw of each page file it looked at, by path: what it read, and for a file whose
+ * size, mtime and inode match its record, the record itself (held as the row, not copied: a
+ * large folder is mostly such files).
+ */
+export class SeenFiles {
+  private readonly read = new Map<string, SeenFile>();
+  private readonly asRecorded = new Map<string, FileStatRow>();
+
+  get(path: string): SeenFile | undefined {
+    const seen = this.read.get(path);
+    if (seen) return seen;
+    const row = this.asRecorded.get(path);
+    return row && { size: row.size!, mtimeMs: row.mtimeMs!, ino: row.ino!, hash: row.fileHash! };
+  }
+
+  set(path: string, seen: SeenFile): void {
+    this.asRecorded.delete(path);
+    this.read.set(path, seen);
+  }
+
+  /** A file seen as its record says (its size, mtime, inode and hash known). */
+  setRecorded(row: FileStatRow): void {
+    this.read.delete(row.path);
+    this.asRecorded.set(row.path, row);
+  }
+}
 
 export function scanSpace(input: ScanInput): ScanResult {
   const { mirror, spaceId, spaceDir } = input;
@@ -75,7 +104,7 @@ export function scanSpace(input: ScanInput): ScanResult {
     missing: false,
     local: { edited, vanished: gone, moved, added, unreadable, summary: null, assets: newAssets },
     read: new Map(),
-    seen: new Map(),
+    seen: new SeenFiles(),
     touched: [],
     summary: null,
     assets: { added: [], changed: [], gone: [] },
@@ -88,14 +117,61 @@ export function scanSpace(input: ScanInput): ScanResult {
     return result;
   }
 
-  // What to look at: every file, or the watcher's paths (and what is under them).
-  const entries: Entry[] = [];
+  // What to look at: every file, or the watcher's paths (and what is under them). Each entry is
+  // compared as it is found, so only what changed is kept.
   const known = new Map<string, FileStatRow>();
+  const present = new Set<string>();
+  const blockedDirs: string[] = [];
+  const appeared: { path: string; raw: string; hash: string }[] = [];
+  const assets: AssetEntry[] = [];
+  const visit = (e: Entry): void => {
+    present.add(e.path);
+    if (e.kind === 'unreadable') {
+      const node = known.get(e.path);
+      unreadable.push({ path: e.path, key: node?.key ?? null, reason: e.reason });
+      if (e.reason === 'symlink' || e.reason === 'not-a-file') blockedDirs.push(e.path);
+      return;
+    }
+    if (e.kind === 'copy') {
+      result.remoteCopies.add(e.path);
+      return;
+    }
+    if (e.kind === 'summary') {
+      result.summary = readSummary(mirror, spaceId, spaceDir, e.st);
+      if (result.summary) result.local = { ...result.local, summary: parseSummary(result.summary.text) };
+      return;
+    }
+    if (e.kind === 'asset') {
+      assets.push(e); // assets are looked at below, all at once
+      return;
+    }
+    const row = known.get(e.path);
+    const stat = { size: e.st.size, mtimeMs: e.st.mtimeMs, ino: String(e.st.ino) };
+    if (row && row.size === stat.size && row.mtimeMs === stat.mtimeMs && row.ino === stat.ino && row.fileHash !== null) {
+      result.seen.setRecorded(row);
+      return;
+    }
+    const text = readText(join(spaceDir, e.path), e.st);
+    result.readCount++;
+    if (typeof text !== 'string') {
+      unreadable.push({ path: e.path, key: row?.key ?? null, reason: text.reason });
+      return;
+    }
+    const hash = sha256(text);
+    result.seen.set(e.path, { ...stat, hash });
+    result.read.set(e.path, text);
+    if (row && row.fileHash === hash) {
+      result.touched.push({ key: row.key, ...stat });
+      return;
+    }
+    if (row) edited.set(row.key, { path: e.path, text });
+    else appeared.push({ path: e.path, raw: text, hash });
+  };
   const under = (prefix: string) => (p: string) => prefix === '' || p === prefix || p.startsWith(`${prefix}/`);
   let looked: (path: string) => boolean;
   if (input.hint === 'all') {
     for (const row of mirror.folder.files(spaceId)) known.set(row.path, row);
-    walk(spaceDir, '', entries);
+    walk(spaceDir, '', visit);
     looked = () => true;
   } else {
     const paths = [...new Set(input.hint)].filter((p) => p !== '' && !p.split('/').includes('..'));
@@ -105,56 +181,12 @@ export function scanSpace(input: ScanInput): ScanResult {
       const st = lstatOrNull(join(spaceDir, p));
       if (st?.isDirectory()) {
         for (const r of mirror.folder.files(spaceId)) if (under(p)(r.path)) known.set(r.path, r);
-        walk(spaceDir, p, entries);
-      } else if (st) entries.push(classify(p, st));
+        walk(spaceDir, p, visit);
+      } else if (st) visit(classify(p, st));
       else for (const r of filesUnder(mirror, spaceId, p)) known.set(r.path, r);
     }
     const inside = paths.map(under);
     looked = (path) => inside.some((f) => f(path));
-  }
-
-  const present = new Set<string>();
-  const blockedDirs: string[] = [];
-  const appeared: { path: string; raw: string; hash: string }[] = [];
-  for (const e of entries) {
-    present.add(e.path);
-    if (e.kind === 'unreadable') {
-      const node = known.get(e.path);
-      unreadable.push({ path: e.path, key: node?.key ?? null, reason: e.reason });
-      if (e.reason === 'symlink' || e.reason === 'not-a-file') blockedDirs.push(e.path);
-      continue;
-    }
-    if (e.kind === 'copy') {
-      result.remoteCopies.add(e.path);
-      continue;
-    }
-    if (e.kind === 'summary') {
-      result.summary = readSummary(mirror, spaceId, spaceDir, e.st);
-      if (result.summary) result.local = { ...result.local, summary: parseSummary(result.summary.text) };
-      continue;
-    }
-    if (e.kind === 'asset') continue; // assets are looked at below, all at once
-    const row = known.get(e.path);
-    const stat = { size: e.st.size, mtimeMs: e.st.mtimeMs, ino: String(e.st.ino) };
-    if (row && row.size === stat.size && row.mtimeMs === stat.mtimeMs && row.ino === stat.ino && row.fileHash !== null) {
-      result.seen.set(e.path, { ...stat, hash: row.fileHash });
-      continue;
-    }
-    const text = readText(join(spaceDir, e.path), e.st);
-    result.readCount++;
-    if (typeof text !== 'string') {
-      unreadable.push({ path: e.path, key: row?.key ?? null, reason: text.reason });
-      continue;
-    }
-    const hash = sha256(text);
-    result.seen.set(e.path, { ...stat, hash });
-    result.read.set(e.path, text);
-    if (row && row.fileHash === hash) {
-      result.touched.push({ key: row.key, ...stat });
-      continue;
-    }
-    if (row) edited.set(row.key, { path: e.path, text });
-    else appeared.push({ path: e.path, raw: text, hash });
   }
 
   // Known files gone from where they were (a path behind a symlink or device is not gone).
@@ -194,7 +226,7 @@ export function scanSpace(input: ScanInput): ScanResult {
   for (const v of unpaired) if (!moved.has(v.key)) gone.set(v.key, v.path);
   added.push(...left.map((a) => ({ path: a.path, text: a.raw })));
 
-  scanAssets(mirror, spaceId, spaceDir, result, entries, looked);
+  scanAssets(mirror, spaceId, spaceDir, result, assets, looked);
   // A changed asset goes up as a new file (the API cannot replace one); pages using it follow (space-sync.ts).
   const uploads = [...result.assets.added, ...result.assets.changed.filter((c) => c.fileId !== null)];
   newAssets.push(...uploads.map(({ path, name, size }) => ({ path, name, size })));
@@ -246,7 +278,7 @@ function filesUnder(mirror: Mirror, spaceId: string, dir: string): FileStatRow[]
 
 function lstatOrNull(abs: string): Stats | null {
   try {
-    return lstatSync(abs);
+    return lstatSync(abs, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
@@ -267,42 +299,44 @@ function classify(path: string, st: Stats): Entry {
  * promise and a thread-pool hop each. Names are read as bytes, so a name that is not UTF-8 is
  * reported rather than silently replaced.
  */
-function walk(spaceDir: string, rel: string, out: Entry[]): void {
-  let names: Buffer[];
+function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
+  let names: Dirent<Buffer>[];
   try {
-    names = readdirSync(rel === '' ? spaceDir : join(spaceDir, rel), { encoding: 'buffer' });
+    names = readdirSync(rel === '' ? spaceDir : join(spaceDir, rel), { encoding: 'buffer', withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM') out.push({ kind: 'unreadable', path: rel, reason: 'no-permission' });
+    if (code === 'EACCES' || code === 'EPERM') visit({ kind: 'unreadable', path: rel, reason: 'no-permission' });
     return;
   }
-  for (const raw of names) {
+  for (const dirent of names) {
+    const raw = dirent.name;
     let name: string;
     try {
       name = decoder.decode(raw);
     } catch {
       const shown = raw.toString('latin1');
-      out.push({ kind: 'unreadable', path: rel === '' ? shown : `${rel}/${shown}`, reason: 'bad-name' });
+      visit({ kind: 'unreadable', path: rel === '' ? shown : `${rel}/${shown}`, reason: 'bad-name' });
       continue;
     }
     const childRel = rel === '' ? name : `${rel}/${name}`;
-    const st = lstatOrNull(join(spaceDir, childRel));
-    if (!st) continue;
-    if (st.isDirectory()) {
+    // A folder needs no stat of its own (its type comes with its name); a file does, for what it is.
+    const st = dirent.isDirectory() ? null : lstatOrNull(join(spaceDir, childRel));
+    if (dirent.isDirectory() || st?.isDirectory()) {
       if (isIgnoredDir(name)) continue;
-      if (childRel === '.gitbook') walkAssets(spaceDir, out);
-      else walk(spaceDir, childRel, out);
+      if (childRel === '.gitbook') walkAssets(spaceDir, visit);
+      else walk(spaceDir, childRel, visit);
       continue;
     }
+    if (!st) continue;
     if (isTempName(name) || (name.startsWith('.') && rel === '')) continue;
     const entry = classify(childRel.normalize('NFC'), st);
     if (entry.kind === 'page' && !/\.md$/i.test(name) && !st.isSymbolicLink()) continue;
     if (entry.kind === 'unreadable' && !/\.md$/i.test(name) && entry.reason !== 'symlink') continue;
-    out.push(entry);
+    visit(entry);
   }
 }
 
-function walkAssets(spaceDir: string, out: Entry[]): void {
+function walkAssets(spaceDir: string, visit: (e: Entry) => void): void {
   let names: string[];
   try {
     names = readdirSync(join(spaceDir, ASSETS_FOLDER));
@@ -313,7 +347,7 @@ function walkAssets(spaceDir: string, out: Entry[]): void {
     if (isTempName(name)) continue;
     const path = `${ASSETS_FOLDER}/${name}`;
     const st = lstatOrNull(join(spaceDir, path));
-    if (st) out.push(classify(path, st));
+    if (st) visit(classify(path, st));
   }
 }
 
@@ -353,8 +387,7 @@ export function recordSummary(mirror: Mirror, spaceId: string, seen: SeenFile): 
   mirror.catalog.setMeta(SUMMARY_META(spaceId), JSON.stringify(seen));
 }
 
-function scanAssets(mirror: Mirror, spaceId: string, spaceDir: string, result: ScanResult, entries: Entry[], looked: (p: string) => boolean): void {
-  const assets = entries.flatMap((e) => (e.kind === 'asset' ? [e] : []));
+function scanAssets(mirror: Mirror, spaceId: string, spaceDir: string, result: ScanResult, assets: AssetEntry[], looked: (p: string) => boolean): void {
   const recorded = new Map(mirror.folder.assets(spaceId).map((a) => [a.path, a]));
   const onServer = (path: string) => mirror.content.fileIdAt(spaceId, path) ?? mirror.outbox.pushedFileIdAt(spaceId, path);
   for (const a of assets) {

@@ -29,12 +29,13 @@ import { diffRemote, fetchPageText, fetchRemoteTree, forEachBounded, type Remote
 import { rebuildFromFolder } from './rebuild';
 import { resolveInside } from './safe-fs';
 import { deletedAssetsInUse } from './assets';
-import { followCycle, followNewId, followPush } from './find-hooks';
+import { followCycle, followNewId, followPush, followWrites } from './find-hooks';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace, toStableChanges } from './scan';
 import { mirrorView } from './space-view';
 import { writeSummaryFile } from './summary-file';
 import type { SpaceReport } from './report';
 import { dryRunOf } from './dry-run';
+import { collectGarbage, LARGE_PULL } from './memory';
 
 export interface SpaceSyncContext {
   api: ApiClient;
@@ -83,16 +84,30 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     await settleOutbox(pushCtx);
     adoptCreatedIds(mirror, spaceId);
   }
-  const { state: crState, baseRevision: crBase } = await changeRequestInfo(pushCtx);
-
   const firstSync = mirror.folder.count(spaceId) === 0;
-  let remote: { tree: RemoteTree; diff: RemoteDiff; bodies: Map<string, string> } | null = null;
-  if (space.syncedRevision !== space.remoteRevision || crState === 'merged' || firstSync) {
-    const tree = await fetchRemoteTree(api, spaceId, signal);
-    remote = { tree, diff: diffRemote(tree, mirror.content.baseIndex(spaceId)), bodies: new Map() };
+  // Main's tree is wanted whatever the change request says when main moved (or on a first sync):
+  // it is asked for at once, beside the change request's state.
+  const treeWanted = space.syncedRevision !== space.remoteRevision || firstSync;
+  let treeComing = treeWanted ? handledLater(fetchRemoteTree(api, spaceId, signal)) : null;
+  let crInfo: Awaited<ReturnType<typeof changeRequestInfo>>;
+  try {
+    crInfo = await changeRequestInfo(pushCtx);
+  } catch (err) {
+    await treeComing?.catch(() => undefined);
+    throw err;
   }
+  const { state: crState, baseRevision: crBase } = crInfo;
+  if (!treeComing && crState === 'merged') treeComing = handledLater(fetchRemoteTree(api, spaceId, signal));
 
+  // The folder is scanned while main's tree is on its way (the scan only reads).
+  if (treeComing) await new Promise((resolve) => setImmediate(resolve));
   let scan = scanSpace({ mirror, spaceId, spaceDir, hint: firstSync ? 'all' : hint });
+  let remote: { tree: RemoteTree; diff: RemoteDiff; bodies: Map<string, string> } | null = null;
+  if (treeComing) {
+    const tree = await treeComing;
+    remote = { tree, diff: diffRemote(tree, mirror.content.baseIndex(spaceId)), bodies: new Map() };
+    if (tree.pages.size > LARGE_PULL) collectGarbage(); // the revision as the API sent it is garbage now
+  }
   if (scan.missing) {
     report.missingFolder = true;
     return touched;
@@ -161,6 +176,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     plan = planSync(viewOf(), { allowMassDelete: ctx.allowMassDelete });
   }
 
+  if (plan.fileOps.length > LARGE_PULL) collectGarbage(); // the planner's working state is garbage now
   if (ctx.dryRun) {
     report.dryRun = dryRunOf(plan, mirror, spaceId);
     return touched;
@@ -194,15 +210,21 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
       links: ctx.links,
       seen: scan.seen,
       remotePage: (id) => remote?.tree.pages.get(id),
+      onWritten: followWrites({ mirror, spaceId, spaceDir, plan, scan, at: startedAt, revision: remote?.tree.revision.id ?? null }),
       signal,
       ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
     },
     plan,
   );
-  followCycle({ mirror, spaceId, spaceDir, plan, applied, scan, at: startedAt, revision: remote?.tree.revision.id ?? null });
-  const { clean } = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: startedAt });
-  if (firstSync) mirror.search.markSpaceIndexed(spaceId, startedAt);
+  // Search and history follow the cycle, and the cycle is recorded, in one transaction.
+  const { clean } = mirror.transaction(() => {
+    followCycle({ mirror, spaceId, spaceDir, plan, applied, scan, at: startedAt, revision: remote?.tree.revision.id ?? null });
+    const recorded = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: startedAt });
+    if (firstSync) mirror.search.markSpaceIndexed(spaceId, startedAt);
+    return recorded;
+  });
   ctx.links.overlay(spaceId, {});
+  if (plan.fileOps.length > LARGE_PULL) collectGarbage();
   if (plan.treeChanged || firstSync || scan.summary) await writeSummaryFile(mirror, spaceId, spaceDir, (href) => href);
   touched.keys = [...new Set([...changedKeys(plan, applied), ...[...scan.local.moved.keys()].filter((k) => !k.startsWith('new:'))])];
   report.pull = pullReport(plan, applied, remote, scan);
@@ -350,6 +372,12 @@ function pullReport(plan: Plan, applied: ApplyResult, remote: { tree: RemoteTree
 }
 
 const exists = (abs: string): boolean => existsSync(abs);
+
+/** The same promise, marked as handled: it is awaited later, and may fail before that. */
+function handledLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
 
 /** Bytes of the new assets the pushes upload (those over the API's inline limit are left out). */
 async function readAssets(spaceDir: string, ops: readonly PushOp[]): Promise<Map<string, AssetContent>> {

@@ -9,7 +9,7 @@ import { planChanges, pushesDelete } from './changes';
 import type { PlanContext } from './context';
 import { keepsFile } from './decide';
 import { finalTree } from './final';
-import { isNewPageKey, type BaseRow, type FileOp, type FolderRow, type NewConflict, type PushedPage } from './types';
+import { isNewPageKey, type BaseRow, type FileOp, type FolderRow, type NewConflict, type PushedPage, type RemotePage } from './types';
 
 const NONE: ReadonlyMap<string, PushedPage> = new Map();
 
@@ -147,10 +147,10 @@ export function emit(ctx: PlanContext): void {
         B.updatedAt === R.updatedAt &&
         JSON.stringify(B.meta) === JSON.stringify(R.meta);
       if (same && !textChanged) continue;
-      baseRows.push({ ...R, goneRemotely: false, text: textChanged ? text : null, textChanged });
+      baseRows.push(baseRow(R, false, textChanged ? text : null, textChanged));
     } else if (B) {
       if (d?.kind === 'held' && d.keepBase) {
-        if (!B.goneRemotely) baseRows.push({ ...B, goneRemotely: true, text: null, textChanged: false });
+        if (!B.goneRemotely) baseRows.push(baseRow(B, true, null, false));
       } else plan.base.remove.push(key);
     }
   }
@@ -159,7 +159,7 @@ export function emit(ctx: PlanContext): void {
       if (ctx.sides.has(id)) continue;
       const R = view.remote.page(id);
       const B = view.base.page(id);
-      if (R && B && B.position !== R.position) baseRows.push({ ...B, position: R.position, text: null, textChanged: false });
+      if (R && B && B.position !== R.position) baseRows.push(baseRow({ ...B, position: R.position }, B.goneRemotely, null, false));
     }
   }
   plan.base.upsert = baseRows;
@@ -256,4 +256,26 @@ export function emit(ctx: PlanContext): void {
     if (!p.deleted && !view.base.page(key) && path && path !== p.path && ctx.laid.has(key)) plan.pushedPaths.set(key, path);
   }
   plan.clearPushed = view.changeRequest === 'merged' || view.changeRequest === 'closed';
+}
+
+/**
+ * A row of main as last synced: the page's fields and what the row records, built field by field
+ * (one shape for every row: a large pull holds tens of thousands).
+ */
+function baseRow(p: RemotePage, goneRemotely: boolean, text: string | null, textChanged: boolean): BaseRow {
+  return {
+    id: p.id,
+    parentId: p.parentId,
+    position: p.position,
+    kind: p.kind,
+    title: p.title,
+    slug: p.slug,
+    meta: p.meta,
+    href: p.href,
+    documentId: p.documentId,
+    updatedAt: p.updatedAt,
+    goneRemotely,
+    text,
+    textChanged,
+  };
 }

@@ -1,0 +1,114 @@
+/**
+ * The bundled `quire` command as the benchmark runs it: its own process against the fake,
+ * measured from outside. Wall time is this process's clock; CPU time (every thread of the
+ * child) and peak RSS come from report-usage.mjs, preloaded into the child, as it exits. A
+ * long-running `quire sync` is also read while it runs, from /proc (Linux).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FakeApi } from '../fake';
+
+const REPORT_USAGE = fileURLToPath(new URL('./report-usage.mjs', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../out/cli/quire.mjs', import.meta.url));
+/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux build). */
+const TICKS_PER_S = 100;
+
+export interface CliRun {
+  /** Wall time of the whole process, start-up included. */
+  ms: number;
+  /** CPU time of the process, user and system, all threads. */
+  cpuMs: number;
+  maxRssMb: number;
+  /** Requests the fake answered while it ran, and how many of them were 429s. */
+  requests: number;
+  throttled: number;
+  stdout: string;
+}
+
+/** `quire sync --once` into `dir` against the fake. */
+export const syncOnceArgs = (fake: FakeApi, dir: string, ...more: string[]): string[] => ['sync', '--api', fake.url, '--dir', dir, '--once', ...more];
+
+/** Runs the CLI with `args` to its end; throws with its stderr when it fails. */
+export async function runCli(fake: FakeApi, args: string[]): Promise<CliRun> {
+  const live = startCli(fake, args);
+  return live.exited;
+}
+
+export interface LiveCli {
+  readonly pid: number;
+  /** CPU time used so far (user and system, all threads), from /proc. */
+  cpuMs(): number;
+  /** Asks it to stop (SIGINT, as Ctrl-C) and waits for its figures. */
+  stop(): Promise<CliRun>;
+  /** Settles when it exits by itself (rejects when it fails). */
+  readonly exited: Promise<CliRun>;
+}
+
+/** Starts the CLI with `args` (the fake's log is reset: its requests are this run's). */
+export function startCli(fake: FakeApi, args: string[]): LiveCli {
+  fake.resetLog();
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['--import', REPORT_USAGE, CLI, ...args], {
+    env: { ...process.env, QUIRE_TOKEN: fake.token },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  let stopping = false;
+  const exited = new Promise<CliRun>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      const ms = performance.now() - started;
+      const statsLine = /QUIRE_BENCH (.*)/.exec(stderr);
+      const ok = code === 0 || (stopping && signal === 'SIGINT');
+      if (!ok || !statsLine) return reject(new Error(`quire ${args[0]} exited ${code ?? signal}: ${stderr.slice(-2000)}`));
+      const stats = JSON.parse(statsLine[1]!) as { maxRssMb: number; cpuMs: number };
+      resolve({
+        ms,
+        cpuMs: stats.cpuMs,
+        maxRssMb: stats.maxRssMb,
+        requests: fake.requests.length,
+        throttled: fake.requests.filter((r) => r.status === 429).length,
+        stdout,
+      });
+    });
+  });
+  return {
+    pid: child.pid!,
+    cpuMs: () => procCpuMs(child.pid!),
+    stop: () => {
+      stopping = true;
+      child.kill('SIGINT');
+      return exited;
+    },
+    exited,
+  };
+}
+
+function procCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces, in parentheses): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_S) * 1000;
+}
+
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Runs `measure` `times` times and returns the run with the median `by`. */
+export async function medianOf<T>(times: number, by: (t: T) => number, measure: () => Promise<T>): Promise<T> {
+  const runs: T[] = [];
+  for (let i = 0; i < times; i++) runs.push(await measure());
+  const m = median(runs.map(by));
+  return runs.reduce((best, r) => (Math.abs(by(r) - m) < Math.abs(by(best) - m) ? r : best));
+}
+
+export const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+export const megabytes = (mb: number): string => `${mb.toFixed(0)} MB`;
+/** A figure beside its target: `1.12x (target <= 1.25x: pass)`. */
+export const against = (shown: string, ok: boolean): string => `${shown}  ${ok ? 'pass' : 'MISS'}`;
