@@ -8,6 +8,7 @@ import { benchReview } from './review';
 import { benchUi } from './ui';
 import { benchCheckPreview } from './check-preview';
 import { benchFind } from './find';
+import { benchIndexUpkeep } from './index-upkeep';
 import { benchStartup } from './startup';
 import { benchManySpaces } from './many-spaces';
 import { benchBigSpace } from './big-space';
@@ -24,6 +25,7 @@ const sections: Section[] = [
   { title: 'Desktop UI (web host in headless Chromium)', run: benchUi },
   { title: 'Check and preview (2,000 pages of ~3 KB)', run: benchCheckPreview },
   { title: 'Search (20,000 pages, 5,000 comments) and history (2,000 pages x 10 versions)', run: benchFind },
+  { title: 'Search index upkeep in a pull (2,000 pages of ~3 KB, 20 ms latency)', run: benchIndexUpkeep },
 ];
 
 const only = process.argv[2];

@@ -142,9 +142,14 @@ export async function benchUi(): Promise<Record<string, string | number>> {
     const latencies: number[] = [];
     for (let i = 0; i < STATE_CHANGES; i++) {
       const status = await stack.service.request('sync.setPaused', { paused: i % 2 === 0 });
-      const seq = String(status.seq);
-      await page.waitForFunction((s) => (globalThis as unknown as PageGlobals).seen.has(s), seq);
-      const shownAt = await page.evaluate((s) => (globalThis as unknown as PageGlobals).seen.get(s)!, seq);
+      // A status newer than this one may replace it before the window paints (resuming starts a cycle):
+      // the change is on screen when the window shows this status or a later one.
+      const seq = status.seq;
+      const shownSince = (s: number) => {
+        const at = [...(globalThis as unknown as PageGlobals).seen].filter(([k]) => Number(k) >= s).map(([, t]) => t);
+        return at.length ? Math.min(...at) : null;
+      };
+      const shownAt = (await (await page.waitForFunction(shownSince, seq)).jsonValue()) as number;
       latencies.push(shownAt - status.changedAt);
     }
 
