@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { FakeApi } from '../fake';
 
@@ -112,3 +113,39 @@ export const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 export const megabytes = (mb: number): string => `${mb.toFixed(0)} MB`;
 /** A figure beside its target: `1.12x (target <= 1.25x: pass)`. */
 export const against = (shown: string, ok: boolean): string => `${shown}  ${ok ? 'pass' : 'MISS'}`;
+
+/**
+ * The GET requests of a run made again by a bare HTTP client, 8 at a time, doing nothing with
+ * the answers but read them: how near the latency floor any client gets against this fake
+ * (its own work per request and timer lateness included). Returns the wall time in ms.
+ */
+export async function bareReplayMs(fake: FakeApi, log: readonly { method: string; path: string; query: Record<string, string | string[]> }[]): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true });
+  const urls = log
+    .filter((r) => r.method === 'GET')
+    .map((r) => {
+      const url = new URL(r.path, fake.url);
+      for (const [k, v] of Object.entries(r.query)) for (const one of Array.isArray(v) ? v : [v]) url.searchParams.append(k, one);
+      return url;
+    });
+  const get = (url: URL) =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get(url, { agent, headers: { authorization: `Bearer ${fake.token}` } }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < urls.length) await get(urls[next++]!);
+    }),
+  );
+  const ms = performance.now() - started;
+  agent.destroy();
+  return ms;
+}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeApi } from '../fake';
 import { generateSpace } from '../fake/seed';
-import { against, type CliRun, medianOf, runCli, seconds, syncOnceArgs } from './cli-process';
+import { against, bareReplayMs, type CliRun, medianOf, runCli, seconds, syncOnceArgs } from './cli-process';
 
 const LATENCY_MS = 20;
 const CONCURRENCY = 8;
@@ -35,6 +35,7 @@ async function spaces(count: number, pagesEach: number): Promise<Record<string, 
         return runCli(fake, syncOnceArgs(fake, dir));
       },
     );
+    const bare = await bareReplayMs(fake, fake.requests.slice());
     const noop = await runCli(fake, syncOnceArgs(fake, dirs.at(-1)!));
     const name = `${count} x ${pagesEach} pages`;
     const ratio = initial.ms / latencyFloorMs(initial);
@@ -43,6 +44,7 @@ async function spaces(count: number, pagesEach: number): Promise<Record<string, 
       [`${name}: requests`]: initial.requests,
       [`${name}: floor (requests x ${LATENCY_MS} ms / ${CONCURRENCY})`]: seconds(latencyFloorMs(initial)),
       [`${name}: time / floor (target <= ${FLOOR_TARGET}x)`]: against(`${ratio.toFixed(2)}x`, ratio <= FLOOR_TARGET),
+      [`${name}: the same requests from a bare HTTP client (8 at a time, nothing else)`]: `${seconds(bare)} (${(bare / latencyFloorMs(initial)).toFixed(2)}x)`,
       [`${name}: peak RSS of the sync process`]: `${initial.maxRssMb.toFixed(0)} MB`,
       [`${name}: no-op cycle over all spaces, requests (target <= ${NOOP_REQUESTS_TARGET})`]: against(
         String(noop.requests),

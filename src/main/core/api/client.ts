@@ -2,6 +2,7 @@ import { GitBookAPI } from '@gitbook/api';
 import { ApiError, CancelledError, NetworkError, UnexpectedResponseError } from './errors';
 import type { ApiEvent, ApiStats } from './events';
 import { createPacedFetch } from './fetch-adapter';
+import { exchangeThroughFetch, nodeHttpExchange } from './http-exchange';
 import { Pacer } from './pacer';
 import { followPages, type Page } from './paging';
 import { redactSecrets, rememberSecret } from '../secrets';
@@ -20,6 +21,7 @@ export interface ApiClientOptions {
   maxAttempts?: number;
   /** Cancels everything this client does. */
   signal?: AbortSignal;
+  /** Send through this fetch instead of node:http (tests that lose answers on purpose). */
   fetch?: typeof fetch;
   onEvent?: (event: ApiEvent) => void;
   /** Source of retry jitter, in [0, 1). */
@@ -84,7 +86,7 @@ export class ApiClient {
       onHold: (delayMs) => emit({ type: 'throttle', delayMs }),
     });
     this.#transport = new Transport({
-      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      exchange: options.fetch ? exchangeThroughFetch(options.fetch) : nodeHttpExchange,
       pacer: this.#pacer,
       apiBase: this.#apiBase,
       timeoutMs: options.timeoutMs ?? 30_000,

@@ -1,12 +1,14 @@
 import { ApiError, CancelledError, NetworkError, TokenRejectedError, readErrorBody, type RequestDescription } from './errors';
 import type { ApiEvent } from './events';
+import type { HttpExchange } from './http-exchange';
 import type { Pacer } from './pacer';
 import { readRateLimit, type RateLimitInfo } from './rate-limit-headers';
 import { backoffDelayMs, parseRetryAfter, shouldRetry, type Failure } from './retry';
 import { linkSignals, sleep } from './signals';
 
 export interface TransportOptions {
-  fetch: typeof fetch;
+  /** Sends a request and reads its answer (node:http, or a fetch a test gives). */
+  exchange: HttpExchange;
   pacer: Pacer;
   /** e.g. `https://api.example.com/v1`: requests to its origin count against the rate limit. */
   apiBase: URL;
@@ -125,16 +127,8 @@ export class Transport {
     const timer = setTimeout(() => timeout.abort(), this.o.timeoutMs);
     const link = linkSignals(signal, timeout.signal);
     try {
-      const response = await this.o.fetch(url.href, {
-        method,
-        headers: request.headers,
-        body: request.body ?? null,
-        redirect: 'follow',
-        signal: link.signal,
-      });
-      const body = new Uint8Array(await response.arrayBuffer());
-      const { status, statusText, headers } = response;
-      return { kind: 'response', status, statusText, headers, body };
+      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: link.signal });
+      return { kind: 'response', ...answer };
     } catch (error) {
       if (signal.aborted) throw new CancelledError();
       if (timeout.signal.aborted) return { kind: 'timeout' };

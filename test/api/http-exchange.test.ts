@@ -1,0 +1,84 @@
+/**
+ * What the client's node:http exchange must do as fetch did: decode compressed answers, follow
+ * redirects (the token never carried to another origin), and take an answer cut short for a
+ * dropped connection, retried like any other.
+ */
+import { gzipSync, brotliCompressSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clientFor, json, spaceBody, startServer, TOKEN, type ScriptedServer } from './scripted-server';
+
+const servers: ScriptedServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+async function serve(...args: Parameters<typeof startServer>): Promise<ScriptedServer> {
+  const server = await startServer(...args);
+  servers.push(server);
+  return server;
+}
+
+describe('the HTTP exchange', () => {
+  it.each([
+    ['gzip', gzipSync],
+    ['br', brotliCompressSync],
+  ])('asks for compressed answers and reads a %s one', async (encoding, compress) => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      res.end(compress(Buffer.from(JSON.stringify(spaceBody('abc', { title: 'Café guide' })))));
+    });
+    const { client } = clientFor(server);
+
+    const space = await client.call((api, p) => api.spaces.getSpaceById('abc', {}, p));
+
+    expect(space).toMatchObject({ id: 'abc', title: 'Café guide' });
+    expect(server.seen[0]?.headers['accept-encoding']).toMatch(/gzip/);
+  });
+
+  it('follows a redirect within the API with the token, and one to another origin without it', async () => {
+    const storage = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.from([7, 8, 9]));
+    });
+    const api = await serve((req, res) => {
+      if (req.path === '/v1/spaces/old') {
+        res.writeHead(301, { location: '/v1/spaces/abc' });
+        res.end();
+        return;
+      }
+      if (req.path === '/files/f1') {
+        res.writeHead(302, { location: `${storage.origin}/blob?sig=1` });
+        res.end();
+        return;
+      }
+      json(res, 200, spaceBody('abc'));
+    });
+    const { client } = clientFor(api);
+
+    await expect(client.call((a, p) => a.spaces.getSpaceById('old', {}, p))).resolves.toMatchObject({ id: 'abc' });
+    expect(api.seen.map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/v1/spaces/old', `Bearer ${TOKEN}`],
+      ['/v1/spaces/abc', `Bearer ${TOKEN}`],
+    ]);
+
+    expect([...(await client.download(`${api.origin}/files/f1`))]).toEqual([7, 8, 9]);
+    expect(storage.seen[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('takes an answer cut short as a dropped connection and asks again', async () => {
+    const body = JSON.stringify(spaceBody('abc'));
+    const server = await serve((_req, res, n) => {
+      if (n === 0) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+        res.write(body.slice(0, 10));
+        setImmediate(() => res.socket?.destroy());
+        return;
+      }
+      json(res, 200, spaceBody('abc'));
+    });
+    const { client, events } = clientFor(server);
+
+    await expect(client.call((api, p) => api.spaces.getSpaceById('abc', {}, p))).resolves.toMatchObject({ id: 'abc' });
+    expect(server.seen).toHaveLength(2);
+    expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: expect.stringMatching(/connection dropped/) });
+  });
+});
