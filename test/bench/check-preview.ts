@@ -13,6 +13,7 @@ import { dirname, join, posix } from 'node:path';
 import { checkFolder } from '../../src/main/core/check';
 import { startPreview } from '../../src/main/hosts/preview';
 import { launchBrowser } from '../helpers/chromium';
+import { CLI_NODE_FLAGS } from './cli-process';
 
 const PAGES = 2000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -75,7 +76,7 @@ export async function benchCheckPreview(): Promise<Record<string, string | numbe
     let problems = 0;
     for (let k = 0; k < 3; k++) {
       const t0 = performance.now();
-      const run = spawnSync(process.execPath, [cli, 'check', '--dir', dir, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const run = spawnSync(process.execPath, [...CLI_NODE_FLAGS, cli, 'check', '--dir', dir, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       cliRuns.push(performance.now() - t0);
       if (run.status !== 0 && run.status !== 3) throw new Error(`quire check failed (${run.status}): ${run.stderr}`);
       problems = JSON.parse(run.stdout).spaces[0].problems.length;

@@ -12,6 +12,15 @@ import type { FakeApi } from '../fake';
 
 const REPORT_USAGE = fileURLToPath(new URL('./report-usage.mjs', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../out/cli/quire.mjs', import.meta.url));
+/**
+ * The node flags `quire` runs with, read from its launcher (package.json's `quire` script), so
+ * the benchmark runs the command as a user does: `node <flags> out/cli/quire.mjs`.
+ */
+export const CLI_NODE_FLAGS: string[] = (() => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+  const words = pkg.scripts.quire!.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('out/cli/quire.mjs')).filter((w) => w.startsWith('--'));
+})();
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux build). */
 const TICKS_PER_S = 100;
 
@@ -50,7 +59,7 @@ export interface LiveCli {
 export function startCli(fake: FakeApi, args: string[]): LiveCli {
   fake.resetLog();
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', REPORT_USAGE, CLI, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...CLI_NODE_FLAGS, '--import', REPORT_USAGE, CLI, ...args], {
     env: { ...process.env, QUIRE_TOKEN: fake.token },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,10 +7,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startFakeApi, type FakeApi } from '../fake';
-
-const CLI = fileURLToPath(new URL('../../out/cli/quire.mjs', import.meta.url));
+import { CLI, CLI_NODE_FLAGS } from './cli-process';
 const RUNS = 11;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -20,7 +18,7 @@ async function toFirstRequest(fake: FakeApi): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'quire-bench-start-'));
   try {
     const spawnedAt = Date.now();
-    const child = spawn(process.execPath, [CLI, 'sync', '--api', fake.url, '--dir', dir, '--once'], {
+    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, 'sync', '--api', fake.url, '--dir', dir, '--once'], {
       env: { ...process.env, QUIRE_TOKEN: fake.token },
       stdio: ['ignore', 'ignore', 'pipe'],
     });

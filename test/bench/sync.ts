@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeApi, type FakeApiOptions } from '../fake';
 import { generateSpace } from '../fake/seed';
-import { against, bareReplayMs, CLI, type CliRun, medianOf, runCli, syncOnceArgs } from './cli-process';
+import { against, bareReplayMs, CLI, CLI_NODE_FLAGS, type CliRun, medianOf, runCli, syncOnceArgs } from './cli-process';
 import { spawn } from 'node:child_process';
 
 const PAGES = 2000;
@@ -66,7 +66,9 @@ async function regime(r: Regime) {
       [`${r.name}: floor (${r.floorLabel})`]: `${(floor / 1000).toFixed(2)} s`,
       [`${r.name}: time / floor (target ${r.target})`]: against(`${(initial.ms / floor).toFixed(2)}x`, r.meets(initial, floor)),
       ...(bare !== null
-        ? { [`${r.name}: the same requests from a bare HTTP client (8 at a time, nothing else)`]: `${(bare / 1000).toFixed(2)} s (${(bare / floor).toFixed(2)}x)` }
+        ? {
+            [`${r.name}: the same requests from a bare HTTP client (8 at a time, nothing else)`]: `${(bare / 1000).toFixed(2)} s (${(bare / floor).toFixed(2)}x)`,
+          }
         : {}),
       [`${r.name}: peak RSS of the sync process`]: `${initial.maxRssMb.toFixed(0)} MB`,
       [`${r.name}: incremental sync requests (target <= ${TARGET.incrementalRequests})`]: against(
@@ -87,7 +89,7 @@ async function regime(r: Regime) {
 /** Wall time of a CLI process that does nothing but start and exit: the part of every figure that is not sync. */
 async function startupMs(): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, [CLI, '--help'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, '--help'], { stdio: 'ignore' });
   await new Promise((resolve) => child.on('exit', resolve));
   return performance.now() - started;
 }
