@@ -6,7 +6,8 @@ import type { HttpResult, Transport } from './transport';
 /** A `fetch` for the official client's serviceBinding that routes every call through our transport. */
 export function createPacedFetch(transport: Transport): typeof fetch {
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
-    const url = input instanceof Request ? input.url : String(input);
+    // Not `instanceof Request`: the first touch of the global Request loads all of fetch's code.
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const result = await transport.send({
       url,
       method: init?.method,

@@ -21,10 +21,15 @@ export interface ExchangeRequest {
   signal: AbortSignal;
 }
 
+/** An answer's headers, as the transport reads them (a fetch Headers is one too). */
+export interface AnswerHeaders {
+  get(name: string): string | null;
+}
+
 export interface ExchangeAnswer {
   status: number;
   statusText: string;
-  headers: Headers;
+  headers: AnswerHeaders;
   body: Uint8Array<ArrayBuffer>;
 }
 
@@ -86,7 +91,7 @@ function exchangeOnce(url: URL, method: string, headers: Record<string, string>,
           resolve({
             status: res.statusCode ?? 0,
             statusText: res.statusMessage ?? '',
-            headers: toHeaders(res.rawHeaders),
+            headers: new RawHeaders(res.rawHeaders),
             body: decode(Buffer.concat(chunks), res.headers['content-encoding']),
           });
         } catch (err) {
@@ -138,12 +143,15 @@ function bytesOf(body: RequestInit['body'] | undefined): Uint8Array | null | und
   return undefined;
 }
 
+/** The request's headers as node:http takes them (names in lower case; no Headers object, whose first use loads fetch's code). */
 function plainHeaders(headers: RequestInit['headers'] | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (headers === undefined) return out;
-  new Headers(headers).forEach((value, name) => {
-    out[name] = value;
-  });
+  const pairs: Iterable<[string, string]> =
+    Array.isArray(headers) || typeof (headers as Headers).forEach === 'function'
+      ? (headers as Iterable<[string, string]>)
+      : Object.entries(headers as Record<string, string>);
+  for (const [name, value] of pairs) out[name.toLowerCase()] = value;
   return out;
 }
 
@@ -157,15 +165,17 @@ function withoutBodyHeaders(headers: Record<string, string>): Record<string, str
   return rest;
 }
 
-function toHeaders(raw: string[]): Headers {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    // A value with characters Headers refuses (a hostile server) is left out rather than failing the answer.
-    try {
-      headers.append(raw[i]!, raw[i + 1]!);
-    } catch {
-      // skipped
+/** The answer's headers by lower-case name, repeated ones joined with ", " as fetch does. */
+class RawHeaders implements AnswerHeaders {
+  private readonly byName = new Map<string, string>();
+  constructor(raw: string[]) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i]!.toLowerCase();
+      const before = this.byName.get(name);
+      this.byName.set(name, before === undefined ? raw[i + 1]! : `${before}, ${raw[i + 1]!}`);
     }
   }
-  return headers;
+  get(name: string): string | null {
+    return this.byName.get(name.toLowerCase()) ?? null;
+  }
 }

@@ -13,7 +13,7 @@ export interface RateLimitInfo {
 const EPOCH_THRESHOLD = 1e9;
 
 /** Reads X-RateLimit-Limit / -Remaining / -Reset; undefined unless Remaining and Reset are both present. */
-export function readRateLimit(headers: Headers, now: number): RateLimitInfo | undefined {
+export function readRateLimit(headers: { get(name: string): string | null }, now: number): RateLimitInfo | undefined {
   const remaining = toNumber(headers.get('x-ratelimit-remaining'));
   const reset = toNumber(headers.get('x-ratelimit-reset'));
   if (remaining === undefined || reset === undefined) return undefined;

@@ -1,6 +1,6 @@
 import { ApiError, CancelledError, NetworkError, TokenRejectedError, readErrorBody, type RequestDescription } from './errors';
 import type { ApiEvent } from './events';
-import type { HttpExchange } from './http-exchange';
+import type { AnswerHeaders, HttpExchange } from './http-exchange';
 import type { Pacer } from './pacer';
 import { readRateLimit, type RateLimitInfo } from './rate-limit-headers';
 import { backoffDelayMs, parseRetryAfter, shouldRetry, type Failure } from './retry';
@@ -36,7 +36,7 @@ export interface HttpResult {
   where: RequestDescription;
   status: number;
   statusText: string;
-  headers: Headers;
+  headers: AnswerHeaders;
   body: Uint8Array<ArrayBuffer>;
 }
 
@@ -50,7 +50,7 @@ interface Target {
 }
 
 type Outcome =
-  | { kind: 'response'; status: number; statusText: string; headers: Headers; body: Uint8Array<ArrayBuffer> }
+  | { kind: 'response'; status: number; statusText: string; headers: AnswerHeaders; body: Uint8Array<ArrayBuffer> }
   | { kind: 'timeout' }
   | { kind: 'refused' | 'dropped'; cause: unknown };
 
@@ -117,7 +117,7 @@ export class Transport {
   }
 
   /** Before the permit is released, so no queued request slips out ahead of the server's Retry-After. */
-  private noteThrottled(headers: Headers, budgeted: boolean): void {
+  private noteThrottled(headers: AnswerHeaders, budgeted: boolean): void {
     this.o.counters.throttled++;
     if (budgeted) this.o.pacer.noteThrottled(parseRetryAfter(headers.get('retry-after'), this.o.now()));
   }
