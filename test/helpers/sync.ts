@@ -3,8 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
-import type { FakeApi, PageRec, SpaceRec } from '../fake';
-import { quire, type CliRun } from './cli';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { startFakeApi, type FakeApi, type PageRec, type SpaceRec } from '../fake';
+import { quire, tempDir, type CliRun } from './cli';
 
 export function seedGuide(fake: FakeApi): SpaceRec {
   const org = fake.store.addOrg({ title: 'Acme' });
@@ -23,6 +24,35 @@ export function seedGuide(fake: FakeApi): SpaceRec {
       { title: 'FAQ', markdown: 'Questions.\n' },
       { title: 'Changelog', markdown: 'Nothing yet.\n' },
     ],
+  });
+}
+
+/** One test's world from `syncedGuideEachTest`: the fake, the guide space, the sync folder and the space's folder in it. */
+export interface SyncedGuide {
+  fake: FakeApi;
+  space: SpaceRec;
+  root: string;
+  dir: string;
+}
+
+/**
+ * The set-up most sync tests share, registered for each test: a fake API with the guide space
+ * (and what `seed` adds to it), synced once with `quire sync --once` into a fresh folder, the
+ * request log then cleared; the fake is closed after the test. `use` receives each test's world.
+ */
+export function syncedGuideEachTest(use: (world: SyncedGuide) => void, seed?: (fake: FakeApi, space: SpaceRec) => void): void {
+  let fake: FakeApi | undefined;
+  beforeEach(async () => {
+    fake = await startFakeApi();
+    const space = seedGuide(fake);
+    seed?.(fake, space);
+    const root = tempDir();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    fake.resetLog();
+    use({ fake, space, root, dir: join(root, 'guide') });
+  });
+  afterEach(async () => {
+    await fake?.close();
   });
 }
 

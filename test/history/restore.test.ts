@@ -5,12 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { PageNotFoundError, restoreVersion, VersionNotFoundError } from '../../src/main/core/history';
 import { type HistoryReason, Mirror } from '../../src/main/core/mirror';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../fake';
-import { tempDir } from '../helpers/cli';
-import { exists, openChangeRequests, pageByTitle, read, remove, seedGuide, syncOnce, write } from '../helpers/sync';
+import type { FakeApi, SpaceRec } from '../fake';
+import { exists, openChangeRequests, pageByTitle, read, remove, syncOnce, syncedGuideEachTest, write } from '../helpers/sync';
 
 let fake: FakeApi;
 let root: string;
@@ -19,17 +18,12 @@ let space: SpaceRec;
 let faqId: string;
 const ORIGINAL = '# FAQ\n\nQuestions.\n';
 
+syncedGuideEachTest((world) => {
+  ({ fake, space, root, dir } = world);
+});
 beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  root = tempDir();
-  dir = join(root, 'guide');
-  expect((await syncOnce(fake, root)).code).toBe(0);
   faqId = pageByTitle(fake, space.id, 'FAQ').id;
   expect(read(dir, 'faq.md')).toBe(ORIGINAL);
-});
-afterEach(async () => {
-  await fake.close();
 });
 
 let clock = Date.parse('2026-11-24T09:00:00Z');

@@ -3,31 +3,30 @@
  * the fake API by the real `quire sync --once`.
  */
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { HistoryJson } from '../../../src/main/hosts/cli/commands/history';
 import type { SearchJson } from '../../../src/main/hosts/cli/commands/search';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { quire, tempDir } from '../../helpers/cli';
-import { pageByTitle, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+import type { FakeApi, SpaceRec } from '../../fake';
+import { quire } from '../../helpers/cli';
+import { pageByTitle, read, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let root: string;
 let dir: string;
 let space: SpaceRec;
 
+syncedGuideEachTest(
+  (world) => {
+    ({ fake, space, root, dir } = world);
+  },
+  (fake, space) => {
+    fake.store.addPage(space.id, { title: 'Evil \u001b]0;pwned\u0007 title', markdown: 'Contains the word pelican and \u001b[2J a screen clear.\n' });
+    const alice = fake.store.addUser({ displayName: 'Alice Reviewer' });
+    fake.store.addComment(space.id, { body: 'Line three of install needs a pelican diagram.', page: pageByTitle(fake, space.id, 'Install').id, by: alice.id });
+  },
+);
 beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  fake.store.addPage(space.id, { title: 'Evil \u001b]0;pwned\u0007 title', markdown: 'Contains the word pelican and \u001b[2J a screen clear.\n' });
-  const alice = fake.store.addUser({ displayName: 'Alice Reviewer' });
-  fake.store.addComment(space.id, { body: 'Line three of install needs a pelican diagram.', page: pageByTitle(fake, space.id, 'Install').id, by: alice.id });
-  root = tempDir();
-  dir = join(root, 'guide');
-  expect((await syncOnce(fake, root)).code).toBe(0);
   expect((await quire(['review', '--dir', root], { env: { QUIRE_TOKEN: fake.token } })).code).toBe(0);
-});
-afterEach(async () => {
-  await fake.close();
 });
 
 describe('quire search', () => {

@@ -3,27 +3,18 @@
  * its writes is in flight; the next run must neither lose an edit nor create a second
  * change request (nor a second copy of a new page).
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { tempDir } from '../../helpers/cli';
-import { holdingProxy, openChangeRequests, pageByTitle, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+import type { FakeApi, SpaceRec } from '../../fake';
+import { holdingProxy, openChangeRequests, pageByTitle, read, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let root: string;
 let dir: string;
 let space: SpaceRec;
 
-beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  root = tempDir();
-  dir = join(root, 'guide');
-  expect((await syncOnce(fake, root)).code).toBe(0);
-});
-afterEach(async () => {
-  await fake.close();
+syncedGuideEachTest((world) => {
+  ({ fake, space, root, dir } = world);
 });
 
 /** Runs the CLI as its own process through `proxyUrl`, kills it with SIGKILL once the proxy holds a request. */

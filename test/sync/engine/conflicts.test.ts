@@ -1,11 +1,9 @@
 /** The conflict API hosts use: read the three versions of a conflict, resolve it either way. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Mirror } from '../../../src/main/core/mirror';
 import { readConflict, resolveConflict, ConflictNotFoundError } from '../../../src/main/core/sync/conflicts';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { tempDir } from '../../helpers/cli';
-import { exists, openChangeRequests, pageByTitle, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+import type { FakeApi, SpaceRec } from '../../fake';
+import { exists, openChangeRequests, pageByTitle, read, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let space: SpaceRec;
@@ -21,18 +19,13 @@ const withMirror = async <T>(fn: (m: Mirror) => Promise<T>): Promise<T> => {
   }
 };
 
+syncedGuideEachTest((world) => {
+  ({ fake, space, root, dir } = world);
+});
 beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  root = tempDir();
-  dir = join(root, 'guide');
-  expect((await syncOnce(fake, root)).code).toBe(0);
   write(dir, 'faq.md', '# FAQ\n\nMine.\n');
   fake.store.editPage(space.id, pageByTitle(fake, space.id, 'FAQ').id, { markdown: 'Theirs.\n' });
   expect((await syncOnce(fake, root)).code).toBe(3);
-});
-afterEach(async () => {
-  await fake.close();
 });
 
 describe('conflict resolution from a host', () => {

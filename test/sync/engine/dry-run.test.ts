@@ -2,28 +2,19 @@
  * `quire sync --dry-run` reads and says, and changes nothing: no write request, no file, no
  * mirror byte. And the push guard: a page whose push would damage it on the server is held.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { tempDir } from '../../helpers/cli';
-import { contentBatches, pageByTitle, read, remove, seedGuide, syncOnce, write } from '../../helpers/sync';
+import type { FakeApi, SpaceRec } from '../../fake';
+import { contentBatches, pageByTitle, read, remove, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let root: string;
 let dir: string;
 let space: SpaceRec;
 
-beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  root = tempDir();
-  dir = join(root, 'guide');
-  expect((await syncOnce(fake, root)).code).toBe(0);
-  fake.resetLog();
-});
-afterEach(async () => {
-  await fake.close();
+syncedGuideEachTest((world) => {
+  ({ fake, space, root, dir } = world);
 });
 
 /** Every file under the sync folder (the mirror's included), with its bytes. */

@@ -4,26 +4,18 @@
  */
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Mirror } from '../../../src/main/core/mirror';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { tempDir } from '../../helpers/cli';
-import { pageByTitle, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+import type { FakeApi, SpaceRec } from '../../fake';
+import { pageByTitle, read, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let root: string;
 let dir: string;
 let space: SpaceRec;
 
-beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  root = tempDir();
-  dir = join(root, 'guide');
-  expect((await syncOnce(fake, root)).code).toBe(0);
-});
-afterEach(async () => {
-  await fake.close();
+syncedGuideEachTest((world) => {
+  ({ fake, space, root, dir } = world);
 });
 
 function withMirror<T>(fn: (m: Mirror) => T): T {

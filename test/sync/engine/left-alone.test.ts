@@ -8,26 +8,18 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
+import { describe, expect, it } from 'vitest';
+import type { FakeApi, SpaceRec } from '../../fake';
 import { tempDir } from '../../helpers/cli';
-import { contentBatches, openChangeRequests, pageByTitle, seedGuide, syncOnce, write } from '../../helpers/sync';
+import { contentBatches, openChangeRequests, pageByTitle, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let root: string;
 let dir: string;
 let space: SpaceRec;
 
-beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  root = tempDir();
-  dir = join(root, 'guide');
-  expect((await syncOnce(fake, root)).code).toBe(0);
-  fake.resetLog();
-});
-afterEach(async () => {
-  await fake.close();
+syncedGuideEachTest((world) => {
+  ({ fake, space, root, dir } = world);
 });
 
 type Change = { operation: string; page?: string };

@@ -1,9 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { tempDir } from '../../helpers/cli';
-import { contentBatches, exists, holdingProxy, openChangeRequests, pageByTitle, read, remove, seedGuide, status, syncOnce, write } from '../../helpers/sync';
+import type { FakeApi, SpaceRec } from '../../fake';
+import {
+  contentBatches,
+  exists,
+  holdingProxy,
+  openChangeRequests,
+  pageByTitle,
+  read,
+  remove,
+  status,
+  syncOnce,
+  syncedGuideEachTest,
+  write,
+} from '../../helpers/sync';
 import { quire } from '../../helpers/cli';
 
 let fake: FakeApi;
@@ -11,16 +22,8 @@ let root: string;
 let dir: string;
 let space: SpaceRec;
 
-beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  root = tempDir();
-  dir = join(root, 'guide');
-  const first = await syncOnce(fake, root);
-  expect(first.code).toBe(0);
-});
-afterEach(async () => {
-  await fake.close();
+syncedGuideEachTest((world) => {
+  ({ fake, space, root, dir } = world);
 });
 
 const childrenOf = (revision: { children: ReadonlyMap<string, readonly string[]> }, parentId: string | null) => revision.children.get(parentId ?? '') ?? [];

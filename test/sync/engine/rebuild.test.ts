@@ -6,10 +6,9 @@
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { tempDir } from '../../helpers/cli';
-import { contentBatches, openChangeRequests, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+import { describe, expect, it } from 'vitest';
+import type { FakeApi, SpaceRec } from '../../fake';
+import { contentBatches, openChangeRequests, read, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
 
 const PNG = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 7, 7, 7]);
 
@@ -18,18 +17,14 @@ let root: string;
 let dir: string;
 let space: SpaceRec;
 
-beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  fake.store.addFile(space.id, { name: 'logo.png', contentType: 'image/png', bytes: PNG });
-  root = tempDir();
-  dir = join(root, 'guide');
-  expect((await syncOnce(fake, root)).code).toBe(0);
-  fake.resetLog();
-});
-afterEach(async () => {
-  await fake.close();
-});
+syncedGuideEachTest(
+  (world) => {
+    ({ fake, space, root, dir } = world);
+  },
+  (fake, space) => {
+    fake.store.addFile(space.id, { name: 'logo.png', contentType: 'image/png', bytes: PNG });
+  },
+);
 
 type Change = { operation: string; page?: string; document?: { markdown: string } };
 const sent = (): Change[] => contentBatches(fake).flatMap((r) => (r.body as { changes: Change[] }).changes);

@@ -4,30 +4,24 @@
  * group or a link, change a link's target, delete through SUMMARY.md) is reported, never
  * guessed. Nothing else changes: no text is sent and no file is lost.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { tempDir } from '../../helpers/cli';
-import { contentBatches, exists, openChangeRequests, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+import { describe, expect, it } from 'vitest';
+import type { FakeApi, SpaceRec } from '../../fake';
+import { contentBatches, exists, openChangeRequests, read, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let root: string;
 let dir: string;
 let space: SpaceRec;
 
-beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  fake.store.addPage(space.id, { title: 'Reference', type: 'group', pages: [{ title: 'API', markdown: 'Calls.\n' }] });
-  fake.store.addPage(space.id, { title: 'Status page', type: 'link', href: 'https://status.example.com' });
-  root = tempDir();
-  dir = join(root, 'guide');
-  expect((await syncOnce(fake, root)).code).toBe(0);
-  fake.resetLog();
-});
-afterEach(async () => {
-  await fake.close();
-});
+syncedGuideEachTest(
+  (world) => {
+    ({ fake, space, root, dir } = world);
+  },
+  (fake, space) => {
+    fake.store.addPage(space.id, { title: 'Reference', type: 'group', pages: [{ title: 'API', markdown: 'Calls.\n' }] });
+    fake.store.addPage(space.id, { title: 'Status page', type: 'link', href: 'https://status.example.com' });
+  },
+);
 
 type Change = { operation: string; page?: string; into?: string | null; title?: string; document?: unknown };
 const sentChanges = (): Change[] => contentBatches(fake).flatMap((r) => (r.body as { changes: Change[] }).changes);
