@@ -13,21 +13,12 @@ import { dirname, join, posix } from 'node:path';
 import { checkFolder } from '../../src/main/core/check';
 import { startPreview } from '../../src/main/hosts/preview';
 import { launchBrowser } from '../helpers/chromium';
+import { mulberry32 } from '../helpers/random';
 import { CLI_NODE_FLAGS } from './cli-process';
 
 const PAGES = 2000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (n: number) => `${Math.round(n)} ms`;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = 'metrics server scrape target retention series label query alert dashboard panel export disk memory cluster node replica shard'.split(' ');
 

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Mirror } from '../../src/main/core/mirror';
+import { mulberry32 } from '../helpers/random';
 
 const PAGES = 20_000;
 const COMMENTS = 5_000;
@@ -25,17 +26,6 @@ const VOCABULARY = 20_000;
 const QUERY_RUNS = 15;
 const HISTORY_PAGES = 2000;
 const HISTORY_VERSIONS = 10;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Pronounceable made-up words, rank 0 the most frequent; Zipf sampling over them. */
 function vocabulary(random: () => number) {

@@ -8,20 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type CheckedSpace, checkSpaces, FolderIndex, fileKind, headingSlug, type ProblemCode } from '../../src/main/core/check';
+import { mulberry32 } from '../helpers/random';
 
 const SEED = Number(process.env.QUIRE_CHECK_SEED ?? Date.now() % 1_000_000);
 const RUNS = Number(process.env.QUIRE_CHECK_RUNS ?? 60);
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'Ünïcode', 'setup', 'install', 'API keys', 'FAQ', 'café', 'step 2', 'über'];
 

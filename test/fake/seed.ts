@@ -1,6 +1,7 @@
 /** Ready-made content for the fake: a large deterministic space (benchmark) and a demo org. */
 import type { ChangeRequestRec, CollectionRec, OrgRec, SiteRec, SpaceRec, UserRec } from './model';
 import type { FakeStore, PageSeed } from './store';
+import { mulberry32 } from '../helpers/random';
 
 export interface GenerateSpaceOptions {
   /** Number of pages. Default 2000. */
@@ -78,17 +79,6 @@ function sentencePool(random: () => number): string[] {
     pools.set(random, pool);
   }
   return pool;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ADJECTIVES = ['Quiet', 'Rapid', 'Hidden', 'Golden', 'Modular', 'Elastic', 'Linear', 'Curious', 'Brisk', 'Layered'] as const;
