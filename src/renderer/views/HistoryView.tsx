@@ -189,26 +189,8 @@ function Versions({ history }: { history: PageHistoryVM }) {
         </tbody>
       </table>
       <div className="compare filters">
-        <label className="small">
-          From{' '}
-          <select aria-label="Compare from version" value={from} onChange={(e) => setFrom(Number(e.target.value))}>
-            {versions.map((v) => (
-              <option key={v.number} value={v.number}>
-                v{v.number}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="small">
-          to{' '}
-          <select aria-label="Compare to version" value={to} onChange={(e) => setTo(Number(e.target.value))}>
-            {versions.map((v) => (
-              <option key={v.number} value={v.number}>
-                v{v.number}
-              </option>
-            ))}
-          </select>
-        </label>
+        <VersionPicker caption="From" label="Compare from version" numbers={versions.map((v) => v.number)} value={from} onChange={setFrom} />
+        <VersionPicker caption="to" label="Compare to version" numbers={versions.map((v) => v.number)} value={to} onChange={setTo} />
       </div>
       <Comparison {...ref} from={from} to={to} />
     </>
@@ -225,5 +207,20 @@ function Comparison({ spaceId, pageKey, from, to }: { spaceId: string; pageKey: 
       {loaded && (from === to ? <p className="muted small">The same version: choose two to compare.</p> : null)}
       {loaded && <DiffView before={before.data?.text ?? ''} after={after.data?.text ?? ''} label={`Changes from version ${from} to version ${to}`} />}
     </>
+  );
+}
+
+function VersionPicker(props: { caption: string; label: string; numbers: number[]; value: number; onChange: (n: number) => void }) {
+  return (
+    <label className="small">
+      {props.caption}{' '}
+      <select aria-label={props.label} value={props.value} onChange={(e) => props.onChange(Number(e.target.value))}>
+        {props.numbers.map((n) => (
+          <option key={n} value={n}>
+            v{n}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -139,19 +139,6 @@ export class ContentStore {
     return r && toPage(r);
   }
 
-  upsertPage(p: PageRow): void {
-    this.sql(
-      `INSERT INTO pages (space_id, id, parent_id, position, type, title, slug, name, path, meta, document_id, updated_at,
-           remote_hash, base_content, local_size, local_mtime_ms)
-         VALUES (@spaceId, @id, @parentId, @position, @type, @title, @slug, @name, @path, @meta, @documentId, @updatedAt,
-           @remoteHash, @baseContent, @localSize, @localMtimeMs)
-         ON CONFLICT (space_id, id) DO UPDATE SET parent_id = excluded.parent_id, position = excluded.position,
-           type = excluded.type, title = excluded.title, slug = excluded.slug, name = excluded.name, path = excluded.path, meta = excluded.meta,
-           document_id = excluded.document_id, updated_at = excluded.updated_at, remote_hash = excluded.remote_hash,
-           base_content = excluded.base_content, local_size = excluded.local_size, local_mtime_ms = excluded.local_mtime_ms`,
-    ).run({ ...p, meta: JSON.stringify(p.meta) });
-  }
-
   /** Main as last synced, without texts: one small row per page (for comparing a new revision). */
   baseIndex(spaceId: string): BaseRow[] {
     return (this.sql(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ?`).all(spaceId) as BaseRecord[]).map(toBase);
@@ -211,21 +198,6 @@ export class ContentStore {
       setText: text === undefined ? 0 : 1,
       setPath: path === undefined ? 0 : 1,
     });
-  }
-
-  /** Sets the text of a page of main as last synced (a body fetched while writing its file). */
-  setBaseText(spaceId: string, id: string, text: string | null): void {
-    this.sql(`UPDATE pages SET base_content = ? WHERE space_id = ? AND id = ?`).run(text, spaceId, id);
-  }
-
-  /** Records the on-disk size and mtime seen when a page file was last known to be in sync. */
-  setLocalStat(spaceId: string, id: string, size: number, mtimeMs: number): void {
-    this.sql(`UPDATE pages SET local_size = ?, local_mtime_ms = ? WHERE space_id = ? AND id = ?`).run(size, mtimeMs, spaceId, id);
-  }
-
-  /** Where a page's file is now (it moved, and its other records did not follow yet). */
-  setPagePath(spaceId: string, id: string, path: string): void {
-    this.sql(`UPDATE pages SET path = ? WHERE space_id = ? AND id = ?`).run(path, spaceId, id);
   }
 
   /** Size and mtime recorded for the page file at `path`, if a page has its file there. */

@@ -18,22 +18,6 @@ import type { MergeLimits } from '../merge';
 
 export type { PageKind } from '../../content';
 
-/** A page of main as last synced (text apart: `base.text(id)`). */
-export interface BasePage {
-  id: string;
-  parentId: string | null;
-  position: number;
-  kind: PageKind;
-  title: string;
-  slug: string | null;
-  meta: Record<string, unknown>;
-  href: string | null;
-  documentId: string | null;
-  updatedAt: string | null;
-  /** Kept only while a conflict holds it: main deleted it, the folder still has an edited file. */
-  goneRemotely: boolean;
-}
-
 /** A page of main now. */
 export interface RemotePage {
   id: string;
@@ -46,6 +30,12 @@ export interface RemotePage {
   href: string | null;
   documentId: string | null;
   updatedAt: string | null;
+}
+
+/** A page of main as last synced (text apart: `base.text(id)`). */
+export interface BasePage extends RemotePage {
+  /** Kept only while a conflict holds it: main deleted it, the folder still has an edited file. */
+  goneRemotely: boolean;
 }
 
 /** A node of the folder's tree: a page with a file, a group, a link, or a file not yet a page. */
