@@ -31,6 +31,20 @@ function yaml(): typeof import('yaml') {
   return yamlModule;
 }
 
+/**
+ * A YAML mapping as a server's frontmatter may hold it, read leniently (duplicate keys and the
+ * like pass): the mapping, {} for an empty block, or null when the block is not a mapping.
+ */
+export function parseYamlMapping(source: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = yaml().parse(source);
+    if (value === null || value === undefined) return {};
+    return typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** JSON-like metadata; `title` is reserved (pass it as `title`). */
 export type PageMeta = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * how two page files compare, SUMMARY.md, the kinds of pages a space holds, the references a
  * page holds (links, images, blocks) and how they map to relative paths, and its `{% %}` blocks.
  */
-export { PageFileError, parsePageFile, pickPageMeta, renderPageFile, type PageMeta } from './frontmatter';
+export { PageFileError, parsePageFile, parseYamlMapping, pickPageMeta, renderPageFile, type PageMeta } from './frontmatter';
 export { pageKind, type PageKind } from './page-kind';
 export { canonicalPageText, pageTitleOf, samePageText } from './page-text';
 export { parseSummary, renderSummary, type SummaryEntry } from './summary';

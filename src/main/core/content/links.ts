@@ -62,11 +62,16 @@ function localTarget(stable: StableRef, t: LinkTargets): { file: string; anchor:
   return file === null ? null : { file, anchor: stable.anchor === null ? null : decodePercent(stable.anchor) };
 }
 
-export function toLocalLinks(stable: string, t: LinkTargets): { text: string; written: Record<string, string> } {
+/** `refs`: the text's references, when the caller has found them already. */
+export function toLocalLinks(
+  stable: string,
+  t: LinkTargets,
+  refs: readonly Reference[] = findReferences(stable),
+): { text: string; written: Record<string, string> } {
   const targets = new Map<string, { file: string; anchor: string | null }>();
   const mapped = new Set<number>();
   const taken = new Set<string>();
-  for (const ref of findReferences(stable)) {
+  for (const ref of refs) {
     const parsed = isCanonical(stable, ref) ? parseStableRef(ref.href) : null;
     const target = parsed && (targets.get(ref.href) ?? localTarget(parsed, t));
     if (target) {
@@ -88,7 +93,7 @@ export function toLocalLinks(stable: string, t: LinkTargets): { text: string; wr
     localOf.set(stableHref, local);
     written[local] = stableHref;
   }
-  const text = rewriteReferences(stable, (ref) => (mapped.has(ref.start) ? localOf.get(ref.href)! : null));
+  const text = rewriteReferences(stable, (ref) => (mapped.has(ref.start) ? localOf.get(ref.href)! : null), refs);
   return { text, written };
 }
 

@@ -127,10 +127,10 @@ export class ReferenceRewriteError extends Error {
  * never holds a raw quote, backtick, `<`, `>` or `%}`, but an old one may, and on a hostile
  * line such a character can be what keeps an earlier quote or tag from closing, or a line of
  * backticks from opening a fence. Then the references whose text holds one are left as they
- * are; if the page still reads differently, ReferenceRewriteError.
+ * are; if the page still reads differently, ReferenceRewriteError. `refs`: the markdown's
+ * references, when the caller has found them already.
  */
-export function rewriteReferences(markdown: string, replace: (ref: Reference) => string | null): string {
-  const refs = findReferences(markdown);
+export function rewriteReferences(markdown: string, replace: (ref: Reference) => string | null, refs: readonly Reference[] = findReferences(markdown)): string {
   const values = refs.map((ref) => {
     const value = replace(ref);
     return value === null || value === ref.href ? null : value;

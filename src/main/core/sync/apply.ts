@@ -18,7 +18,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ApiClient } from '../api';
-import { toLocalLinks } from '../content';
+import { findReferences, toLocalLinks } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
 import type { LinkResolver } from './link-targets';
@@ -227,7 +227,8 @@ class ApplyRun {
    */
   private async writePage(key: string, path: string, stable: string, how: { fresh: boolean; fetched: boolean; relinked: boolean }): Promise<boolean> {
     const { ctx } = this;
-    const local = toLocalLinks(stable, ctx.links.targetsFor(ctx.spaceId, path));
+    const refs = findReferences(stable); // once, for the links written and the targets recorded
+    const local = toLocalLinks(stable, ctx.links.targetsFor(ctx.spaceId, path), refs);
     const done = await writeFileAtomicStat(ctx.spaceDir, path, local.text, { syncDirectory: false, onlyIfAbsent: how.fresh });
     if (!done) return false;
     this.folders.add(dirname(done.path));
@@ -235,7 +236,7 @@ class ApplyRun {
     this.result.written.set(key, {
       path,
       textHash: sha256(stable),
-      links: linkTargets(stable, ctx.spaceId),
+      links: linkTargets(stable, ctx.spaceId, refs),
       size: st.size,
       mtimeMs: st.mtimeMs,
       ino: String(st.ino),

@@ -5,13 +5,13 @@
  * what was recorded; a file edited since keeps its links until its own space's next cycle (its
  * link map still turns them back into the same references, so nothing is pushed wrong).
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { toLocalLinks } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
 import type { LinkResolver } from './link-targets';
-import { resolveInside, writeFileAtomic } from './safe-fs';
+import { resolveInside, writeFileAtomicStat } from './safe-fs';
 import type { Touched } from './space-sync';
 
 export async function relinkAcrossSpaces(mirror: Mirror, root: string, links: LinkResolver, touched: readonly Touched[]): Promise<number> {
@@ -33,8 +33,7 @@ export async function relinkAcrossSpaces(mirror: Mirror, root: string, links: Li
     if (stable === null) continue;
     const local = toLocalLinks(stable, links.targetsFor(spaceId, node.path));
     if (local.text === bytes.toString('utf8')) continue;
-    await writeFileAtomic(spaceDir, node.path, local.text);
-    const st = await stat(abs);
+    const st = (await writeFileAtomicStat(spaceDir, node.path, local.text))!.stats;
     mirror.folder.upsert(spaceId, { ...node, size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), fileHash: sha256(local.text), linkMap: local.written });
     written++;
   }

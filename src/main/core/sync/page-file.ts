@@ -5,8 +5,7 @@
  * metadata merged with the page's fields, the fields winning), one title heading, the body
  * untouched. Nothing of the frontmatter ever ends up in the body.
  */
-import YAML from 'yaml';
-import { type PageMeta, pickPageMeta, renderPageFile } from '../content';
+import { type PageMeta, parseYamlMapping, pickPageMeta, renderPageFile } from '../content';
 
 const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
@@ -25,7 +24,8 @@ export function pageFileFromServer(page: { title: string; meta: PageMeta }, mark
   let fromFrontmatter: Record<string, unknown> = {};
   const fm = FRONTMATTER.exec(body);
   if (fm) {
-    const parsed = parseMapping(fm[1] ?? '');
+    // A block that is not a mapping is left in the body, as sent.
+    const parsed = parseYamlMapping(fm[1] ?? '');
     if (parsed !== null) {
       fromFrontmatter = parsed;
       body = body.slice(fm[0].length);
@@ -34,17 +34,6 @@ export function pageFileFromServer(page: { title: string; meta: PageMeta }, mark
   body = stripTitleHeading(body, page.title);
   const meta = { ...fileMeta(fromFrontmatter), ...page.meta };
   return renderPageFile({ title: page.title, meta, body });
-}
-
-/** A YAML mapping, or null when the block is not one (it is then left in the body, as sent). */
-function parseMapping(source: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = YAML.parse(source);
-    if (value === null || value === undefined) return {};
-    return typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Drops a leading `# Title` heading that says the page's title (after blank lines), and the blank line after it. */

@@ -1,16 +1,3 @@
-/**
- * Rebuilding the record of a space folder the mirror knows nothing about (the mirror was lost,
- * is new, or predates the folder's tree), from the server and the folder, so that nothing is
- * pushed twice and no edit is lost:
- *
- * - each file at the path the server's tree lays its page out at is that page; a file elsewhere
- *   saying what a page not yet matched says is that page (moved here);
- * - a matched page's server text becomes the merge base: a file that differs is a local edit
- *   against it, pushed by the cycle like any other;
- * - a server page with no file here is not taken for deleted here: the cycle pulls it;
- * - an asset byte-identical to a server file is that file: nothing is uploaded again.
- */
-import { readFile } from 'node:fs/promises';
 import type { ApiClient } from '../api';
 import { samePageText } from '../content';
 import type { Mirror } from '../mirror';
@@ -18,7 +5,6 @@ import { sha256 } from './hash';
 import { type LayoutPage, planAssetPaths, planLayout } from './layout';
 import type { RemotePage } from './plan';
 import { baseMetaOf, fetchPageText, forEachBounded, type RemoteTree } from './remote';
-import { resolveInside } from './safe-fs';
 import type { ScanResult } from './scan';
 
 export interface RebuildInput {
@@ -142,8 +128,7 @@ async function matchAssets(input: RebuildInput, paths: Map<string, string>) {
     if (!path || !local || local.size !== f.size) return;
     const bytes = await input.api.download(f.downloadURL);
     const hash = sha256(bytes);
-    const mine = sha256(await readFile(resolveInside(input.spaceDir, path)));
-    if (hash === mine) out.push({ file: f, path, hash, size: local.size, mtimeMs: local.mtimeMs, ino: local.ino });
+    if (hash === local.hash) out.push({ file: f, path, hash, size: local.size, mtimeMs: local.mtimeMs, ino: local.ino });
   });
   return out;
 }

@@ -6,7 +6,7 @@
  * A key whose file operations failed keeps its old records, so a failed write never makes an
  * old file look like a local edit, and a write that did not happen is planned again.
  */
-import { findReferences, parseStableRef } from '../content';
+import { findReferences, parseStableRef, type Reference } from '../content';
 import type { FolderNodeRow, Mirror } from '../mirror';
 import type { ApplyResult } from './apply';
 import { describeConflict } from './conflict-words';
@@ -26,10 +26,10 @@ export interface RecordInput {
   at: string;
 }
 
-/** What a stable text links to, for writing links again when a target moves. */
-export function linkTargets(stable: string, spaceId: string): { space: string; id: string }[] {
+/** What a stable text links to, for writing links again when a target moves (`refs`: its references, when found already). */
+export function linkTargets(stable: string, spaceId: string, refs: readonly Reference[] = findReferences(stable)): { space: string; id: string }[] {
   const out = new Map<string, { space: string; id: string }>();
-  for (const ref of findReferences(stable)) {
+  for (const ref of refs) {
     const parsed = parseStableRef(ref.href);
     if (!parsed) continue;
     const space = parsed.spaceId ?? spaceId;

@@ -135,7 +135,9 @@ export function diffRemote(tree: RemoteTree, base: readonly BaseRow[]): RemoteDi
       if (!tree.pages.has(b.id)) diff.changed.add(b.id);
       continue;
     }
-    baseChildren.set(b.parentId, [...(baseChildren.get(b.parentId) ?? []), { id: b.id, position: b.position }]);
+    const siblings = baseChildren.get(b.parentId);
+    if (siblings) siblings.push({ id: b.id, position: b.position });
+    else baseChildren.set(b.parentId, [{ id: b.id, position: b.position }]);
     if (!tree.pages.has(b.id)) diff.changed.add(b.id);
   }
   for (const r of tree.pages.values()) {

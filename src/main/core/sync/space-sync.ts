@@ -225,7 +225,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   });
   ctx.links.overlay(spaceId, {});
   if (plan.fileOps.length > LARGE_PULL) collectGarbage();
-  if (plan.treeChanged || firstSync || scan.summary) await writeSummaryFile(mirror, spaceId, spaceDir, (href) => href);
+  if (plan.treeChanged || firstSync || scan.summary) await writeSummaryFile(mirror, spaceId, spaceDir);
   touched.keys = [...new Set([...changedKeys(plan, applied), ...[...scan.local.moved.keys()].filter((k) => !k.startsWith('new:'))])];
   report.pull = pullReport(plan, applied, remote, scan);
   if (applied.error) throw applied.error;

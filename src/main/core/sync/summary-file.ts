@@ -8,7 +8,7 @@ import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { SUMMARY_FILE } from './layout';
 import { recordSummary } from './scan';
-import { readFileInside, writeFileAtomic } from './safe-fs';
+import { readFileInside, writeFileAtomicStat } from './safe-fs';
 
 type SummaryPage = Parameters<typeof renderSummary>[0][number];
 type SummaryPlacement = Parameters<typeof renderSummary>[1];
@@ -17,11 +17,7 @@ type SummaryPlacement = Parameters<typeof renderSummary>[1];
  * The folder's tree as SUMMARY.md lists it (links' hrefs through `linkHref`), and where each
  * entry's file is. Built in one pass over the tree's rows: a large space has tens of thousands.
  */
-export function summaryTree(
-  mirror: Mirror,
-  spaceId: string,
-  linkHref: (href: string) => string = (href) => href,
-): { pages: SummaryPage[]; placement: SummaryPlacement } {
+function summaryTree(mirror: Mirror, spaceId: string): { pages: SummaryPage[]; placement: SummaryPlacement } {
   const nodes = mirror.folder.tree(spaceId).filter((n) => !(n.pending && n.path === null && n.kind === 'document'));
   const children = new Map<string | null, typeof nodes>();
   for (const n of nodes) {
@@ -36,21 +32,17 @@ export function summaryTree(
       .map((n) => {
         placed.set(n.key, { kind: n.kind, file: n.path });
         const kids = depth < 256 ? build(n.key, depth + 1) : [];
-        return { id: n.key, title: n.title, ...(n.href !== null ? { href: linkHref(n.href) } : {}), ...(kids.length > 0 ? { pages: kids } : {}) };
+        return { id: n.key, title: n.title, ...(n.href !== null ? { href: n.href } : {}), ...(kids.length > 0 ? { pages: kids } : {}) };
       });
   const pages = build(null, 0);
   return { pages, placement: { pages: placed } };
 }
 
 /** Writes SUMMARY.md when it says something else than the tree; records what it holds either way. */
-export async function writeSummaryFile(mirror: Mirror, spaceId: string, spaceDir: string, linkHref: (href: string) => string): Promise<boolean> {
-  const { pages, placement } = summaryTree(mirror, spaceId, linkHref);
+export async function writeSummaryFile(mirror: Mirror, spaceId: string, spaceDir: string): Promise<void> {
+  const { pages, placement } = summaryTree(mirror, spaceId);
   const text = renderSummary(pages, placement);
   const current = await readFileInside(spaceDir, SUMMARY_FILE, 'utf8').catch(() => null);
-  let abs: string;
-  if (current === text) abs = `${spaceDir}/${SUMMARY_FILE}`;
-  else abs = await writeFileAtomic(spaceDir, SUMMARY_FILE, text);
-  const st = await stat(abs);
+  const st = current === text ? await stat(`${spaceDir}/${SUMMARY_FILE}`) : (await writeFileAtomicStat(spaceDir, SUMMARY_FILE, text))!.stats;
   recordSummary(mirror, spaceId, { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: sha256(text) });
-  return current !== text;
 }

@@ -29,7 +29,11 @@ export function layOut(ctx: PlanContext): void {
   const placedLocally = (key: string): boolean => ctx.placements.get(key)?.placedLocally ?? nodeOf(key)?.placedLocally ?? false;
 
   const into = new Map<string | null, string[]>();
-  for (const p of ctx.placements.values()) into.set(p.parentKey, [...(into.get(p.parentKey) ?? []), p.key]);
+  for (const p of ctx.placements.values()) {
+    const siblings = into.get(p.parentKey);
+    if (siblings) siblings.push(p.key);
+    else into.set(p.parentKey, [p.key]);
+  }
 
   // Folders to lay out again.
   const affected = new Set<string | null>();
