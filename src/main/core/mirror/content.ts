@@ -139,6 +139,12 @@ export class ContentStore {
     return r && toPage(r);
   }
 
+  /** The page whose file is at `path`, if one has it there. */
+  pageAt(spaceId: string, path: string): PageRow | undefined {
+    const r = this.sql(`SELECT * FROM pages WHERE space_id = ? AND path = ?`).get(spaceId, path) as PageRecord | undefined;
+    return r && toPage(r);
+  }
+
   /** Main as last synced, without texts: one small row per page (for comparing a new revision). */
   baseIndex(spaceId: string): BaseRow[] {
     return (this.sql(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ?`).all(spaceId) as BaseRecord[]).map(toBase);

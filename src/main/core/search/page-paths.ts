@@ -46,6 +46,6 @@ export function pageAtPath(mirror: Mirror, spaceId: string, path: string): { key
 export function currentKeyAt(mirror: Mirror, spaceId: string, path: string): string | null {
   const indexed = mirror.search.indexedKeyAt(spaceId, path);
   if (indexed !== undefined) return indexed;
-  const synced = mirror.content.pages(spaceId).find((p) => p.path === path);
+  const synced = mirror.content.pageAt(spaceId, path);
   return synced?.id ?? null;
 }

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
 import type { Mirror } from '../../core/mirror';
 import { appPath, checkDoor, createSecret, redactSecret } from '../loopback';
-import { projectRoot } from '../service';
+import { projectRoot } from '../service/renderer-files';
 import { LIVE_RELOAD_SCRIPT, PREVIEW_LAYOUT_CSS } from './client';
 import { homeDocument, notFoundDocument, pageDocument } from './document';
 import { OWN_PREFIX, PreviewSite } from './site';

@@ -1,12 +1,14 @@
-/**
- * Search and page history for the window: offline, from the mirror. Spaces synced before
- * search existed are indexed from their files, and pages synced before history was kept get
- * their synced text as version 1, once per open folder, before the first answer. A restore
- * writes into the folder holding its lock, as a sync cycle does, so it waits for a running one.
- */
-import { posix } from 'node:path';
-import { QuireError, type HistoryPageVM, type PageHistoryVM, type SearchResultVM, type VersionVM } from '../../../shared/contract';
-import { type HistoryPage, PageNotFoundError, recordSyncedBaselines, refOf, restoreVersion, type VersionInfo, VersionNotFoundError } from '../../core/history';
+import { QuireError, type HistoryPageVM, type PageHistoryVM, type SearchResultVM } from '../../../shared/contract';
+import {
+  fileInSyncFolder,
+  type HistoryPage,
+  PageNotFoundError,
+  recordSyncedBaselines,
+  refOf,
+  restoreVersion,
+  VersionNotFoundError,
+  versionListing,
+} from '../../core/history';
 import type { Mirror } from '../../core/mirror';
 import { type FolderSearchHit, indexNewSpaces, searchFolder } from '../../core/search';
 import { toQuireError } from './errors';
@@ -30,16 +32,6 @@ function toResultVM(h: FolderSearchHit): SearchResultVM {
     pageId: h.pageId,
   };
 }
-
-const versionVM = (v: VersionInfo): VersionVM => ({
-  number: v.number,
-  at: v.at,
-  reason: v.reason,
-  detail: v.detail,
-  path: v.path,
-  title: v.title,
-  size: v.size,
-});
 
 /** `runner`: history.restore writes into the folder under its lock, never during a sync cycle. */
 export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'holdingFolder'>): HandlersFor<FindRequest> {
@@ -72,17 +64,12 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
     return mirror;
   };
 
-  const fileOf = (spaceId: string, path: string | null): string | null => {
-    const folder = state.mirror.catalog.space(spaceId)?.folder;
-    return folder && path ? posix.join(folder, path) : null;
-  };
-
   const pageVM = (p: HistoryPage): HistoryPageVM => ({
     spaceId: p.spaceId,
     spaceTitle: spaceTitle(state, p.spaceId) ?? p.spaceId,
     pageKey: p.pageKey,
     path: p.path,
-    file: fileOf(p.spaceId, p.path),
+    file: fileInSyncFolder(state.mirror, p.spaceId, p.path),
     title: p.title,
     versions: p.versions,
     lastAt: p.lastAt,
@@ -108,7 +95,7 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
       if (!page) throw notFound(spaceId, pageKey);
       // Where the file is now, which may be newer than the latest version's path.
       const path = refOf(mirror, spaceId, pageKey).path ?? page.path;
-      return { page: pageVM({ ...page, path }), versions: mirror.history.versions(spaceId, pageKey).map(versionVM) };
+      return { page: pageVM({ ...page, path }), versions: mirror.history.versions(spaceId, pageKey).map(versionListing) };
     },
     'history.text': ({ spaceId, pageKey, version }) => {
       const text = history().history.text(spaceId, pageKey, version);

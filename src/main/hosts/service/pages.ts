@@ -104,7 +104,7 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
     const found = folder().index.get(rootPath);
     if (found?.file.kind !== 'page')
       throw new QuireError('not-found', `${path} is not a page of “${space.title}” (it was moved or deleted). Choose it again in the tree.`);
-    const row = state.mirror.content.pages(spaceId).find((p) => p.path === path) ?? null;
+    const row = state.mirror.content.pageAt(spaceId, path) ?? null;
     const rendered = found.file.text === null ? null : renderPage(found.file.text, folderRenderContext(folder().index, rootPath, urls()));
     const sync = await syncStates(spaceId);
     return {

@@ -1,5 +1,14 @@
-import { posix } from 'node:path';
-import { findPage, type HistoryPage, type HistoryReason, type PageRef, recordSyncedBaselines, type Retention, type VersionInfo } from '../../../core/history';
+import {
+  fileInSyncFolder,
+  findPage,
+  type HistoryPage,
+  type HistoryReason,
+  type PageRef,
+  recordSyncedBaselines,
+  type Retention,
+  type VersionInfo,
+  versionListing,
+} from '../../../core/history';
 import type { Mirror } from '../../../core/mirror';
 import { dirFlag, flag, has, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
@@ -51,7 +60,7 @@ export async function history(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
     const versions = mirror.history.versions(ref.spaceId, ref.pageKey);
     const page = mirror.history.page(ref.spaceId, ref.pageKey);
     if (has(args, 'json')) {
-      const json: HistoryJson = { page: refJson(mirror, ref, page), versions: versions.map(versionJson) };
+      const json: HistoryJson = { page: refJson(mirror, ref, page), versions: versions.map(versionListing) };
       io.stdout(JSON.stringify(json, null, 2));
     } else {
       io.stdout(formatVersions(mirror, ref, page, versions, target, dir));
@@ -80,18 +89,13 @@ function retentionFlags(args: ParsedArgs, mirror: Mirror): Retention | null {
   };
 }
 
-const fileOf = (mirror: Mirror, spaceId: string, path: string | null) => {
-  const folder = mirror.catalog.space(spaceId)?.folder;
-  return folder && path ? posix.join(folder, path) : null;
-};
-
 function refJson(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined): HistoryJson['page'] {
   return {
     spaceId: ref.spaceId,
     pageKey: ref.pageKey,
     pageId: ref.pageKey.startsWith('new:') ? null : ref.pageKey,
     path: ref.path,
-    file: fileOf(mirror, ref.spaceId, ref.path),
+    file: fileInSyncFolder(mirror, ref.spaceId, ref.path),
     title: page?.title ?? null,
     deleted: page?.deleted ?? false,
   };
@@ -101,21 +105,11 @@ function pageJson(mirror: Mirror, p: HistoryPage) {
   return { ...refJson(mirror, { spaceId: p.spaceId, pageKey: p.pageKey, path: p.path }, p), versions: p.versions, lastAt: p.lastAt, lastReason: p.lastReason };
 }
 
-const versionJson = (v: VersionInfo): HistoryJson['versions'][number] => ({
-  number: v.number,
-  at: v.at,
-  reason: v.reason,
-  detail: v.detail,
-  path: v.path,
-  title: v.title,
-  size: v.size,
-});
-
 /** `2026-11-24 09:04` in UTC: stable, sortable, unambiguous. */
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 16);
 
 function formatVersions(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined, versions: VersionInfo[], target: string, dir: string): string {
-  const file = fileOf(mirror, ref.spaceId, ref.path) ?? ref.path ?? ref.pageKey;
+  const file = fileInSyncFolder(mirror, ref.spaceId, ref.path) ?? ref.path ?? ref.pageKey;
   const space = mirror.catalog.space(ref.spaceId)?.title ?? ref.spaceId;
   const head = `${safeField(file)} — ${safeField(page?.title ?? '(untitled)')} (${ref.pageKey.startsWith('new:') ? 'a new page' : `page ${ref.pageKey}`} in ${safeField(space)})${page?.deleted ? ', deleted' : ''}`;
   if (versions.length === 0) return `${head}\n  No versions kept yet: Quire records one each time it pulls, pushes, merges or replaces this page.`;
@@ -137,7 +131,7 @@ function formatPages(mirror: Mirror, pages: HistoryPage[]): string {
   if (pages.length === 0) return 'No page history in this folder yet: Quire records versions as it syncs.';
   const lines = ['Pages with history, latest change first:'];
   for (const p of pages) {
-    const file = fileOf(mirror, p.spaceId, p.path) ?? p.pageKey;
+    const file = fileInSyncFolder(mirror, p.spaceId, p.path) ?? p.pageKey;
     lines.push(`  ${when(p.lastAt)}  ${safeField(file)} — ${safeField(p.title ?? '(untitled)')}: ${p.versions} version(s), last ${REASON_WORDS[p.lastReason]}`);
   }
   return lines.join('\n');
