@@ -5,11 +5,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../../../src/main/core/api';
 import { Mirror } from '../../../src/main/core/mirror';
 import { ContinuousSync } from '../../../src/main/core/sync/continuous';
+import { OwnWrites } from '../../../src/main/core/sync/own-writes';
 import { SyncEngine, type CycleReport } from '../../../src/main/core/sync/engine';
 import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
 import { tempDir } from '../../helpers/cli';
@@ -30,12 +31,17 @@ describe('in process: ContinuousSync over the engine', () => {
   function until(test: () => boolean, ms = 10_000): Promise<void> {
     return new Promise((resolve, reject) => {
       if (test()) return resolve();
-      const timer = setTimeout(() => reject(new Error(`timed out; recorded: ${JSON.stringify(recorded)}, reports: ${reports.length}`)), ms);
-      waiters.push(() => {
+      const waiter = () => {
         if (!test()) return;
         clearTimeout(timer);
+        waiters.splice(waiters.indexOf(waiter), 1); // a settled wait is not asked again (its test may no longer run)
         resolve();
-      });
+      };
+      const timer = setTimeout(() => {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        reject(new Error(`timed out; recorded: ${JSON.stringify(recorded)}, reports: ${reports.length}`));
+      }, ms);
+      waiters.push(waiter);
     });
   }
   const notify = () => {
@@ -49,10 +55,12 @@ describe('in process: ContinuousSync over the engine', () => {
     mirror = Mirror.open(root);
     abort = new AbortController();
     const api = new ApiClient({ baseUrl: fake.url, token: fake.token, signal: abort.signal });
-    const engine = new SyncEngine({ api, mirror, root, spaces: { ids: [space.id] }, signal: abort.signal });
+    const ownWrites = new OwnWrites();
+    const engine = new SyncEngine({ api, mirror, root, spaces: { ids: [space.id] }, signal: abort.signal, ownWrites });
     sync = new ContinuousSync({
       mirror,
       root,
+      ownWrites,
       runCycle: () => engine.runCycle(),
       intervalMs: 60_000,
       signal: abort.signal,
@@ -100,6 +108,17 @@ describe('in process: ContinuousSync over the engine', () => {
     await until(() => pageByTitle(fake, space.id, 'FAQ', cr!.id).markdown === 'Save number 10.\n');
     expect(contentBatches(fake).length - before).toBe(1);
     expect(reports.filter((r) => r.spaces.some((s) => (s.push?.changes ?? 0) > 0)).length - pushesBefore).toBe(1);
+  });
+
+  it('does not take the files a pull writes for saves', async () => {
+    fake.store.editPage(space.id, pageByTitle(fake, space.id, 'FAQ').id, { markdown: 'Pulled.\n' });
+    await sync.syncNow();
+    expect(readFileSync(join(root, 'guide/faq.md'), 'utf8')).toContain('Pulled.');
+    // A real save after the pull: once the watcher has reported it, it has reported the pull's write too.
+    writeFileSync(join(root, 'guide/changelog.md'), '# Changelog\n\nA real save.\n');
+    await until(() => recorded.some((r) => r.path === 'guide/changelog.md'));
+    expect(recorded.map((r) => r.path)).not.toContain('guide/faq.md');
+    expect(mirror.outbox.localEdits(space.id).map((e) => e.path)).not.toContain('faq.md');
   });
 
   it('ignores editor temp files and the state folder', async () => {

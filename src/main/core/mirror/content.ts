@@ -206,13 +206,6 @@ export class ContentStore {
     });
   }
 
-  /** Size and mtime recorded for the page file at `path`, if a page has its file there. */
-  localStatAt(spaceId: string, path: string): { size: number | null; mtimeMs: number | null } | undefined {
-    return this.sql(`SELECT local_size AS size, local_mtime_ms AS mtimeMs FROM pages WHERE space_id = ? AND path = ?`).get(spaceId, path) as
-      | { size: number | null; mtimeMs: number | null }
-      | undefined;
-  }
-
   /**
    * Holds a page's server text fetched during a cycle until the cycle records it (spooledText),
    * so a large pull need not keep every text in memory. The spool is a temporary table: this

@@ -24,6 +24,7 @@ import { sha256 } from './hash';
 import type { LinkResolver } from './link-targets';
 import { runMoves } from './moves';
 import { DELETED_REMOTELY_NOTE, type FileOp, type Plan, type RemotePage } from './plan';
+import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { COLLECT_EVERY, collectGarbage } from './memory';
 import { linkTargets } from './record';
@@ -48,6 +49,8 @@ export interface ApplyContext {
   onProgress?: ProgressListener;
   /** Each page file written, soon after it is (in batches, inside a mirror transaction). */
   onWritten?: (page: WrittenPage) => void;
+  /** Told of each file written, as it is on disk. */
+  ownWrites?: OwnWrites;
 }
 
 /** A page file this cycle wrote, as `onWritten` hears of it. */
@@ -214,6 +217,7 @@ class ApplyRun {
         const text = op.text === null ? DELETED_REMOTELY_NOTE : toLocalLinks(op.text, ctx.links.targetsFor(ctx.spaceId, op.path)).text;
         const written = await writeFileAtomicStat(ctx.spaceDir, op.path, text, { syncDirectory: false });
         this.folders.add(dirname(written!.path));
+        ctx.ownWrites?.note(ctx.spaceId, op.path, written!.stats);
         result.copies.push(op.path);
       } catch (err) {
         this.fail(op.key, err);
@@ -233,6 +237,7 @@ class ApplyRun {
     if (!done) return false;
     this.folders.add(dirname(done.path));
     const st = done.stats;
+    ctx.ownWrites?.note(ctx.spaceId, path, st);
     this.result.written.set(key, {
       path,
       textHash: sha256(stable),

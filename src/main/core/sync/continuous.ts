@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { Mirror } from '../mirror';
 import type { CycleReport, CycleRequest } from './engine';
 import { isRemoteCopy } from './ignore';
+import type { OwnWrites } from './own-writes';
 import { FolderWatcher, type FolderEdit } from './watcher';
 
 /** A cycle over everything at least this often, whatever the watcher says. */
@@ -43,6 +44,8 @@ export interface ContinuousSyncOptions {
   onError?: (err: unknown) => boolean | undefined;
   /** An edit was recorded in the mirror. */
   onRecorded?: (edit: FolderEdit & { spaceId: string }) => void;
+  /** The files the engine's cycles wrote (the same OwnWrites as the engine's): not taken for saves. */
+  ownWrites?: OwnWrites;
   signal: AbortSignal;
   now?: () => number;
 }
@@ -250,15 +253,13 @@ export class ContinuousSync {
     }, this.options.debounceMs ?? 250);
   }
 
-  /** A file sync itself just wrote: it holds what the mirror recorded (same size and mtime). */
+  /** A file sync itself just wrote: it is as the engine wrote it (same size and mtime). */
   private isOwnWrite(spaceId: string, path: string, edit: FolderEdit): boolean {
     if (path === 'SUMMARY.md') return true;
-    if (edit.kind !== 'add' && edit.kind !== 'change') return false;
-    const row = this.options.mirror.content.localStatAt(spaceId, path);
-    if (!row || row.size === null) return false;
+    const ownWrites = this.options.ownWrites;
+    if (!ownWrites || (edit.kind !== 'add' && edit.kind !== 'change')) return false;
     try {
-      const st = statSync(join(this.options.root, this.folderOf(spaceId), path));
-      return st.size === row.size && st.mtimeMs === row.mtimeMs;
+      return ownWrites.wrote(spaceId, path, statSync(join(this.options.root, this.folderOf(spaceId), path)));
     } catch {
       return false;
     }

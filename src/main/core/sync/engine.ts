@@ -14,6 +14,7 @@ import { refreshCatalog } from './catalog';
 import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
 import { LinkResolver } from './link-targets';
+import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { forEachBounded } from './remote';
 import type { CycleReport, SpaceReport } from './report';
@@ -48,6 +49,8 @@ export interface SyncEngineOptions {
    * page is held with the reason until its file is fixed (hosts pass `quire check`'s guard).
    */
   pushGuard?: PushGuard;
+  /** Told of every page file a cycle writes (continuous sync then knows its own writes from saves). */
+  ownWrites?: OwnWrites;
 }
 
 export type PushGuard = (text: string, path: string) => string | null;
@@ -104,6 +107,7 @@ export class SyncEngine {
       push: this.options.push ?? true,
       dryRun,
       ...(this.options.pushGuard ? { pushGuard: this.options.pushGuard } : {}),
+      ...(this.options.ownWrites ? { ownWrites: this.options.ownWrites } : {}),
       ...(signal ? { signal } : {}),
       ...(onProgress ? { onProgress } : {}),
     };

@@ -10,6 +10,7 @@ export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
 export { describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable } from './hold';
 export { pendingEdits } from './local-changes';
+export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';
 export { resolveInside } from './safe-fs';

@@ -22,6 +22,7 @@ import type { LinkResolver } from './link-targets';
 import { recoverStaging } from './moves';
 import { pushStoreOf } from './outbox';
 import { type OpenConflict, type Plan, planSync, type PushOp, type SpaceView } from './plan';
+import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { ChangeRequestGoneError, changeRequestInfo, pushChanges, pushKey, pushTextHash, rebaseChangeRequest, settleOutbox } from './push';
 import { recordCycle } from './record';
@@ -48,6 +49,7 @@ export interface SpaceSyncContext {
   pushGuard?: (text: string, path: string) => string | null;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
+  ownWrites?: OwnWrites;
 }
 
 export interface SyncSpace {
@@ -213,6 +215,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
       onWritten: followWrites({ mirror, spaceId, spaceDir, plan, scan, at: startedAt, revision: remote?.tree.revision.id ?? null }),
       signal,
       ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}),
+      ...(ctx.ownWrites ? { ownWrites: ctx.ownWrites } : {}),
     },
     plan,
   );

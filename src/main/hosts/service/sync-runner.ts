@@ -11,6 +11,7 @@ import { CancelledError } from '../../core/api';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
 import {
   ContinuousSync,
+  OwnWrites,
   type CycleReport,
   type CycleRequest,
   describeMassDelete,
@@ -77,6 +78,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   let changing: Promise<void> = Promise.resolve();
   /** The next cycle was asked for by the user: refresh review too, whatever the cadence says. */
   let userAsked = false;
+  /** What the cycles wrote, so the watcher does not take it for saves (shared by the engine and ContinuousSync). */
+  const ownWrites = new OwnWrites();
   /** A line that stays in the status bar until a cycle has run with it shown. */
   let notice: string | null = null;
 
@@ -130,6 +133,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       onProgress,
       signal: state.abort.signal,
       pushGuard,
+      ownWrites,
     });
     const report = await withFolderLock(
       state.folder,
@@ -187,6 +191,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       mirror: state.mirror,
       root: state.folder,
       runCycle,
+      ownWrites,
       // 0: no automatic cycles (tests drive them); otherwise the watcher and the interval.
       intervalMs: every,
       paused: status.get().paused,

@@ -10,6 +10,7 @@ import {
   SyncEngine,
   type CycleReport,
   ContinuousSync,
+  OwnWrites,
 } from '../../../core/sync';
 import { pushGuard } from '../../../core/check';
 import { describeDryRun, dryRunJson } from '../dry-run-text';
@@ -63,10 +64,12 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       io.stderr(`This folder synced with ${remembered} until now; from now on it syncs with ${apiUrl} (given by --api).`);
     const api = await ctx.apiFor(mirror, apiUrl);
     if (!dryRun) mirror.catalog.setMeta(API_URL_META, apiUrl);
+    const ownWrites = new OwnWrites();
     const engine = new SyncEngine({
       api,
       mirror,
       root: dir,
+      ownWrites,
       spaces: spaceIds.length > 0 ? { ids: spaceIds } : 'all',
       onProgress: progressPrinter(io.stderr),
       signal: io.signal,
@@ -100,6 +103,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     const continuous = new ContinuousSync({
       mirror,
       root: dir,
+      ownWrites,
       runCycle: async (request) => {
         // Continuous mode waits for its turn when another process is syncing the folder.
         const report = await withFolderLock(
