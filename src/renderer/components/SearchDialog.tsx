@@ -39,7 +39,7 @@ function useSearch(typed: string): SearchState {
 }
 
 /** Where a result opens: a page in the Pages view, a comment in the review view. */
-export function routeOf(r: SearchResultVM): Route {
+function routeOf(r: SearchResultVM): Route {
   return r.kind === 'page' ? { name: 'pages.open', spaceId: r.spaceId, path: r.path } : { name: 'review.comment', spaceId: r.spaceId, commentId: r.commentId };
 }
 

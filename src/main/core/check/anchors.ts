@@ -28,7 +28,7 @@ const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const EXPLICIT_ID = /<a\b[^>]*\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))[^>]*>/i;
 
 /** Heading text without markup: tags, link and image syntax, emphasis and code markers, escapes. */
-export function headingText(raw: string): string {
+function headingText(raw: string): string {
   return raw
     .replace(/<[^>]*>/g, '')
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')

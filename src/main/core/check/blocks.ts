@@ -22,7 +22,7 @@ const SEVERITY: Record<BlockProblemKind, Severity> = {
  * Splits a scanner message ("line N: <what>: <how to fix>") into what and fix. The scanner words
  * both in one sentence; the split is at the last ": " (the fix never holds one).
  */
-export function splitBlockMessage(p: BlockProblem): { message: string; fix: string } {
+function splitBlockMessage(p: BlockProblem): { message: string; fix: string } {
   const text = p.message.replace(/^line \d+: /, '');
   const cut = text.lastIndexOf(': ');
   if (cut < 0) return { message: `${text}.`, fix: 'Fix the tag.' };

@@ -16,7 +16,7 @@ import { MAX_PAGE_BYTES } from './limits';
 import { decodeUtf8 } from './utf8';
 
 export const ASSETS_PREFIX = '.gitbook/assets/';
-export const INCLUDES_PREFIX = '.gitbook/includes/';
+const INCLUDES_PREFIX = '.gitbook/includes/';
 export const SUMMARY_FILE = 'SUMMARY.md';
 
 export type SpaceFileKind = 'page' | 'summary' | 'include' | 'asset' | 'other';

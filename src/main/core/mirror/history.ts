@@ -20,16 +20,7 @@ export { HistoryReadError } from './history-texts';
 
 export type HistoryReason = 'pulled' | 'pushed' | 'merged' | 'conflict-copy' | 'deleted-locally' | 'deleted-remotely' | 'restored' | 'local';
 
-export const HISTORY_REASONS: readonly HistoryReason[] = [
-  'pulled',
-  'pushed',
-  'merged',
-  'conflict-copy',
-  'deleted-locally',
-  'deleted-remotely',
-  'restored',
-  'local',
-];
+const HISTORY_REASONS: readonly HistoryReason[] = ['pulled', 'pushed', 'merged', 'conflict-copy', 'deleted-locally', 'deleted-remotely', 'restored', 'local'];
 
 const DELETIONS: ReadonlySet<string> = new Set<HistoryReason>(['deleted-locally', 'deleted-remotely']);
 
@@ -129,7 +120,7 @@ const toVersion = (r: VersionRecord): VersionInfo => ({
 
 const VERSION_COLUMNS = `v.space_id, v.page_key, v.number, v.path, v.title, v.reason, v.detail, v.at, b.size, b.hash`;
 
-export function checkRetention(r: Retention): Retention {
+function checkRetention(r: Retention): Retention {
   if (!Number.isInteger(r.days) || r.days < 0) throw new RangeError(`History retention: days must be a whole number of 0 or more (got ${r.days}).`);
   if (!Number.isInteger(r.minVersions) || r.minVersions < 1) {
     throw new RangeError(`History retention: the versions kept per page must be a whole number of 1 or more (got ${r.minVersions}).`);

@@ -18,7 +18,7 @@
 import { findReferences, pageTitleOf, parseNewRef } from '../content';
 import { isNewPageKey, type LocalAsset, type PushOp } from './plan';
 
-export const MAX_CHANGES_PER_BATCH = 50;
+const MAX_CHANGES_PER_BATCH = 50;
 export const MAX_FILES_PER_CHANGE = 20;
 /** The API takes inline (base64) files up to 1 MB. */
 export const MAX_INLINE_FILE_BYTES = 1024 * 1024;

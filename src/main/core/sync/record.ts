@@ -8,7 +8,7 @@
  */
 import { findReferences, parseStableRef, type Reference } from '../content';
 import type { FolderNodeRow, Mirror } from '../mirror';
-import type { ApplyResult } from './apply';
+import type { ApplyResult, WrittenFile } from './apply';
 import { describeConflict } from './conflict-words';
 import { sha256 } from './hash';
 import type { BaseRow, FolderRow, Plan } from './plan';
@@ -79,16 +79,7 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
     for (const [key, written] of applied.written) {
       const before = upserted.has(key) || failed.has(key) ? undefined : mirror.folder.node(spaceId, key);
       if (!before) continue;
-      mirror.folder.upsert(spaceId, {
-        ...before,
-        path: written.path,
-        textHash: written.textHash,
-        size: written.size,
-        mtimeMs: written.mtimeMs,
-        ino: written.ino,
-        fileHash: written.hash,
-        linkMap: written.linkMap,
-      });
+      mirror.folder.upsert(spaceId, { ...before, ...fileFields(written) });
     }
 
     for (const c of plan.conflicts.resolve) {
@@ -134,21 +125,25 @@ function toBaseRow(row: BaseRow): import('../mirror').BaseRow {
   };
 }
 
+/** A node's record of the file this cycle wrote for it. */
+function fileFields(written: WrittenFile): Pick<FolderNodeRow, 'path' | 'textHash' | 'size' | 'mtimeMs' | 'ino' | 'fileHash' | 'linkMap'> {
+  return {
+    path: written.path,
+    textHash: written.textHash,
+    size: written.size,
+    mtimeMs: written.mtimeMs,
+    ino: written.ino,
+    fileHash: written.hash,
+    linkMap: written.linkMap,
+  };
+}
+
 /** The stored node: the plan's row, with what its file holds and was when last seen. */
 function folderRow(row: FolderRow, before: FolderNodeRow | undefined, applied: ApplyResult, scan: ScanResult): FolderNodeRow {
   const { holds, ...node } = row;
   const written = applied.written.get(row.key);
   if (written) {
-    return {
-      ...node,
-      path: written.path,
-      textHash: written.textHash,
-      size: written.size,
-      mtimeMs: written.mtimeMs,
-      ino: written.ino,
-      fileHash: written.hash,
-      linkMap: written.linkMap,
-    };
+    return { ...node, ...fileFields(written) };
   }
   if (holds === 'none') return { ...node, textHash: null, size: null, mtimeMs: null, ino: null, fileHash: null, linkMap: null };
   const seen = node.path !== null ? scan.seen.get(node.path) : undefined;

@@ -100,7 +100,7 @@ export function dirFlag(args: ParsedArgs): string {
 }
 
 /** Continuous sync polls the server no more often than this: a shorter interval only loads the API. */
-export const MIN_INTERVAL_S = 5;
+const MIN_INTERVAL_S = 5;
 
 /** `--interval` in seconds, at least MIN_INTERVAL_S. */
 export function intervalFlag(args: ParsedArgs, fallbackS: number): number {

@@ -8,7 +8,7 @@ import { describeHolder, withFolderLock } from '../../core/mirror';
 import type { CliIo } from './io';
 
 /** How long a one-shot command waits for another process syncing the folder. */
-export const BRIEF_WAIT_MS = 5_000;
+const BRIEF_WAIT_MS = 5_000;
 
 /** Runs `fn` holding the folder's lock, waiting at most BRIEF_WAIT_MS for it. `command` is what others see holding it. */
 export function withFolderTurn<T>(dir: string, command: string, io: CliIo, fn: () => Promise<T>): Promise<T> {

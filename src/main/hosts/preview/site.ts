@@ -27,7 +27,7 @@ export interface SiteUrls extends PreviewUrls {
   own(name: string): string;
 }
 
-export function siteUrls(base: string): SiteUrls {
+function siteUrls(base: string): SiteUrls {
   const of = (rootPath: string) => `${base}${rootPath.split('/').map(encodeURIComponent).join('/')}`;
   return {
     home: base,

@@ -40,7 +40,7 @@ function formatProblem(p: Problem): string {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export function formatReport(report: FolderCheck): string {
+function formatReport(report: FolderCheck): string {
   const lines: string[] = [];
   const several = report.spaces.length > 1;
   for (const space of report.spaces) {
