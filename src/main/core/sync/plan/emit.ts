@@ -4,7 +4,7 @@
  * afterwards (main's rows, the folder's tree).
  */
 import { samePageText } from '../../content';
-import { remoteCopyPath } from '../ignore';
+import { remoteCopyPath } from './layout';
 import { planChanges, pushesDelete } from './changes';
 import type { PlanContext } from './context';
 import { keepsFile } from './decide';

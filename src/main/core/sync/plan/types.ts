@@ -14,7 +14,7 @@
  * incremental plan must equal the full one (test/sync/plan).
  */
 import type { PageKind, SummaryEntry } from '../../content';
-import type { MergeLimits } from '../merge';
+import type { MergeLimits } from './merge';
 
 export type { PageKind } from '../../content';
 
