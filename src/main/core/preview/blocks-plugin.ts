@@ -8,9 +8,9 @@
  * cards, embeds as links, files as cards, includes with their title.
  */
 import type { MarkdownIt, StateBlock, StateCore, Token } from 'markdown-it';
-import { BLOCKS_BY_NAME, endTagTarget } from '../content/blocks';
+import { BLOCKS_BY_NAME, endTagTarget, isIntegrationBlock } from '../content/blocks';
 import { parseTag } from '../content/tag-syntax';
-import { escapeHtml } from './sanitize';
+import { escapeHtml, isSafeUrl } from './sanitize';
 
 export interface TagMeta {
   name: string;
@@ -99,7 +99,7 @@ function pairTags(state: StateCore): void {
     if (meta.role === 'open') {
       popEndingItself(null);
       meta.parent = stack.at(-1) ?? null;
-      if (BLOCKS_BY_NAME.get(meta.name)?.end === 'none') meta.role = 'void';
+      if (BLOCKS_BY_NAME.get(meta.name)?.end === 'none' || isIntegrationBlock(meta.name)) meta.role = 'void';
       else stack.push(meta);
       out.push(token);
       continue;
@@ -248,11 +248,30 @@ function voidHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
     case 'page-ref':
       return hooks.contentRef(a.page ?? '');
     default: {
+      if (isIntegrationBlock(meta.name)) return integrationCard(meta);
       const known = BLOCKS_BY_NAME.has(meta.name);
-      if (known) return `<div class="gb-block gb-${escapeHtml(meta.name)}">{% ${escapeHtml(meta.name)} %}</div>\n`;
-      return `<div class="gb-error" role="note">{% ${escapeHtml(meta.name)} %} is not a GitBook block: GitBook shows it as text.</div>\n`;
+      if (known) return `<div class="gb-block gb-${escapeHtml(meta.name)}">${escapeHtml(meta.name)}</div>\n`;
+      return `<div class="gb-unknown-block" role="note">Block “${escapeHtml(meta.name)}”: not one GitBook documents; Quire keeps it as written.</div>\n`;
     }
   }
+}
+
+/**
+ * An integration's block (`{% @github-files/github-code-block url="…" %}`): GitBook renders it
+ * with the integration's own code, which the preview does not run; it shows a card naming the
+ * integration, the block and its parameters (a web address as a link that opens outside).
+ */
+function integrationCard(meta: TagMeta): string {
+  const [integration, block] = meta.name.slice(1).split('/') as [string, string];
+  const value = (v: string) =>
+    /^https?:\/\//i.test(v) && isSafeUrl(v, 'href')
+      ? `<a href="${escapeHtml(v)}" target="_blank" rel="noopener noreferrer nofollow">${escapeHtml(v)}</a>`
+      : escapeHtml(v);
+  const params = [...Object.entries(meta.args), ...meta.values.map((v) => ['', v] as const)];
+  const list = params.length
+    ? `<dl class="gb-integration-params">${params.map(([k, v]) => `<dt>${escapeHtml(k || 'value')}</dt><dd>${value(v)}</dd>`).join('')}</dl>`
+    : '';
+  return `<div class="gb-integration" role="group" aria-label="Integration block: ${escapeHtml(integration)}"><div class="gb-integration-head"><span class="gb-integration-badge" aria-hidden="true">⧉</span><span class="gb-integration-name">${escapeHtml(integration)}</span><span class="gb-integration-block">${escapeHtml(block)}</span></div>${list}<p class="gb-integration-note">Rendered by the ${escapeHtml(integration)} integration on GitBook.</p></div>\n`;
 }
 
 export function gitbookBlocks(md: MarkdownIt): void {
