@@ -5,7 +5,7 @@
  * shows in the open page within a second.
  * Screenshots land in test-artifacts/e2e (and docs/screenshots with QUIRE_DOCS_SCREENSHOTS=1).
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -284,6 +284,46 @@ describe('quire preview in a browser', () => {
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nA [new broken link](gone.md).\n`);
     await page.locator('.pv-problem[data-code="broken-link"]').waitFor();
     expect(browser.pageErrors).toEqual([]);
+  });
+});
+
+describe('quire preview and symlinks made after it started', () => {
+  it('never serves a file outside the folder: a file or .gitbook/assets replaced by a link, a page replaced by one', async () => {
+    const dir = tempDir('quire-preview-links-');
+    cpSync(CLEAN, dir, { recursive: true });
+    const outside = tempDir('quire-preview-outside-');
+    writeFileSync(join(outside, 'logo.png'), 'SECRET-BYTES-OUTSIDE');
+    writeFileSync(join(outside, 'secret.md'), '# Secret\n\nSECRET-TEXT-OUTSIDE\n');
+    const server = await startPreview({ dir, log: () => {} });
+    try {
+      const port = Number(new URL(server.url).port);
+      const base = new URL(server.url).pathname;
+      expect((await get(port, `${base}.gitbook/assets/logo.png`)).status).toBe(200);
+      expect((await get(port, `${base}guide/configure.md`)).status).toBe(200);
+
+      // A file replaced by a link out of the folder.
+      rmSync(join(dir, '.gitbook/assets/cheatsheet.pdf'));
+      symlinkSync(join(outside, 'logo.png'), join(dir, '.gitbook/assets/cheatsheet.pdf'));
+      // A page replaced by a link, and a new page that is one.
+      rmSync(join(dir, 'guide/configure.md'));
+      symlinkSync(join(outside, 'secret.md'), join(dir, 'guide/configure.md'));
+      symlinkSync(join(outside, 'secret.md'), join(dir, 'leak.md'));
+      // The whole assets folder replaced by a link to a folder holding a file of the same name.
+      renameSync(join(dir, '.gitbook/assets'), join(dir, '.gitbook/assets-old'));
+      symlinkSync(outside, join(dir, '.gitbook/assets'));
+      // Whatever the watcher has seen by the time a later save shows, the answers stay inside the folder.
+      writeFileSync(join(dir, 'guide/install.md'), `${readFileSync(join(dir, 'guide/install.md'), 'utf8')}\nSentinel line.\n`);
+      await expect.poll(() => server.site.index.get('guide/install.md')?.file.text?.includes('Sentinel line.') ?? false, { timeout: 5000 }).toBe(true);
+
+      for (const path of ['.gitbook/assets/logo.png', '.gitbook/assets/cheatsheet.pdf', 'guide/configure.md', 'leak.md', '.gitbook/assets/secret.md']) {
+        const answer = await get(port, `${base}${path}`);
+        expect(answer.status, path).toBe(404);
+        expect(answer.body, path).not.toContain('SECRET');
+      }
+      expect((await get(port, `${base}guide/install.md`)).body).toContain('Sentinel line.');
+    } finally {
+      await server.close();
+    }
   });
 });
 

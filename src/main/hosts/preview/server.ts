@@ -9,11 +9,10 @@
  * nothing (an SVG or HTML asset cannot script the preview).
  */
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import type { Mirror } from '../../core/mirror';
-import { appPath, checkDoor, createSecret, redactSecret } from '../loopback';
+import { appPath, COMMON_HEADERS, createSecret, send, startLoopbackServer } from '../loopback';
 import { projectRoot } from '../service/renderer-files';
 import { LIVE_RELOAD_SCRIPT, PREVIEW_LAYOUT_CSS } from './client';
 import { homeDocument, notFoundDocument, pageDocument } from './document';
@@ -62,25 +61,12 @@ const IMAGE_TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-const COMMON_HEADERS = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-};
-
 export async function startPreview(options: PreviewOptions): Promise<PreviewServer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const secret = createSecret();
   const site = PreviewSite.load(options.dir, options.mirror ?? null, appPath(secret));
   const pageCss = await readFile(join(projectRoot(), 'src', 'shared', 'page.css'), 'utf8');
   const streams = new Set<ServerResponse>();
-  let port = 0;
-
-  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
-    res.writeHead(status, { ...COMMON_HEADERS, 'Content-Type': type, ...extra });
-    res.end(body);
-  };
 
   /** The preview's own files, by their name below `<base>_quire/`. */
   const ownFiles = new Map([
@@ -89,28 +75,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     ['live.js', { type: 'text/javascript; charset=utf-8', body: LIVE_RELOAD_SCRIPT }],
   ]);
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const verdict = checkDoor({ url: req.url ?? '/', host: req.headers.host }, secret, port);
-    if (!verdict.ok) {
-      log(`preview: refused ${req.method} ${redactSecret(req.url, secret)}: ${verdict.reason}`);
-      send(
-        res,
-        403,
-        'text/plain; charset=utf-8',
-        'Quire refused this request: it needs the secret printed when `quire preview` started. Open the exact address from its first output line.\n',
-      );
-      return;
-    }
-    if (verdict.path === '') {
-      // `/s/<secret>` without its slash: the pages' links start from the slash.
-      res.writeHead(301, { ...COMMON_HEADERS, Location: appPath(secret) }).end();
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
-      return;
-    }
-    const path = verdict.path;
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const own = path.startsWith(`/${OWN_PREFIX}`) ? path.slice(OWN_PREFIX.length + 1) : null;
     if (own === 'events') {
       res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
@@ -132,6 +97,10 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       return html(200, homeDocument(site));
     }
     if (route.kind === 'missing') return html(404, notFoundDocument(site, path));
+    // Checked at every request: the file may have become a symlink (or a folder on its way a
+    // link out of the folder) since the preview read it.
+    const abs = site.realPathInside(route.rootPath);
+    if (abs === null) return html(404, notFoundDocument(site, path));
     if (route.kind === 'page') {
       const t0 = performance.now();
       const body = pageDocument(site, route.rootPath);
@@ -139,7 +108,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       return html(200, body);
     }
     const type = IMAGE_TYPES[extname(route.rootPath).toLowerCase()];
-    const bytes = await readFile(join(options.dir, route.rootPath)).catch(() => null);
+    const bytes = await readFile(abs).catch(() => null);
     if (!bytes) return html(404, notFoundDocument(site, path));
     const name = encodeURIComponent(route.rootPath.slice(route.rootPath.lastIndexOf('/') + 1));
     send(res, 200, type ?? 'application/octet-stream', bytes, {
@@ -148,13 +117,6 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     });
   }
 
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((e: unknown) => {
-      log(`preview: ${e instanceof Error ? e.message : String(e)}`);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Quire could not render this page; see the terminal.\n');
-    });
-  });
-
   const watcher = await watchFolder(options.dir, (paths) => {
     let changed = false;
     for (const p of paths) changed = site.fileChanged(p) || changed;
@@ -162,14 +124,18 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     for (const stream of streams) stream.write(`event: change\ndata: ${site.version}\n\n`);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  const loopback = await startLoopbackServer({
+    name: 'preview',
+    port: options.port,
+    log,
+    secret,
+    refusal: 'Quire refused this request: it needs the secret printed when `quire preview` started. Open the exact address from its first output line.\n',
+    failure: 'Quire could not render this page; see the terminal.\n',
+    handle,
   }).catch(async (e: unknown) => {
     await watcher.close();
     throw e;
   });
-  port = (server.address() as AddressInfo).port;
   // Build the navigation and the space-wide checks now, while the writer opens the address, not on the first page view.
   setImmediate(() => {
     const first = site.spaces[0] && site.firstPage(site.spaces[0]);
@@ -181,19 +147,17 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       }
     }
   });
-  const origin = `http://127.0.0.1:${port}`;
   let closed = false;
   return {
-    url: `${origin}${appPath(secret)}`,
-    origin,
+    url: loopback.url,
+    origin: loopback.origin,
     site,
     async close() {
       if (closed) return;
       closed = true;
       await watcher.close();
       for (const stream of streams) stream.end();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await loopback.close();
     },
   };
 }
