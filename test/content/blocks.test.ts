@@ -201,7 +201,9 @@ describe('scanBlocks: problems, each with its line and how to fix it', () => {
       ['unknown-block', 1],
       ['unexpected-end', 4],
     ]);
-    expect(scanBlocks('{% hnit %}').problems[0]!.message).toMatch(/^line 1: \{% hnit %\} is not a block GitBook documents \(known: hint, tabs, .*\); Quire keeps it as written: fix the name/);
+    expect(scanBlocks('{% hnit %}').problems[0]!.message).toMatch(
+      /^line 1: \{% hnit %\} is not a block GitBook documents \(known: hint, tabs, .*\); Quire keeps it as written: fix the name/,
+    );
   });
 
   it("an integration's block (`{% @vendor/block … %}`) stands alone and is no problem, wherever it sits", () => {

@@ -23,7 +23,7 @@ const BODY = [
   '{% @github-files/github-code-block url="https://github.com/GitbookIO/gitbook/blob/main/README.md" %}',
   '',
   '{% hint style="info" %}',
-  "{% @mermaid/diagram content=\"graph TD; A-->B\" fullWidth='true' %}",
+  '{% @mermaid/diagram content="graph TD; A-->B" fullWidth=\'true\' %}',
   '{% endhint %}',
   '',
   '{% details-of-our-own %}',

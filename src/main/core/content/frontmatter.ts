@@ -186,7 +186,10 @@ function parseFrontmatter(source: string): PageMeta {
   const repeated = doc.errors.length === 0 ? repeatedKey(doc) : null;
   if (repeated !== null) {
     const line = lineCounter.linePos(repeated).line + 1; // +1: the opening '---' line
-    throw new PageFileError(`The frontmatter (the block between the '---' lines at the top) is not valid YAML at line ${line}: Map keys must be unique. Fix it and sync again.`, line);
+    throw new PageFileError(
+      `The frontmatter (the block between the '---' lines at the top) is not valid YAML at line ${line}: Map keys must be unique. Fix it and sync again.`,
+      line,
+    );
   }
   const error = doc.errors[0];
   if (error) {
