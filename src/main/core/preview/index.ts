@@ -5,6 +5,7 @@
  */
 export type { LinkedPage, LinkOutcome, RenderContext } from './context';
 export { folderRenderContext, pageTitle, type PreviewUrls } from './folder-context';
+export { iconHtml } from './icons';
 export { renderNavigation } from './navigation';
 export { type RenderedPage, renderPage } from './render-page';
 export { escapeHtml, isSafeUrl, sanitizeHtml, type UrlRewriter } from './sanitize';

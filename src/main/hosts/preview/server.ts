@@ -1,21 +1,25 @@
 /**
  * `quire preview`'s server: the folder rendered as GitBook renders it, on 127.0.0.1 under the
- * per-launch secret's path `/s/<secret>/` (hosts/loopback's checkDoor, as the web host): every
- * page, file and the live-reload stream (server-sent events) live below it, and no cookie
- * carries the secret (a cookie would reach any other server on 127.0.0.1). Pages get a
- * strict CSP (only our own script and styles, images from the folder, no frames, no forms, no
- * plugins); files of the folder are served only when they are content of a space (never
- * Quire's state), images inline and everything else as a download, each under a CSP that runs
- * nothing (an SVG or HTML asset cannot script the preview).
+ * per-launch secret's path `/s/<secret>/` (hosts/loopback's server, as the web host): every
+ * page, file, the live-reload stream (server-sent events) and the search endpoint live below
+ * it, and no cookie carries the secret (a cookie would reach any other server on 127.0.0.1).
+ * Pages get a strict CSP (only our own script, styles and fonts — KaTeX's, served from the
+ * package —, images from the folder, no frames, no forms, no plugins); files of the folder are
+ * served only when they are content of a space (never Quire's state) and, checked at every
+ * request, neither a symlink nor reached through one out of the folder; images inline and
+ * everything else as a download, each under a CSP that runs nothing (an SVG or HTML asset
+ * cannot script the preview).
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 import type { Mirror } from '../../core/mirror';
 import { appPath, COMMON_HEADERS, createSecret, send, startLoopbackServer } from '../loopback';
 import { projectRoot } from '../service/renderer-files';
 import { LIVE_RELOAD_SCRIPT, PREVIEW_LAYOUT_CSS } from './client';
 import { homeDocument, notFoundDocument, pageDocument } from './document';
+import { MAX_QUERY_CHARS, searchPreview } from './search';
 import { OWN_PREFIX, PreviewSite } from './site';
 import { watchFolder } from './watch';
 
@@ -42,6 +46,7 @@ const PAGE_CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
+  "font-src 'self'",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -68,12 +73,25 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   const pageCss = await readFile(join(projectRoot(), 'src', 'shared', 'page.css'), 'utf8');
   const streams = new Set<ServerResponse>();
 
+  const behaviour = await readFile(join(projectRoot(), 'src', 'shared', 'page-behaviour.js'), 'utf8');
+  const katexDir = join(dirname(createRequire(import.meta.url).resolve('katex/package.json')), 'dist');
+
   /** The preview's own files, by their name below `<base>_quire/`. */
   const ownFiles = new Map([
     ['page.css', { type: 'text/css; charset=utf-8', body: pageCss }],
     ['preview.css', { type: 'text/css; charset=utf-8', body: PREVIEW_LAYOUT_CSS }],
     ['live.js', { type: 'text/javascript; charset=utf-8', body: LIVE_RELOAD_SCRIPT }],
+    ['page-behaviour.js', { type: 'text/javascript; charset=utf-8', body: behaviour }],
   ]);
+
+  /** KaTeX's stylesheet and fonts, served from the package (no CDN: the preview works offline and its CSP allows only itself). */
+  async function katexFile(name: string): Promise<{ type: string; body: Buffer } | null> {
+    const font = /^fonts\/(KaTeX_[A-Za-z0-9_-]+)\.(woff2|woff|ttf)$/.exec(name);
+    if (name !== 'katex.min.css' && !font) return null;
+    const body = await readFile(join(katexDir, name)).catch(() => null);
+    if (!body) return null;
+    return { type: font ? `font/${font[2]}` : 'text/css; charset=utf-8', body };
+  }
 
   async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const own = path.startsWith(`/${OWN_PREFIX}`) ? path.slice(OWN_PREFIX.length + 1) : null;
@@ -84,8 +102,22 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       req.on('close', () => streams.delete(res));
       return;
     }
+    if (own === 'search') {
+      const query = new URL(req.url ?? '/', 'http://placeholder').searchParams.get('q') ?? '';
+      if (query.length > MAX_QUERY_CHARS) {
+        return send(
+          res,
+          200,
+          'application/json; charset=utf-8',
+          JSON.stringify({ query: '', results: [], error: `That search is too long (over ${MAX_QUERY_CHARS} characters): use fewer words.` }),
+        );
+      }
+      return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ query, results: searchPreview(site, options.mirror ?? null, query) }));
+    }
     const ownFile = own === null ? undefined : ownFiles.get(own);
     if (ownFile) return send(res, 200, ownFile.type, ownFile.body);
+    const katex = own?.startsWith('katex/') ? await katexFile(own.slice('katex/'.length)) : null;
+    if (katex) return send(res, 200, katex.type, katex.body, { 'Cache-Control': 'max-age=86400' });
     const route = site.route(path);
     const html = (status: number, body: string) => send(res, status, 'text/html; charset=utf-8', body, { 'Content-Security-Policy': PAGE_CSP });
     if (route.kind === 'home') {
