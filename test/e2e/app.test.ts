@@ -175,7 +175,12 @@ describe('Quire in a browser', () => {
     expect(await detail.getByText('first tab').isVisible()).toBe(false);
     await page.keyboard.press('ArrowLeft');
     await detail.getByText('first tab').waitFor();
-    expect(await detail.locator('.katex [data-gb-style]').first().evaluate((el) => (el as unknown as { style: { cssText: string } }).style.cssText)).not.toBe('');
+    expect(
+      await detail
+        .locator('.katex [data-gb-style]')
+        .first()
+        .evaluate((el) => (el as unknown as { style: { cssText: string } }).style.cssText),
+    ).not.toBe('');
     expect(await detail.locator('.hljs-keyword').first().textContent()).toBe('const');
     expect(await detail.getByRole('button', { name: 'Copy the code' }).isVisible()).toBe(true);
     await expect.poll(() => tree.getByRole('link', { name: /Welcome/ }).getAttribute('data-sync')).toBe('pending-edit');

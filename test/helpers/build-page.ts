@@ -21,7 +21,12 @@ export async function buildPage(entryDir = join(ROOT, 'src/renderer')): Promise<
     logLevel: 'warn',
     plugins: [react()],
     // As electron.vite.config.ts: KaTeX's fonts stay files (the window's CSP refuses data: fonts).
-    build: { outDir, emptyOutDir: true, reportCompressedSize: false, assetsInlineLimit: (file: string) => (/\.(?:woff2?|ttf|otf)$/i.test(file) ? false : undefined) },
+    build: {
+      outDir,
+      emptyOutDir: true,
+      reportCompressedSize: false,
+      assetsInlineLimit: (file: string) => (/\.(?:woff2?|ttf|otf)$/i.test(file) ? false : undefined),
+    },
   });
   return outDir;
 }
