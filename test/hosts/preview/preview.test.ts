@@ -222,6 +222,7 @@ describe('quire preview in a browser', () => {
         return doc.fonts.check('16px KaTeX_Main');
       }),
     ).toBe(true);
+    await snap(page, 'preview-blocks-light', { fullPage: true });
     // Code: highlighted, numbered and wrapped as {% code %} asks, with a copy button that copies the code.
     const code = page.locator('.gb-code.gb-line-numbers.gb-wrap');
     expect(await code.locator('.hljs-keyword').first().textContent()).toBe('import');
@@ -289,7 +290,6 @@ describe('quire preview in a browser', () => {
     expect(await outline.getByRole('link').allTextContents()).toEqual(['Math & TeX', 'Code', 'Cards', 'API', 'Integrations']);
     expect(await outline.getByRole('link', { name: 'Math & TeX' }).getAttribute('href')).toBe('#math-and-tex');
     expect(browser.pageErrors).toEqual([]); // no CSP refusal, no script error
-    await snap(page, 'preview-blocks-light');
   });
 
   it('searches the folder from the box in the header', async () => {
@@ -342,7 +342,7 @@ describe('quire preview in a browser', () => {
       const lightness = (rgb: string) => (rgb.match(/\d+/g) ?? []).slice(0, 3).reduce((sum, c) => sum + Number(c), 0) / 3;
       expect(lightness(body)).toBeLessThan(60);
       expect(lightness(text)).toBeGreaterThan(180);
-      await snap(page, 'preview-blocks-dark');
+      await snap(page, 'preview-blocks-dark', { fullPage: true });
     } finally {
       await page.emulateMedia({ colorScheme: 'light' });
     }
