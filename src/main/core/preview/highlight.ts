@@ -25,6 +25,11 @@ function hljs(): HLJS {
   return core;
 }
 
+/** Loads highlight.js's core now (each language still waits for the first page that uses it). */
+export function preloadHighlighter(): void {
+  hljs();
+}
+
 /** highlight.js's aliases, each with the module that defines it (generated from highlight.js; its test keeps it current). */
 export const LANGUAGE_ALIASES: Readonly<Record<string, string>> = {
   ado: 'stata',

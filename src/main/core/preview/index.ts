@@ -9,3 +9,14 @@ export { iconHtml } from './icons';
 export { renderNavigation } from './navigation';
 export { type RenderedPage, renderPage } from './render-page';
 export { escapeHtml, isSafeUrl, sanitizeHtml, type UrlRewriter } from './sanitize';
+
+import { preloadHighlighter } from './highlight';
+import { preloadMath } from './math';
+import { previewMarkdown } from './markdown';
+
+/** Loads the renderer's larger parts (markdown-it's rules, KaTeX, highlight.js's core) ahead of the first page. */
+export function preloadRenderer(): void {
+  previewMarkdown();
+  preloadMath();
+  preloadHighlighter();
+}

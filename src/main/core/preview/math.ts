@@ -16,10 +16,19 @@ import { createRequire } from 'node:module';
 type Katex = typeof import('katex').default;
 let katex: Katex | null = null;
 
+function loadKatex(): Katex {
+  katex ??= createRequire(import.meta.url)('katex') as Katex;
+  return katex;
+}
+
+/** Loads KaTeX now (a host that will render pages soon, such as the preview once it listens). */
+export function preloadMath(): void {
+  loadKatex();
+}
+
 /** TeX as HTML; `display` for a block (centred, on its own line). */
 export function renderMath(tex: string, display: boolean): string {
-  katex ??= createRequire(import.meta.url)('katex') as Katex;
-  const html = katex.renderToString(tex, {
+  const html = loadKatex().renderToString(tex, {
     displayMode: display,
     throwOnError: false,
     trust: false,

@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import type { Mirror } from '../../core/mirror';
+import { preloadRenderer } from '../../core/preview';
 import { appPath, COMMON_HEADERS, createSecret, send, startLoopbackServer } from '../loopback';
 import { projectRoot } from '../service/renderer-files';
 import { LIVE_RELOAD_SCRIPT, PREVIEW_LAYOUT_CSS } from './client';
@@ -168,11 +169,12 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     await watcher.close();
     throw e;
   });
-  // Build the navigation and the space-wide checks now, while the writer opens the address, not on the first page view.
+  // Load the renderer and build the navigation and the space-wide checks now, while the writer opens the address, not on the first page view.
   setImmediate(() => {
     const first = site.spaces[0] && site.firstPage(site.spaces[0]);
     if (first) {
       try {
+        preloadRenderer();
         pageDocument(site, first);
       } catch (e) {
         log(`preview: ${e instanceof Error ? e.message : String(e)}`);
