@@ -14,7 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPreview, type PreviewServer } from '../../../src/main/hosts/preview';
 import { snap } from '../../e2e/screenshots';
 import { launchBrowser, type Browser } from '../../helpers/chromium';
+import { Mirror } from '../../../src/main/core/mirror';
+import { startFakeApi } from '../../fake';
 import { quire, tempDir } from '../../helpers/cli';
+import { seedGuide, syncOnce } from '../../helpers/sync';
 
 const CLEAN = fileURLToPath(new URL('../../fixtures/check/clean/', import.meta.url));
 
@@ -507,6 +510,32 @@ describe('quire preview and symlinks made after it started', () => {
       expect((await get(port, `${base}guide/install.md`)).body).toContain('Sentinel line.');
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('quire preview over a sync folder', () => {
+  it('answers its search box from the mirror’s full-text index: ranked, accents and prefixes as `quire search` reads them', async () => {
+    const fake = await startFakeApi();
+    seedGuide(fake);
+    const root = tempDir('quire-preview-fts-');
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    const mirror = Mirror.open(root);
+    const server = await startPreview({ dir: root, mirror, log: () => {} });
+    try {
+      const port = Number(new URL(server.url).port);
+      const base = new URL(server.url).pathname;
+      const ask = async (q: string) => JSON.parse((await get(port, `${base}_quire/search?q=${encodeURIComponent(q)}`)).body);
+      const answer = await ask('instal*');
+      expect(answer.results.map((r: { path: string }) => r.path)).toEqual(['guide/getting-started/install.md']);
+      expect(answer.results[0]).toMatchObject({ title: 'Install', url: `${base}guide/getting-started/install.md` });
+      // FTS query syntax, as `quire search` has it: a title: term.
+      expect((await ask('title:faq')).results.map((r: { title: string }) => r.title)).toEqual(['FAQ']);
+      expect((await ask('x'.repeat(201))).error).toMatch(/too long/);
+    } finally {
+      await server.close();
+      mirror.close();
+      await fake.close();
     }
   });
 });
