@@ -28,7 +28,9 @@ const WORDS = 'metrics server scrape target retention series label query alert d
 function mathAndCodePage(): string {
   const parts = ['# Math and code\n', 'The disk needed grows as $$n \\times r$$ for $$n$$ series kept $$r$$ days.\n'];
   parts.push('$$\n\\sum_{i=1}^{N} \\frac{s_i \\cdot r}{2^{k}} \\leq \\sqrt{\\int_0^\\infty e^{-x^2}\\,dx}\n$$\n');
-  parts.push('{% code title="server.js" lineNumbers="true" %}\n```javascript\nimport { createServer } from "node:http";\nconst port = Number(process.env.PORT ?? 9400);\ncreateServer((req, res) => res.end(`hello ${req.url}`)).listen(port);\n```\n{% endcode %}\n');
+  parts.push(
+    '{% code title="server.js" lineNumbers="true" %}\n```javascript\nimport { createServer } from "node:http";\nconst port = Number(process.env.PORT ?? 9400);\ncreateServer((req, res) => res.end("hello " + req.url)).listen(port);\n```\n{% endcode %}\n',
+  );
   parts.push('```python\ndef retention(series: int, days: int) -> int:\n    return series * days * 2\n```\n');
   parts.push('```bash\nlumen serve --port 9400 --retention 30d\n```\n');
   while (parts.join('\n').length < 2900) parts.push(`${WORDS.join(' ')}. With $$x_{${parts.length}}^2$$ in it.\n`);
@@ -70,10 +72,7 @@ export function generateSpaceFolder(pages = PAGES, seed = 7): { dir: string; sam
   });
   const samplePage = 'math-and-code.md';
   writeFileSync(join(dir, samplePage), mathAndCodePage());
-  writeFileSync(
-    join(dir, 'SUMMARY.md'),
-    `# Table of contents\n\n${paths.map((p, i) => `* [Page ${i}](${p})`).join('\n')}\n* [Math and code](${samplePage})\n`,
-  );
+  writeFileSync(join(dir, 'SUMMARY.md'), `# Table of contents\n\n${paths.map((p, i) => `* [Page ${i}](${p})`).join('\n')}\n* [Math and code](${samplePage})\n`);
   return { dir, samplePage, paths };
 }
 
