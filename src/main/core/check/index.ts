@@ -10,5 +10,5 @@ export { countBySeverity, type Problem, type ProblemCode, type Severity, type Se
 export { checkPageForPush, pushGuard } from './push-guard';
 export { type Resolution, resolveHref } from './resolve';
 export { fileKind, isContentPath, readSpaceFile, readSpaceFolder, type SpaceFile, type SpaceFileKind } from './space-files';
-export { hasAnchor, headingSlug, type PageHeading, pageAnchors, pageHeadings } from './anchors';
+export { anchorTarget, gitbookAnchor, hasAnchor, headingSlug, type PageAnchors, type PageHeading, pageAnchors, pageHeadings } from './anchors';
 export { summaryEntries, summaryEntryFile } from './summary';

@@ -9,7 +9,7 @@
  * content. Synchronous on purpose, as sync's scan is: thousands of small reads are several
  * times faster without a promise each.
  */
-import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isIgnoredDir, isTempName } from '../sync/ignore';
 import { isRemoteCopy } from '../sync/plan/layout';
@@ -51,14 +51,14 @@ export function isContentPath(path: string): boolean {
   return !(parts.length === 1 && name.startsWith('.'));
 }
 
-/** Reads one file of a space folder; null when it is gone or not content. */
+/** Reads one file of a space folder; null when it is gone, not content, or a symlink (never followed, as sync never follows one). */
 export function readSpaceFile(spaceDir: string, path: string): SpaceFile | null {
   const nfc = path.normalize('NFC');
   if (!isContentPath(nfc)) return null;
   const abs = join(spaceDir, path);
   let size: number;
   try {
-    const st = statSync(abs);
+    const st = lstatSync(abs);
     if (!st.isFile()) return null;
     size = st.size;
   } catch {

@@ -40,7 +40,7 @@ Usage:
   quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>] [--allow-deletes] [--dry-run [--json]]
   quire status --dir <folder> [--json]
   quire review --dir <folder> [--json]   open change requests and unresolved comments
-  quire check --dir <folder> [--space <spaceId>]... [--json]   broken links, SUMMARY.md, blocks, frontmatter (offline)
+  quire check --dir <folder> [--space <spaceId>]... [--errors-only] [--json]   broken links, SUMMARY.md, blocks, frontmatter (offline)
   quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
   quire search <terms> --dir <folder> [--space <id>] [--kind page|comment|reply]... [--limit <n>] [--json]
   quire history [<file or page id>] --dir <folder> [--json] [--keep-days <n>] [--keep-versions <n>]
