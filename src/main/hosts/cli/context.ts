@@ -1,5 +1,5 @@
 import { ApiClient, type ApiClientOptions, API_URL_META, InvalidApiUrlError, normaliseApiUrl as parseApiUrl } from '../../core/api';
-import { Mirror, type OpenOptions } from '../../core/mirror';
+import { Mirror, type OpenOptions, refuseSyncFolder, UnsafeSyncFolderError } from '../../core/mirror';
 import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
 import { UsageError } from './args';
 import type { CliIo } from './io';
@@ -56,6 +56,16 @@ export class CliContext {
   async apiFor(mirror: Mirror, explicitUrl?: string): Promise<ApiClient> {
     const baseUrl = this.apiUrlFor(mirror, explicitUrl);
     return new ApiClient({ ...this.apiOptions, baseUrl, token: await this.token(baseUrl), signal: this.io.signal });
+  }
+}
+
+/** `--dir` names the root of the file system or a home folder itself: a usage error (exit 2), one line. */
+export function refuseUnsafeDir(dir: string): void {
+  try {
+    refuseSyncFolder(dir);
+  } catch (e) {
+    if (e instanceof UnsafeSyncFolderError) throw new UsageError(`--dir ${e.message}`, { usage: false });
+    throw e;
   }
 }
 

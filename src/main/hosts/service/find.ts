@@ -43,13 +43,16 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
     const mirror = state.mirror;
     let ready = searchReady.get(mirror);
     if (!ready) {
-      ready = indexNewSpaces(mirror, state.folder).then(
-        () => undefined,
-        (e: unknown) => {
-          searchReady.delete(mirror);
-          throw toQuireError(e, 'index the folder for search');
-        },
-      );
+      // Search damaged: made again (said in the log), then indexed from the folder.
+      ready = mirror
+        .withRepair(() => indexNewSpaces(mirror, state.folder), state.log)
+        .then(
+          () => undefined,
+          (e: unknown) => {
+            searchReady.delete(mirror);
+            throw toQuireError(e, 'index the folder for search');
+          },
+        );
       searchReady.set(mirror, ready);
     }
     return ready;
@@ -104,7 +107,9 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
     },
     'history.restore': async ({ spaceId, pageKey, version }) => {
       try {
-        const result = await runner.holdingFolder('restoring a version', () => restoreVersion(history(), state.folder, { spaceId, pageKey, version }));
+        const result = await runner.holdingFolder('restoring a version', () =>
+          state.mirror.withRepair(() => restoreVersion(history(), state.folder, { spaceId, pageKey, version }), state.log),
+        );
         return { version, file: result.file, outcome: result.outcome, savedVersion: result.saved?.number ?? null, besideOther: result.besideOther };
       } catch (e) {
         if (e instanceof VersionNotFoundError || e instanceof PageNotFoundError) throw new QuireError('not-found', e.message);

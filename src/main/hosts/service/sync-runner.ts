@@ -108,7 +108,16 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   };
 
   /** The folder's lock as this app takes it: waiting for its turn, however long, until the app stops. */
-  const folderLock = (what: string) => ({ command: what, waitMs: Number.POSITIVE_INFINITY, signal: state.abort.signal });
+  const folderLock = (what: string) => ({
+    command: what,
+    waitMs: Number.POSITIVE_INFINITY,
+    signal: state.abort.signal,
+    // A lock file Quire could not use was replaced: said in the log and the status bar.
+    onNotice: (line: string) => {
+      state.log(line);
+      announce(line);
+    },
+  });
 
   function holdingFolder<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return withFolderLock(
@@ -143,6 +152,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       },
       () => engine.runCycle(request),
     );
+    if (report.repaired) announce(report.repaired.join(' '));
     if (state.review) {
       status.update({ progress: { phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 } });
       await state.review.afterCycle(state.abort.signal, force);
@@ -154,6 +164,13 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
     if (e instanceof CancelledError || (e as Error)?.name === 'AbortError' || state.stopping) {
       status.update({ ...idleState() });
+      return false;
+    }
+    // Search or history damaged outside a cycle (a review refresh): made again, and the next cycle runs as usual.
+    const repaired = state.mirror.repairAfter(e);
+    if (repaired) {
+      announce(repaired.join(' '));
+      status.update({ ...idleState(), message: notice });
       return false;
     }
     if (isCorruptionError(e)) {
