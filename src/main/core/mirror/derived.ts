@@ -6,10 +6,12 @@
  * (search: empty, refilled from the folder as a new space is; history: the versions kept if they
  * read fine, otherwise empty, saying what was lost), and the caller runs again.
  *
- * Finding where the damage is takes `PRAGMA quick_check` one table at a time (and FTS5's own
- * check of its index), run only when SQLite reported something that may be damage: on the
- * 20,000-page benchmark mirror (254 MB) a whole quick_check takes about 1 s, so it is not run on
- * every open. Opening for a sync only looks for missing tables (one read of the schema).
+ * Finding where the damage is takes `PRAGMA quick_check` one table at a time and FTS5's own
+ * check of its index against `search_docs`, run only when SQLite reported something that may be
+ * damage (a corrupt page, a derived table missing, FTS5 failing): on the 20,000-page benchmark
+ * mirror (254 MB) that is 2-4 s (a whole-file quick_check alone about 1 s), far more than a no-op
+ * sync, so it is not run on every open. Opening for a sync only looks for missing tables (one read
+ * of the schema: about 1 ms there).
  *
  * The tables' definitions repeat the latest migration that made them (v13-search-history.ts);
  * test/mirror/derived.test.ts checks that a rebuilt schema equals a migrated one.
@@ -163,9 +165,10 @@ export function findDamage(db: Db, options: { thorough: boolean }): Damage {
   if (!options.thorough) return damage;
   if (!damage.derived.has('search')) {
     try {
-      db.prepare(`INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 0)`).run();
+      db.prepare(`INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)`).run(); // 1: against search_docs too
       db.prepare(`SELECT rowid, rank FROM search_fts WHERE search_fts MATCH 'kpage OR kcomment OR kreply' LIMIT 1`).all();
     } catch (err) {
+      if (String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw err; // another writer, not damage
       note('search', 'search_fts', (err as Error).message);
     }
   }
@@ -229,8 +232,8 @@ function dropFts(db: Db): void {
 export interface HistoryRebuild {
   /** The versions were kept (only the page list was made again from them). */
   kept: boolean;
-  /** Versions and pages lost, when they could still be counted. */
-  lost: { versions: number; pages: number } | null;
+  /** Versions and pages lost, as far as they could still be counted. */
+  lost: { versions: number | null; pages: number | null };
 }
 
 /**
@@ -245,7 +248,7 @@ export function rebuildHistory(db: Db): HistoryRebuild {
       db.exec(HISTORY_PAGES);
       db.exec(HISTORY_PAGES_FROM_VERSIONS);
     })();
-    return { kept: true, lost: null };
+    return { kept: true, lost: { versions: 0, pages: 0 } };
   }
   const lost = count(db);
   for (const t of [...HISTORY_TABLES].reverse()) db.exec(`DROP TABLE IF EXISTS ${t}`);
@@ -267,13 +270,16 @@ function findHistoryTableDamage(db: Db): string[] {
   });
 }
 
-function count(db: Db): { versions: number; pages: number } | null {
-  try {
-    return db.prepare(`SELECT count(*) AS versions, count(DISTINCT space_id || char(0) || page_key) AS pages FROM history_versions`).get() as {
-      versions: number;
-      pages: number;
-    };
-  } catch {
-    return null;
-  }
+function count(db: Db): HistoryRebuild['lost'] {
+  const one = (sql: string): number | null => {
+    try {
+      return (db.prepare(sql).get() as { n: number }).n;
+    } catch {
+      return null; // that table is what is damaged
+    }
+  };
+  return {
+    versions: one(`SELECT count(*) AS n FROM history_versions`),
+    pages: one(`SELECT count(*) AS n FROM history_pages`) ?? one(`SELECT count(DISTINCT space_id || char(0) || page_key) AS n FROM history_versions`),
+  };
 }

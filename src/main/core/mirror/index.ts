@@ -8,7 +8,7 @@ import { ContentStore } from './content';
 import { join } from 'node:path';
 import { CorruptMirrorError, isCorruptionError, MIRROR_FILE, notADatabase, type SetAside, setAsideCorrupt } from './corrupt';
 import { checkMirrorFiles, type Db, openDatabase, openDatabaseToPlan } from './database';
-import { type Damage, findDamage, mayBeDerivedDamage, rebuildHistory, rebuildSearch } from './derived';
+import { type Damage, findDamage, type HistoryRebuild, mayBeDerivedDamage, rebuildHistory, rebuildSearch } from './derived';
 import { FolderStore } from './folder';
 import { HistoryStore } from './history';
 import { SyncLog } from './log';
@@ -227,9 +227,7 @@ export class Mirror {
       lines.push(
         kept
           ? `Page history in ${where} was damaged (${damage.reason}): its list of pages was made again from the versions kept; no version was lost.`
-          : `Page history in ${where} was damaged (${damage.reason}) and could not be kept: ${
-              lost ? `${lost.versions} version(s) of ${lost.pages} page(s) are lost` : 'the versions kept until now are lost'
-            }, and it starts again from now. Your files and the sync state are not affected.`,
+          : `Page history in ${where} was damaged (${damage.reason}) and could not be kept: ${describeLost(lost)}, and it starts again from now. Your files and the sync state are not affected.`,
       );
     }
     for (const line of lines) this.log.add('error', line);
@@ -243,4 +241,12 @@ export class Mirror {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** "12 version(s) of 3 page(s) are lost", as far as they could be counted. */
+function describeLost(lost: HistoryRebuild['lost']): string {
+  if (lost.versions !== null && lost.pages !== null) return `${lost.versions} version(s) of ${lost.pages} page(s) are lost`;
+  if (lost.pages !== null) return `the versions of ${lost.pages} page(s) are lost`;
+  if (lost.versions !== null) return `${lost.versions} version(s) are lost`;
+  return 'the versions kept until now are lost';
 }

@@ -35,13 +35,17 @@ function toResultVM(h: FolderSearchHit): SearchResultVM {
 
 /** `runner`: history.restore writes into the folder under its lock, never during a sync cycle. */
 export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'holdingFolder'>): HandlersFor<FindRequest> {
-  /** Mirrors already brought up to date (a folder switch opens another). */
-  const searchReady = new WeakMap<Mirror, Promise<void>>();
+  /** Indexing under way, per mirror (a folder switch opens another); searches meanwhile wait for it. */
+  const indexing = new WeakMap<Mirror, Promise<void>>();
   const historyReady = new WeakSet<Mirror>();
 
+  /**
+   * Spaces the index has not seen are indexed from their files first: once per space, and again
+   * after the index was made again (damaged). With nothing to index, a lookup per space.
+   */
   const readyToSearch = (): Promise<void> => {
     const mirror = state.mirror;
-    let ready = searchReady.get(mirror);
+    let ready = indexing.get(mirror);
     if (!ready) {
       // Search damaged: made again (said in the log), then indexed from the folder.
       ready = mirror
@@ -49,11 +53,11 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
         .then(
           () => undefined,
           (e: unknown) => {
-            searchReady.delete(mirror);
             throw toQuireError(e, 'index the folder for search');
           },
-        );
-      searchReady.set(mirror, ready);
+        )
+        .finally(() => indexing.delete(mirror));
+      indexing.set(mirror, ready);
     }
     return ready;
   };
