@@ -35,8 +35,12 @@ function canonical(path: string): string {
 function homeFolders(env: NodeJS.ProcessEnv): Map<string, string> {
   const homes = new Map<string, string>();
   const add = (path: string | undefined, whose: string) => {
-    if (path && path.trim() !== '') homes.set(canonical(path), whose);
+    if (!path || path.trim() === '') return;
+    const key = canonical(path);
+    if (!homes.has(key)) homes.set(key, whose); // the first to name it: the user's own, then passwd's order
   };
+  add(env.HOME, 'your home folder');
+  add(homedir(), 'your home folder');
   let passwd = '';
   try {
     passwd = readFileSync('/etc/passwd', 'utf8');
@@ -47,8 +51,6 @@ function homeFolders(env: NodeJS.ProcessEnv): Map<string, string> {
     const fields = line.split(':');
     if (fields.length >= 7) add(fields[5], `${fields[0]}'s home folder`);
   }
-  add(homedir(), 'your home folder');
-  add(env.HOME, 'your home folder');
   return homes;
 }
 
