@@ -10,7 +10,7 @@ export type Db = Database.Database;
 const MIRROR_FILES = ['', '-wal', '-shm', '-journal'].map((suffix) => `${MIRROR_FILE}${suffix}`);
 
 /** How long a write waits for another connection's write to finish before SQLITE_BUSY. */
-export const BUSY_TIMEOUT_MS = 5000;
+const BUSY_TIMEOUT_MS = 5000;
 
 /** `.quire`, with the mirror's files in it checked (state-files.ts): none is a link, a folder or a device. */
 export function checkMirrorFiles(syncFolder: string, options: { create: boolean }): string {

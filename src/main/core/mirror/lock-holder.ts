@@ -28,12 +28,13 @@ export function describeHolder(holder: LockHolder | null): string {
 }
 
 /**
- * Who holds the folder's lock, when a live process on this machine (or one on another machine,
- * which cannot be asked) wrote it down; null otherwise.
+ * Who else holds the folder's lock: a live process on this machine (or one on another machine,
+ * which cannot be asked) that wrote it down; null otherwise, and when this process holds it.
  */
 export function currentHolder(syncFolder: string): LockHolder | null {
   const holder = readHolder(join(syncFolder, STATE_DIR));
   if (!holder || holder.host !== hostname()) return holder;
+  if (holder.pid === process.pid) return null;
   try {
     process.kill(holder.pid, 0);
     return holder;

@@ -7,7 +7,6 @@
  */
 import { accessSync, constants, statfsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUSY_TIMEOUT_MS } from './database';
 import { currentHolder, describeHolder } from './lock-holder';
 import { MIRROR_FILE } from './corrupt';
 import { lstatOrNull } from './state-files';
@@ -60,12 +59,10 @@ export function explainStorageError(err: unknown, syncFolder: string, file = MIR
     );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    // After waiting 5 s (database.ts), or at once when waiting could not help (a read turning into a write).
     const holder = currentHolder(syncFolder);
     const who = holder ? `${describeHolder(holder)}, which holds this folder` : 'another program (another Quire, or a tool that opened it)';
-    return say(
-      'busy',
-      `Quire's sync state in ${path} is being written by ${who}, and it did not finish within ${BUSY_TIMEOUT_MS / 1000} s. Let it finish (or close it), then ${again}.`,
-    );
+    return say('busy', `Quire's sync state in ${path} is being written by ${who}, so this could not write it. Let it finish (or close it), then ${again}.`);
   }
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM') || code.startsWith('SQLITE_AUTH')) {
     const why = whyNotWritable(syncFolder, dir, path);

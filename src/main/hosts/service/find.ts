@@ -53,7 +53,7 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
         .then(
           () => undefined,
           (e: unknown) => {
-            throw toQuireError(e, 'index the folder for search');
+            throw toQuireError(e, 'index the folder for search', state.folder);
           },
         )
         .finally(() => indexing.delete(mirror));
@@ -117,7 +117,7 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
         return { version, file: result.file, outcome: result.outcome, savedVersion: result.saved?.number ?? null, besideOther: result.besideOther };
       } catch (e) {
         if (e instanceof VersionNotFoundError || e instanceof PageNotFoundError) throw new QuireError('not-found', e.message);
-        throw toQuireError(e, 'restore that version');
+        throw toQuireError(e, 'restore that version', state.folder);
       } finally {
         state.events.changed('history');
       }

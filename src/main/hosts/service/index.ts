@@ -72,7 +72,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
       if (!session.user()) await session.learnUser(client);
       if (state.mirror.catalog.spaces().length === 0) await catalog.refresh();
     } catch (e) {
-      log(`start-up: ${describeError(e)}`);
+      log(`start-up: ${describeError(explainStorageError(e, state.folder))}`);
     }
     if (!state.stopping) await runner.schedule();
   }

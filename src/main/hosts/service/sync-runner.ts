@@ -8,7 +8,7 @@
 import { pushGuard } from '../../core/check';
 import type { SyncProgressVM, SyncStatusVM } from '../../../shared/contract';
 import { CancelledError } from '../../core/api';
-import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
+import { describeHolder, explainStorageError, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
 import {
   ContinuousSync,
   OwnWrites,
@@ -177,15 +177,19 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       void setAsideCorruptMirror(e);
       return false;
     }
-    const err = toQuireError(e, 'sync');
+    const err = toQuireError(e, 'sync', state.folder);
     const failed = err.code === 'token-rejected' ? 'token-rejected' : err.code === 'offline' ? 'offline' : 'error';
     const message =
       failed === 'offline'
         ? 'Offline: the API cannot be reached. Your edits and review actions are kept and sent when it is back.'
         : failed === 'token-rejected'
           ? 'The API rejected your token. Sign out and sign in with a new token.'
-          : `Sync failed: ${describeError(e)}`;
-    state.mirror.log.add(failed === 'offline' ? 'retry' : 'error', message);
+          : `Sync failed: ${describeError(explainStorageError(e, state.folder))}`;
+    try {
+      state.mirror.log.add(failed === 'offline' ? 'retry' : 'error', message);
+    } catch {
+      // The mirror itself may be what failed (a full disk, another writer): the status bar says so.
+    }
     status.update({ ...idleState(), state: failed, message });
     state.log(`sync: ${describeError(e)}`);
     return false;
