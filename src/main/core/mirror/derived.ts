@@ -137,8 +137,9 @@ export function mayBeDerivedDamage(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
   if (typeof e?.code !== 'string' || !e.code.startsWith('SQLITE_')) return false;
   if (e.code.startsWith('SQLITE_CORRUPT') || e.code === 'SQLITE_NOTADB') return true;
+  // A table or the FTS5 index gone or garbled, or a transaction SQLite rolled back under a savepoint.
   const message = typeof e.message === 'string' ? e.message : '';
-  return /\b(search_|history_)\w*|fts5|no such savepoint|vtable constructor failed/i.test(message);
+  return e.code === 'SQLITE_ERROR' && /\b(search_|history_)\w*|fts5|no such savepoint|vtable constructor failed/i.test(message);
 }
 
 /** Where a database is damaged: the derived parts, and the names of any other table (the mirror itself). */

@@ -60,7 +60,8 @@ export interface OpenOptions {
   /**
    * A damaged mirror (not a database, malformed, unreadable schema): `fail` (the default, for
    * read-only commands) throws CorruptMirrorError and leaves it as it is; `set-aside` (sync and
-   * the app) moves it aside for inspection and starts a fresh one (`Mirror.setAside` says so).
+   * the app) moves it aside for inspection and starts a fresh one (`Mirror.setAside` says so),
+   * and makes again a search or history table found missing (`Mirror.notices` say so).
    */
   ifCorrupt?: 'fail' | 'set-aside';
 }
@@ -98,6 +99,8 @@ export class Mirror {
   setAside: SetAside | null = null;
   /** Lines saying what opening set aside or repaired (search or history made again): hosts show each once. */
   readonly notices: string[] = [];
+  /** Errors repairAfter looked into and found not to be damage of search or history alone. */
+  private readonly notRepaired = new WeakSet<object>();
 
   private constructor(
     private readonly db: Db,
@@ -182,14 +185,17 @@ export class Mirror {
    * in place), and inside a transaction.
    */
   repairAfter(err: unknown): string[] | null {
-    if (!this.db.open || this.db.inTransaction || !mayBeDerivedDamage(err)) return null;
+    if (!this.db.open || this.db.inTransaction || !mayBeDerivedDamage(err) || this.notRepaired.has(err as object)) return null;
     let damage: Damage;
     try {
       damage = findDamage(this.db, { thorough: true });
     } catch {
       return null;
     }
-    if (damage.core.length > 0 || damage.derived.size === 0) return null;
+    if (damage.core.length > 0 || damage.derived.size === 0) {
+      this.notRepaired.add(err as object); // the next caller handed the same error need not look again (seconds on a large mirror)
+      return null;
+    }
     try {
       return this.rebuild(damage);
     } catch {
