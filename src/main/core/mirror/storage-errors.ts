@@ -69,7 +69,7 @@ export function explainStorageError(err: unknown, syncFolder: string, file = MIR
     if (why) return say('read-only', `Could not open or save Quire's sync state in ${path}: ${why}. Make it writable, then ${again}.`);
     return say(
       'cannot-open',
-      `Could not open Quire's sync state in ${path} (${(err as Error).message}). Check that the folder is there and yours to write, then ${again}.`,
+      `Could not open Quire's sync state in ${path}: the system refused to open it. Check that the folder is there and yours to write, then ${again}.`,
     );
   }
   return err as Error;
