@@ -144,3 +144,17 @@ it('.quire/staging as a link: a move does not carry the writer’s file through 
   expect(statSync(outside).mtimeMs).toBe(untouched);
   expect(readFileSync(join(dir, 'faq.md'), 'utf8')).toContain('Questions.');
 });
+
+it('a staging journal that is a link: not read, so nothing it lists is moved into the folder', async () => {
+  const outside = elsewhere();
+  writeFileSync(outside.file, JSON.stringify({ moves: [{ from: 'planted.md', to: 'faq.md', staged: 'waiting' }] }));
+  const staging = state(`staging/${space.id}`);
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(join(staging, 'waiting'), '# Planted\n\nNot the writer’s.\n');
+  symlinkSync(outside.file, join(staging, 'moves.json'));
+
+  const run = await syncOnce(fake, root);
+  expect(run.code, run.stderr).toBe(0);
+  expect(readdirSync(dir)).not.toContain('planted.md');
+  expect(fake.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/content'))).toEqual([]);
+});
