@@ -6,10 +6,8 @@
  * full across many small spaces; then writes again the links of files in other spaces that point
  * at pages which moved, appeared or went away.
  */
-import { join } from 'node:path';
 import { CancelledError, TokenRejectedError, type ApiClient } from '../api';
-import type { Mirror } from '../mirror';
-import { STATE_DIR } from '../mirror';
+import { explainStorageError, type Mirror } from '../mirror';
 import { refreshCatalog } from './catalog';
 import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
@@ -71,7 +69,14 @@ export class SyncEngine {
     try {
       return await this.cycle(hint);
     } catch (err) {
-      throw explainMirrorError(err, this.options.root);
+      // Search or history damaged (derived data): made again, and the cycle runs again over every file.
+      const repaired = this.options.dryRun ? null : this.options.mirror.repairAfter(err);
+      if (!repaired) throw explainMirrorError(err, this.options.root);
+      try {
+        return { ...(await this.cycle({ changed: 'all' })), repaired };
+      } catch (again) {
+        throw explainMirrorError(again, this.options.root);
+      }
     }
   }
 
@@ -181,17 +186,10 @@ function spaceHint(hint: CycleRequest, folder: string): ScanHint {
   return hint.changed.flatMap((p) => (p.startsWith(prefix) ? [p.slice(prefix.length)] : []));
 }
 
-/** SQLite failing to write the mirror (full disk, read-only folder) said in plain words. */
+/** SQLite failing to write the mirror (full disk, read-only folder, another writer) said in plain words. */
 export function explainMirrorError(err: unknown, root: string): Error {
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return err as Error;
-  const where = join(root, STATE_DIR, 'mirror.db');
-  const kept = 'Your files were not changed beyond what was already written, and every edit is still in them.';
-  if (code.startsWith('SQLITE_FULL') || code.startsWith('SQLITE_IOERR')) {
-    return new Error(`Could not save the sync state in ${where}: the disk is full (or failing). Free some space, then sync again. ${kept}`, { cause: err });
-  }
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM')) {
-    return new Error(`Could not save the sync state in ${where}: the folder is read-only. Make it writable, then sync again. ${kept}`, { cause: err });
-  }
-  return err as Error;
+  return explainStorageError(err, root, undefined, {
+    again: 'sync again',
+    reassurance: 'Your files were not changed beyond what was already written, and every edit is still in them.',
+  });
 }

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import type { ApiClient } from '../api';
-import { type Mirror, STATE_DIR } from '../mirror';
+import { type Mirror, stagingDir } from '../mirror';
 import { applyFileOps, type ApplyResult } from './apply';
 import { deletedAssetsInUse, pullAssets } from './assets';
 import { dryRunOf } from './dry-run';
@@ -138,7 +138,7 @@ function startCycle(ctx: SpaceSyncContext, space: SyncSpace, report: SpaceReport
     ctx,
     space,
     spaceDir: join(ctx.root, space.folder),
-    stagingDir: join(ctx.root, STATE_DIR, 'staging', space.id),
+    stagingDir: stagingDir(ctx.root, space.id), // checked: neither it nor .quire is a link
     store,
     pushCtx: { api: ctx.api, mirror: ctx.mirror, store, spaceId: space.id, signal: ctx.signal },
     startedAt: new Date().toISOString(),

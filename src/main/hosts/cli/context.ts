@@ -1,5 +1,5 @@
 import { ApiClient, type ApiClientOptions, type ApiEvent, API_URL_META, InvalidApiUrlError, normaliseApiUrl as parseApiUrl } from '../../core/api';
-import { Mirror, type OpenOptions } from '../../core/mirror';
+import { Mirror, type OpenOptions, refuseSyncFolder, UnsafeSyncFolderError } from '../../core/mirror';
 import { KeytarTokenStore, redactSecrets, type TokenStore } from '../../core/secrets';
 import { UsageError } from './args';
 import type { CliIo } from './io';
@@ -80,6 +80,16 @@ function retryLine(event: ApiEvent): string | null {
   if (event.type !== 'retry') return null;
   const wait = event.delayMs < 1000 ? `${(event.delayMs / 1000).toFixed(1)} s` : `${Math.round(event.delayMs / 1000)} s`;
   return safeField(redactSecrets(`${event.method} ${event.path}: ${event.reason}; retrying… (attempt ${event.attempt + 1}, in ${wait})`));
+}
+
+/** `--dir` names the root of the file system or a home folder itself: a usage error (exit 2), one line. */
+export function refuseUnsafeDir(dir: string): void {
+  try {
+    refuseSyncFolder(dir);
+  } catch (e) {
+    if (e instanceof UnsafeSyncFolderError) throw new UsageError(`--dir ${e.message}`, { usage: false });
+    throw e;
+  }
 }
 
 /** The core's API address check, with a bad address reported as a usage error (exit code 2). */

@@ -3,7 +3,7 @@
  * terms: which command or flag to use next.
  */
 import { TokenRejectedError } from '../../core/api';
-import { FolderBusyError } from '../../core/mirror';
+import { explainStorageError, FolderBusyError } from '../../core/mirror';
 import { describeMassDelete } from '../../core/sync';
 import { safeField } from './terminal-text';
 
@@ -15,8 +15,12 @@ export function heldMessage(hold: Hold, space: { title: string; folder: string |
   return `${describeMassDelete(hold, shown)} If that is what you want, run \`quire sync --once --allow-deletes\`; otherwise restore the files.`;
 }
 
-/** An error's message, with what to run next when the command line knows better than the core. */
-export function errorMessage(err: unknown): string {
+/**
+ * An error's message, with what to run next when the command line knows better than the core.
+ * SQLite failing on the folder's mirror (`dir`) is said in plain words, for every command.
+ */
+export function errorMessage(raw: unknown, dir?: string): string {
+  const err = dir === undefined ? raw : explainStorageError(raw, dir);
   const message = err instanceof Error ? err.message : String(err);
   if (err instanceof TokenRejectedError) return `${message} Run \`quire login\` to sign in again, or set QUIRE_TOKEN to a valid API token.`;
   if (err instanceof FolderBusyError) return `${message} Let it finish (or stop it), then run this again; \`quire status\` works meanwhile.`;

@@ -5,7 +5,7 @@
  * no database or API client, `sync --once` neither the web host nor the folder watcher. The
  * bundle (scripts/build-cli.mjs) splits along these imports.
  */
-import { parseArgs, UsageError, type ParsedArgs } from './args';
+import { flag, parseArgs, UsageError, type ParsedArgs } from './args';
 import type { CliContext } from './context';
 import { EXIT, type CliIo } from './io';
 import { terminalSafe } from './terminal-text';
@@ -74,8 +74,11 @@ export async function runCli(argv: string[], rawIo: CliIo, given?: CliContext): 
     return EXIT.usage;
   }
   try {
-    const [command, ctx] = await Promise.all([load(), given ?? import('./context').then(({ CliContext }) => new CliContext(io))]);
-    return await command(args, io, ctx);
+    const [command, context] = await Promise.all([load(), import('./context')]);
+    // Every command's --dir: never the root of the file system or a home folder itself.
+    const dir = flag(args, 'dir');
+    if (dir !== undefined && dir.trim() !== '') context.refuseUnsafeDir(dir);
+    return await command(args, io, given ?? new context.CliContext(io));
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(err.showUsage ? `quire ${args.command}: ${err.message}\n\n${USAGE}` : `quire ${args.command}: ${err.message}`);
@@ -88,7 +91,7 @@ export async function runCli(argv: string[], rawIo: CliIo, given?: CliContext): 
     }
     // One clear line: what happened and what to do (the error messages carry both).
     const { errorMessage } = await import('./messages');
-    io.stderr(`quire ${args.command}: ${collapseLines(errorMessage(err))}`);
+    io.stderr(`quire ${args.command}: ${collapseLines(errorMessage(err, flag(args, 'dir')))}`);
     return EXIT.error;
   }
 }

@@ -32,7 +32,7 @@ export function reviewHandlers(state: ServiceState): HandlersFor<ReviewRequest> 
     try {
       run();
     } catch (e) {
-      throw toQuireError(e, 'do that');
+      throw toQuireError(e, 'do that', state.folder);
     } finally {
       state.status.update({ pendingActions: state.review?.pendingCount() ?? 0 });
       state.events.changed('review');

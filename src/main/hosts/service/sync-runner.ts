@@ -8,7 +8,7 @@
 import { pushGuard } from '../../core/check';
 import type { SyncProgressVM, SyncStatusVM } from '../../../shared/contract';
 import { CancelledError } from '../../core/api';
-import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
+import { describeHolder, explainStorageError, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
 import {
   ContinuousSync,
   OwnWrites,
@@ -108,7 +108,16 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   };
 
   /** The folder's lock as this app takes it: waiting for its turn, however long, until the app stops. */
-  const folderLock = (what: string) => ({ command: what, waitMs: Number.POSITIVE_INFINITY, signal: state.abort.signal });
+  const folderLock = (what: string) => ({
+    command: what,
+    waitMs: Number.POSITIVE_INFINITY,
+    signal: state.abort.signal,
+    // A lock file Quire could not use was replaced: said in the log and the status bar.
+    onNotice: (line: string) => {
+      state.log(line);
+      announce(line);
+    },
+  });
 
   function holdingFolder<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return withFolderLock(
@@ -143,6 +152,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       },
       () => engine.runCycle(request),
     );
+    if (report.repaired) announce(report.repaired.join(' '));
     if (state.review) {
       status.update({ progress: { phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 } });
       await state.review.afterCycle(state.abort.signal, force);
@@ -156,19 +166,30 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       status.update({ ...idleState() });
       return false;
     }
+    // Search or history damaged outside a cycle (a review refresh): made again, and the next cycle runs as usual.
+    const repaired = state.mirror.repairAfter(e);
+    if (repaired) {
+      announce(repaired.join(' '));
+      status.update({ ...idleState(), message: notice });
+      return false;
+    }
     if (isCorruptionError(e)) {
       void setAsideCorruptMirror(e);
       return false;
     }
-    const err = toQuireError(e, 'sync');
+    const err = toQuireError(e, 'sync', state.folder);
     const failed = err.code === 'token-rejected' ? 'token-rejected' : err.code === 'offline' ? 'offline' : 'error';
     const message =
       failed === 'offline'
         ? 'Offline: the API cannot be reached. Your edits and review actions are kept and sent when it is back.'
         : failed === 'token-rejected'
           ? 'The API rejected your token. Sign out and sign in with a new token.'
-          : `Sync failed: ${describeError(e)}`;
-    state.mirror.log.add(failed === 'offline' ? 'retry' : 'error', message);
+          : `Sync failed: ${describeError(explainStorageError(e, state.folder))}`;
+    try {
+      state.mirror.log.add(failed === 'offline' ? 'retry' : 'error', message);
+    } catch {
+      // The mirror itself may be what failed (a full disk, another writer): the status bar says so.
+    }
     status.update({ ...idleState(), state: failed, message });
     state.log(`sync: ${describeError(e)}`);
     return false;

@@ -62,8 +62,9 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     const review = new ReviewService(mirror);
     const { api, why } = await tryApi(ctx, mirror);
     // A comment id seen on the web but not mirrored yet: fetch review data first.
-    if (api && !review.comment(commentId)) await review.refresh(api, { signal: io.signal });
-    const result = await review.act(input, api, io.signal);
+    // Search damaged (comments are indexed as they are written): made again, and the step runs again.
+    if (api && !review.comment(commentId)) await mirror.withRepair(() => review.refresh(api, { signal: io.signal }), io.stderr);
+    const result = await mirror.withRepair(() => review.act(input, api, io.signal), io.stderr);
     if (!api && result.outcome === 'queued') result.message = why;
     if (has(args, 'json')) {
       io.stdout(JSON.stringify({ outcome: result.outcome, actionId: result.action.id, targetId: result.targetId, message: result.message }, null, 2));

@@ -49,22 +49,21 @@ export async function history(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
       io.stderr(`This folder now keeps every version from the last ${retention.days} day(s), and at least the last ${retention.minVersions} of each page.`);
       if (target === undefined) return EXIT.ok;
     }
-    recordSyncedBaselines(mirror);
-    if (target === undefined) {
-      const pages = mirror.history.pages({ limit: 200 });
-      if (has(args, 'json')) io.stdout(JSON.stringify({ pages: pages.map((p) => pageJson(mirror, p)) }, null, 2));
-      else io.stdout(formatPages(mirror, pages));
-      return EXIT.ok;
-    }
-    const ref = findPage(mirror, dir, target);
-    const versions = mirror.history.versions(ref.spaceId, ref.pageKey);
-    const page = mirror.history.page(ref.spaceId, ref.pageKey);
-    if (has(args, 'json')) {
+    // History damaged (a table gone): made again, said on stderr, and read again.
+    const text = await mirror.withRepair(() => {
+      recordSyncedBaselines(mirror);
+      if (target === undefined) {
+        const pages = mirror.history.pages({ limit: 200 });
+        return has(args, 'json') ? JSON.stringify({ pages: pages.map((p) => pageJson(mirror, p)) }, null, 2) : formatPages(mirror, pages);
+      }
+      const ref = findPage(mirror, dir, target);
+      const versions = mirror.history.versions(ref.spaceId, ref.pageKey);
+      const page = mirror.history.page(ref.spaceId, ref.pageKey);
+      if (!has(args, 'json')) return formatVersions(mirror, ref, page, versions, target, dir);
       const json: HistoryJson = { page: refJson(mirror, ref, page), versions: versions.map(versionListing) };
-      io.stdout(JSON.stringify(json, null, 2));
-    } else {
-      io.stdout(formatVersions(mirror, ref, page, versions, target, dir));
-    }
+      return JSON.stringify(json, null, 2);
+    }, io.stderr);
+    io.stdout(text);
     return EXIT.ok;
   } catch (err) {
     if (err instanceof RangeError) throw new UsageError(err.message);

@@ -20,10 +20,12 @@ export async function restore(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
   if (!Number.isInteger(version) || version < 1) throw new UsageError(`--version must be a version number from \`quire history\` (got "${raw}")`);
   const mirror = ctx.openMirror(dir);
   try {
-    const result = await withFolderTurn(dir, 'quire restore', io, async () => {
-      recordSyncedBaselines(mirror);
-      return restoreVersion(mirror, dir, { target, version });
-    });
+    const result = await withFolderTurn(dir, 'quire restore', io, () =>
+      mirror.withRepair(() => {
+        recordSyncedBaselines(mirror);
+        return restoreVersion(mirror, dir, { target, version });
+      }, io.stderr),
+    );
     const file = safeField(result.file);
     if (result.outcome === 'unchanged') {
       io.stdout(`${file} already holds version ${version}; nothing to do.`);

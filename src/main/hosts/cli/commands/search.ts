@@ -49,8 +49,10 @@ export async function search(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 
     if (spaceId !== undefined && !mirror.catalog.space(spaceId)) {
       throw new UsageError(`no space ${spaceId} in ${dir}; \`quire status --dir ${dir}\` lists the synced spaces`);
     }
-    await catchUp(mirror, dir, io);
-    const hits = searchFolder(mirror, query, { spaceId, limit, ...(kinds.length > 0 ? { kinds } : {}) });
+    const hits = await mirror.withRepair(async () => {
+      await catchUp(mirror, dir, io);
+      return searchFolder(mirror, query, { spaceId, limit, ...(kinds.length > 0 ? { kinds } : {}) });
+    }, io.stderr);
     if (has(args, 'json')) {
       io.stdout(JSON.stringify({ query, results: hits.map(toJson) } satisfies SearchJson, null, 2));
     } else {

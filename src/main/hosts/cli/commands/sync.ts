@@ -41,11 +41,12 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 
   let mirror: Mirror;
   try {
-    mirror = ctx.openMirror(dir, { ifCorrupt: 'set-aside' });
+    // A dry run writes nothing anywhere: not even a new folder or mirror (it plans against one in memory).
+    mirror = dryRun ? Mirror.openToPlan(dir) : ctx.openMirror(dir, { ifCorrupt: 'set-aside' });
   } catch (err) {
     throw explainMirrorError(err, dir);
   }
-  if (mirror.setAside) io.stderr(mirror.setAside.notice);
+  for (const notice of mirror.notices) io.stderr(notice);
   try {
     return await run(mirror);
   } catch (err) {
@@ -90,6 +91,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     if (has(args, 'once')) {
       // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
       const report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
+      for (const line of report.repaired ?? []) io.stderr(line);
       io.stdout(describe(report));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
       sayWhatNeedsYou(report, io);
@@ -113,6 +115,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
             waitMs: Number.POSITIVE_INFINITY,
             signal: io.signal,
             onWait: (holder) => io.stderr(`Waiting for ${describeHolder(holder)} to finish with this folder…`),
+            onNotice: io.stderr,
           },
           () => engine.runCycle(request),
         );
@@ -122,12 +125,19 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       intervalMs: intervalS * 1000,
       signal: io.signal,
       onReport: (report) => {
+        for (const line of report.repaired ?? []) io.stderr(line);
         if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report));
         for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
         sayWhatNeedsYou(report, io);
       },
       onError: (err) => {
         if (io.signal.aborted) return false;
+        // Search or history damaged outside a cycle (a review refresh): made again, and on with the next cycle.
+        const repaired = mirror.repairAfter(err);
+        if (repaired) {
+          for (const line of repaired) io.stderr(line);
+          return false;
+        }
         if (isFatal(err) || isCorruptionError(err)) {
           fatal = err; // a rejected token needs the user; a damaged mirror is set aside below
           return true;
