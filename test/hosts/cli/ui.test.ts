@@ -7,6 +7,7 @@ import { parseArgs } from '../../../src/main/hosts/cli/args';
 import type { CliIo } from '../../../src/main/hosts/cli/io';
 import { MemoryTokenStore } from '../../../src/main/core/secrets';
 import { ui } from '../../../src/main/hosts/cli/commands/ui';
+import { quire } from '../../helpers/cli';
 
 describe('quire ui', () => {
   let fake: FakeApi;
@@ -71,10 +72,11 @@ describe('quire ui', () => {
     await rm(empty, { recursive: true, force: true });
   });
 
-  it('refuses a bad port with a usage error', async () => {
-    const { cliIo } = io();
-    await expect(ui(parseArgs(['ui', '--api', fake.url, '--dir', dir, '--port', 'x']), cliIo, { rendererDir: renderer })).rejects.toThrow(
-      /--port must be a number/,
-    );
+  it('refuses a port that is not plain digits from 0 to 65535 with a usage error', async () => {
+    for (const port of ['x', '0x50', '8e1', '65536', '-1']) {
+      const run = await quire(['ui', '--api', fake.url, '--dir', dir, '--port', port]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^quire ui: --port (takes a whole number in plain digits, from 0 to 65535|65536 is out of range)/);
+    }
   });
 });

@@ -34,7 +34,7 @@ describe('local edits become one change request per space', () => {
     write(dir, 'faq.md', '---\ndescription: Answers\n---\n\n# FAQ\n\nQuestions and answers.\n');
     const run = await syncOnce(fake, root);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/1 change\(s\) pushed to change request #1/);
+    expect(run.stdout).toMatch(/1 change pushed to change request #1/);
 
     const [cr] = openChangeRequests(fake, space.id);
     expect(cr?.subject).toMatch(/^Update “FAQ” \(Quire [0-9a-f]{8}\)$/);
@@ -184,7 +184,7 @@ describe('three-way merges', () => {
 
     const run = await syncOnce(fake, root);
     expect(run.code).toBe(3);
-    expect(run.stdout).toMatch(/1 conflict\(s\) need you/);
+    expect(run.stdout).toMatch(/1 conflict needs you/);
     expect(read(dir, 'getting-started/install.md')).toBe(mine);
     expect(read(dir, 'getting-started/install.remote.md')).toContain('Line three, their way.');
     const st = JSON.parse((await status(root)).stdout) as { spaces: { conflicts: { path: string; kind: string; remotePath: string }[] }[] };

@@ -3,6 +3,7 @@ import { CheckSetupError, checkFolder, type FolderCheck, hasMirror, type Problem
 import { dirFlag, has, spaceFlags, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
+import { plural } from '../plural';
 import { safeField } from '../terminal-text';
 
 /** Exit code when the check found errors: 3, "needs you", as for `quire sync`. */
@@ -38,8 +39,6 @@ function formatProblem(p: Problem): string {
   return `${safeField(where)}: ${p.severity}: ${safeField(p.message)}\n    fix: ${safeField(p.fix)}`;
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 function formatReport(report: FolderCheck): string {
   const lines: string[] = [];
   const several = report.spaces.length > 1;
@@ -49,8 +48,15 @@ function formatReport(report: FolderCheck): string {
     if (several && space.problems.length === 0) lines.push('  no problems');
   }
   const { error, warning, info } = report.counts;
+  // The verdict names what was listed above it: never "no problems" after a problem.
   const verdict =
-    error > 0 ? `${plural(error, 'error')} to fix before pushing` : warning > 0 ? 'no errors; the warnings are worth a look' : 'no problems found';
+    error > 0
+      ? `${plural(error, 'error')} to fix before pushing`
+      : warning > 0
+        ? `no errors; the ${warning === 1 ? 'warning is' : 'warnings are'} worth a look`
+        : info > 0
+          ? 'no errors or warnings; the notes above are for information'
+          : 'no problems found';
   lines.push(`Checked ${plural(report.spaces.length, 'space')}: ${plural(error, 'error')}, ${plural(warning, 'warning')}, ${info} info — ${verdict}.`);
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@ import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { heldMessage } from '../messages';
+import { plural } from '../plural';
 import { safeField } from '../terminal-text';
 import { deletedAssets, pendingEdits as detectPendingEdits } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
@@ -92,7 +93,7 @@ function formatSpace(s: SpaceStatus): string {
     ...s.conflicts.map((c) => `    ${safeField(c.path)}: ${c.kind}${c.remotePath ? ` (remote version in ${safeField(c.remotePath)})` : ''}`),
     `  open change requests: ${s.openChangeRequests}`,
     ...(s.changeRequest
-      ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${safeField(s.changeRequest.subject)}`]
+      ? [`  your edits are in change request #${s.changeRequest.number} (${plural(s.changeRequest.pages, 'page')}): ${safeField(s.changeRequest.subject)}`]
       : []),
     ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),
     ...s.deletedAssets.map((a) =>

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { KeytarTokenStore, type TokenStore } from '../../../core/secrets';
 import { defaultRendererDir, rendererBuilt } from '../../service';
 import { startWebHost } from '../../web';
-import { dirFlag, flag, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, portFlag, requireFlag, type ParsedArgs } from '../args';
 import { normaliseApiUrl } from '../context';
 import { EXIT, type CliIo } from '../io';
 
@@ -14,9 +14,7 @@ import { EXIT, type CliIo } from '../io';
 export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; rendererDir?: string } = {}): Promise<number> {
   const apiUrl = normaliseApiUrl(requireFlag(args, 'api'));
   const dir = resolve(dirFlag(args));
-  const portFlag = flag(args, 'port');
-  const port = portFlag === undefined ? 0 : Number(portFlag);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);
+  const port = portFlag(args);
 
   const rendererDir = ctx.rendererDir ?? defaultRendererDir();
   if (!rendererBuilt(rendererDir)) {
