@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CheckSetupError, checkFolder, type FolderCheck, hasMirror, type Problem } from '../../../core/check';
+import { CheckSetupError, checkFolderInTurns, type FolderCheck, hasMirror, type Problem, type StepProgress } from '../../../core/check';
 import { dirFlag, has, spaceFlags, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
@@ -19,7 +19,8 @@ export async function check(args: ParsedArgs, io: CliIo, ctx: CliContext): Promi
   const mirror = hasMirror(dir) ? ctx.openMirror(dir) : null;
   let report: FolderCheck;
   try {
-    report = checkFolder(dir, mirror, spaceIds);
+    // In turns, so Ctrl-C stops it between two files and a long check shows how far it got.
+    report = await checkFolderInTurns(dir, mirror, spaceIds, { signal: io.signal, onProgress: progressLine(io) });
   } catch (err) {
     if (err instanceof CheckSetupError) {
       io.stderr(`quire check: ${err.message}`);
@@ -32,6 +33,17 @@ export async function check(args: ParsedArgs, io: CliIo, ctx: CliContext): Promi
   if (has(args, 'json')) io.stdout(JSON.stringify(report, null, 2));
   else io.stdout(formatReport(report));
   return report.counts.error > 0 ? ERRORS_FOUND : EXIT.ok;
+}
+
+/** After the first second, a line a second on stderr: `Checking: 5000 of 20000 files…`. */
+function progressLine(io: CliIo, now = () => Date.now()): (p: StepProgress) => void {
+  let lastAt = now();
+  return (p) => {
+    const t = now();
+    if (t - lastAt < 1000) return;
+    lastAt = t;
+    io.stderr(`Checking: ${p.done} of ${plural(p.total, 'file')}…`);
+  };
 }
 
 function formatProblem(p: Problem): string {
