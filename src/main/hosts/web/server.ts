@@ -44,16 +44,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const rendererDir = options.rendererDir ?? defaultRendererDir();
   const secret = createSecret();
-  const service =
-    options.service ??
-    (await createQuireService({
-      apiUrl: options.apiUrl,
-      folder: options.dir,
-      tokens: options.tokens ?? new KeytarTokenStore(),
-      token: options.token,
-      host: { kind: 'web', ...systemOpener() },
-      log,
-    }));
   let port = 0;
   let csp = '';
 
@@ -130,11 +120,29 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     });
   }
 
+  // The port first: when it is taken, nothing else has started (no mirror opened, no sync running).
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  // No socket reaches the service before the URL (and its secret) is printed, after this returns.
+  let service: QuireService;
+  try {
+    service =
+      options.service ??
+      (await createQuireService({
+        apiUrl: options.apiUrl,
+        folder: options.dir,
+        tokens: options.tokens ?? new KeytarTokenStore(),
+        token: options.token,
+        host: { kind: 'web', ...systemOpener() },
+        log,
+      }));
+  } catch (e) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw e;
+  }
   csp = contentSecurityPolicy(allowedHosts(port).map((h) => `ws://${h}`));
   const origin = `http://127.0.0.1:${port}`;
 
