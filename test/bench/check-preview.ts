@@ -14,7 +14,7 @@ import { checkFolder } from '../../src/main/core/check';
 import { startPreview } from '../../src/main/hosts/preview';
 import { launchBrowser } from '../helpers/chromium';
 import { mulberry32 } from '../helpers/random';
-import { CLI_NODE_FLAGS } from './cli-process';
+import { CLI, CLI_NODE_FLAGS } from './cli-process';
 
 const PAGES = 2000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -62,12 +62,11 @@ export function generateSpaceFolder(pages = PAGES, seed = 7): { dir: string; sam
 export async function benchCheckPreview(): Promise<Record<string, string | number>> {
   const { dir, samplePage, paths } = generateSpaceFolder();
   try {
-    const cli = join(process.cwd(), 'out/cli/quire.mjs');
     const cliRuns: number[] = [];
     let problems = 0;
     for (let k = 0; k < 3; k++) {
       const t0 = performance.now();
-      const run = spawnSync(process.execPath, [...CLI_NODE_FLAGS, cli, 'check', '--dir', dir, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const run = spawnSync(process.execPath, [...CLI_NODE_FLAGS, CLI, 'check', '--dir', dir, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       cliRuns.push(performance.now() - t0);
       if (run.status !== 0 && run.status !== 3) throw new Error(`quire check failed (${run.status}): ${run.stderr}`);
       problems = JSON.parse(run.stdout).spaces[0].problems.length;
