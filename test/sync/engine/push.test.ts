@@ -185,6 +185,7 @@ describe('three-way merges', () => {
     const run = await syncOnce(fake, root);
     expect(run.code).toBe(3);
     expect(run.stdout).toMatch(/1 conflict needs you/);
+    expect(run.stdout).toContain(`: see \`quire status --dir ${root}\``); // the folder itself, not a placeholder
     expect(read(dir, 'getting-started/install.md')).toBe(mine);
     expect(read(dir, 'getting-started/install.remote.md')).toContain('Line three, their way.');
     const st = JSON.parse((await status(root)).stdout) as { spaces: { conflicts: { path: string; kind: string; remotePath: string }[] }[] };

@@ -3,7 +3,7 @@
  * JSON for scripts). Every path and title the server sent is made terminal-safe.
  */
 import type { CycleReport } from '../../core/sync';
-import { plural } from './plural';
+import { plural } from '../../../shared/plural';
 import { safeField } from './terminal-text';
 
 export function describeDryRun(report: CycleReport): string {

@@ -3,7 +3,7 @@ import { CheckSetupError, checkFolderInTurns, type FolderCheck, hasMirror, type 
 import { dirFlag, has, spaceFlags, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
-import { plural } from '../plural';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 
 /** Exit code when the check found errors: 3, "needs you", as for `quire sync`. */

@@ -13,7 +13,7 @@ import type { Mirror } from '../../../core/mirror';
 import { countFlag, dirFlag, has, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
-import { plural } from '../plural';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 
 export interface HistoryJson {

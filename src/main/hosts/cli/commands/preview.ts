@@ -4,7 +4,7 @@ import { startPreview } from '../../preview';
 import { dirFlag, portFlag, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
-import { plural } from '../plural';
+import { plural } from '../../../../shared/plural';
 
 /**
  * `quire preview --dir <folder> [--port N]`: the folder rendered as GitBook renders it, with

@@ -13,7 +13,7 @@ import { prefixLastWord } from '../../../../shared/search-query';
 import { countFlag, dirFlag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
-import { plural } from '../plural';
+import { plural } from '../../../../shared/plural';
 import { safeField, safeLine } from '../terminal-text';
 
 export interface SearchJson {

@@ -3,7 +3,7 @@ import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { heldMessage } from '../messages';
-import { plural } from '../plural';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 import { deletedAssets, pendingEdits as detectPendingEdits } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';

@@ -20,7 +20,7 @@ import { progressPrinter } from '../progress-printer';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
 import { API_URL_META, type ApiClient } from '../../../core/api';
 import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
-import { plural } from '../plural';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 
 const DEFAULT_INTERVAL_S = 30;
