@@ -65,7 +65,11 @@ export const COMMANDS = {
     summary: 'reply to, resolve, reopen or react to a comment (queued when offline, sent by the next sync)',
     flags: { dir, json },
     verbs: {
-      reply: { summary: 'reply to a comment', positionals: [commentId], flags: { body: { value: '<markdown>', required: true, help: 'the reply' } } },
+      reply: {
+        summary: 'reply to a comment',
+        positionals: [commentId],
+        flags: { body: { value: '<markdown>', required: true, help: 'the text of the reply, in markdown' } },
+      },
       resolve: { summary: 'mark a comment resolved', positionals: [commentId] },
       reopen: { summary: 'reopen a resolved comment', positionals: [commentId] },
       react: { summary: 'add a reaction', positionals: [commentId], flags: { emoji: { value: '<emoji>', required: true, help: 'the reaction, such as 👍' } } },

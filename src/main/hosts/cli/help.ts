@@ -55,7 +55,7 @@ export function commandHelp(name: string, spec: CommandSpec): string {
     }
   };
   addFlags(spec);
-  for (const [verb, v] of Object.entries(spec.verbs ?? {})) addFlags(v, `; for ${verb}`);
+  for (const [verb, v] of Object.entries(spec.verbs ?? {})) addFlags(v, ` (for ${verb})`);
   flags.push(['--help', 'this help']);
   if (spec.verbs) {
     lines.push('', 'Verbs:');
