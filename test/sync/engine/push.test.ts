@@ -232,7 +232,7 @@ describe('fail-safes and durability', () => {
     expect(run.stderr).toMatch(/Stopped before deleting most of “Guide”: this sync would delete 4 of its 6 pages/);
     expect(openChangeRequests(fake, space.id)).toHaveLength(0);
     const held = JSON.parse((await status(root)).stdout).spaces[0];
-    expect(held.held).toMatch(/--allow-deletes/);
+    expect(held.held).toContain(`run \`quire sync --dir ${root} --once --allow-deletes\``); // this folder's command, ready to paste
     expect(held.hold).toEqual({ localDeletes: 4, remoteDeletes: 0, pages: 6 });
 
     const allowed = await syncOnce(fake, root, '--allow-deletes');

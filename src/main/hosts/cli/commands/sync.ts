@@ -14,7 +14,7 @@ import {
 } from '../../../core/sync';
 import { pushGuard } from '../../../core/check';
 import { describeDryRun, dryRunJson } from '../dry-run-text';
-import { errorMessage, heldMessage } from '../messages';
+import { errorMessage, heldMessage, shellWord } from '../messages';
 import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
@@ -92,7 +92,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
       const report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
       io.stdout(describe(report, dir));
-      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
       await replayQueuedActions(review, api, io);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
@@ -124,7 +124,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       signal: io.signal,
       onReport: (report) => {
         if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report, dir));
-        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
         sayWhatNeedsYou(report, io);
       },
       onError: (err) => {
@@ -203,9 +203,4 @@ export function describe(report: CycleReport, dir: string): string {
   if (report.notPushed > 0) attention.push(`${plural(report.notPushed, 'change')} not pushed`);
   if (attention.length === 0) return line;
   return `${line}; ${attention.join(', ')}: see ${status}`;
-}
-
-/** A path as one shell word, so the command shown can be pasted as it is. */
-function shellWord(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? safeField(path) : `'${safeField(path).replace(/'/g, `'\\''`)}'`;
 }
