@@ -35,7 +35,11 @@ export {
   type VersionInfo,
 } from './history';
 export {
+  checkQuerySize,
+  MAX_QUERY_CHARS,
+  MAX_QUERY_WORDS,
   SEARCH_KINDS,
+  SearchQueryTooLargeError,
   type CommentEntry,
   type CommentHit,
   type PageEntry,

@@ -9,10 +9,15 @@ import { safeField } from './terminal-text';
 
 type Hold = Parameters<typeof describeMassDelete>[0];
 
-/** The mass-delete fail-safe stopped a space: what it would have deleted, and the flag that lets it through. */
-export function heldMessage(hold: Hold, space: { title: string; folder: string | null }): string {
+/** The mass-delete fail-safe stopped a space: what it would have deleted, and the command that lets it through for this folder. */
+export function heldMessage(hold: Hold, space: { title: string; folder: string | null }, dir: string): string {
   const shown = { title: safeField(space.title), folder: space.folder === null ? null : safeField(space.folder) };
-  return `${describeMassDelete(hold, shown)} If that is what you want, run \`quire sync --once --allow-deletes\`; otherwise restore the files.`;
+  return `${describeMassDelete(hold, shown)} If that is what you want, run \`quire sync --dir ${shellWord(dir)} --once --allow-deletes\`; otherwise restore the files.`;
+}
+
+/** A path as one shell word, so a command shown with it can be pasted as it is. */
+export function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? safeField(path) : `'${safeField(path).replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { checkPage, type Problem } from '../../core/check';
 import { escapeHtml, folderRenderContext, iconHtml, pageTitle, type RenderedPage, renderPage } from '../../core/preview';
+import { plural } from '../../../shared/plural';
 import type { PreviewSite, SiteUrls } from './site';
 import { summaryEntryOrder } from './summary-order';
 
@@ -79,7 +80,7 @@ export function pageDocument(site: PreviewSite, rootPath: string): string {
   const summary =
     counts.error + counts.warning + counts.info === 0
       ? 'no problems'
-      : `${counts.error} errors, ${counts.warning} warnings${counts.info ? `, ${counts.info} info` : ''}`;
+      : `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}${counts.info ? `, ${counts.info} info` : ''}`;
   const body = `<header class="pv-top"><a class="pv-brand" href="${escapeHtml(site.urls.home)}">Quire preview</a><span class="pv-space">${escapeHtml(space.title)}</span><span class="pv-path">${escapeHtml(rootPath)}</span>${SEARCH_BOX}<a class="pv-count${counts.error ? ' pv-has-errors' : ''}" href="#pv-problems">${summary}</a></header>
 <div class="pv-body">
 <nav class="pv-nav" aria-label="Table of contents"><details class="pv-nav-details" open><summary>Contents</summary>${site.navigation(space, rootPath)}</details></nav>
@@ -93,7 +94,7 @@ export function homeDocument(site: PreviewSite): string {
   const items = site.spaces.map((s) => {
     const first = site.firstPage(s);
     const pages = s.files.filter((f) => f.kind === 'page').length;
-    return `<li>${first ? `<a href="${escapeHtml(site.urls.of(first))}">${escapeHtml(s.title)}</a>` : escapeHtml(s.title)} <span class="pv-path">${escapeHtml(s.folder || '.')}/ · ${pages} pages</span></li>`;
+    return `<li>${first ? `<a href="${escapeHtml(site.urls.of(first))}">${escapeHtml(s.title)}</a>` : escapeHtml(s.title)} <span class="pv-path">${escapeHtml(s.folder || '.')}/ · ${plural(pages, 'page')}</span></li>`;
   });
   return shell(
     site.urls,

@@ -41,16 +41,8 @@ const MAX_FRAME_BYTES = 1024 * 1024;
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const rendererDir = options.rendererDir ?? defaultRendererDir();
-  const service =
-    options.service ??
-    (await createQuireService({
-      apiUrl: options.apiUrl,
-      folder: options.dir,
-      tokens: options.tokens ?? new KeytarTokenStore(),
-      token: options.token,
-      host: { kind: 'web', ...systemOpener() },
-      log,
-    }));
+  // No socket reaches the service before it exists: the URL (and its secret) is printed after this returns.
+  let service: QuireService | null = null;
   let csp = '';
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
@@ -74,18 +66,37 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       }
       wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws));
     },
-  }).catch(async (e: unknown) => {
-    if (!options.service) await service.close();
-    throw e;
   });
+  // The port first: when it is taken, nothing else has started (no mirror opened, no sync running).
+  try {
+    service =
+      options.service ??
+      (await createQuireService({
+        apiUrl: options.apiUrl,
+        folder: options.dir,
+        tokens: options.tokens ?? new KeytarTokenStore(),
+        token: options.token,
+        host: { kind: 'web', ...systemOpener() },
+        log,
+      }));
+  } catch (e) {
+    await loopback.close();
+    throw e;
+  }
+  const ready: QuireService = service;
   csp = contentSecurityPolicy(allowedHosts(loopback.port).map((h) => `ws://${h}`));
 
   function serveSocket(ws: WebSocket): void {
+    const svc = service;
+    if (!svc) {
+      ws.terminate(); // not started yet: nobody can know the secret before startWebHost returns
+      return;
+    }
     const sendFrame = (frame: ServerFrame) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
     };
     sendFrame({ type: 'hello', host: 'web' });
-    const unsubscribe = service.subscribe((event: PushedEvent) => sendFrame({ type: 'event', event }));
+    const unsubscribe = svc.subscribe((event: PushedEvent) => sendFrame({ type: 'event', event }));
     ws.on('close', unsubscribe);
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const frame = parseFrame(data, isBinary);
@@ -93,7 +104,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         log(`web host: refused frame: ${frame}`);
         return;
       }
-      void dispatch(service, frame.name, frame.params).then((outcome) => {
+      void dispatch(svc, frame.name, frame.params).then((outcome) => {
         if (!outcome.ok && outcome.error.code === 'invalid-request') log(`web host: refused request: ${outcome.error.message}`);
         sendFrame({ type: 'response', id: frame.id, ...outcome });
       });
@@ -106,14 +117,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     origin: loopback.origin,
     port: loopback.port,
     secret: loopback.secret,
-    service,
+    service: ready,
     async close() {
       if (closed) return;
       closed = true;
       for (const client of wss.clients) client.terminate();
       wss.close();
       await loopback.close();
-      if (!options.service) await service.close();
+      if (!options.service) await ready.close();
     },
   };
 }

@@ -1,8 +1,18 @@
 import { resolve } from 'node:path';
-import { CheckSetupError, checkFolder, type FolderCheck, hasMirror, type Problem, type ProblemCode, type Severity } from '../../../core/check';
+import {
+  CheckSetupError,
+  checkFolderInTurns,
+  type FolderCheck,
+  hasMirror,
+  type Problem,
+  type ProblemCode,
+  type Severity,
+  type StepProgress,
+} from '../../../core/check';
 import { dirFlag, has, spaceFlags, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 
 /** Exit code when the check found errors: 3, "needs you", as for `quire sync`. */
@@ -19,7 +29,8 @@ export async function check(args: ParsedArgs, io: CliIo, ctx: CliContext): Promi
   const mirror = hasMirror(dir) ? ctx.openMirror(dir) : null;
   let report: FolderCheck;
   try {
-    report = checkFolder(dir, mirror, spaceIds);
+    // In turns, so Ctrl-C stops it between two files and a long check shows how far it got.
+    report = await checkFolderInTurns(dir, mirror, spaceIds, { signal: io.signal, onProgress: progressLine(io) });
   } catch (err) {
     if (err instanceof CheckSetupError) {
       io.stderr(`quire check: ${err.message}`);
@@ -34,6 +45,17 @@ export async function check(args: ParsedArgs, io: CliIo, ctx: CliContext): Promi
   if (has(args, 'json')) io.stdout(JSON.stringify(shown, null, 2));
   else io.stdout(formatReport(shown, report.counts, errorsOnly));
   return report.counts.error > 0 ? ERRORS_FOUND : EXIT.ok;
+}
+
+/** After the first second, a line a second on stderr: `Checking: 5000 of 20000 files…`. */
+function progressLine(io: CliIo, now = () => Date.now()): (p: StepProgress) => void {
+  let lastAt = now();
+  return (p) => {
+    const t = now();
+    if (t - lastAt < 1000) return;
+    lastAt = t;
+    io.stderr(`Checking: ${p.done} of ${plural(p.total, 'file')}…`);
+  };
 }
 
 /** Past this many problems of one kind in a space, the rest of that kind is one line with its count. */
@@ -74,7 +96,6 @@ function formatProblem(p: Problem): string {
   return `    ${safeField(where)}: ${p.severity}: ${safeField(p.message)}\n        fix: ${safeField(p.fix)}`;
 }
 
-const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 const severityCount = (n: number, severity: Severity): string => (severity === 'info' ? `${n.toLocaleString('en-US')} info` : plural(n, severity));
 
 /** A space's problems grouped by kind (worst first, then the most frequent), each group headed by its count. */
@@ -109,14 +130,17 @@ function formatReport(report: FolderCheck, counts: FolderCheck['counts'], errors
     if (several && space.problems.length === 0) lines.push(errorsOnly ? '  no errors' : '  no problems');
   }
   const { error, warning, info } = counts;
+  // The verdict names what was listed above it: never "no problems" after a problem.
   const verdict =
     error > 0
       ? `${plural(error, 'error')} to fix before pushing`
-      : warning > 0
-        ? 'no errors; the warnings are worth a look'
-        : info > 0
-          ? 'no errors or warnings'
-          : 'no problems found';
+      : errorsOnly
+        ? 'no errors'
+        : warning > 0
+          ? `no errors; the ${warning === 1 ? 'warning is' : 'warnings are'} worth a look`
+          : info > 0
+            ? 'no errors or warnings; the notes above are for information'
+            : 'no problems found';
   const hidden = errorsOnly && warning + info > 0 ? ` (warnings and info not listed: --errors-only)` : '';
   lines.push(
     `Checked ${plural(report.spaces.length, 'space')}: ${plural(error, 'error')}, ${plural(warning, 'warning')}, ${severityCount(info, 'info')} — ${verdict}.${hidden}`,

@@ -3,6 +3,7 @@ import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { heldMessage } from '../messages';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 import { deletedAssets, pendingEdits as detectPendingEdits } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
@@ -60,7 +61,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
         openChangeRequests: mirror.review.openChangeRequestCount(s.id),
         changeRequest: cr?.changeRequestId ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size } : null,
-        held: hold ? heldMessage(hold, s) : null,
+        held: hold ? heldMessage(hold, s, dir) : null,
         hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
         refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
         deletedAssets: s.folder ? deletedAssets(mirror, s.id, join(dir, s.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
@@ -92,7 +93,7 @@ function formatSpace(s: SpaceStatus): string {
     ...s.conflicts.map((c) => `    ${safeField(c.path)}: ${c.kind}${c.remotePath ? ` (remote version in ${safeField(c.remotePath)})` : ''}`),
     `  open change requests: ${s.openChangeRequests}`,
     ...(s.changeRequest
-      ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${safeField(s.changeRequest.subject)}`]
+      ? [`  your edits are in change request #${s.changeRequest.number} (${plural(s.changeRequest.pages, 'page')}): ${safeField(s.changeRequest.subject)}`]
       : []),
     ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),
     ...s.deletedAssets.map((a) =>

@@ -14,12 +14,13 @@ import {
 } from '../../../core/sync';
 import { pushGuard } from '../../../core/check';
 import { describeDryRun, dryRunJson } from '../dry-run-text';
-import { errorMessage, heldMessage } from '../messages';
+import { errorMessage, heldMessage, shellWord } from '../messages';
 import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
 import { API_URL_META, type ApiClient } from '../../../core/api';
 import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 
 const DEFAULT_INTERVAL_S = 30;
@@ -92,8 +93,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
       const report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
       for (const line of report.repaired ?? []) io.stderr(line);
-      io.stdout(describe(report));
-      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+      io.stdout(describe(report, dir));
+      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
       await replayQueuedActions(review, api, io);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
@@ -126,8 +127,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       signal: io.signal,
       onReport: (report) => {
         for (const line of report.repaired ?? []) io.stderr(line);
-        if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report));
-        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+        if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report, dir));
+        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
         sayWhatNeedsYou(report, io);
       },
       onError: (err) => {
@@ -171,7 +172,7 @@ async function replayQueuedActions(review: ReviewService, api: ApiClient, io: Cl
 }
 
 function printReplay({ replay }: Pick<CadenceReport, 'replay'>, io: CliIo): void {
-  if (replay.sent.length > 0) io.stdout(`Sent ${replay.sent.length} queued review action(s).`);
+  if (replay.sent.length > 0) io.stdout(`Sent ${plural(replay.sent.length, 'queued review action')}.`);
   for (const a of replay.refused)
     io.stderr(`The server refused a queued ${a.kind} on comment ${safeField(a.commentId ?? '-')}: ${safeField(a.message ?? 'no reason given')}`);
 }
@@ -188,22 +189,28 @@ function logError(mirror: Mirror, err: unknown) {
   }
 }
 
-export function describe(report: CycleReport): string {
+/** One line for a cycle: what moved, then what needs the writer, with the command that shows it for this folder. */
+export function describe(report: CycleReport, dir: string): string {
   const pulled = report.spaces.filter((s) => s.pull);
   const fetched = pulled.reduce((n, s) => n + (s.pull?.fetchedPages ?? 0), 0);
   const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
-  const parts = [`${report.spaces.length} space(s) in sync`, pulled.length ? `${pulled.length} pulled (${fetched} page(s) fetched)` : 'nothing new'];
-  for (const s of pushed) parts.push(`${s.push!.changes} change(s) pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
+  const status = `\`quire status --dir ${shellWord(dir)}\``;
+  const parts = [
+    `${plural(report.spaces.length, 'space')} in sync`,
+    pulled.length ? `${pulled.length} pulled (${plural(fetched, 'page')} fetched)` : 'nothing new',
+  ];
+  for (const s of pushed)
+    parts.push(`${plural(s.push!.changes, 'change')} pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
   const refused = report.spaces.flatMap((s) => s.push?.refused ?? []);
-  if (refused.length) parts.push(`${refused.length} change(s) refused by the server (see \`quire status\`)`);
-  parts.push(`${report.requests} request(s)`);
+  if (refused.length) parts.push(`${plural(refused.length, 'change')} refused by the server (see ${status})`);
+  parts.push(plural(report.requests, 'request'));
   const line = parts.join(', ');
   const attention: string[] = [];
-  if (report.conflicts > 0) attention.push(`${report.conflicts} conflict(s) need you`);
-  if (report.held > 0) attention.push(`${report.held} space(s) stopped before a mass delete`);
-  if (report.missing > 0) attention.push(`${report.missing} space folder(s) missing`);
-  if (report.unreadable > 0) attention.push(`${report.unreadable} path(s) left alone`);
-  if (report.notPushed > 0) attention.push(`${report.notPushed} change(s) not pushed`);
+  if (report.conflicts > 0) attention.push(`${plural(report.conflicts, 'conflict')} ${report.conflicts === 1 ? 'needs' : 'need'} you`);
+  if (report.held > 0) attention.push(`${plural(report.held, 'space')} stopped before a mass delete`);
+  if (report.missing > 0) attention.push(`${plural(report.missing, 'space folder')} missing`);
+  if (report.unreadable > 0) attention.push(`${plural(report.unreadable, 'path')} left alone`);
+  if (report.notPushed > 0) attention.push(`${plural(report.notPushed, 'change')} not pushed`);
   if (attention.length === 0) return line;
-  return `${line}; ${attention.join(', ')}: see \`quire status --dir <folder>\``;
+  return `${line}; ${attention.join(', ')}: see ${status}`;
 }
