@@ -13,6 +13,7 @@ import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
 import { ReviewQueries } from './review/queries';
+import { ReviewsStore } from './review/reviews';
 import { RevisionPageStore } from './review/revision-pages';
 import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
@@ -58,8 +59,9 @@ export interface OpenOptions {
   ifCorrupt?: 'fail' | 'set-aside';
 }
 
-export type { OutboxRow, OutboxStore, PushedFile } from './outbox';
+export type { OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
+export type { ReviewsStore } from './review/reviews';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
 export { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './review/store';
@@ -79,6 +81,8 @@ export class Mirror {
   readonly reviewActions: ReviewActionLog;
   /** The review questions the UI asks, answered from the mirror alone. */
   readonly reviewQueries: ReviewQueries;
+  /** Reviews and requested reviewers of change requests, organization members, the inbox's read marks. */
+  readonly reviews: ReviewsStore;
   readonly sites: SiteStore;
   /** Revisions' pages, for change request diffs. */
   readonly revisionPages: RevisionPageStore;
@@ -101,6 +105,7 @@ export class Mirror {
     this.history = new HistoryStore(db);
     this.review = new ReviewStore(db, this.reviewActions, this.search);
     this.reviewQueries = new ReviewQueries(db, () => this.review.me().id);
+    this.reviews = new ReviewsStore(db, this.review, this.reviewActions);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);
   }

@@ -33,6 +33,7 @@ import { deletedAssetsInUse } from './assets';
 import { followCycle, followNewId, followPush, followWrites } from './find-hooks';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace, toStableChanges } from './scan';
 import { mirrorView } from './space-view';
+import { followSubject, heldForOtherChangeRequests, pushedForPlan } from './targets';
 import { writeSummaryFile } from './summary-file';
 import type { SpaceReport } from './report';
 import { dryRunOf } from './dry-run';
@@ -158,7 +159,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     remotePath: c.remotePath,
     remoteFilePresent: c.remotePath === null || scan.remoteCopies.has(c.remotePath) || exists(resolveInside(spaceDir, c.remotePath)),
   }));
-  const pushed = store.pushedPages(spaceId);
+  const pushed = pushedForPlan(mirror, spaceId);
   const viewOf = (): SpaceView =>
     mirrorView({
       mirror,
@@ -243,6 +244,10 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     await rebaseChangeRequest(pushCtx);
   const refused = store.refused(spaceId);
   const unsafe = guardPush(ctx, plan.push, report);
+  for (const h of heldForOtherChangeRequests(mirror, spaceId, plan.push)) {
+    unsafe.add(h.key ?? '');
+    report.notPushed.push(h);
+  }
   const ops = plan.push
     .filter((op) => !unsafe.has(pushKey(op) ?? ''))
     .filter((op) => {
@@ -262,10 +267,12 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     if (err instanceof ChangeRequestGoneError && round === 0) {
       store.forgetChangeRequest(spaceId);
       mirror.log.add('info', err.message, spaceId);
+      report.notice = err.message;
       return syncSpace(ctx, space, hint, report, round + 1);
     }
     throw err;
   }
+  await followSubject(api, mirror, spaceId, signal);
   followPush(mirror, spaceId, ops, report.push.applied, `change request #${report.push.changeRequest?.number ?? '?'}`, startedAt);
   afterPush(mirror, spaceId, plan, report.push.applied);
   recordUploadedAssets(mirror, spaceId, scan);

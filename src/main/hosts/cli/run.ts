@@ -32,6 +32,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     // Interactive: when offline, queue the action after a short try instead of a long backoff.
     return (args, io, ctx) => run(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
   },
+  cr: async () => {
+    const { run } = await import('./commands/cr');
+    return (args, io, ctx) => run(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
+  },
 };
 
 const USAGE = `Quire — offline-first sync for hosted docs
@@ -39,9 +43,19 @@ const USAGE = `Quire — offline-first sync for hosted docs
 Usage:
   quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>] [--allow-deletes] [--dry-run [--json]]
   quire status --dir <folder> [--json]
-  quire review --dir <folder> [--json]   open change requests and unresolved comments
+  quire review --dir <folder> [--json] [--mark-read]   your inbox, open change requests and unresolved comments
   quire check --dir <folder> [--space <spaceId>]... [--json]   broken links, SUMMARY.md, blocks, frontmatter (offline)
+  quire comment new --dir <folder> (--page <file or page id> [--change-request <n>] | --change-request <n>) --body <markdown> [--space <id>]
+  quire comment edit|delete <commentId or replyId> --dir <folder> [--body <markdown>]
   quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
+  quire cr list --dir <folder> [--space <id>] [--status open|draft|archived|merged|all] [--json]
+  quire cr show <n> --dir <folder> [--space <id>] [--json]
+  quire cr review <n> --approve|--request-changes [--body <markdown>] --dir <folder> [--space <id>]
+  quire cr reviewers <n> [--add <user>]... [--remove <user>]... --dir <folder> [--space <id>]
+  quire cr merge|update|archive|reopen <n> --dir <folder> [--space <id>]
+  quire cr edit <n> [--subject <s>] [--description <markdown>] --dir <folder> [--space <id>]
+  quire cr new [--space <id>] [--subject <s>] --dir <folder>   the space's next pushes go into a new change request
+  quire cr use <n> [--space <id>] --dir <folder>   the space's pushes go into this open change request of yours
   quire search <terms> --dir <folder> [--space <id>] [--kind page|comment|reply]... [--limit <n>] [--json]
   quire history [<file or page id>] --dir <folder> [--json] [--keep-days <n>] [--keep-versions <n>]
   quire restore <file or page id> --version <n> --dir <folder>   the next sync pushes it
