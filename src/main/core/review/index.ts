@@ -39,7 +39,7 @@ import {
   submitReview,
   updateFromMain,
 } from './lifecycle';
-import { findMember, type Member } from './people';
+import { findMember, type Member, membersOf } from './people';
 import { ActionQueue, type ReplayReport } from './queue';
 import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
 
@@ -165,10 +165,9 @@ export class ReviewService {
     return findMember(api, this.mirror, spaceId, query, signal);
   }
 
-  /** Members of the space's organization as last listed. */
-  members(spaceId: string): Member[] {
-    const orgId = this.mirror.catalog.space(spaceId)?.organizationId;
-    return orgId ? this.mirror.reviews.members(orgId) : [];
+  /** Members of the space's organization: listed now given a client (when the API answers), else as last listed. */
+  members(api: ApiClient | null, spaceId: string, signal?: AbortSignal): Promise<Member[]> {
+    return membersOf(api, this.mirror, spaceId, signal);
   }
 
   /**
@@ -189,13 +188,14 @@ export class ReviewService {
       }
     }
     const action = this.mirror.reviewActions.action(queued.id)!;
-    const targetId = this.targetIdOf(action);
+    const targetId = this.targetOf(action);
     if (action.state === 'done') return { outcome: 'sent', action, targetId, message: action.message };
     if (action.state === 'refused') return { outcome: 'refused', action, targetId, message: action.message };
     return { outcome: 'queued', action, targetId, message: action.message ?? stoppedBy };
   }
 
-  private targetIdOf(a: ActionRecord): string | null {
+  /** The id of the comment, reply or change request an action created or changed, current (the server's once sent). */
+  targetOf(a: ActionRecord): string | null {
     if (a.resultId) return a.resultId;
     if (a.replyId) return this.queue.currentId(a.replyId);
     if (a.commentId) return this.queue.currentId(a.commentId);

@@ -56,16 +56,21 @@ export function pickPerson(candidates: readonly Member[], query: string): Member
   throw new UnknownPersonError(`No member is called “${query}”${known ? ` (members: ${known}${candidates.length > 8 ? ', …' : ''})` : ''}.`);
 }
 
+/** The members of the space's organization: listed now when a client is given and the API answers, else as last listed. */
+export async function membersOf(api: ApiClient | null, mirror: Mirror, spaceId: string, signal?: AbortSignal): Promise<Member[]> {
+  const orgId = mirror.catalog.space(spaceId)?.organizationId ?? null;
+  if (!orgId) return [];
+  const known = mirror.reviews.members(orgId);
+  if (!api) return known;
+  return refreshMembers(api, mirror, orgId, signal).catch((err: unknown) => {
+    if (signal?.aborted) throw err;
+    return known;
+  });
+}
+
 /** The member of the space's organization a query names; the members are listed first when a client is given. */
 export async function findMember(api: ApiClient | null, mirror: Mirror, spaceId: string, query: string, signal?: AbortSignal): Promise<Member> {
-  const orgId = mirror.catalog.space(spaceId)?.organizationId ?? null;
-  let members = orgId ? mirror.reviews.members(orgId) : [];
-  if (api && orgId) {
-    // Unreachable: the members last listed (or the people the mirror knows) answer instead.
-    members = await refreshMembers(api, mirror, orgId, signal).catch((err: unknown) => {
-      if (signal?.aborted) throw err;
-      return members;
-    });
-  }
+  // Unreachable: the members last listed (or else the people the mirror knows) answer instead.
+  const members = await membersOf(api, mirror, spaceId, signal);
   return pickPerson(members.length > 0 ? members : mirror.reviews.people(), query);
 }

@@ -146,6 +146,7 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
 
   const known = store.changeRequestStates(spaceId);
   const relist: RemoteChangeRequest[] = [];
+  let relistedByFingerprint = 0;
   const diffs: RemoteChangeRequest[] = [];
   const repliesToFetch: { commentId: string; changeRequestId: string | null; fingerprint: string }[] = [];
   mirror.transaction(() => {
@@ -169,11 +170,14 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
       .longestUnlisted(spaceId, sweep + listed.size)
       .filter((id) => !listed.has(id))
       .slice(0, sweep);
+    relistedByFingerprint = relist.length;
     for (const id of swept) relist.push(byId.get(id)!);
     repliesToFetch.push(...mergeComments(ctx, spaceId, null, spaceComments));
   });
 
-  const reviewed = new Set(relist.filter((cr) => cr.status === 'open' || cr.status === 'draft').map((cr) => cr.id));
+  // Reviews and review requests move a change request's updatedAt: those whose fingerprint moved (not the sweep's).
+  const swept = new Set(relist.slice(relistedByFingerprint).map((cr) => cr.id));
+  const reviewed = new Set(relist.filter((cr) => (cr.status === 'open' || cr.status === 'draft') && !swept.has(cr.id)).map((cr) => cr.id));
   for (const cr of changeRequests) if ((cr.status === 'open' || cr.status === 'draft') && !mirror.reviews.reviewsKnown(cr.id)) reviewed.add(cr.id);
   const reviewsListed = Promise.all([...reviewed].map((id) => refreshReviewsOf(api, mirror, spaceId, id, options.signal)));
   reviewsListed.catch(() => undefined); // awaited below

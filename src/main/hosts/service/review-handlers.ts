@@ -15,8 +15,6 @@ type ReviewRequest =
   | 'review.reopen'
   | 'review.setSubject'
   | 'review.setStatus'
-  | 'review.updateFromMain'
-  | 'review.merge'
   | 'sites.list';
 
 /** Review and site requests, answered by the review adapter of the current session. */
@@ -53,8 +51,6 @@ export function reviewHandlers(state: ServiceState): HandlersFor<ReviewRequest> 
       act(() => needReview().act({ kind: 'editChangeRequest', spaceId: p.spaceId, changeRequestId: p.changeRequestId, subject: p.subject })),
     'review.setStatus': (p) =>
       act(() => needReview().act({ kind: 'editChangeRequest', spaceId: p.spaceId, changeRequestId: p.changeRequestId, status: p.status })),
-    'review.updateFromMain': (p) => act(() => needReview().act({ kind: 'updateFromMain', spaceId: p.spaceId, changeRequestId: p.changeRequestId })),
-    'review.merge': (p) => act(() => needReview().act({ kind: 'merge', spaceId: p.spaceId, changeRequestId: p.changeRequestId })),
     'sites.list': () => (state.review ? state.review.sites() : []),
   };
 }
