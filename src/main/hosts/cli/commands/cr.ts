@@ -120,7 +120,9 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
     const current = review.changeRequest(cr.id)!;
     const reviews = review.reviews(cr.id);
     const reviewers = review.requestedReviewers(cr.id);
-    const pages = review.changeRequestDiff(cr.id)?.pages ?? null;
+    // A page the folder has is named by its file there; one only the change request has, by its path on the server.
+    const pages =
+      (review.changeRequestDiff(cr.id)?.pages ?? null)?.map((p) => ({ ...p, path: mirror.folder.node(cr.spaceId, p.pageId)?.path ?? p.path })) ?? null;
     const comments = review.comments({ changeRequestId: cr.id });
     const blockers = { merge: review.blockers(cr.id, 'merge'), update: review.blockers(cr.id, 'update') };
     const target = changeRequestTarget(mirror, cr.spaceId);
