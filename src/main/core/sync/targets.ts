@@ -178,23 +178,26 @@ export async function followSubject(api: ApiClient, mirror: Mirror, spaceId: str
 /**
  * What the planner takes the change request to hold: what the current one holds, and the pages
  * that exist only in a change request set aside (created there). Those are then edits of a page
- * the server has, not new pages: heldForOtherChangeRequests keeps them back. Change requests set
- * aside that were merged or archived since are forgotten here.
+ * the server has, not new pages: heldForOtherChangeRequests keeps them back. Reads only (a dry
+ * run plans with it too).
  */
 export function pushedForPlan(mirror: Mirror, spaceId: string): Map<string, PushedPageRow> {
   const store = pushStoreOf(mirror);
   const pushed = store.pushedPages(spaceId);
-  for (const [id, { row }] of onlyInOthers(mirror, spaceId)) if (!pushed.has(id)) pushed.set(id, row);
+  for (const [id, { row }] of onlyInOthers(mirror, spaceId, false)) if (!pushed.has(id)) pushed.set(id, row);
   return pushed;
 }
 
-/** Pages created in a change request set aside (and so on no other side yet), by id, with its number. */
-function onlyInOthers(mirror: Mirror, spaceId: string): Map<string, { number: number | null; row: PushedPageRow }> {
+/**
+ * Pages created in a change request set aside (and so on no other side yet), by id, with its
+ * number. `prune`: forget change requests set aside that were merged or archived since.
+ */
+function onlyInOthers(mirror: Mirror, spaceId: string, prune: boolean): Map<string, { number: number | null; row: PushedPageRow }> {
   const store = pushStoreOf(mirror);
   const out = new Map<string, { number: number | null; row: PushedPageRow }>();
   for (const p of store.parkedChangeRequests(spaceId)) {
     if (closed(mirror, p.changeRequestId)) {
-      store.dropParked(spaceId, p.changeRequestId);
+      if (prune) store.dropParked(spaceId, p.changeRequestId);
       continue;
     }
     for (const page of p.pages) {
@@ -210,7 +213,7 @@ function onlyInOthers(mirror: Mirror, spaceId: string): Map<string, { number: nu
  * a new page under it): held, with what to do, rather than sent where that page is not.
  */
 export function heldForOtherChangeRequests(mirror: Mirror, spaceId: string, ops: readonly PushOp[]): Held[] {
-  const elsewhere = onlyInOthers(mirror, spaceId);
+  const elsewhere = onlyInOthers(mirror, spaceId, true);
   if (elsewhere.size === 0) return [];
   const held: Held[] = [];
   for (const op of ops) {

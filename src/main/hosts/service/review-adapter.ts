@@ -129,8 +129,8 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
     core: { review, api, mirror },
     async afterCycle(signal, force, pushedTo) {
       try {
-        await cadence.afterCycle(api, { signal, force, ...(pushedTo ? { pushedTo } : {}) });
-        reached = true;
+        const { replay } = await cadence.afterCycle(api, { signal, force, ...(pushedTo ? { pushedTo } : {}) });
+        reached = replay.stoppedBy === null;
       } catch (e) {
         reached = false;
         throw e;
