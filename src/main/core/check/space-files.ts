@@ -11,7 +11,8 @@
  */
 import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isIgnoredDir, isRemoteCopy, isTempName } from '../sync/ignore';
+import { isIgnoredDir, isTempName } from '../sync/ignore';
+import { isRemoteCopy } from '../sync/plan/layout';
 import { MAX_PAGE_BYTES } from './limits';
 import { decodeUtf8 } from './utf8';
 

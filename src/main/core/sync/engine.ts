@@ -79,6 +79,8 @@ export class SyncEngine {
     const { api, mirror, onProgress, signal } = this.options;
     const dryRun = this.options.dryRun ?? false;
     const before = api.stats.requests;
+    // The deadline for reaching the server is per cycle: a server that did not answer the last one is tried again.
+    api.beginCycle();
     onProgress?.({ phase: 'catalog', done: 0, total: 1 });
     const choice = this.options.spaces;
     const catalog = await refreshCatalog(api, mirror, typeof choice === 'object' ? choice.ids : undefined, { store: !dryRun });
