@@ -155,7 +155,9 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     if (report.repaired) announce(report.repaired.join(' '));
     if (state.review) {
       status.update({ progress: { phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 } });
-      await state.review.afterCycle(state.abort.signal, force);
+      // The spaces this cycle pushed into: their change requests are listed at once (the writer's own included).
+      const pushedTo = report.spaces.filter((s) => s.push?.changeRequest).map((s) => s.spaceId);
+      await state.review.afterCycle(state.abort.signal, force, pushedTo);
     }
     return report;
   }

@@ -5,7 +5,7 @@ import type { CliContext } from '../context';
 import { heldMessage } from '../messages';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
-import { deletedAssets, pendingEdits as detectPendingEdits } from '../../../core/sync';
+import { type ChangeRequestTarget, changeRequestTarget, deletedAssets, pendingEdits as detectPendingEdits } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
 import { CorruptMirrorError, isCorruptionError, type Mirror } from '../../../core/mirror';
 
@@ -20,6 +20,12 @@ export interface SpaceStatus {
   openChangeRequests: number;
   /** The change request Quire writes this space's edits into, while it is open. */
   changeRequest: { id: string; number: number | null; subject: string; pages: number } | null;
+  /**
+   * Which change request receives this space's edits: `open` (#number), `new` (the next push opens
+   * the one `quire cr new` asked for), `none` (the next push opens one); `chosen` when the user chose it;
+   * `setAside`: change requests of the space the pushes went to before (`quire cr use` brings one back).
+   */
+  target: Omit<ChangeRequestTarget, 'spaceId'>;
   /** Set when sync stopped before deleting most of the space (the mass-delete fail-safe): what to do. */
   held: string | null;
   /** The same hold, counted: pages it would delete on the server (localDeletes) and here (remoteDeletes), of how many. */
@@ -61,6 +67,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
         openChangeRequests: mirror.review.openChangeRequestCount(s.id),
         changeRequest: cr?.changeRequestId ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size } : null,
+        target: (({ spaceId: _, ...rest }) => rest)(changeRequestTarget(mirror, s.id)),
         held: hold ? heldMessage(hold, s, dir) : null,
         hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
         refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
@@ -80,6 +87,18 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   }
 }
 
+/** Which change request receives the space's edits, in words. */
+function targetLine(s: SpaceStatus): string {
+  const t = s.target;
+  const chosen = t.chosen ? ' (chosen with `quire cr`)' : '';
+  if (t.state === 'open' || t.state === 'creating') {
+    return `  your edits go into change request #${t.number ?? '?'} “${safeField(t.subject ?? '')}” (${plural(t.pages, 'page')} so far)${chosen}`;
+  }
+  if (t.state === 'new')
+    return `  your next push opens a new change request${t.subject ? ` “${safeField(t.subject)}”` : ', its subject saying what it holds'}${chosen}`;
+  return '  your next push opens a change request, its subject saying what it holds';
+}
+
 function formatSpace(s: SpaceStatus): string {
   const edits = s.pendingEdits.modified.length + s.pendingEdits.added.length + s.pendingEdits.deleted.length;
   const lines = [
@@ -92,9 +111,11 @@ function formatSpace(s: SpaceStatus): string {
     `  conflicts: ${s.conflicts.length}`,
     ...s.conflicts.map((c) => `    ${safeField(c.path)}: ${c.kind}${c.remotePath ? ` (remote version in ${safeField(c.remotePath)})` : ''}`),
     `  open change requests: ${s.openChangeRequests}`,
-    ...(s.changeRequest
-      ? [`  your edits are in change request #${s.changeRequest.number} (${plural(s.changeRequest.pages, 'page')}): ${safeField(s.changeRequest.subject)}`]
-      : []),
+    targetLine(s),
+    ...s.target.setAside.map(
+      (p) =>
+        `    set aside: #${p.number ?? '?'} “${safeField(p.subject)}” (${plural(p.pages, 'page')}) — \`quire cr use ${p.number ?? '?'} --space ${safeField(s.spaceId)}\` to go on with it`,
+    ),
     ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),
     ...s.deletedAssets.map((a) =>
       a.usedBy.length > 0
