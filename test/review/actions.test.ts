@@ -181,6 +181,31 @@ describe('review actions online', () => {
   });
 });
 
+describe('the text of what an update touches', () => {
+  it('stays after a reaction, a resolve or a reopen is sent (the server answers an update without markdown)', async () => {
+    const texts = () => ({
+      comment: w.review.comment(seeded.spaceComment.id)?.body,
+      reply: w.review.replies(seeded.spaceComment.id).find((r) => r.id === seeded.myReply)?.body,
+      resolved: w.review.comment(seeded.resolvedComment.id)?.body,
+    });
+    const before = texts();
+    expect(before).toEqual({
+      comment: serverComment(seeded.spaceComment.id).markdown,
+      reply: 'My reply',
+      resolved: serverComment(seeded.resolvedComment.id).markdown,
+    });
+    for (const input of [
+      { kind: 'addReaction', commentId: seeded.spaceComment.id, emoji: '👍' },
+      { kind: 'addReaction', commentId: seeded.spaceComment.id, replyId: seeded.myReply, emoji: '❤️' },
+      { kind: 'reopen', commentId: seeded.resolvedComment.id },
+      { kind: 'resolve', commentId: seeded.spaceComment.id },
+    ] satisfies ActionInput[]) {
+      expect((await w.review.act(input, w.api)).outcome).toBe('sent');
+    }
+    expect(texts()).toEqual(before);
+  });
+});
+
 describe('review actions offline', () => {
   it.each(cases)('$name: queued, shown as pending, sent on replay', async ({ input, local, server }) => {
     w.fake.faults.offline = true;

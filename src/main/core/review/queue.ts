@@ -276,7 +276,7 @@ export class ActionQueue {
     const { store } = this;
     switch (outcome.type) {
       case 'comment': {
-        const comment = outcome.comment;
+        const comment = keepText(outcome.comment, store.serverComment(outcome.comment.id));
         this.actions.setActionState(a.id, 'done', { resultId: a.kind === 'postComment' ? comment.id : null, message: null });
         if (a.kind === 'postComment' && a.commentId && isLocalId(a.commentId)) {
           this.actions.retarget(a.commentId, comment.id);
@@ -288,7 +288,7 @@ export class ActionQueue {
         break;
       }
       case 'reply': {
-        const reply = outcome.reply;
+        const reply = keepText(outcome.reply, store.serverReply(outcome.reply.id));
         const commentId = a.commentId!;
         this.actions.setActionState(a.id, 'done', { resultId: a.kind === 'reply' ? reply.id : null, message: null });
         if (a.kind === 'reply' && a.replyId && isLocalId(a.replyId)) {
@@ -349,4 +349,13 @@ export class ActionQueue {
     else repliers.push({ user: reply.postedBy, count: 1, updatedAt: reply.postedAt });
     this.store.putComment(where.spaceId, where.changeRequestId, { ...server, replies: (server.replies ?? 0) + 1, repliers });
   }
+}
+
+/**
+ * An update's answer (a reaction, resolving, reopening) carries the body as a document, not as
+ * markdown (the update takes no `format`): the mirror keeps the text it had.
+ */
+function keepText<T extends { body?: { markdown?: string } }>(answer: T, known: { body?: { markdown?: string } } | null): T {
+  const text = known?.body?.markdown;
+  return answer.body?.markdown === undefined && text !== undefined ? { ...answer, body: { ...(answer.body ?? {}), markdown: text } } : answer;
 }
