@@ -8,6 +8,8 @@ describe('routes', () => {
       { name: 'pages.open', spaceId: 's1', path: 'guides/a b/#1 ü.md' },
       { name: 'review.comment', spaceId: 's/2', commentId: 'c?1' },
       { name: 'history.page', spaceId: 's1', pageKey: 'new:x/y.md' },
+      { name: 'review.list', list: 'inbox' },
+      { name: 'review.list', list: 'yours' },
     ];
     for (const r of routes) expect(parseRoute(routeHash(r))).toEqual(r);
     expect(routeHash(routes[1]!)).toBe('#pages/s1/guides%2Fa%20b%2F%231%20%C3%BC.md');
@@ -18,7 +20,17 @@ describe('routes', () => {
   });
 
   it('read a plain view, or anything malformed, as no route', () => {
-    for (const hash of ['', '#review', '#pages', '#pages/s1', '#pages/s1/p/extra', '#history/%E0%A4%A', '#review/thread/s1/c1'])
+    for (const hash of [
+      '',
+      '#review',
+      '#pages',
+      '#pages/s1',
+      '#pages/s1/p/extra',
+      '#history/%E0%A4%A',
+      '#review/thread/s1/c1',
+      '#review/elsewhere',
+      '#review/inbox/x',
+    ])
       expect(parseRoute(hash)).toBeNull();
   });
 });

@@ -1,31 +1,44 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { ReactionVM, ThreadVM } from '../../shared/contract';
-import { useAction } from '../hooks/use-query';
-import { ErrorNotice } from './ErrorNotice';
+import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { ActOutcomeVM, CommentVM, ReactionVM, ReplyVM, ThreadVM } from '../../shared/contract';
+import { routeHash } from '../../shared/routes';
+import { ActFeedback, useAct } from './ActOutcome';
 import { PendingMark } from './Pending';
 import { Person } from './Person';
 import { timeAgo } from '../lib/format';
 
 const QUICK_EMOJI = ['👍', '🎉', '❤️', '👀'];
 
+/** "Alex Rivera and Sam Okafor", "you, Alex Rivera and 3 others". */
+export function whoReacted(r: ReactionVM): string {
+  const names = (r.users ?? []).map((u) => u.displayName);
+  const others = r.count - names.length;
+  if (others > 0) names.push(`${others} ${others === 1 ? 'other' : 'others'}`);
+  if (names.length === 0) return `${r.count} ${r.count === 1 ? 'person' : 'people'}`;
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
 function Reactions({ reactions, onToggle, label }: { reactions: ReactionVM[]; onToggle(emoji: string, remove: boolean): void; label: string }) {
   const shown = new Set(reactions.map((r) => r.emoji));
   return (
     <div className="reactions" role="group" aria-label={`Reactions to ${label}`}>
-      {reactions.map((r) => (
-        <button
-          key={r.emoji}
-          type="button"
-          className={`reaction${r.mine ? ' mine' : ''}${r.pending ? ' pending' : ''}`}
-          aria-pressed={r.mine}
-          title={r.mine ? 'Remove your reaction' : 'React'}
-          onClick={() => onToggle(r.emoji, r.mine)}
-        >
-          {r.emoji} {r.count}
-        </button>
-      ))}
+      {reactions.map((r) => {
+        const who = whoReacted(r);
+        return (
+          <button
+            key={r.emoji}
+            type="button"
+            className={`reaction${r.mine ? ' mine' : ''}${r.pending ? ' pending' : ''}`}
+            aria-pressed={r.mine}
+            aria-label={`${r.emoji} ${r.count}, from ${who}${r.pending ? ' (pending)' : ''}. ${r.mine ? 'Remove your reaction' : 'Add yours'}`}
+            title={`${who}${r.pending ? ' (pending)' : ''}`}
+            onClick={() => onToggle(r.emoji, r.mine)}
+          >
+            <span aria-hidden="true">{r.emoji}</span> <span className="reaction-count">{r.count}</span>
+          </button>
+        );
+      })}
       {QUICK_EMOJI.filter((e) => !shown.has(e)).map((e) => (
-        <button key={e} type="button" className="reaction add" aria-label={`React with ${e}`} onClick={() => onToggle(e, false)}>
+        <button key={e} type="button" className="reaction add" aria-label={`React with ${e}`} title={`React with ${e}`} onClick={() => onToggle(e, false)}>
           {e}
         </button>
       ))}
@@ -33,15 +46,176 @@ function Reactions({ reactions, onToggle, label }: { reactions: ReactionVM[]; on
   );
 }
 
-/** One comment with its replies: reply, react, resolve or reopen. Works offline; queued actions show as pending. */
-export function Thread({ thread, compact = false }: { thread: ThreadVM; compact?: boolean }) {
-  const action = useAction();
-  const [reply, setReply] = useState('');
-  const ref = {
-    spaceId: thread.spaceId,
-    commentId: thread.id,
-    ...(thread.changeRequestId ? { changeRequestId: thread.changeRequestId } : {}),
+/** Where a comment is: its page, linked to the Pages view when the folder has it, and its change request. */
+export function CommentPlace({ comment, showChangeRequest = false }: { comment: CommentVM; showChangeRequest?: boolean }) {
+  const cr = showChangeRequest && comment.changeRequestNumber !== null ? ` in change request #${comment.changeRequestNumber}` : '';
+  if (!comment.pageTitle) return cr ? <span className="muted small">{cr.trim()}</span> : null;
+  return (
+    <span className="muted small comment-place">
+      on{' '}
+      {comment.pagePath ? (
+        <a href={routeHash({ name: 'pages.open', spaceId: comment.spaceId, path: comment.pagePath })} title={`Open ${comment.pagePath} in Pages`}>
+          {comment.pageTitle}
+        </a>
+      ) : (
+        comment.pageTitle
+      )}
+      {cr}
+    </span>
+  );
+}
+
+/** Edit and Delete for one's own comment or reply; deleting asks once more. */
+function OwnControls({ busy, what, onEdit, onDelete }: { busy: boolean; what: 'comment' | 'reply'; onEdit(): void; onDelete(): void }) {
+  const [confirming, setConfirming] = useState(false);
+  if (confirming) {
+    return (
+      <span className="own-controls">
+        <span className="small">Delete this {what}?</span>
+        <button
+          type="button"
+          className="danger"
+          disabled={busy}
+          onClick={() => {
+            setConfirming(false);
+            onDelete();
+          }}
+        >
+          Delete
+        </button>
+        <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+          Keep it
+        </button>
+      </span>
+    );
+  }
+  return (
+    <span className="own-controls">
+      <button type="button" className="link" disabled={busy} onClick={onEdit} aria-label={`Edit your ${what}`}>
+        Edit
+      </button>
+      <button type="button" className="link" disabled={busy} onClick={() => setConfirming(true)} aria-label={`Delete your ${what}`}>
+        Delete
+      </button>
+    </span>
+  );
+}
+
+function EditBody({
+  what,
+  initial,
+  busy,
+  onSave,
+  onCancel,
+}: {
+  what: string;
+  initial: string;
+  busy: boolean;
+  onSave(markdown: string): Promise<boolean>;
+  onCancel(): void;
+}) {
+  const [text, setText] = useState(initial);
+  const id = useId();
+  const save = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (!text.trim() || text === initial) return onCancel();
+    if (await onSave(text)) onCancel();
   };
+  return (
+    <form className="edit-form" onSubmit={(e) => void save(e)}>
+      <label className="sr-only" htmlFor={id}>
+        Edit your {what}
+      </label>
+      <textarea
+        id={id}
+        value={text}
+        rows={3}
+        // biome-ignore lint/a11y/noAutofocus: the user just asked to edit this text.
+        autoFocus
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void save();
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onCancel();
+          }
+        }}
+      />
+      <div className="form-buttons">
+        <button type="submit" className="primary" disabled={busy || !text.trim()}>
+          Save
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Reply({ reply, thread }: { reply: ReplyVM; thread: ThreadVM }) {
+  const act = useAct();
+  const [editing, setEditing] = useState(false);
+  const ref = commentRef(thread);
+  return (
+    <li className="reply" data-testid={`reply-${reply.id}`}>
+      <header className="comment-head">
+        <Person user={reply.author} />
+        <span className="muted small">{timeAgo(reply.postedAt)}</span>
+        <PendingMark pending={reply.pending} failure={reply.failure} />
+        <span className="spacer" />
+        {reply.mine && !editing && (
+          <OwnControls
+            busy={act.busy}
+            what="reply"
+            onEdit={() => setEditing(true)}
+            onDelete={() => void act.run('review.deleteComment', { ...ref, replyId: reply.id })}
+          />
+        )}
+      </header>
+      {editing ? (
+        <EditBody
+          what="reply"
+          initial={reply.markdown}
+          busy={act.busy}
+          onCancel={() => setEditing(false)}
+          onSave={async (markdown) => (await act.run('review.editComment', { ...ref, replyId: reply.id, markdown })) !== undefined}
+        />
+      ) : (
+        <div className="comment-body">{reply.markdown}</div>
+      )}
+      <Reactions
+        label="the reply"
+        reactions={reply.reactions}
+        onToggle={(emoji, remove) => void act.run('review.react', { ...ref, replyId: reply.id, emoji, remove })}
+      />
+      <ActFeedback act={act} />
+    </li>
+  );
+}
+
+const commentRef = (c: CommentVM) => ({ spaceId: c.spaceId, commentId: c.id, ...(c.changeRequestId ? { changeRequestId: c.changeRequestId } : {}) });
+
+/**
+ * One comment with its replies: reply, react, resolve or reopen, and edit or delete what is yours.
+ * Works offline: a queued action shows at once as pending; one the server refused, with its reason.
+ */
+export function Thread({
+  thread,
+  compact = false,
+  showChangeRequest = false,
+  onDeleted,
+}: {
+  thread: ThreadVM;
+  compact?: boolean;
+  showChangeRequest?: boolean;
+  /** The comment was deleted (or its deletion queued): the pane showing it can close. */
+  onDeleted?(outcome: ActOutcomeVM): void;
+}) {
+  const act = useAct();
+  const [reply, setReply] = useState('');
+  const [editing, setEditing] = useState(false);
+  const ref = commentRef(thread);
 
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
@@ -49,11 +223,15 @@ export function Thread({ thread, compact = false }: { thread: ThreadVM; compact?
     if (!text) return;
     const before = reply;
     setReply('');
-    const ok = await action.run('review.reply', { ...ref, markdown: text });
+    const ok = await act.run('review.reply', { ...ref, markdown: text });
     if (ok === undefined) setReply(before);
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send();
+  };
+  const remove = async () => {
+    const outcome = await act.run('review.deleteComment', ref);
+    if (outcome && outcome.outcome !== 'refused') onDeleted?.(outcome);
   };
 
   return (
@@ -65,40 +243,40 @@ export function Thread({ thread, compact = false }: { thread: ThreadVM; compact?
       <header className="comment-head">
         <Person user={thread.author} />
         <span className="muted small">{timeAgo(thread.postedAt)}</span>
-        {thread.pageTitle && <span className="muted small">on {thread.pageTitle}</span>}
+        <CommentPlace comment={thread} showChangeRequest={showChangeRequest} />
         <span className={`badge ${thread.status === 'resolved' ? 'ok' : 'open'}`} data-testid="thread-status">
           {thread.status === 'resolved' ? 'Resolved' : 'Open'}
         </span>
         <PendingMark pending={thread.pending} failure={thread.failure} />
         <span className="spacer" />
+        {thread.mine && !editing && <OwnControls busy={act.busy} what="comment" onEdit={() => setEditing(true)} onDelete={() => void remove()} />}
         {thread.status === 'open' ? (
-          <button type="button" disabled={action.busy} onClick={() => void action.run('review.resolve', ref)}>
+          <button type="button" disabled={act.busy} onClick={() => void act.run('review.resolve', ref)}>
             Resolve
           </button>
         ) : (
-          <button type="button" disabled={action.busy} onClick={() => void action.run('review.reopen', ref)}>
+          <button type="button" disabled={act.busy} onClick={() => void act.run('review.reopen', ref)}>
             Reopen
           </button>
         )}
       </header>
-      <div className="comment-body">{thread.markdown}</div>
-      <Reactions label="the comment" reactions={thread.reactions} onToggle={(emoji, remove) => void action.run('review.react', { ...ref, emoji, remove })} />
+      {editing ? (
+        <EditBody
+          what="comment"
+          initial={thread.markdown}
+          busy={act.busy}
+          onCancel={() => setEditing(false)}
+          onSave={async (markdown) => (await act.run('review.editComment', { ...ref, markdown })) !== undefined}
+        />
+      ) : (
+        <div className="comment-body">{thread.markdown}</div>
+      )}
+      <Reactions label="the comment" reactions={thread.reactions} onToggle={(emoji, remove) => void act.run('review.react', { ...ref, emoji, remove })} />
+      <ActFeedback act={act} />
       {thread.replies.length > 0 && (
         <ol className="replies" aria-label="Replies">
           {thread.replies.map((r) => (
-            <li key={r.id} className="reply" data-testid={`reply-${r.id}`}>
-              <header className="comment-head">
-                <Person user={r.author} />
-                <span className="muted small">{timeAgo(r.postedAt)}</span>
-                <PendingMark pending={r.pending} failure={r.failure} />
-              </header>
-              <div className="comment-body">{r.markdown}</div>
-              <Reactions
-                label="the reply"
-                reactions={r.reactions}
-                onToggle={(emoji, remove) => void action.run('review.react', { ...ref, replyId: r.id, emoji, remove })}
-              />
-            </li>
+            <Reply key={r.id} reply={r} thread={thread} />
           ))}
         </ol>
       )}
@@ -118,7 +296,6 @@ export function Thread({ thread, compact = false }: { thread: ThreadVM; compact?
           Reply
         </button>
       </form>
-      <ErrorNotice error={action.error} onDismiss={action.clearError} />
     </article>
   );
 }

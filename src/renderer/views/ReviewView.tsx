@@ -1,222 +1,180 @@
-import { useEffect, useMemo, useState } from 'react';
-import type { ChangeRequestVM, CommentVM } from '../../shared/contract';
-import { parseRoute } from '../../shared/routes';
-import { useQuery } from '../hooks/use-query';
+import { useEffect, useRef, useState } from 'react';
+import type { ActOutcomeVM, InboxItemVM } from '../../shared/contract';
+import { parseRoute, type ReviewList, routeHash } from '../../shared/routes';
+import { useAction, useQuery } from '../hooks/use-query';
+import { outcomeWords } from '../components/ActOutcome';
 import { ErrorNotice } from '../components/ErrorNotice';
-import { VirtualList } from '../components/VirtualList';
-import { PendingMark } from '../components/Pending';
-import { Person } from '../components/Person';
 import { Thread } from '../components/Thread';
-import { firstLine, plural, timeAgo } from '../lib/format';
 import { ChangeRequestDetail } from './ChangeRequestDetail';
+import { ChangeRequestList } from './review/ChangeRequestList';
+import { CommentList } from './review/CommentList';
+import { Freshness, useReviewFreshness } from './review/Freshness';
+import { InboxList } from './review/InboxList';
+import { NewComment } from './review/NewComment';
+import { YourChangeRequests } from './review/YourChangeRequests';
 
-type Open = { kind: 'cr'; spaceId: string; changeRequestId: string } | { kind: 'comment'; spaceId: string; commentId: string } | null;
-type Tab = 'attention' | 'comments';
+type Open = { kind: 'cr'; spaceId: string; changeRequestId: string } | { kind: 'comment'; spaceId: string; commentId: string } | { kind: 'new' } | null;
 
-interface Filters {
-  spaceId: string;
-  changeRequestId: string;
-  authorId: string;
-  text: string;
-}
+const LISTS: { id: ReviewList; label: string }[] = [
+  { id: 'inbox', label: 'Inbox' },
+  { id: 'comments', label: 'Unresolved comments' },
+  { id: 'change-requests', label: 'Change requests' },
+  { id: 'yours', label: 'Your change requests' },
+];
 
-const NO_FILTERS: Filters = { spaceId: '', changeRequestId: '', authorId: '', text: '' };
-
-/** A comment the address names (`#review/comment/<space>/<id>`, from search), to open at once. */
-function commentFromHash(): Open {
+/** The list and the open item the address names: `#review/<list>`, or `#review/comment/<space>/<id>` (from search). */
+function fromHash(): { list: ReviewList | null; open: Open } {
   const route = parseRoute(window.location.hash);
-  return route?.name === 'review.comment' ? { kind: 'comment', spaceId: route.spaceId, commentId: route.commentId } : null;
+  if (route?.name === 'review.list') return { list: route.list, open: null };
+  if (route?.name === 'review.comment') return { list: 'comments', open: { kind: 'comment', spaceId: route.spaceId, commentId: route.commentId } };
+  return { list: null, open: null };
 }
 
-/** Change requests needing the user and unresolved comments across spaces, with a detail pane. */
+/**
+ * The reviewer's desk: what asks for you first (the inbox), unresolved comments, open change
+ * requests and your own by topic, with the chosen item beside the list. Opening the view online
+ * refreshes review data; offline it says when it was last refreshed. Everything works offline:
+ * what can wait is queued and shown pending; what needs the server says so.
+ */
 export function ReviewView() {
-  const [tab, setTab] = useState<Tab>('comments');
-  const [open, setOpen] = useState<Open>(commentFromHash);
+  const [list, setList] = useState<ReviewList>(() => fromHash().list ?? 'inbox');
+  const [open, setOpen] = useState<Open>(() => fromHash().open);
+  const [notice, setNotice] = useState<string | null>(null);
+  const freshness = useReviewFreshness();
+  const online = freshness.state?.online ?? true;
+  const inbox = useQuery('review.inbox', {}, ['review']);
   const attention = useQuery('review.attention', {}, ['review']);
   const comments = useQuery('review.comments', {}, ['review']);
+  const markRead = useAction();
+  const detailPane = useRef<HTMLDivElement>(null);
+
+  // Stacked (a narrow view), the chosen item opens below the list: bring it into view.
+  useEffect(() => {
+    const pane = detailPane.current;
+    const list = pane?.previousElementSibling;
+    if (!open || !pane || !list) return;
+    if (pane.getBoundingClientRect().top >= list.getBoundingClientRect().bottom) pane.scrollIntoView({ block: 'start' });
+  }, [open]);
 
   useEffect(() => {
     const onHash = () => {
-      const named = commentFromHash();
-      if (!named) return;
-      setTab('comments');
-      setOpen(named);
+      const named = fromHash();
+      if (named.list) setList(named.list);
+      if (named.open) setOpen(named.open);
     };
     window.addEventListener('hashchange', onHash);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
 
+  const show = (next: Open, words: string | null = null) => {
+    setNotice(words);
+    setOpen(next);
+  };
+  const choose = (id: ReviewList) => {
+    setList(id);
+    window.location.hash = routeHash({ name: 'review.list', list: id });
+  };
+  const openInbox = (item: InboxItemVM) => {
+    if (item.unread) void markRead.run('review.markRead', { keys: [item.key] });
+    if (item.changeRequest) show({ kind: 'cr', spaceId: item.spaceId, changeRequestId: item.changeRequest.id });
+    else if (item.thread) show({ kind: 'comment', spaceId: item.spaceId, commentId: item.thread.id });
+  };
+  const commented = (outcome: ActOutcomeVM, spaceId: string) => {
+    const words = outcomeWords(outcome) ?? 'Comment sent.';
+    if (outcome.targetId) show({ kind: 'comment', spaceId, commentId: outcome.targetId }, words);
+    else show(null, words);
+  };
+  const unread = inbox.data?.filter((i) => i.unread).length ?? 0;
+  const counts: Record<ReviewList, string | null> = {
+    inbox: inbox.data ? (unread > 0 ? `${unread} new` : String(inbox.data.length)) : null,
+    comments: comments.data ? String(comments.data.length) : null,
+    'change-requests': attention.data ? String(attention.data.length) : null,
+    yours: null,
+  };
+  const selected = (kind: 'cr' | 'comment') =>
+    open?.kind === 'cr' && kind === 'cr' ? open.changeRequestId : open?.kind === 'comment' && kind === 'comment' ? open.commentId : null;
+
   return (
     <section className="review" aria-labelledby="review-title">
-      <div className="view-head">
+      <div className="view-head review-head">
         <h1 id="review-title">Review</h1>
-        <div className="tabs" role="tablist" aria-label="Review lists">
-          <button type="button" role="tab" aria-selected={tab === 'comments'} onClick={() => setTab('comments')}>
-            Unresolved comments {comments.data && <span className="count">{comments.data.length}</span>}
-          </button>
-          <button type="button" role="tab" aria-selected={tab === 'attention'} onClick={() => setTab('attention')}>
-            Change requests {attention.data && <span className="count">{attention.data.length}</span>}
-          </button>
-        </div>
+        <Freshness freshness={freshness} />
       </div>
-      <ErrorNotice error={attention.error ?? comments.error} />
+      <div className="tabs" role="tablist" aria-label="Review lists">
+        {LISTS.map((l) => (
+          <button key={l.id} type="button" role="tab" aria-selected={list === l.id} onClick={() => choose(l.id)} data-testid={`tab-${l.id}`}>
+            {l.label} {counts[l.id] !== null && <span className={`count${l.id === 'inbox' && unread > 0 ? ' new' : ''}`}>{counts[l.id]}</span>}
+          </button>
+        ))}
+      </div>
+      <ErrorNotice error={inbox.error ?? attention.error ?? comments.error ?? markRead.error} />
       <div className="split review-split">
         <div className="list-pane">
-          {tab === 'attention' ? (
-            <AttentionList
-              items={attention.data ?? []}
-              loaded={attention.data !== undefined}
-              selected={open?.kind === 'cr' ? open.changeRequestId : null}
-              onOpen={(cr) => setOpen({ kind: 'cr', spaceId: cr.spaceId, changeRequestId: cr.id })}
+          {list === 'inbox' && (
+            <InboxList
+              items={inbox.data ?? []}
+              loaded={inbox.data !== undefined}
+              selected={open?.kind === 'cr' ? `cr:${open.changeRequestId}` : open?.kind === 'comment' ? `thread:${open.commentId}` : null}
+              busy={markRead.busy}
+              onOpen={openInbox}
+              onMarkAllRead={() => void markRead.run('review.markRead', {})}
             />
-          ) : (
+          )}
+          {list === 'comments' && (
             <CommentList
               items={comments.data ?? []}
               loaded={comments.data !== undefined}
-              changeRequests={attention.data ?? []}
-              selected={open?.kind === 'comment' ? open.commentId : null}
-              onOpen={(c) => setOpen({ kind: 'comment', spaceId: c.spaceId, commentId: c.id })}
+              selected={selected('comment')}
+              onOpen={(c) => show({ kind: 'comment', spaceId: c.spaceId, commentId: c.id })}
+              onNew={() => show({ kind: 'new' })}
             />
           )}
-        </div>
-        <div className="detail-pane">
-          {open?.kind === 'cr' && (
-            <ChangeRequestDetail key={open.changeRequestId} spaceId={open.spaceId} changeRequestId={open.changeRequestId} onClose={() => setOpen(null)} />
+          {list === 'change-requests' && (
+            <ChangeRequestList
+              items={attention.data ?? []}
+              loaded={attention.data !== undefined}
+              selected={selected('cr')}
+              onOpen={(cr) => show({ kind: 'cr', spaceId: cr.spaceId, changeRequestId: cr.id })}
+            />
           )}
-          {open?.kind === 'comment' && <ThreadPane key={open.commentId} spaceId={open.spaceId} commentId={open.commentId} onClose={() => setOpen(null)} />}
-          {!open && <p className="muted empty">Choose a change request or a comment. Use ↑ ↓ and Enter in the list.</p>}
+          {list === 'yours' && <YourChangeRequests onOpen={(ref) => show({ kind: 'cr', ...ref })} />}
+        </div>
+        <div className="detail-pane" ref={detailPane}>
+          {notice && (
+            <p className="notice queued" role="status" data-testid="review-notice">
+              <span>{notice}</span>
+              <button type="button" className="link" onClick={() => setNotice(null)} aria-label="Dismiss">
+                ×
+              </button>
+            </p>
+          )}
+          {open?.kind === 'cr' && (
+            <ChangeRequestDetail
+              key={open.changeRequestId}
+              spaceId={open.spaceId}
+              changeRequestId={open.changeRequestId}
+              online={online}
+              onClose={() => show(null)}
+            />
+          )}
+          {open?.kind === 'comment' && (
+            <ThreadPane
+              key={open.commentId}
+              spaceId={open.spaceId}
+              commentId={open.commentId}
+              onClose={() => show(null)}
+              onDeleted={(o) => show(null, outcomeWords(o) ?? 'Comment deleted.')}
+            />
+          )}
+          {open?.kind === 'new' && <NewComment onDone={commented} onCancel={() => show(null)} />}
+          {!open && !notice && <p className="muted empty">Choose an item in the list. Use ↑ ↓ and Enter in the list.</p>}
         </div>
       </div>
     </section>
   );
 }
 
-function AttentionList(props: { items: ChangeRequestVM[]; loaded: boolean; selected: string | null; onOpen(cr: ChangeRequestVM): void }) {
-  if (props.loaded && props.items.length === 0) return <p className="muted empty">No change requests need you.</p>;
-  return (
-    <VirtualList
-      label="Change requests needing attention"
-      testId="cr-list"
-      items={props.items}
-      rowHeight={64}
-      getKey={(cr) => cr.id}
-      selectedKey={props.selected}
-      onOpen={props.onOpen}
-      renderRow={(cr) => (
-        <div className="row cr-row">
-          <div className="row-main">
-            <span className="cr-number">#{cr.number}</span> <span className="cr-subject">{cr.subject}</span>
-            <PendingMark pending={cr.pending} failure={cr.failure} />
-          </div>
-          <div className="row-meta muted small">
-            {cr.spaceTitle} · {cr.status} · {plural(cr.comments, 'comment')} · updated {timeAgo(cr.updatedAt)}
-            {cr.reasons
-              .filter((r) => r !== 'open')
-              .map((r) => (
-                <span key={r} className={`badge reason ${r}`}>
-                  {r === 'review-requested' ? 'review requested' : r}
-                </span>
-              ))}
-          </div>
-        </div>
-      )}
-    />
-  );
-}
-
-function CommentList(props: { items: CommentVM[]; loaded: boolean; changeRequests: ChangeRequestVM[]; selected: string | null; onOpen(c: CommentVM): void }) {
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const { items } = props;
-  const options = useMemo(() => {
-    const spaces = new Map<string, string>();
-    const authors = new Map<string, string>();
-    const crs = new Map<string, string>();
-    for (const c of items) {
-      spaces.set(c.spaceId, c.spaceTitle);
-      if (c.author) authors.set(c.author.id, c.author.displayName);
-      if (c.changeRequestId) crs.set(c.changeRequestId, `#${c.changeRequestNumber ?? '?'} · ${c.spaceTitle}`);
-    }
-    const sorted = (m: Map<string, string>) => [...m].sort((a, b) => a[1].localeCompare(b[1]));
-    return { spaces: sorted(spaces), authors: sorted(authors), crs: sorted(crs) };
-  }, [items]);
-  const shown = useMemo(() => {
-    const text = filters.text.trim().toLowerCase();
-    return items.filter(
-      (c) =>
-        (!filters.spaceId || c.spaceId === filters.spaceId) &&
-        (!filters.authorId || c.author?.id === filters.authorId) &&
-        (!filters.changeRequestId || (filters.changeRequestId === 'main' ? c.changeRequestId === null : c.changeRequestId === filters.changeRequestId)) &&
-        (!text || c.markdown.toLowerCase().includes(text) || (c.pageTitle ?? '').toLowerCase().includes(text)),
-    );
-  }, [items, filters]);
-  const set = (patch: Partial<Filters>) => setFilters((f) => ({ ...f, ...patch }));
-
-  return (
-    <div className="comment-list">
-      <div className="filters" role="search" aria-label="Filter comments">
-        <select aria-label="Space" value={filters.spaceId} onChange={(e) => set({ spaceId: e.target.value })}>
-          <option value="">All spaces</option>
-          {options.spaces.map(([id, title]) => (
-            <option key={id} value={id}>
-              {title}
-            </option>
-          ))}
-        </select>
-        <select aria-label="Change request" value={filters.changeRequestId} onChange={(e) => set({ changeRequestId: e.target.value })}>
-          <option value="">Any place</option>
-          <option value="main">Main content only</option>
-          {options.crs.map(([id, title]) => (
-            <option key={id} value={id}>
-              {title}
-            </option>
-          ))}
-        </select>
-        <select aria-label="Author" value={filters.authorId} onChange={(e) => set({ authorId: e.target.value })}>
-          <option value="">Anyone</option>
-          {options.authors.map(([id, name]) => (
-            <option key={id} value={id}>
-              {name}
-            </option>
-          ))}
-        </select>
-        <input type="search" aria-label="Search comments" placeholder="Search…" value={filters.text} onChange={(e) => set({ text: e.target.value })} />
-        <span className="muted small" data-testid="comment-count">
-          {shown.length} of {items.length}
-        </span>
-      </div>
-      {props.loaded && shown.length === 0 ? (
-        <p className="muted empty">{items.length === 0 ? 'No unresolved comments. Nice.' : 'No comment matches these filters.'}</p>
-      ) : (
-        <VirtualList
-          label="Unresolved comments"
-          testId="comment-list"
-          items={shown}
-          rowHeight={68}
-          getKey={(c) => c.id}
-          selectedKey={props.selected}
-          onOpen={props.onOpen}
-          renderRow={(c) => (
-            <div className="row comment-row">
-              <div className="row-main">
-                <Person user={c.author} />
-                <span className="comment-snippet">{firstLine(c.markdown)}</span>
-              </div>
-              <div className="row-meta muted small">
-                {c.spaceTitle}
-                {c.changeRequestNumber !== null && ` · #${c.changeRequestNumber}`}
-                {c.pageTitle && ` · ${c.pageTitle}`} · {timeAgo(c.postedAt)}
-                {c.replyCount > 0 && ` · ${plural(c.replyCount, 'reply', 'replies')}`}
-                <PendingMark pending={c.pending} failure={c.failure} />
-              </div>
-            </div>
-          )}
-        />
-      )}
-    </div>
-  );
-}
-
-function ThreadPane({ spaceId, commentId, onClose }: { spaceId: string; commentId: string; onClose(): void }) {
+function ThreadPane({ spaceId, commentId, onClose, onDeleted }: { spaceId: string; commentId: string; onClose(): void; onDeleted(o: ActOutcomeVM): void }) {
   const thread = useQuery('review.thread', { spaceId, commentId }, ['review']);
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: Escape from any control inside the pane closes it (the key bubbles here).
@@ -227,7 +185,7 @@ function ThreadPane({ spaceId, commentId, onClose }: { spaceId: string; commentI
         </button>
       </div>
       <ErrorNotice error={thread.error} />
-      {thread.data && <Thread thread={thread.data} />}
+      {thread.data && <Thread thread={thread.data} showChangeRequest onDeleted={onDeleted} />}
     </div>
   );
 }

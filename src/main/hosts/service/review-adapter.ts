@@ -75,7 +75,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       do {
         replayAgain = false;
         try {
-          await review.replay(api);
+          reached = (await review.replay(api)).stoppedBy === null;
         } catch (e) {
           log(`review replay: ${describeError(e)}`);
         }
@@ -162,7 +162,8 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       }
       if (online()) {
         try {
-          await review.replay(api);
+          // An action that could not be sent says the server is out of reach: the views say so too.
+          reached = (await review.replay(api)).stoppedBy === null;
         } catch (e) {
           log(`review replay: ${describeError(e)}`);
         }
