@@ -15,7 +15,7 @@
  * to tell a waiting process whom it waits for.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { STATE_DIR } from './state-dir';
@@ -110,6 +110,26 @@ export class FolderLock {
     if (current?.pid === this.holder.pid && current.since === this.holder.since) rmSync(join(this.stateDir, HOLDER_FILE), { force: true });
     this.db.exec('ROLLBACK');
     this.db.close();
+  }
+}
+
+/**
+ * Whether another process (or this one) is syncing the folder right now, and who: null when
+ * nobody is. Never waits: the lock is tried once and let go at once, and nothing is written.
+ */
+export function folderBusy(syncFolder: string): { holder: LockHolder | null } | null {
+  const stateDir = join(syncFolder, STATE_DIR);
+  if (!existsSync(join(stateDir, LOCK_FILE))) return null;
+  const db = new Database(join(stateDir, LOCK_FILE), { timeout: 0 });
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return null;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') return { holder: readHolder(stateDir) };
+    throw err;
+  } finally {
+    db.close();
   }
 }
 

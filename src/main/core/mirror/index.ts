@@ -18,7 +18,7 @@ import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
 import { SearchIndex } from './search';
 
-export type { SpaceRow } from './catalog';
+export type { FailureKind, SpaceRow } from './catalog';
 export type { BaseRow, ConflictRow, FileRow, PageRow } from './content';
 export type { AssetRow, FileStatRow, FolderNodeRow } from './folder';
 export {
@@ -47,7 +47,7 @@ export {
 
 export { STATE_DIR } from './state-dir';
 export { CorruptMirrorError, isCorruptionError, type SetAside } from './corrupt';
-export { describeHolder, FolderBusyError, FolderLock, type LockHolder, withFolderLock } from './folder-lock';
+export { describeHolder, FolderBusyError, FolderLock, folderBusy, type LockHolder, withFolderLock } from './folder-lock';
 
 export interface OpenOptions {
   /**
@@ -58,7 +58,7 @@ export interface OpenOptions {
   ifCorrupt?: 'fail' | 'set-aside';
 }
 
-export type { OutboxRow, OutboxStore, PushedFile } from './outbox';
+export type { AttentionRow, OutboxRow, OutboxStore, PushedFile } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';

@@ -5,6 +5,7 @@
  */
 export { deletedAssets } from './assets';
 export { refreshCatalog } from './catalog';
+export { describeConflict } from './conflict-words';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
 export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';

@@ -21,7 +21,7 @@ export class UsageError extends Error {
 }
 
 /** Flags that take no value. */
-const BOOLEAN_FLAGS = new Set(['once', 'json', 'help', 'verbose', 'allow-deletes', 'dry-run']);
+const BOOLEAN_FLAGS = new Set(['once', 'json', 'help', 'verbose', 'allow-deletes', 'dry-run', 'all-spaces']);
 
 export function parseArgs(argv: string[]): ParsedArgs {
   const flags = new Map<string, string[]>();
