@@ -80,7 +80,7 @@ it('switching to a folder of another API takes that API and its own saved token,
   first.resetLog();
   await service.request('settings.update', { folder: other });
   expect(await service.request('session.get', {})).toMatchObject({ signedIn: true, apiUrl: second.url });
-  expect((await service.syncOnce()).state).toBe('idle');
+  expect((await service.syncOnce()).state).toBe('in-sync');
   expect(second.requests.length).toBeGreaterThan(0);
   expect(first.requests).toEqual([]);
   expect(JSON.parse((await quire(['status', '--dir', other, '--json'])).stdout)).toMatchObject({ apiUrl: second.url });

@@ -32,7 +32,8 @@ export const reasonsOf = {
       out.push(offlineReason(since ?? '', latest(facts.spaces.map((s) => s.reachedAt)), null));
     }
     if (facts.pausedSince !== null) out.push(pausedReason(facts, null));
-    if (facts.actionsWaiting.length > 0) {
+    // While a cycle runs, what waits is what it is sending: `syncing` says it.
+    if (facts.actionsWaiting.length > 0 && !runtime.syncing) {
       const n = facts.actionsWaiting.length;
       out.push({
         kind: 'actions-waiting',
@@ -131,11 +132,11 @@ export const reasonsOf = {
     if (s.failureKind === 'offline') out.push(offlineReason(s.failingSince ?? s.failedAt ?? '', s.reachedAt, id));
     if (facts.pausedSince !== null) out.push(pausedReason(facts, id));
     const edits = editCount(s);
-    if (edits > 0) {
+    if (edits > 0 && !runtime.syncing) {
       out.push({
         kind: 'edits-waiting',
         spaceId: id,
-        message: `“${s.title}”: ${plural(edits, 'local edit')} ${edits === 1 ? 'is' : 'are'} not on the server yet${facts.pausedSince !== null ? ' (sync is paused)' : runtime.syncing ? '' : '; the next sync pushes them'}.`,
+        message: `“${s.title}”: ${plural(edits, 'local edit')} ${edits === 1 ? 'is' : 'are'} not on the server yet${facts.pausedSince !== null ? ' (sync is paused)' : '; the next sync pushes them'}.`,
         action: facts.pausedSince !== null ? 'resume' : 'sync-now',
       });
     }

@@ -11,6 +11,7 @@ export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
 export { describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable } from './hold';
 export { pendingEdits } from './local-changes';
+export { recordFailed as recordAttemptFailed } from './outcome';
 export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';

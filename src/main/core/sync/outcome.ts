@@ -32,7 +32,7 @@ export function recordReached(mirror: Mirror, report: SpaceReport, at: string): 
 }
 
 /** An attempt to sync these spaces failed with `err` (not recorded when the mirror itself cannot be written). */
-export function recordFailed(mirror: Mirror, spaceIds: readonly string[], err: unknown, at: string): void {
+export function recordFailed(mirror: Mirror, spaceIds: readonly string[], err: unknown, at = new Date().toISOString()): void {
   const kind = failureKind(err);
   const message = err instanceof Error ? err.message : String(err);
   try {

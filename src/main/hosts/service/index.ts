@@ -9,6 +9,7 @@
  */
 import { QuireError, type Params, type RequestName, type Result } from '../../../shared/contract';
 import { redactSecrets } from '../../core/secrets';
+import { readSyncFacts } from '../../core/status';
 import { logHandlers } from './activity-log';
 import { appHandlers } from './app-actions';
 import { createCatalog } from './catalog';
@@ -41,10 +42,12 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
   connectCore(state);
 
   const runner = createSyncRunner(state);
-  status.update(runner.settled());
+  // The state is read from whichever folder is open, while signed in.
+  status.setSource(async () => (state.token ? readSyncFacts(state.mirror, state.folder) : null));
+  await status.refresh();
   if (state.mirror.setAside) runner.announce(state.mirror.setAside.notice);
 
-  const catalog = createCatalog(state);
+  const catalog = createCatalog(state, runner);
   const session = createSession(state, runner, catalog.refresh);
   const handlers: Handlers = {
     ...session.handlers,
