@@ -12,7 +12,7 @@ export interface Stack {
   service: QuireService;
   /** The sync folder. */
   dir: string;
-  /** What the host was asked to open (paths, URLs), instead of launching programs. */
+  /** The links the host was asked to open, instead of launching a browser. */
   opened: string[];
   hostLog: string[];
   close(): Promise<void>;
@@ -30,11 +30,8 @@ export async function startStack(options: { rendererDir: string; seed?: (fake: F
   const dir = await mkdtemp(join(tmpdir(), 'quire-sync-'));
   const opened: string[] = [];
   const hostLog: string[] = [];
-  const host: HostCapabilities = {
-    kind: 'web',
-    openExternal: async (url) => void opened.push(url),
-    openPath: async (path) => void opened.push(path),
-  };
+  // As the real web host: links are handed to the system, paths are shown to copy (a browser cannot open local apps).
+  const host: HostCapabilities = { kind: 'web', openExternal: async (url) => void opened.push(url) };
   const service = await createQuireService({
     apiUrl: fake.url,
     folder: dir,

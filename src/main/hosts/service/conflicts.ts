@@ -45,7 +45,8 @@ export function conflictHandlers(state: ServiceState, runner: SyncRunner): Handl
       await resolve(state, spaceId, path, choice);
       await state.status.refresh();
       state.events.changed('conflicts', 'catalog', 'log');
-      if (choice === 'mine' && state.token) void runner.request();
+      // Mine is pushed; theirs is recorded as in sync: either way a cycle settles it now, not at the next interval.
+      if (state.token) void runner.request();
       return conflictsVM(state);
     },
     'conflicts.openInEditor': ({ spaceId, path }) => openOrShow(state, conflictFile(state, spaceId, path)),
