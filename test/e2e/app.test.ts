@@ -102,7 +102,10 @@ describe('Quire in a browser', () => {
 
     await syncNow().click();
     await expect.poll(() => page.getByTestId('sync-words').textContent()).toBe('Needs you');
-    await page.getByTestId('state-banner').getByText(/README\.md: edited here and on the server/).waitFor();
+    await page
+      .getByTestId('state-banner')
+      .getByText(/README\.md: edited here and on the server/)
+      .waitFor();
     await nav('Conflicts');
     await page.getByRole('heading', { name: 'README.md' }).waitFor();
     await expect.poll(() => page.getByTestId('side-local').textContent()).toContain('edited here');

@@ -21,10 +21,16 @@ export interface Stack {
 /**
  * The fake API, a service over a temporary sync folder, and the web host
  * serving `rendererDir`: everything the browser tests drive. Automatic syncs
- * are off so each test decides when a cycle runs; one attempt per request so
- * "offline" shows at once.
+ * are off (unless `syncIntervalMs` says) so each test decides when a cycle runs;
+ * one attempt per request so "offline" shows at once.
  */
-export async function startStack(options: { rendererDir: string; seed?: (fake: FakeApi) => void; signedIn?: boolean }): Promise<Stack> {
+export async function startStack(options: {
+  rendererDir: string;
+  seed?: (fake: FakeApi) => void;
+  signedIn?: boolean;
+  /** Continuous sync as the app runs it (the watcher, and a cycle every so often); default off. */
+  syncIntervalMs?: number;
+}): Promise<Stack> {
   const fake = await startFakeApi();
   options.seed?.(fake);
   const dir = await mkdtemp(join(tmpdir(), 'quire-sync-'));
@@ -37,7 +43,7 @@ export async function startStack(options: { rendererDir: string; seed?: (fake: F
     folder: dir,
     tokens: new MemoryTokenStore(),
     host,
-    syncIntervalMs: 0,
+    syncIntervalMs: options.syncIntervalMs ?? 0,
     api: { maxAttempts: 1, timeoutMs: 5000 },
     ...(options.signedIn ? { token: fake.token } : {}),
     log: (line) => hostLog.push(line),

@@ -136,7 +136,14 @@ describe('status bar', () => {
     await respond('sync.setPaused', fx.status({ seq: 3 }));
     await banner.getByRole('button', { name: 'Resume' }).click();
     expect((await calls('sync.setPaused'))[0]!.params).toEqual({ paused: false });
-    await emit('sync.status', fx.status({ state: 'not-set-up', seq: 4, reasons: [{ kind: 'no-space-chosen', spaceId: null, message: 'No space is chosen.', action: 'choose-spaces' }] }));
+    await emit(
+      'sync.status',
+      fx.status({
+        state: 'not-set-up',
+        seq: 4,
+        reasons: [{ kind: 'no-space-chosen', spaceId: null, message: 'No space is chosen.', action: 'choose-spaces' }],
+      }),
+    );
     await page.getByTestId('sync-words').getByText('Not set up').waitFor();
     await page.getByTestId('state-banner').getByRole('button', { name: 'Choose spaces' }).click();
     await page.getByRole('heading', { name: 'Spaces' }).waitFor();
@@ -217,7 +224,10 @@ describe('conflicts', () => {
     await dialog.getByText('A browser cannot open apps on your computer').waitFor();
     expect(await dialog.getByTestId('open-path-value').textContent()).toBe('/home/casey/Quire/handbook/guide/intro.md');
     await dialog.getByRole('button', { name: 'Copy' }).click();
-    await dialog.getByRole('status').filter({ hasText: /Copied|Ctrl\+C/ }).waitFor();
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: /Copied|Ctrl\+C/ })
+      .waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
   });

@@ -47,7 +47,9 @@ export const catalog: CatalogVM = {
       conflicts: 1,
       lastError: null,
       state: 'needs-you',
-      reasons: [{ kind: 'conflict', spaceId: 's1', path: 'guide/intro.md', message: 'guide/intro.md: edited here and on the server.', action: 'resolve-conflict' }],
+      reasons: [
+        { kind: 'conflict', spaceId: 's1', path: 'guide/intro.md', message: 'guide/intro.md: edited here and on the server.', action: 'resolve-conflict' },
+      ],
     },
     {
       id: 's2',

@@ -32,7 +32,10 @@ describe('tray model', () => {
     expect(labels(status({ state: 'needs-you', reasons: [conflict] }))[0]).toBe('Needs you');
     expect(labels(status({ state: 'needs-you', reasons: [conflict, held] }))[0]).toBe('Needs you (2 things)');
     const rejected = { kind: 'token-rejected', spaceId: null, message: 'The API rejected the token.', action: 'sign-in' as const };
-    expect(trayModel(status({ state: 'needs-you', reasons: [rejected] }))).toMatchObject({ icon: 'error', tooltip: 'Quire — Needs you\nThe API rejected the token.' });
+    expect(trayModel(status({ state: 'needs-you', reasons: [rejected] }))).toMatchObject({
+      icon: 'error',
+      tooltip: 'Quire — Needs you\nThe API rejected the token.',
+    });
     expect(labels(status({ state: 'paused', paused: true, editsWaiting: 1 }))[0]).toBe('Paused · 1 edit waiting');
     const offline = { kind: 'offline', spaceId: null, message: 'The API could not be reached.', action: 'sync-now' as const };
     expect(trayModel(status({ state: 'offline', reasons: [offline] })).tooltip).toBe('Quire — Offline\nThe API could not be reached.');

@@ -142,7 +142,11 @@ describe('service', () => {
     await signInAndSync();
     fake.faults.offline = true;
     const offline = await service.syncOnce();
-    expect(offline).toMatchObject({ state: 'offline', offlineSince: expect.any(String), reasons: [expect.objectContaining({ kind: 'offline', action: 'sync-now' })] });
+    expect(offline).toMatchObject({
+      state: 'offline',
+      offlineSince: expect.any(String),
+      reasons: [expect.objectContaining({ kind: 'offline', action: 'sync-now' })],
+    });
     expect(offline.lastReachedServerAt).not.toBeNull();
     fake.faults.offline = false;
     expect((await service.syncOnce()).state).toBe('in-sync');

@@ -132,12 +132,13 @@ export const reasonsOf = {
     if (s.failureKind === 'offline') out.push(offlineReason(s.failingSince ?? s.failedAt ?? '', s.reachedAt, id));
     if (facts.pausedSince !== null) out.push(pausedReason(facts, id));
     const edits = editCount(s);
-    if (edits > 0 && !runtime.syncing) {
+    // Paused: the paused reason counts them.
+    if (edits > 0 && !runtime.syncing && facts.pausedSince === null) {
       out.push({
         kind: 'edits-waiting',
         spaceId: id,
-        message: `“${s.title}”: ${plural(edits, 'local edit')} ${edits === 1 ? 'is' : 'are'} not on the server yet${facts.pausedSince !== null ? ' (sync is paused)' : '; the next sync pushes them'}.`,
-        action: facts.pausedSince !== null ? 'resume' : 'sync-now',
+        message: `“${s.title}”: ${plural(edits, 'local edit')} ${edits === 1 ? 'is' : 'are'} not on the server yet; the next sync pushes ${edits === 1 ? 'it' : 'them'}.`,
+        action: 'sync-now',
       });
     }
     if (s.reachedAt === null && !s.folderMissing) {

@@ -118,10 +118,9 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
       for (const path of marks.added) {
         const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : null;
         const parent = dir === null ? null : (state.mirror.folder.byFolder(space.id, dir) ?? null);
-        const text = readText(join(state.folder, space.folder, path));
         const node: PageNodeVM = {
           id: `new:${path}`,
-          title: (text !== null ? pageTitleOf(text) : null) || path.replace(/^.*\//, '').replace(/\.md$/i, ''),
+          title: titleOfFile(join(state.folder, space.folder, path), path.replace(/^.*\//, '').replace(/\.md$/i, '')),
           kind: 'document',
           path,
           ...marks.of(path, null),
@@ -132,14 +131,12 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
       const build = (parent: string | null): PageNodeVM[] => [
         ...(byParent.get(parent) ?? [])
           .sort((a, b) => a.position - b.position)
-          .map((n) => ({
-            id: n.key,
-            title: n.title,
-            kind: n.kind,
-            path: n.path,
-            ...marks.of(n.path, n.key.startsWith('new:') ? null : n.key),
-            children: build(n.key),
-          })),
+          .map((n) => {
+            const mark = marks.of(n.path, n.key.startsWith('new:') ? null : n.key);
+            // A page created here is titled by its file (its heading), as the server will title it.
+            const title = mark.sync === 'new' && n.path ? titleOfFile(join(state.folder, space.folder!, n.path), n.title) : n.title;
+            return { id: n.key, title, kind: n.kind, path: n.path, ...mark, children: build(n.key) };
+          }),
         ...(added.get(parent) ?? []),
       ];
       out.push({ spaceId: space.id, title: space.title, folder: space.folder, pages: build(null) });
@@ -205,11 +202,12 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
   };
 }
 
-function readText(file: string): string | null {
+/** A page file's title (its heading, else its frontmatter's), else `fallback`. */
+function titleOfFile(file: string, fallback: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    return pageTitleOf(readFileSync(file, 'utf8')) || fallback;
   } catch {
-    return null;
+    return fallback;
   }
 }
 

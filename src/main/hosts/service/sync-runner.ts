@@ -217,7 +217,9 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     halt,
     announce,
     chosen: () => {
-      if (state.token && pausedSince(state.mirror) === null) void request();
+      if (!state.token || pausedSince(state.mirror) !== null) return;
+      userAsked = true; // its change requests and comments too, not at the review cadence
+      void request();
     },
     handlers: {
       'sync.status': () => status.get(),
