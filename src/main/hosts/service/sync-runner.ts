@@ -7,7 +7,7 @@
  */
 import { pushGuard } from '../../core/check';
 import type { SyncProgressVM } from '../../../shared/contract';
-import { CancelledError } from '../../core/api';
+import { API_URL_META, CancelledError } from '../../core/api';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
 import { ContinuousSync, OwnWrites, type CycleReport, type CycleRequest, recordAttemptFailed, SyncEngine, type SyncProgress } from '../../core/sync';
 import { pausedSince, setPaused } from '../../core/status';
@@ -81,6 +81,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
 
   async function runCycle(request: CycleRequest): Promise<CycleReport> {
     const client = needApi(state);
+    // One API address per folder: whichever host syncs it remembers it, for the CLI too (`quire status`, `quire comment`).
+    if (state.mirror.catalog.getMeta(API_URL_META) !== state.apiUrl) state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
     const force = userAsked;
     userAsked = false;
     const engine = new SyncEngine({
