@@ -206,6 +206,24 @@ describe('quire status: the sync state', () => {
   });
 });
 
+describe('quire status: the change request holding your edits', () => {
+  it('lists it with its pages, counted among the open change requests', async () => {
+    expect((await sync()).code).toBe(0);
+    writeFileSync(join(root, 'guide', 'faq.md'), '# FAQ\n\nQuestions, and answers.\n');
+    writeFileSync(join(root, 'guide', 'new-page.md'), '# My new page\n\nHello.\n');
+    expect((await sync()).code).toBe(0);
+    const run = await quire(['status', '--dir', root, '--json']);
+    const [guide] = (JSON.parse(run.stdout) as { spaces: { openChangeRequests: number; changeRequest: { number: number; pages: { path: string }[] } }[] })
+      .spaces;
+    expect(guide!.changeRequest.pages.map((p) => p.path)).toEqual(['faq.md', 'new-page.md']);
+    expect(guide!.openChangeRequests).toBe(1);
+    const n = guide!.changeRequest.number;
+    const text = await statusText();
+    expect(text).toContain(`  open change requests: 1 (#${n} holds your edits)`);
+    expect(text).toMatch(new RegExp(`your edits are in change request #${n} “[^\\n]+” \\(2 pages\\):\\n {4}faq\\.md\\n {4}new-page\\.md`));
+  });
+});
+
 describe('quire sync --space: remembered by the folder', () => {
   it('keeps to the spaces given until --all-spaces or other --space values; status shows the choice', async () => {
     const other = fake.store.addSpace(space.orgId, { title: 'API', pages: [{ title: 'Intro', markdown: 'Hi.\n' }] });

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
 import { MemoryTokenStore, KeychainUnavailableError, type TokenStore } from '../../../src/main/core/secrets';
 import { createQuireService, emojiText, normaliseApiUrl, type QuireService } from '../../../src/main/hosts/service';
-import type { PushedEvent, SyncState } from '../../../src/shared/contract';
+import type { PageNodeVM, PushedEvent, SyncState } from '../../../src/shared/contract';
 
 describe('service', () => {
   let fake: FakeApi;
@@ -257,6 +257,31 @@ describe('service', () => {
     expect(await service.syncOnce()).toMatchObject({ state: 'in-sync', pendingActions: 0 });
     expect(fake.store.comment(spaceId, comment.id).status).toBe('resolved');
     expect(await service.request('review.comments', {})).toEqual([]);
+  });
+
+  it('builds the Pages view from the folder: pages created here appear, each marked new, edited, in change request #N, held (why) or conflict', async () => {
+    for (const title of ['Setup', 'Usage']) fake.store.addPage(spaceId, { title, markdown: `${title} steps.\n` });
+    const folder = await signInAndSync();
+    await writeFile(join(folder, 'release.md'), '# Release notes\n\nWritten here.\n');
+    await writeFile(join(folder, 'setup.md'), '# Setup\n\nSetup steps, and one more.\n');
+    await service.syncOnce();
+    const number = fake.store.changeRequestsOf(spaceId).at(-1)!.number;
+    await writeFile(join(folder, 'setup.md'), '# Setup\n\n{% hint style="info" %}\nNever closed.\n');
+    await writeFile(join(folder, 'README.md'), (await readFile(join(folder, 'README.md'), 'utf8')).replace('First line.', 'First line, mine.'));
+    fake.store.editPage(spaceId, pageId, { markdown: 'First line, theirs.\n\nSecond line.' });
+    await service.syncOnce();
+    await writeFile(join(folder, 'draft.md'), '# A draft idea\n\nNot pushed yet.\n');
+    await writeFile(join(folder, 'usage.md'), '# Usage\n\nUsage steps, edited.\n');
+
+    const [tree] = await service.request('pages.tree', {});
+    const flat = (nodes: PageNodeVM[]): PageNodeVM[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+    const byPath = new Map(flat(tree!.pages).map((n) => [n.path, n]));
+    expect(byPath.get('README.md')).toMatchObject({ sync: 'conflict' });
+    expect(byPath.get('setup.md')).toMatchObject({ sync: 'held', why: expect.stringMatching(/hint/), changeRequest: number });
+    expect(byPath.get('usage.md')).toMatchObject({ sync: 'edited', changeRequest: null });
+    expect(byPath.get('release.md')).toMatchObject({ title: 'Release notes', sync: 'new', changeRequest: number });
+    expect(byPath.get('draft.md')).toMatchObject({ title: 'A draft idea', sync: 'new', changeRequest: null });
+    expect(await service.request('pages.get', { spaceId, path: 'release.md' })).toMatchObject({ title: 'Release notes', sync: 'new', changeRequest: number });
   });
 
   it('opens only web links in the browser', async () => {
