@@ -87,9 +87,9 @@ export function createCatalog(state: ServiceState, runner: Pick<SyncRunner, 'cho
           rememberSpaceSelection(mirror, 'listed');
         });
         state.events.changed('catalog');
-        await state.status.refresh();
         // A space just chosen is synced now, not at the next interval.
         if (selected) runner.chosen();
+        await state.status.refresh();
         return vm();
       },
     },
