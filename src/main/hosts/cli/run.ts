@@ -37,8 +37,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 const USAGE = `Quire — offline-first sync for hosted docs
 
 Usage:
-  quire sync --api <base_url> --dir <folder> [--space <spaceId>]... [--once] [--interval <seconds>] [--allow-deletes] [--dry-run [--json]]
-  quire status --dir <folder> [--json]
+  quire sync --api <base_url> --dir <folder> [--space <spaceId>]... | [--all-spaces] [--once] [--interval <seconds>] [--allow-deletes] [--dry-run [--json]]
+  quire status --dir <folder> [--json]   the sync state, what to do, and per space the details
   quire review --dir <folder> [--json]   open change requests and unresolved comments
   quire check --dir <folder> [--space <spaceId>]... [--json]   broken links, SUMMARY.md, blocks, frontmatter (offline)
   quire comment reply|resolve|reopen|react <commentId> --dir <folder> [--body <markdown>] [--emoji <emoji>]
