@@ -66,7 +66,18 @@ export function pausedSince(mirror: Mirror): string | null {
   return mirror.catalog.getMeta(PAUSED_META) || null;
 }
 
-export async function readSyncFacts(mirror: Mirror, root: string): Promise<SyncFacts> {
+export interface FactsOptions {
+  /**
+   * How the edits that wait are found: `scan` compares every file with the mirror (a stat each:
+   * what `quire status` does, the truth whatever ran before); `recorded` takes what the mirror
+   * already knows — the saves a running watcher recorded since the last cycle, and the changes
+   * cycles planned and did not get confirmed (held, refused, in flight) — at no cost per file,
+   * for a host whose watcher runs and which reads the state after every cycle and save.
+   */
+  edits?: 'scan' | 'recorded';
+}
+
+export async function readSyncFacts(mirror: Mirror, root: string, options: FactsOptions = {}): Promise<SyncFacts> {
   const spaces: SpaceFacts[] = [];
   for (const s of mirror.catalog.selectedSpaces()) {
     const dir = s.folder === null ? null : join(root, s.folder);
@@ -86,7 +97,12 @@ export async function readSyncFacts(mirror: Mirror, root: string): Promise<SyncF
       attention: mirror.outbox.attention(s.id),
       refused: [...mirror.outbox.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
       hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
-      pendingEdits: dir && !folderMissing ? await pendingEdits(mirror, s.id, dir) : { modified: [], added: [], deleted: [] },
+      pendingEdits:
+        !dir || folderMissing
+          ? { modified: [], added: [], deleted: [] }
+          : options.edits === 'recorded'
+            ? recordedEdits(mirror, s.id)
+            : await pendingEdits(mirror, s.id, dir),
     });
   }
   const action = (a: { kind: string; spaceId: string; commentId: string | null; message: string | null }): ReviewActionFacts => ({
@@ -101,4 +117,23 @@ export async function readSyncFacts(mirror: Mirror, root: string): Promise<SyncF
     actionsWaiting: mirror.reviewActions.actions(['queued', 'sending']).map(action),
     actionsRefused: mirror.reviewActions.actions(['refused']).map(action),
   };
+}
+
+/** The edits of a space the mirror knows of without looking at the folder (see FactsOptions). */
+function recordedEdits(mirror: Mirror, spaceId: string): SpaceFacts['pendingEdits'] {
+  const modified = new Set<string>();
+  const added = new Set<string>();
+  const deleted = new Set<string>();
+  for (const e of mirror.outbox.localEdits(spaceId)) {
+    if (e.kind === 'unlink') deleted.add(e.path);
+    else if (mirror.folder.byPath(spaceId, e.path) !== undefined) modified.add(e.path);
+    else added.add(e.path);
+  }
+  for (const key of mirror.folder.pending(spaceId)) {
+    const path = mirror.folder.node(spaceId, key)?.path;
+    if (path) modified.add(path);
+  }
+  const conflicts = new Set(mirror.content.conflicts(spaceId).map((c) => c.path));
+  const list = (paths: Set<string>) => [...paths].filter((p) => !conflicts.has(p)).sort();
+  return { modified: list(modified), added: list(added), deleted: list(deleted) };
 }

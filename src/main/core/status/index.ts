@@ -5,7 +5,7 @@
  *
  *   const state = syncState(await readSyncFacts(mirror, root), { syncing: false });
  */
-export { PAUSED_META, pausedSince, readSyncFacts, setPaused, type SpaceFacts, type SyncFacts } from './facts';
+export { editCount, type FactsOptions, PAUSED_META, pausedSince, readSyncFacts, setPaused, type SpaceFacts, type SyncFacts } from './facts';
 export { plural, when } from './reasons';
 export { rememberSpaceSelection, type SpaceSelection, spaceSelection } from './selection';
 export {

@@ -9,6 +9,7 @@
  */
 import { QuireError, type Params, type RequestName, type Result } from '../../../shared/contract';
 import { redactSecrets } from '../../core/secrets';
+import type { Mirror } from '../../core/mirror';
 import { readSyncFacts } from '../../core/status';
 import { logHandlers } from './activity-log';
 import { appHandlers } from './app-actions';
@@ -42,8 +43,16 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
   connectCore(state);
 
   const runner = createSyncRunner(state);
-  // The state is read from whichever folder is open, while signed in.
-  status.setSource(async () => (state.token ? readSyncFacts(state.mirror, state.folder) : null));
+  // The state is read from whichever folder is open, while signed in: its files are looked at once
+  // (edits made while Quire was closed); after that the watcher and the cycles keep the mirror told.
+  let scanned: Mirror | null = null;
+  status.setSource(async () => {
+    if (!state.token) return null;
+    const mirror = state.mirror;
+    const edits = scanned === mirror ? 'recorded' : 'scan';
+    scanned = mirror;
+    return readSyncFacts(mirror, state.folder, { edits });
+  });
   await status.refresh();
   if (state.mirror.setAside) runner.announce(state.mirror.setAside.notice);
 
