@@ -70,10 +70,11 @@ describe('the sync state, the same in the app and in quire status', () => {
 
   /** The header says `state` in words, `quire status` says `state`, and the banner shows its first reason in the same words. */
   async function agree(state: SyncStateName): Promise<StatusJson> {
-    await expect.poll(words, poll).toBe(SYNC_STATE_WORDS[state]);
+    // Both settle on it (a cycle the app starts may be running when quire status looks: it says syncing then).
+    await expect
+      .poll(async () => ({ app: await words(), cli: (await cliStatus()).state, why: stack.service.status().reasons.map((r) => r.kind) }), poll)
+      .toMatchObject({ app: SYNC_STATE_WORDS[state], cli: state });
     const cli = await cliStatus();
-    expect(cli.state).toBe(state);
-    expect(await words()).toBe(SYNC_STATE_WORDS[state]);
     const first = cli.reasons.find((r) => r.action !== 'none');
     if (first) await banner().getByText(first.message, { exact: true }).waitFor();
     else expect(await banner().count()).toBe(0);
