@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
 import { MemoryTokenStore, KeychainUnavailableError, type TokenStore } from '../../../src/main/core/secrets';
 import { createQuireService, emojiText, normaliseApiUrl, type QuireService } from '../../../src/main/hosts/service';
+import { quire } from '../../helpers/cli';
 import type { PageNodeVM, PushedEvent, SyncState } from '../../../src/shared/contract';
 
 describe('service', () => {
@@ -182,6 +183,27 @@ describe('service', () => {
     // Resuming runs a cycle for what changed meanwhile: syncing, then in sync.
     expect((await service.request('sync.setPaused', { paused: false })).paused).toBe(false);
     expect(await service.syncOnce()).toMatchObject({ state: 'in-sync', paused: false });
+  });
+
+  it('keeps the pause in the folder: quire status says paused with the edits waiting, a restart starts paused, quire sync resumes it', async () => {
+    const folder = await signInAndSync();
+    await service.request('sync.setPaused', { paused: true });
+    await writeFile(join(folder, 'README.md'), `${await readFile(join(folder, 'README.md'), 'utf8')}\nWritten while paused.\n`);
+    const status = JSON.parse((await quire(['status', '--dir', dir, '--json'])).stdout) as { state: string; reasons: { kind: string; message: string }[] };
+    expect(status.state).toBe('paused');
+    expect(status.reasons).toEqual([expect.objectContaining({ kind: 'paused', message: expect.stringMatching(/1 edit waits/) })]);
+
+    await service.close();
+    service = await open();
+    expect(service.status()).toMatchObject({ state: 'paused', paused: true, editsWaiting: 1 });
+    expect(fake.store.changeRequestsOf(spaceId)).toEqual([]);
+    await service.close();
+
+    const sync = await quire(['sync', '--dir', dir, '--once'], { env: { QUIRE_TOKEN: fake.token } });
+    expect(sync.stderr).toMatch(/was paused \(since .*\); `quire sync` resumes it/);
+    expect(fake.store.changeRequestsOf(spaceId)).toHaveLength(1);
+    service = await open();
+    expect(service.status()).toMatchObject({ state: 'in-sync', paused: false });
   });
 
   async function makeConflict(folder: string) {

@@ -33,8 +33,7 @@ export class StatusHolder {
   private facts: SyncFacts | null = null;
   private syncing: { spaceId: string | null } | null = null;
   private source: FactsSource = async () => null;
-  /** Reads in flight: a later one supersedes an earlier one. */
-  private reading = 0;
+  private listener: ((facts: SyncFacts) => void) | null = null;
   private pending: Promise<void> | null = null;
   private again = false;
 
@@ -49,6 +48,11 @@ export class StatusHolder {
     this.source = source;
   }
 
+  /** Told of the facts each time they are read (the sync runner follows the folder's pause). */
+  onFacts(listener: (facts: SyncFacts) => void): void {
+    this.listener = listener;
+  }
+
   /** Reads the facts again and shows the state they give; resolves once shown (calls during a read run one more after it). */
   refresh(): Promise<void> {
     if (this.pending) {
@@ -58,15 +62,14 @@ export class StatusHolder {
     this.pending = (async () => {
       do {
         this.again = false;
-        const read = ++this.reading;
         let facts: SyncFacts | null;
         try {
           facts = await this.source();
         } catch {
           continue; // the mirror closed or changed meanwhile: the next refresh reads the new one
         }
-        if (read !== this.reading) continue;
         this.facts = facts;
+        if (facts) this.listener?.(facts);
         this.show();
       } while (this.again);
     })().finally(() => {

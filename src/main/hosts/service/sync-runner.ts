@@ -53,6 +53,12 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   let notice: string | null = null;
 
   const refresh = () => void status.refresh();
+  // The pause is the folder's: when another host resumed it (`quire sync`) or paused it, follow.
+  status.onFacts((facts) => {
+    if (!scheduler) return;
+    if (facts.pausedSince === null && scheduler.paused) scheduler.resume();
+    else if (facts.pausedSince !== null && !scheduler.paused) scheduler.pause();
+  });
 
   const onProgress = (p: SyncProgress) => {
     const progress: SyncProgressVM = {
