@@ -167,13 +167,31 @@ describe('Quire in a browser', () => {
   it("shows each space's pages rendered, with problems, comments, sync state, the editor, and pages.open", async () => {
     const dir = await spaceFolder(demo.handbook.id);
     const readme = join(dir, 'README.md');
-    await writeFile(readme, `${await readFile(readme, 'utf8')}\n{% hint style="warning" %}\nSee [the missing page](nowhere.md).\n{% endhint %}\n`);
+    await writeFile(
+      readme,
+      `${await readFile(readme, 'utf8')}\n{% hint style="warning" %}\nSee [the missing page](nowhere.md).\n{% endhint %}\n\n{% tabs %}\n{% tab title="One" %}\nfirst tab\n{% endtab %}\n{% tab title="Two" %}\nsecond tab\n{% endtab %}\n{% endtabs %}\n\n$$a^2 + b^2$$\n\n\`\`\`js\nconst x = 1;\n\`\`\`\n`,
+    );
     await nav('Pages');
     const tree = page.getByTestId(`pages-${demo.handbook.id}`);
     await tree.getByRole('link', { name: /Welcome/ }).click();
     const detail = page.getByTestId('page-detail');
     await detail.locator('.gb-hint-warning').waitFor();
     expect(await detail.locator('.gb-body strong').first().textContent()).toBe('team handbook');
+    // The page behaviour works under the app's CSP too: tabs switch (click and arrows), math is positioned, code can be copied.
+    const tabs = detail.getByRole('tab');
+    await tabs.nth(1).click();
+    await detail.getByText('second tab').waitFor();
+    expect(await detail.getByText('first tab').isVisible()).toBe(false);
+    await page.keyboard.press('ArrowLeft');
+    await detail.getByText('first tab').waitFor();
+    expect(
+      await detail
+        .locator('.katex [data-gb-style]')
+        .first()
+        .evaluate((el) => (el as unknown as { style: { cssText: string } }).style.cssText),
+    ).not.toBe('');
+    expect(await detail.locator('.hljs-keyword').first().textContent()).toBe('const');
+    expect(await detail.getByRole('button', { name: 'Copy the code' }).isVisible()).toBe(true);
     await expect.poll(() => tree.getByRole('link', { name: /Welcome/ }).getAttribute('data-sync')).toBe('edited');
     const problems = page.getByTestId('page-problems');
     expect(await problems.textContent()).toContain('nowhere.md, which does not exist');

@@ -118,7 +118,7 @@ describe('in process, against a seeded review world', () => {
       await expect(cli(comment, ['comment', 'reply', seeded.spaceComment.id, '--dir', w.dir])).rejects.toThrow(UsageError);
       await expect(cli(comment, ['comment', 'react', seeded.spaceComment.id, '--dir', w.dir])).rejects.toThrow(/--emoji/);
       await expect(cli(comment, ['comment', 'delete', seeded.spaceComment.id, '--dir', w.dir])).rejects.toThrow(/reply, resolve, reopen, react/);
-      await expect(cli(comment, ['comment', 'resolve', '--dir', w.dir])).rejects.toThrow(/needs a comment id/);
+      await expect(cli(comment, ['comment', 'resolve', '--dir', w.dir])).rejects.toThrow(/missing <commentId>: the comment’s id/);
     });
   });
 });

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { foldKey, isSafeSegment, MAX_SEGMENT_BYTES, planAssetPaths, planLayout, type LayoutPage, type LayoutPlan } from '../../../src/main/core/sync/layout';
+import {
+  foldKey,
+  isSafeSegment,
+  MAX_SEGMENT_BYTES,
+  planAssetPaths,
+  planLayout,
+  type LayoutPage,
+  type LayoutPlan,
+} from '../../../src/main/core/sync/plan/layout';
 import { resolveInside, writeFileAtomic } from '../../../src/main/core/sync/safe-fs';
 
 const NASTY = [

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RevisionPage } from '@gitbook/api';
-import { findPageByFile, LayoutError, planAssetPaths, planLayout, safeSegment, type LayoutPage, type LayoutPlan } from '../../../src/main/core/sync/layout';
+import {
+  findPageByFile,
+  LayoutError,
+  planAssetPaths,
+  planLayout,
+  safeSegment,
+  type LayoutPage,
+  type LayoutPlan,
+} from '../../../src/main/core/sync/plan/layout';
 
 const doc = (id: string, slug: string, pages: LayoutPage[] = []): LayoutPage => ({ id, title: slug, slug, type: 'document', pages });
 const group = (id: string, slug: string, pages: LayoutPage[] = []): LayoutPage => ({ id, title: slug, slug, type: 'group', pages });

@@ -1,6 +1,6 @@
 /** The three-way merge of page texts (diff3) that the planner uses when both sides edited a page. */
 import { describe, expect, it } from 'vitest';
-import { mergeText } from '../../../src/main/core/sync/merge';
+import { mergeText } from '../../../src/main/core/sync/plan/merge';
 
 describe('three-way merge', () => {
   const base = 'one\n\ntwo\n\nthree\n\nfour\n\nfive\n';

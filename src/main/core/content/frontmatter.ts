@@ -154,8 +154,43 @@ export function renderPageFile({ title, body, meta = {} }: PageFile): string {
 const OPENING = /^---[ \t]*\n/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
 
+/**
+ * The first key of a mapping that repeats an earlier key of the same mapping (offset), or null.
+ * The yaml library's own `uniqueKeys` compares every key with every other (quadratic: 50,000
+ * keys took over a minute); a set per mapping does the same check in one pass.
+ */
+function repeatedKey(doc: import('yaml').Document): number | null {
+  const { isMap, isScalar, visit } = yaml();
+  let at: number | null = null;
+  visit(doc, {
+    Map(_key, map) {
+      if (!isMap(map)) return undefined;
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(key)) {
+          at = (isScalar(pair.key) ? pair.key.range?.[0] : undefined) ?? map.range?.[0] ?? 0;
+          return visit.BREAK;
+        }
+        seen.add(key);
+      }
+      return undefined;
+    },
+  });
+  return at;
+}
+
 function parseFrontmatter(source: string): PageMeta {
-  const doc = yaml().parseDocument(source, { uniqueKeys: true, prettyErrors: true });
+  const lineCounter = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(source, { uniqueKeys: false, prettyErrors: true, lineCounter });
+  const repeated = doc.errors.length === 0 ? repeatedKey(doc) : null;
+  if (repeated !== null) {
+    const line = lineCounter.linePos(repeated).line + 1; // +1: the opening '---' line
+    throw new PageFileError(
+      `The frontmatter (the block between the '---' lines at the top) is not valid YAML at line ${line}: Map keys must be unique. Fix it and sync again.`,
+      line,
+    );
+  }
   const error = doc.errors[0];
   if (error) {
     const pos = error.linePos?.[0];

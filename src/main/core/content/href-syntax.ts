@@ -25,6 +25,14 @@ export type HrefContext = 'markdown' | 'definition' | 'html' | 'block';
 /** '' bare, '<' markdown angle brackets, or the quote around an attribute value. */
 export type HrefDelimiter = '' | '<' | '"' | "'";
 
+/** Where an href is written: offsets of its text (inside `<…>` or quotes), its delimiter, its decoded value. */
+export interface HrefSlot {
+  start: number;
+  end: number;
+  value: string;
+  delimiter: HrefDelimiter;
+}
+
 const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 export function isAsciiPunctuation(code: number): boolean {

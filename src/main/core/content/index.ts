@@ -1,9 +1,11 @@
 /**
  * The GitBook page format, pure (no I/O): a page file (YAML frontmatter, `# Title`, body),
  * how two page files compare, SUMMARY.md, the kinds of pages a space holds, the references a
- * page holds (links, images, blocks) and how they map to relative paths, and its `{% %}` blocks.
+ * page holds (links, images, blocks) and how they map to relative paths, and its `{% %}` blocks;
+ * a node of a space folder's tree.
  */
 export { PageFileError, parsePageFile, parseYamlMapping, pickPageMeta, renderPageFile, type PageMeta } from './frontmatter';
+export type { FolderNode } from './folder-node';
 export { pageKind, type PageKind } from './page-kind';
 export { canonicalPageText, pageTitleOf, samePageText } from './page-text';
 export { parseSummary, renderSummary, type SummaryEntry } from './summary';

@@ -4,8 +4,8 @@
  * `{% %}` tag, and a reference definition. Each looks at its line only.
  */
 import { isAttributeNameChar, isAttributeNameStart, isLetter, isTagNameChar, isUnquotedValueChar } from './char-classes';
-import { decodeHref, isAsciiPunctuation } from './href-syntax';
-import type { HrefSlot, WorkMeter } from './markdown-inline';
+import { decodeHref, type HrefSlot, isAsciiPunctuation } from './href-syntax';
+import type { WorkMeter } from './work-meter';
 
 const HTML_RAW_BLOCK = /^<(?:pre|script|style|textarea)(?:[\s>]|$)/i;
 const HTML_BLOCK_NAMES =

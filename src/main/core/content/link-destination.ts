@@ -8,8 +8,8 @@
  * is remembered (every later search would start further on and fail too).
  */
 import { isSpaceOrControl } from './char-classes';
-import { decodeHref, isAsciiPunctuation } from './href-syntax';
-import type { HrefSlot, WorkMeter } from './markdown-inline';
+import { decodeHref, type HrefSlot, isAsciiPunctuation } from './href-syntax';
+import type { WorkMeter } from './work-meter';
 
 const BACKSLASH = 0x5c;
 const LT = 0x3c;

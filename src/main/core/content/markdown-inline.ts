@@ -11,22 +11,10 @@
  * string; the backtick runs of a paragraph are indexed once; link-destination.ts likewise).
  */
 import { isAttributeNameChar, isAttributeNameStart, isLetter, isSpaceOrControl, isTagNameChar, isUnquotedValueChar, isWhitespace } from './char-classes';
-import { decodeHref, type HrefDelimiter, isAsciiPunctuation } from './href-syntax';
+import { decodeHref, type HrefSlot, isAsciiPunctuation } from './href-syntax';
 import { DestinationReader } from './link-destination';
 import { parseTag, type TagSyntax } from './tag-syntax';
-
-/** Counts the characters the tokenizer looks at, so tests can bound its work on hostile input. */
-export interface WorkMeter {
-  steps: number;
-}
-
-/** Where an href is written: offsets of its text (inside `<…>` or quotes), its delimiter, its decoded value. */
-export interface HrefSlot {
-  start: number;
-  end: number;
-  value: string;
-  delimiter: HrefDelimiter;
-}
+import type { WorkMeter } from './work-meter';
 
 export interface HtmlAttribute {
   /** Lower case. */

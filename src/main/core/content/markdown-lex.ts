@@ -17,9 +17,11 @@
  * close a list item. The offsets are string (UTF-16) offsets; a leading BOM is skipped.
  */
 import { definitionAt, HEADING, htmlBlockStart, isClosingFence, isTagLine, isThematicBreak, lineContains, listMarkerEnd, openingFence } from './line-syntax';
-import { type Atom, InlineScanner, type WorkMeter } from './markdown-inline';
+import { type Atom, InlineScanner } from './markdown-inline';
+import type { WorkMeter } from './work-meter';
 
-export type { Atom, HrefSlot, HtmlAttribute, WorkMeter } from './markdown-inline';
+export type { Atom, HtmlAttribute } from './markdown-inline';
+export type { WorkMeter } from './work-meter';
 
 export interface LexedMarkdown {
   /** Every link, image, definition, HTML start tag and `{% %}` tag outside code and comments, by offset. */

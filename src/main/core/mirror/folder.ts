@@ -4,24 +4,16 @@
  * in stable form, and the file's size, mtime, inode and hash when last seen), the links it was
  * written with, and which pages and files it links to. Also the assets as last seen.
  *
- * Storage only: what the rows mean for a sync cycle is core/sync's (plan/types.ts, FolderNode).
+ * Storage only: a node is the planner's `FolderNode` (content/folder-node.ts); what it means for
+ * a sync cycle is core/sync's.
  */
 import type { Statement } from 'better-sqlite3';
+import type { FolderNode } from '../content';
 import type { Db } from './database';
 import { statementCache } from './review/statements';
 
-export interface FolderNodeRow {
-  key: string;
-  kind: 'document' | 'group' | 'link';
-  parentKey: string | null;
-  position: number;
-  title: string;
-  name: string | null;
-  path: string | null;
-  folder: string | null;
-  href: string | null;
-  placedLocally: boolean;
-  pending: boolean;
+/** A node as stored: with what its file held when last seen. */
+export interface FolderNodeRow extends FolderNode {
   /** Hash of the stable text the file holds (null: no file, or not known). */
   textHash: string | null;
   size: number | null;

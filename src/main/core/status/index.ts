@@ -6,7 +6,7 @@
  *   const state = syncState(await readSyncFacts(mirror, root), { syncing: false });
  */
 export { editCount, type FactsOptions, PAUSED_META, pausedSince, readSyncFacts, setPaused, type SpaceFacts, type SyncFacts } from './facts';
-export { plural, when } from './reasons';
+export { when } from './reasons';
 export { rememberSpaceSelection, type SpaceSelection, spaceSelection } from './selection';
 export {
   INFORMS,

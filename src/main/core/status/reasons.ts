@@ -3,9 +3,10 @@
  * said once here so `quire status`, the app's banner and the tray agree. Each host adds its own
  * way to act (`action`): a button in the app, a command on the command line.
  */
+import { plural } from '../../../shared/plural';
 import { describeConflict, describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable } from '../sync';
 import { editCount, type SpaceFacts, type SyncFacts } from './facts';
-import type { ReasonKind, StateReason } from './state';
+import type { ReasonKind, RuntimeFacts, StateReason } from './state';
 
 /** Kinds said once for the whole folder (spaceId null) in the folder's list, whichever spaces they came from. */
 export const FOLDER_WIDE: ReadonlySet<ReasonKind> = new Set(['token-rejected', 'offline', 'paused', 'actions-waiting', 'review-refused', 'no-space-chosen']);
@@ -14,8 +15,24 @@ const SUMMARY_REASONS = new Set(['new-group', 'new-link', 'link-target', 'group-
 
 export const reasonsOf = {
   /** Reasons of the whole folder: no space chosen, a rejected token, offline, paused, review actions. */
-  folder(facts: SyncFacts, runtime: { syncing: boolean; syncingBy?: string }): StateReason[] {
+  folder(facts: SyncFacts, runtime: RuntimeFacts): StateReason[] {
     const out: StateReason[] = [];
+    const failure = runtime.failure;
+    // A failed cycle the mirror could not record (the mirror itself failing) is said from what the host saw.
+    if (failure && !facts.spaces.some((s) => s.failedAt !== null && s.failedAt >= failure.since)) {
+      out.push(
+        failure.kind === 'offline'
+          ? offlineReason(failure.since, latest(facts.spaces.map((s) => s.reachedAt)), null)
+          : failure.kind === 'token-rejected'
+            ? {
+                kind: 'token-rejected',
+                spaceId: null,
+                message: `The API rejected the token: it expired or was revoked. Sign in again with a valid token; your edits are kept.`,
+                action: 'sign-in',
+              }
+            : { kind: 'sync-failed', spaceId: null, message: `The last sync failed: ${failure.message}`, action: 'sync-now' },
+      );
+    }
     if (facts.spaces.length === 0) {
       out.push({
         kind: 'no-space-chosen',
@@ -196,8 +213,4 @@ export function latest(times: readonly (string | null)[]): string | null {
 /** The earliest of some ISO times, or null. */
 export function earliest(times: readonly (string | null)[]): string | null {
   return times.filter((t): t is string => t !== null).sort()[0] ?? null;
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

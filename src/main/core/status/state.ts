@@ -17,6 +17,7 @@
  * happened, in the words every host shows, and an action each host offers in its own terms (a
  * button in the app, a command on the command line).
  */
+import type { FailureKind } from '../mirror';
 import { editCount, type SpaceFacts, type SyncFacts } from './facts';
 import { earliest, FOLDER_WIDE, latest, reasonsOf } from './reasons';
 
@@ -100,6 +101,11 @@ export interface RuntimeFacts {
   syncing: boolean;
   /** Who runs it, when another process does (`quire status` sees the folder's lock held). */
   syncingBy?: string;
+  /**
+   * The last cycle this host ran (started at `since`) failed: said unless the mirror recorded it
+   * (it could not when the mirror itself failed: a full disk, another program writing it).
+   */
+  failure?: { kind: FailureKind; message: string; since: string } | null;
   /** The space the running cycle is on, when known (its state reads `syncing`; the others keep theirs). */
   syncingSpaceId?: string | null;
 }

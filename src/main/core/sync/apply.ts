@@ -21,13 +21,12 @@ import type { ApiClient } from '../api';
 import { findReferences, toLocalLinks } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
-import type { LinkResolver } from './link-targets';
+import { type LinkResolver, linkTargets } from './link-targets';
 import { runMoves } from './moves';
 import { DELETED_REMOTELY_NOTE, type FileOp, type Plan, type RemotePage } from './plan';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { COLLECT_EVERY, collectGarbage } from './memory';
-import { linkTargets } from './record';
 import { fetchPageText, forEachBounded } from './remote';
 import { explainFsError, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
 import type { SeenFiles } from './scan';
@@ -68,7 +67,7 @@ export interface WrittenFile {
   path: string;
   /** Hash of its text in stable form. */
   textHash: string;
-  /** What that text links to (record.ts linkTargets). */
+  /** What that text links to (link-targets.ts linkTargets). */
   links: { space: string; id: string }[];
   size: number;
   mtimeMs: number;

@@ -10,7 +10,7 @@ import { posix } from 'node:path';
 import type { ApiClient } from '../api';
 import type { FileRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
-import { ASSETS_FOLDER, planAssetPaths } from './layout';
+import { ASSETS_FOLDER, planAssetPaths } from './plan/layout';
 import type { Held } from './plan';
 import { forEachBounded, type RemoteFile } from './remote';
 import { removeFileInside, resolveInside, writeFileAtomic } from './safe-fs';

@@ -14,7 +14,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Mirror } from '../mirror';
 import type { CycleReport, CycleRequest } from './engine';
-import { isRemoteCopy } from './ignore';
+import { isRemoteCopy } from './plan/layout';
 import type { OwnWrites } from './own-writes';
 import { FolderWatcher, type FolderEdit } from './watcher';
 

@@ -2,12 +2,26 @@
  * What links.ts needs to know about files, answered from the mirror: where a page's or an
  * asset's file is (in any synced space), and what a file of the sync folder is. A cycle lays
  * its own changes over it: the paths it is about to give pages, and the files the scan found
- * at new paths (a new file is `new:<path>` until the server gives it an id).
+ * at new paths (a new file is `new:<path>` until the server gives it an id). And what a page
+ * links to, recorded so its file is written again when one of those targets moves.
  */
-import type { LinkTargets } from '../content';
+import { findReferences, type LinkTargets, parseStableRef, type Reference } from '../content';
 import type { Mirror } from '../mirror';
 
 const NEW = 'new:';
+
+/** What a stable text links to, for writing links again when a target moves (`refs`: its references, when found already). */
+export function linkTargets(stable: string, spaceId: string, refs: readonly Reference[] = findReferences(stable)): { space: string; id: string }[] {
+  const out = new Map<string, { space: string; id: string }>();
+  for (const ref of refs) {
+    const parsed = parseStableRef(ref.href);
+    if (!parsed) continue;
+    const space = parsed.spaceId ?? spaceId;
+    const id = parsed.kind === 'page' ? parsed.pageId : parsed.fileId;
+    out.set(`${space}\u0000${id}`, { space, id });
+  }
+  return [...out.values()];
+}
 
 export interface LinkOverlay {
   /** Pages of this space whose file is somewhere else now (or will be once written). */

@@ -2,7 +2,7 @@ import type { ApiClient } from '../api';
 import { samePageText } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
-import { type LayoutPage, planAssetPaths, planLayout } from './layout';
+import { type LayoutPage, planAssetPaths, planLayout } from './plan/layout';
 import type { RemotePage } from './plan';
 import { baseMetaOf, fetchPageText, forEachBounded, type RemoteTree } from './remote';
 import type { ScanResult } from './scan';

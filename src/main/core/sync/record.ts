@@ -6,11 +6,11 @@
  * A key whose file operations failed keeps its old records, so a failed write never makes an
  * old file look like a local edit, and a write that did not happen is planned again.
  */
-import { findReferences, parseStableRef, type Reference } from '../content';
 import type { FolderNodeRow, Mirror } from '../mirror';
 import type { ApplyResult, WrittenFile } from './apply';
 import { describeConflict } from './conflict-words';
 import { sha256 } from './hash';
+import { linkTargets } from './link-targets';
 import type { BaseRow, FolderRow, Plan } from './plan';
 import { baseMetaOf, type RemoteTree } from './remote';
 import type { ScanResult } from './scan';
@@ -24,19 +24,6 @@ export interface RecordInput {
   /** Main now, when it moved (its revision is recorded once everything else is). */
   remote: RemoteTree | null;
   at: string;
-}
-
-/** What a stable text links to, for writing links again when a target moves (`refs`: its references, when found already). */
-export function linkTargets(stable: string, spaceId: string, refs: readonly Reference[] = findReferences(stable)): { space: string; id: string }[] {
-  const out = new Map<string, { space: string; id: string }>();
-  for (const ref of refs) {
-    const parsed = parseStableRef(ref.href);
-    if (!parsed) continue;
-    const space = parsed.spaceId ?? spaceId;
-    const id = parsed.kind === 'page' ? parsed.pageId : parsed.fileId;
-    out.set(`${space}\u0000${id}`, { space, id });
-  }
-  return [...out.values()];
 }
 
 export function recordCycle(input: RecordInput): { clean: boolean } {

@@ -63,6 +63,8 @@ export interface CycleReport {
   notPushed: number;
   requests: number;
   dryRun: boolean;
+  /** Search or history was found damaged and made again before the cycle ran again: one line each to show. */
+  repaired?: string[];
 }
 
 /** True when the writer has to do something (exit code 3 for `sync --once`). */

@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { MAX_PAGE_BYTES, parseSummary } from '../content';
 import type { FileStatRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
-import { isIgnoredDir, isRemoteCopy, isTempName } from './ignore';
-import { ASSETS_FOLDER, SUMMARY_FILE } from './layout';
+import { isIgnoredDir, isTempName } from './ignore';
+import { ASSETS_FOLDER, isRemoteCopy, SUMMARY_FILE } from './plan/layout';
 import { pairMoves } from './plan/pair-moves';
 import type { LocalAsset, LocalChanges, UnreadablePath, UnreadableReason } from './plan';
 

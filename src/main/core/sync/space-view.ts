@@ -1,14 +1,19 @@
 /**
  * The planner's views of one space (plan/types.ts SpaceView), answered from the mirror by key
  * as the planner asks — never the whole space at once — with main now laid over main as last
- * synced when the space's revision moved.
+ * synced when the space's revision moved, and the folder's changes in stable form.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseStableRef, toStableLinks } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
+import type { LinkResolver } from './link-targets';
+import { pushStoreOf } from './outbox';
 import type { BasePage, ChangeRequestState, FolderNode, LocalChanges, OpenConflict, PushedPage, RemotePage, SpaceView } from './plan';
 import { basePageOf, type RemoteDiff, type RemoteTree, retitledText } from './remote';
+import { resolveInside } from './safe-fs';
+import { type ScanResult, toStableChanges } from './scan';
 
 export interface ViewSources {
   mirror: Mirror;
@@ -22,6 +27,76 @@ export interface ViewSources {
   conflicts: readonly OpenConflict[];
   /** The stable text of a file as it is now (for a file whose content Quire did not record). */
   readStable: (key: string, path: string, raw: string) => string;
+}
+
+/** What a cycle's views of a space are made from (space-sync.ts). */
+export interface CycleSources {
+  mirror: Mirror;
+  links: LinkResolver;
+  spaceId: string;
+  spaceDir: string;
+  scan: ScanResult;
+  remote: ViewSources['remote'];
+  changeRequest: ChangeRequestState;
+}
+
+/**
+ * The planner's views for one cycle, made anew for each plan: the folder's changes in stable
+ * form, the open conflicts and what the change request holds, over the mirror and main now.
+ */
+export function cycleView(src: CycleSources): () => SpaceView {
+  const { mirror, spaceId, scan } = src;
+  const toStable = stableReader(src);
+  const local = toStableChanges(scan.local, toStable);
+  const conflicts = openConflicts(src);
+  const pushed = pushStoreOf(mirror).pushedPages(spaceId);
+  return () =>
+    mirrorView({
+      mirror,
+      spaceId,
+      spaceDir: src.spaceDir,
+      remote: src.remote,
+      local,
+      pushed,
+      changeRequest: src.changeRequest,
+      conflicts,
+      readStable: toStable,
+    });
+}
+
+/**
+ * A file's text in stable form: its links mean what the references it was written with said,
+ * else what they point at now (the files the scan found at new paths included).
+ */
+function stableReader({ mirror, links, spaceId, scan }: CycleSources): (key: string | null, path: string, raw: string) => string {
+  links.overlay(spaceId, {
+    files: new Map([...scan.local.added.map((a) => [a.path, `new:${a.path}`] as const), ...[...scan.local.moved].map(([key, m]) => [m.to, key] as const)]),
+    newAssets: new Set(scan.local.assets.map((a) => a.path)),
+  });
+  // Links to an asset uploaded anew resolve again (the file they were written for is replaced).
+  const replaced = new Set(scan.assets.changed.flatMap((c) => (c.fileId !== null ? [c.fileId] : [])));
+  const writtenLinks = (key: string | null): Record<string, string> => {
+    const map = (key !== null ? mirror.folder.node(spaceId, key)?.linkMap : null) ?? {};
+    if (replaced.size === 0) return map;
+    return Object.fromEntries(
+      Object.entries(map).filter(([, stable]) => {
+        const ref = parseStableRef(stable);
+        return !(ref?.kind === 'file' && replaced.has(ref.fileId));
+      }),
+    );
+  };
+  return (key, path, raw) => toStableLinks(raw, links.targetsFor(spaceId, path), writtenLinks(key));
+}
+
+/** The open conflicts, each knowing whether the writer has deleted its server copy yet. */
+function openConflicts({ mirror, spaceId, spaceDir, scan }: CycleSources): OpenConflict[] {
+  return mirror.content.conflicts(spaceId).map((c) => ({
+    pageId: c.pageId,
+    path: c.path,
+    kind: c.kind as OpenConflict['kind'],
+    remotePath: c.remotePath,
+    remoteFilePresent: c.remotePath === null || scan.remoteCopies.has(c.remotePath) || existsSync(resolveInside(spaceDir, c.remotePath)),
+  }));
 }
 
 export function mirrorView(src: ViewSources): SpaceView {

@@ -6,7 +6,7 @@ import { stat } from 'node:fs/promises';
 import { type PageKind, renderSummary } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
-import { SUMMARY_FILE } from './layout';
+import { SUMMARY_FILE } from './plan/layout';
 import { recordSummary } from './scan';
 import { readFileInside, writeFileAtomicStat } from './safe-fs';
 

@@ -61,7 +61,7 @@ export function createCatalog(state: ServiceState, runner: Pick<SyncRunner, 'cho
       await refreshCatalog(client, state.mirror);
       state.mirror.catalog.setMeta('catalog.refreshedAt', new Date().toISOString());
     } catch (e) {
-      throw toQuireError(e, 'list your organizations and spaces');
+      throw toQuireError(e, 'list your organizations and spaces', state.folder);
     } finally {
       state.events.changed('catalog');
     }

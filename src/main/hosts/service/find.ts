@@ -38,22 +38,29 @@ function toResultVM(h: FolderSearchHit): SearchResultVM {
 
 /** `runner`: history.restore and restoreDeleted write into the folder under its lock, never during a sync cycle. */
 export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'holdingFolder' | 'request'>): HandlersFor<FindRequest> {
-  /** Mirrors already brought up to date (a folder switch opens another). */
-  const searchReady = new WeakMap<Mirror, Promise<void>>();
+  /** Indexing under way, per mirror (a folder switch opens another); searches meanwhile wait for it. */
+  const indexing = new WeakMap<Mirror, Promise<void>>();
   const historyReady = new WeakSet<Mirror>();
 
+  /**
+   * Spaces the index has not seen are indexed from their files first: once per space, and again
+   * after the index was made again (damaged). With nothing to index, a lookup per space.
+   */
   const readyToSearch = (): Promise<void> => {
     const mirror = state.mirror;
-    let ready = searchReady.get(mirror);
+    let ready = indexing.get(mirror);
     if (!ready) {
-      ready = indexNewSpaces(mirror, state.folder).then(
-        () => undefined,
-        (e: unknown) => {
-          searchReady.delete(mirror);
-          throw toQuireError(e, 'index the folder for search');
-        },
-      );
-      searchReady.set(mirror, ready);
+      // Search damaged: made again (said in the log), then indexed from the folder.
+      ready = mirror
+        .withRepair(() => indexNewSpaces(mirror, state.folder), state.log)
+        .then(
+          () => undefined,
+          (e: unknown) => {
+            throw toQuireError(e, 'index the folder for search', state.folder);
+          },
+        )
+        .finally(() => indexing.delete(mirror));
+      indexing.set(mirror, ready);
     }
     return ready;
   };
@@ -107,11 +114,13 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
     },
     'history.restore': async ({ spaceId, pageKey, version }) => {
       try {
-        const result = await runner.holdingFolder('restoring a version', () => restoreVersion(history(), state.folder, { spaceId, pageKey, version }));
+        const result = await runner.holdingFolder('restoring a version', () =>
+          state.mirror.withRepair(() => restoreVersion(history(), state.folder, { spaceId, pageKey, version }), state.log),
+        );
         return { version, file: result.file, outcome: result.outcome, savedVersion: result.saved?.number ?? null, besideOther: result.besideOther };
       } catch (e) {
         if (e instanceof VersionNotFoundError || e instanceof PageNotFoundError) throw new QuireError('not-found', e.message);
-        throw toQuireError(e, 'restore that version');
+        throw toQuireError(e, 'restore that version', state.folder);
       } finally {
         state.events.changed('history');
       }
@@ -134,7 +143,7 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
           }
         });
       } catch (e) {
-        throw toQuireError(e, 'restore the deleted files');
+        throw toQuireError(e, 'restore the deleted files', state.folder);
       } finally {
         state.events.changed('history', 'catalog', 'conflicts');
       }

@@ -8,6 +8,7 @@
  * This file wires the parts; each request area has its own module.
  */
 import { QuireError, type Params, type RequestName, type Result } from '../../../shared/contract';
+import { explainStorageError } from '../../core/mirror';
 import { redactSecrets } from '../../core/secrets';
 import type { Mirror } from '../../core/mirror';
 import { readSyncFacts } from '../../core/status';
@@ -54,7 +55,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     return readSyncFacts(mirror, state.folder, { edits });
   });
   await status.refresh();
-  if (state.mirror.setAside) runner.announce(state.mirror.setAside.notice);
+  if (state.mirror.notices.length > 0) runner.announce(state.mirror.notices.join(' '));
 
   const catalog = createCatalog(state, runner);
   const session = createSession(state, runner, catalog.refresh);
@@ -83,7 +84,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
       if (!session.user()) await session.learnUser(client);
       if (state.mirror.catalog.spaces().length === 0) await catalog.refresh();
     } catch (e) {
-      log(`start-up: ${describeError(e)}`);
+      log(`start-up: ${describeError(explainStorageError(e, state.folder))}`);
     }
     if (!state.stopping) await runner.schedule();
   }
@@ -95,9 +96,17 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
       if (state.stopping) throw new QuireError('busy', 'Quire is stopping.');
       const handler = handlers[name] as Handler<N>;
       try {
-        return await handler(params);
+        // Search or history damaged: made again (the status bar says so), and the request runs again.
+        return await state.mirror.withRepair(
+          () => handler(params),
+          (line) => {
+            log(line);
+            runner.announce(line);
+          },
+        );
       } catch (e) {
-        throw withoutSecrets(e);
+        // SQLite's words (disk full, read-only, another writer) are said plainly.
+        throw withoutSecrets(explainStorageError(e, state.folder));
       }
     },
     subscribe: (listener) => events.subscribe(listener),

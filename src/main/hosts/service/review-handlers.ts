@@ -32,7 +32,7 @@ export function reviewHandlers(state: ServiceState): HandlersFor<ReviewRequest> 
     try {
       run();
     } catch (e) {
-      throw toQuireError(e, 'do that');
+      throw toQuireError(e, 'do that', state.folder);
     } finally {
       void state.status.refresh();
       state.events.changed('review');

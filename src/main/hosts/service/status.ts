@@ -1,4 +1,5 @@
 import type { StateReasonVM, SyncProgressVM, SyncStatusVM } from '../../../shared/contract';
+import type { FailureKind } from '../../core/mirror';
 import { type SyncFacts, syncState } from '../../core/status';
 import { redactOptional } from '../../core/secrets';
 
@@ -34,6 +35,8 @@ export class StatusHolder {
   private syncing: { spaceId: string | null } | null = null;
   private source: FactsSource = async () => null;
   private listener: ((facts: SyncFacts) => void) | null = null;
+  private cycleStartedAt = new Date().toISOString();
+  private failure: { kind: FailureKind; message: string; since: string } | null = null;
   private pending: Promise<void> | null = null;
   private again = false;
 
@@ -81,8 +84,16 @@ export class StatusHolder {
   /** A cycle starts (on a space, when known) or is over: shown at once from the facts last read. */
   setSyncing(on: boolean): void {
     this.syncing = on ? { spaceId: null } : null;
-    if (!on) this.vm = { ...this.vm, progress: null };
+    if (on) {
+      this.cycleStartedAt = new Date().toISOString();
+      this.failure = null;
+    } else this.vm = { ...this.vm, progress: null };
     this.show();
+  }
+
+  /** The cycle that just ended failed (how, and in words): shown unless the mirror recorded it. */
+  setFailure(failure: { kind: FailureKind; message: string } | null): void {
+    this.failure = failure && { ...failure, since: this.cycleStartedAt };
   }
 
   /** Signed out: nothing to show but that. */
@@ -119,7 +130,7 @@ export class StatusHolder {
       if (this.vm.state !== 'signed-out') this.signedOut();
       return;
     }
-    const s = syncState(facts, { syncing: this.syncing !== null });
+    const s = syncState(facts, { syncing: this.syncing !== null, failure: this.failure });
     this.update({
       state: s.state,
       reasons: s.reasons as StateReasonVM[],

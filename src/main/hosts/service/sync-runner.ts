@@ -8,7 +8,7 @@
 import { pushGuard } from '../../core/check';
 import type { SyncProgressVM } from '../../../shared/contract';
 import { API_URL_META, CancelledError } from '../../core/api';
-import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
+import { describeHolder, explainStorageError, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
 import { ContinuousSync, OwnWrites, type CycleReport, type CycleRequest, recordAttemptFailed, SyncEngine, type SyncProgress } from '../../core/sync';
 import { pausedSince, setPaused } from '../../core/status';
 import { describeError, toQuireError } from './errors';
@@ -72,7 +72,16 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   };
 
   /** The folder's lock as this app takes it: waiting for its turn, however long, until the app stops. */
-  const folderLock = (what: string) => ({ command: what, waitMs: Number.POSITIVE_INFINITY, signal: state.abort.signal });
+  const folderLock = (what: string) => ({
+    command: what,
+    waitMs: Number.POSITIVE_INFINITY,
+    signal: state.abort.signal,
+    // A lock file Quire could not use was replaced: said in the log and the status bar.
+    onNotice: (line: string) => {
+      state.log(line);
+      announce(line);
+    },
+  });
 
   function holdingFolder<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return withFolderLock(
@@ -109,6 +118,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       },
       () => engine.runCycle(request),
     );
+    if (report.repaired) announce(report.repaired.join(' '));
     if (state.review) {
       status.progress({ phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 });
       try {
@@ -134,16 +144,34 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       refresh();
       return false;
     }
+    // Search or history damaged outside a cycle (a review refresh): made again, and the next cycle runs as usual.
+    const repaired = state.mirror.repairAfter(e);
+    if (repaired) {
+      announce(repaired.join(' '));
+      refresh();
+      return false;
+    }
     if (isCorruptionError(e)) {
       void setAsideCorruptMirror(e);
       return false;
     }
-    // The engine recorded the failed attempt in the mirror: the state (offline, a rejected token, a failed sync) comes from there.
-    const err = toQuireError(e, 'sync');
-    state.mirror.log.add(
-      err.code === 'offline' ? 'retry' : 'error',
-      err.code === 'offline' ? 'Offline: the API cannot be reached.' : `Sync failed: ${describeError(e)}`,
-    );
+    const err = toQuireError(e, 'sync', state.folder);
+    const plain = describeError(explainStorageError(e, state.folder));
+    const message =
+      err.code === 'offline'
+        ? 'Offline: the API cannot be reached.'
+        : err.code === 'token-rejected'
+          ? `The API rejected the token (${plain}).`
+          : `Sync failed: ${plain}`;
+    status.setFailure({ kind: err.code === 'offline' ? 'offline' : err.code === 'token-rejected' ? 'token-rejected' : 'error', message: plain });
+    try {
+      state.mirror.log.add(err.code === 'offline' ? 'retry' : 'error', message);
+    } catch {
+      // The mirror itself may be what failed (a full disk, another writer): the line beside the state says so.
+    }
+    // The engine recorded the failed attempt in the mirror: the state (offline, a rejected token, a failed sync) comes
+    // from there. A failure it may not have been able to record (the mirror itself failing) is also said beside it.
+    if (err.code !== 'offline' && err.code !== 'token-rejected') status.update({ message });
     refresh();
     state.log(`sync: ${describeError(e)}`);
     return false;

@@ -10,7 +10,7 @@
  * - once a change request is merged, what it held is the merge base.
  */
 import { samePageText } from '../../content';
-import { mergeText, type MergeLimits } from '../merge';
+import { mergeText, type MergeLimits } from './merge';
 import type { BasePage, ConflictKind, OpenConflict, PushedPage, RemotePage } from './types';
 
 /** Everything known about one page, from each view. */

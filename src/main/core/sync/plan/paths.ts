@@ -11,7 +11,7 @@
  * A file that stays is never displaced: a page laid out onto a path a staying file holds gets
  * another name.
  */
-import { nameFolder, placeOf, type NameInput } from '../layout';
+import { nameFolder, placeOf, type NameInput } from './layout';
 import type { Laid, PlanContext } from './context';
 import type { PageKind } from './types';
 

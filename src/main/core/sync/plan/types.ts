@@ -13,10 +13,10 @@
  * changed, not the size of the space. `full` asks the planner to look at every page: the
  * incremental plan must equal the full one (test/sync/plan).
  */
-import type { PageKind, SummaryEntry } from '../../content';
-import type { MergeLimits } from '../merge';
+import type { FolderNode, PageKind, SummaryEntry } from '../../content';
+import type { MergeLimits } from './merge';
 
-export type { PageKind } from '../../content';
+export type { FolderNode, PageKind } from '../../content';
 
 /** A page of main now. */
 export interface RemotePage {
@@ -36,29 +36,6 @@ export interface RemotePage {
 export interface BasePage extends RemotePage {
   /** Kept only while a conflict holds it: main deleted it, the folder still has an edited file. */
   goneRemotely: boolean;
-}
-
-/** A node of the folder's tree: a page with a file, a group, a link, or a file not yet a page. */
-export interface FolderNode {
-  /** The page id, or newPageKey(path) for a file that is not a page yet. */
-  key: string;
-  kind: PageKind;
-  parentKey: string | null;
-  /** Order among its siblings in the folder's tree (SUMMARY.md order). */
-  position: number;
-  title: string;
-  /** The name it owns in its parent folder (null: a link without children). */
-  name: string | null;
-  /** Its markdown file (documents only). */
-  path: string | null;
-  /** The folder it owns (pages with children, groups). */
-  folder: string | null;
-  /** Link pages: where the link points. */
-  href: string | null;
-  /** Placed by the writer (a move, rename, reorder or new file main does not have yet), not by main. */
-  placedLocally: boolean;
-  /** A push for it is not confirmed yet: the next cycle looks at it again. */
-  pending: boolean;
 }
 
 /** A node after this cycle, with what its file holds: a stable text, the server's text (written this cycle), or as before. */

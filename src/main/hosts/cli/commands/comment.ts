@@ -6,14 +6,14 @@ import { tryApi, type ReviewCliContext } from './review';
 
 export type { ReviewCliContext } from './review';
 
-const VERBS = ['reply', 'resolve', 'reopen', 'react'] as const;
-type Verb = (typeof VERBS)[number];
+/** The verbs commands.ts declares, each with its arguments. */
+type Verb = 'reply' | 'resolve' | 'reopen' | 'react';
 
 function inputFor(verb: Verb, commentId: string, args: ParsedArgs): ActionInput {
   switch (verb) {
     case 'reply': {
       const body = flag(args, 'body');
-      if (!body?.trim()) throw new UsageError('quire comment reply needs --body <markdown>');
+      if (!body?.trim()) throw new UsageError('--body is empty: write the reply, such as --body "Fixed, thanks."', { usage: false });
       return { kind: 'reply', commentId, body };
     }
     case 'resolve':
@@ -22,7 +22,7 @@ function inputFor(verb: Verb, commentId: string, args: ParsedArgs): ActionInput 
       return { kind: 'reopen', commentId };
     case 'react': {
       const emoji = flag(args, 'emoji');
-      if (!emoji?.trim()) throw new UsageError('quire comment react needs --emoji <emoji>');
+      if (!emoji?.trim()) throw new UsageError('--emoji is empty: give the reaction, such as --emoji 👍', { usage: false });
       return { kind: 'addReaction', commentId, emoji };
     }
   }
@@ -50,25 +50,23 @@ function describe(verb: Verb, commentId: string, r: ActResult): string {
  * Sends at once when the API is reachable, otherwise queues the action in the mirror.
  */
 export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): Promise<number> {
-  const [verb, commentId, ...extra] = args.positionals;
-  if (!verb || !(VERBS as readonly string[]).includes(verb)) throw new UsageError(`quire comment takes one of ${VERBS.join(', ')}; got "${verb ?? ''}"`);
-  if (!commentId) throw new UsageError(`quire comment ${verb} needs a comment id`);
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}"`);
+  const [verb, commentId] = args.positionals as [Verb, string];
   const dir = dirFlag(args);
-  const input = inputFor(verb as Verb, commentId, args);
+  const input = inputFor(verb, commentId, args);
 
   const mirror = ctx.openMirror(dir);
   try {
     const review = new ReviewService(mirror);
     const { api, why } = await tryApi(ctx, mirror);
     // A comment id seen on the web but not mirrored yet: fetch review data first.
-    if (api && !review.comment(commentId)) await review.refresh(api, { signal: io.signal });
-    const result = await review.act(input, api, io.signal);
+    // Search damaged (comments are indexed as they are written): made again, and the step runs again.
+    if (api && !review.comment(commentId)) await mirror.withRepair(() => review.refresh(api, { signal: io.signal }), io.stderr);
+    const result = await mirror.withRepair(() => review.act(input, api, io.signal), io.stderr);
     if (!api && result.outcome === 'queued') result.message = why;
     if (has(args, 'json')) {
       io.stdout(JSON.stringify({ outcome: result.outcome, actionId: result.action.id, targetId: result.targetId, message: result.message }, null, 2));
     } else {
-      io.stdout(describe(verb as Verb, commentId, result));
+      io.stdout(describe(verb, commentId, result));
     }
     return result.outcome === 'refused' ? EXIT.error : EXIT.ok;
   } finally {

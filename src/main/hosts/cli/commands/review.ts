@@ -74,7 +74,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     const { api, why } = await tryApi(ctx, mirror);
     if (api) {
       try {
-        const { replay, refresh } = await review.sync(api, { signal: io.signal });
+        const { replay, refresh } = await mirror.withRepair(() => review.sync(api, { signal: io.signal }), io.stderr);
         if (!refresh) io.stderr(`Showing the local mirror: ${replay.stoppedBy}`);
       } catch (err) {
         if (io.signal.aborted) throw err;

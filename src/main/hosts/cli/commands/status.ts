@@ -3,6 +3,7 @@ import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { heldMessage, stateAction } from '../messages';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 import { deletedAssets } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
@@ -95,7 +96,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         conflicts: f.conflicts,
         openChangeRequests: open.size,
         changeRequest: held ? { ...held, pageCount: held.pages.length } : null,
-        held: f.hold ? heldMessage(f.hold, f) : null,
+        held: f.hold ? heldMessage(f.hold, f, dir) : null,
         hold: f.hold,
         refused: f.refused,
         deletedAssets: f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
@@ -135,7 +136,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
 
 function stateDetail(state: SyncStateName, lastReached: string | null, editsWaiting: number): string {
   const last = lastReached ? ` — last sync ${lastReached}` : '';
-  if (state === 'paused') return ` — ${editsWaiting} edit${editsWaiting === 1 ? '' : 's'} waiting${last}`;
+  if (state === 'paused') return ` — ${plural(editsWaiting, 'edit')} waiting${last}`;
   return last;
 }
 
@@ -177,12 +178,7 @@ function formatSpace(s: SpaceStatus): string {
     `  conflicts: ${s.conflicts.length}`,
     ...s.conflicts.map((c) => `    ${safeField(c.path)}: ${c.kind}${c.remotePath ? ` (remote version in ${safeField(c.remotePath)})` : ''}`),
     `  open change requests: ${s.openChangeRequests}${cr ? ` (#${cr.number ?? '?'} holds your edits)` : ''}`,
-    ...(cr
-      ? [
-          `  your edits are in change request #${cr.number ?? '?'} “${safeField(cr.subject)}” (${cr.pageCount} page${cr.pageCount === 1 ? '' : 's'}):`,
-          ...crPages,
-        ]
-      : []),
+    ...(cr ? [`  your edits are in change request #${cr.number ?? '?'} “${safeField(cr.subject)}” (${plural(cr.pageCount, 'page')}):`, ...crPages] : []),
     ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),
     ...s.deletedAssets.map((a) =>
       a.usedBy.length > 0

@@ -14,12 +14,13 @@ import {
 } from '../../../core/sync';
 import { pushGuard } from '../../../core/check';
 import { describeDryRun, dryRunJson } from '../dry-run-text';
-import { errorMessage, heldMessage } from '../messages';
+import { errorMessage, heldMessage, shellWord } from '../messages';
 import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
 import { API_URL_META, type ApiClient } from '../../../core/api';
 import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 import { pausedSince, rememberSpaceSelection, setPaused, spaceSelection, when } from '../../../core/status';
 
@@ -46,11 +47,12 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 
   let mirror: Mirror;
   try {
-    mirror = ctx.openMirror(dir, { ifCorrupt: 'set-aside' });
+    // A dry run writes nothing anywhere: not even a new folder or mirror (it plans against one in memory).
+    mirror = dryRun ? Mirror.openToPlan(dir) : ctx.openMirror(dir, { ifCorrupt: 'set-aside' });
   } catch (err) {
     throw explainMirrorError(err, dir);
   }
-  if (mirror.setAside) io.stderr(mirror.setAside.notice);
+  for (const notice of mirror.notices) io.stderr(notice);
   try {
     return await run(mirror);
   } catch (err) {
@@ -107,8 +109,9 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     if (has(args, 'once')) {
       // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
       const report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
-      io.stdout(describe(report));
-      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+      for (const line of report.repaired ?? []) io.stderr(line);
+      io.stdout(describe(report, dir));
+      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
       await replayQueuedActions(review, api, io);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
@@ -130,6 +133,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
             waitMs: Number.POSITIVE_INFINITY,
             signal: io.signal,
             onWait: (holder) => io.stderr(`Waiting for ${describeHolder(holder)} to finish with this folder…`),
+            onNotice: io.stderr,
           },
           () => engine.runCycle(request),
         );
@@ -139,12 +143,19 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       intervalMs: intervalS * 1000,
       signal: io.signal,
       onReport: (report) => {
-        if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report));
-        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+        for (const line of report.repaired ?? []) io.stderr(line);
+        if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report, dir));
+        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
         sayWhatNeedsYou(report, io);
       },
       onError: (err) => {
         if (io.signal.aborted) return false;
+        // Search or history damaged outside a cycle (a review refresh): made again, and on with the next cycle.
+        const repaired = mirror.repairAfter(err);
+        if (repaired) {
+          for (const line of repaired) io.stderr(line);
+          return false;
+        }
         if (isFatal(err) || isCorruptionError(err)) {
           fatal = err; // a rejected token needs the user; a damaged mirror is set aside below
           return true;
@@ -178,7 +189,7 @@ async function replayQueuedActions(review: ReviewService, api: ApiClient, io: Cl
 }
 
 function printReplay({ replay }: Pick<CadenceReport, 'replay'>, io: CliIo): void {
-  if (replay.sent.length > 0) io.stdout(`Sent ${replay.sent.length} queued review action(s).`);
+  if (replay.sent.length > 0) io.stdout(`Sent ${plural(replay.sent.length, 'queued review action')}.`);
   for (const a of replay.refused)
     io.stderr(`The server refused a queued ${a.kind} on comment ${safeField(a.commentId ?? '-')}: ${safeField(a.message ?? 'no reason given')}`);
 }
@@ -195,22 +206,28 @@ function logError(mirror: Mirror, err: unknown) {
   }
 }
 
-export function describe(report: CycleReport): string {
+/** One line for a cycle: what moved, then what needs the writer, with the command that shows it for this folder. */
+export function describe(report: CycleReport, dir: string): string {
   const pulled = report.spaces.filter((s) => s.pull);
   const fetched = pulled.reduce((n, s) => n + (s.pull?.fetchedPages ?? 0), 0);
   const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
-  const parts = [`${report.spaces.length} space(s) in sync`, pulled.length ? `${pulled.length} pulled (${fetched} page(s) fetched)` : 'nothing new'];
-  for (const s of pushed) parts.push(`${s.push!.changes} change(s) pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
+  const status = `\`quire status --dir ${shellWord(dir)}\``;
+  const parts = [
+    `${plural(report.spaces.length, 'space')} in sync`,
+    pulled.length ? `${pulled.length} pulled (${plural(fetched, 'page')} fetched)` : 'nothing new',
+  ];
+  for (const s of pushed)
+    parts.push(`${plural(s.push!.changes, 'change')} pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
   const refused = report.spaces.flatMap((s) => s.push?.refused ?? []);
-  if (refused.length) parts.push(`${refused.length} change(s) refused by the server (see \`quire status\`)`);
-  parts.push(`${report.requests} request(s)`);
+  if (refused.length) parts.push(`${plural(refused.length, 'change')} refused by the server (see ${status})`);
+  parts.push(plural(report.requests, 'request'));
   const line = parts.join(', ');
   const attention: string[] = [];
-  if (report.conflicts > 0) attention.push(`${report.conflicts} conflict(s) need you`);
-  if (report.held > 0) attention.push(`${report.held} space(s) stopped before a mass delete`);
-  if (report.missing > 0) attention.push(`${report.missing} space folder(s) missing`);
-  if (report.unreadable > 0) attention.push(`${report.unreadable} path(s) left alone`);
-  if (report.notPushed > 0) attention.push(`${report.notPushed} change(s) not pushed`);
+  if (report.conflicts > 0) attention.push(`${plural(report.conflicts, 'conflict')} ${report.conflicts === 1 ? 'needs' : 'need'} you`);
+  if (report.held > 0) attention.push(`${plural(report.held, 'space')} stopped before a mass delete`);
+  if (report.missing > 0) attention.push(`${plural(report.missing, 'space folder')} missing`);
+  if (report.unreadable > 0) attention.push(`${plural(report.unreadable, 'path')} left alone`);
+  if (report.notPushed > 0) attention.push(`${plural(report.notPushed, 'change')} not pushed`);
   if (attention.length === 0) return line;
-  return `${line}; ${attention.join(', ')}: see \`quire status --dir <folder>\``;
+  return `${line}; ${attention.join(', ')}: see ${status}`;
 }

@@ -26,9 +26,11 @@
  *   tree order; a later page gets `<name>-<first 8 chars of its id>`, then
  *   `<name>-<id up to 32 chars>`, then `<name>-<short id>-2`, `-3`, ...
  *   The suffix depends on the page itself, not on how many pages clash.
+ * - The server's side of a conflict on `<name>.md` is `<name>.remote.md` beside it; it is not
+ *   content (never scanned, watched or pushed).
  */
 
-import { pageKind, type PageKind } from '../content';
+import { pageKind, type PageKind } from '../../content';
 
 /** The page tree as the API gives it (RevisionPage is assignable to this). */
 export interface LayoutPage {
@@ -86,6 +88,15 @@ const MIN_SEGMENT_BYTES = 48;
 export const ASSETS_FOLDER = '.gitbook/assets';
 export const SUMMARY_FILE = 'SUMMARY.md';
 const README_FILE = 'README.md';
+/** Suffix of the file holding the server's side of a conflict, beside the writer's file. */
+const REMOTE_COPY_SUFFIX = '.remote.md';
+
+export const isRemoteCopy = (relPath: string): boolean => relPath.toLowerCase().endsWith(REMOTE_COPY_SUFFIX);
+
+/** Where the server's side of a conflict on `path` goes: `<name>.remote.md` beside it. */
+export function remoteCopyPath(path: string): string {
+  return path.replace(/\.md$/i, '') + REMOTE_COPY_SUFFIX;
+}
 
 export class LayoutError extends Error {
   override name = 'LayoutError';
