@@ -166,6 +166,8 @@ export interface ReactionVM {
   /** Whether the signed-in user is among those who reacted. */
   mine: boolean;
   pending?: boolean;
+  /** Who reacted (set by the service). */
+  users?: UserVM[];
 }
 
 export interface ReplyVM {
@@ -177,6 +179,8 @@ export interface ReplyVM {
   pending: boolean;
   /** Server's message when a queued action was refused. */
   failure?: string;
+  /** Written by the signed-in user: theirs to edit or delete (set by the service). */
+  mine?: boolean;
 }
 
 export type CommentStatus = 'open' | 'resolved';
@@ -197,6 +201,10 @@ export interface CommentVM {
   reactions: ReactionVM[];
   pending: boolean;
   failure?: string;
+  /** Written by the signed-in user: theirs to edit or delete (set by the service). */
+  mine?: boolean;
+  /** The page's file relative to its space folder, for a link to the Pages view or the preview (`#pages/<spaceId>/<path>`); null when it has none here. */
+  pagePath?: string | null;
 }
 
 export interface ThreadVM extends CommentVM {
@@ -238,10 +246,125 @@ export interface PageDiffVM {
 
 export interface ChangeRequestDetailVM {
   changeRequest: ChangeRequestVM;
+  /** The description, as text. */
   description: string | null;
+  /** Merge is possible as far as Quire knows (`actions.merge` is empty); the server has the last word. */
   canMerge: boolean;
   diff: PageDiffVM[];
   threads: ThreadVM[];
+  reviews: ReviewVM[];
+  requestedReviewers: RequestedReviewerVM[];
+  /** Why each action is not possible now (empty: it is), from permissions, state and the merge rules as last seen. */
+  actions: ChangeRequestActionsVM;
+  /** The space's pushes go into this change request. */
+  receivesYourEdits: boolean;
+}
+
+export interface ReviewVM {
+  id: string;
+  reviewer: UserVM;
+  status: 'approved' | 'changes-requested';
+  /** Superseded by a newer review or review request of the same reviewer. */
+  outdated: boolean;
+  /** The comment given with it, as markdown. */
+  comment: string | null;
+  at: string;
+}
+
+export interface RequestedReviewerVM {
+  /** A user id (or `team:<id>`). */
+  id: string;
+  displayName: string;
+  requestedBy: UserVM | null;
+  /** Asked for, or withdrawn, by an action not sent yet. */
+  pending: 'add' | 'remove' | null;
+}
+
+export type BlockerCode = 'no-permission' | 'merged' | 'archived' | 'draft' | 'open' | 'up-to-date' | 'rule' | 'unknown';
+
+/** Why an action cannot be done now. `rule`: the space's merge rules as last seen (the server has the last word). */
+export interface BlockerVM {
+  code: BlockerCode;
+  message: string;
+}
+
+export interface ChangeRequestActionsVM {
+  merge: BlockerVM[];
+  update: BlockerVM[];
+  archive: BlockerVM[];
+  reopen: BlockerVM[];
+  edit: BlockerVM[];
+  review: BlockerVM[];
+  reviewers: BlockerVM[];
+  comment: BlockerVM[];
+}
+
+/** What became of an action: sent at once, queued (offline: `message` says why), refused (the server's reason), or withdrawn (it undid something never sent). */
+export interface ActOutcomeVM {
+  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn';
+  message: string | null;
+  /** The comment or reply it created or changed (a `local:` id until sent). */
+  targetId: string | null;
+  actionId: string;
+}
+
+export type InboxReasonVM = 'review-requested' | 'reviewed' | 'comment-on-my-change-request' | 'comment-on-my-page' | 'mention' | 'reply-to-me';
+
+/** Something that asks for the user: a change request, or a thread. */
+export interface InboxItemVM {
+  /** Give it to `review.markRead`. */
+  key: string;
+  reasons: InboxReasonVM[];
+  /** New since the user last looked (`review.markRead`). */
+  unread: boolean;
+  /** The latest activity by someone else. */
+  activityAt: string;
+  by: UserVM | null;
+  spaceId: string;
+  spaceTitle: string;
+  changeRequest: ChangeRequestVM | null;
+  /** The thread, for a comment item. */
+  thread: ThreadVM | null;
+}
+
+/** A review action the server refused, with its reason (kept until dismissed). */
+export interface RefusedActionVM {
+  actionId: string;
+  kind: string;
+  /** The comment, reply or change request it was about. */
+  targetId: string | null;
+  message: string;
+  at: string;
+}
+
+export interface ReviewStateVM {
+  /** When review data was last refreshed from the server; null: never. */
+  refreshedAt: string | null;
+  /** The last refresh attempt reached the server. */
+  online: boolean;
+  pendingActions: number;
+  refused: RefusedActionVM[];
+}
+
+export interface MemberVM extends UserVM {
+  email?: string;
+}
+
+/** Which change request receives a space's edits. */
+export interface SpaceTargetVM {
+  spaceId: string;
+  spaceTitle: string;
+  /** none: the next push opens one; new: the next push opens the one asked for; open: `number` receives them. */
+  state: 'none' | 'new' | 'creating' | 'open';
+  changeRequestId: string | null;
+  number: number | null;
+  subject: string | null;
+  /** The user chose it (new / use). */
+  chosen: boolean;
+  subjectByUser: boolean;
+  pages: number;
+  /** Change requests the space's pushes went to before, still open. */
+  setAside: { changeRequestId: string; number: number | null; subject: string; pages: number }[];
 }
 
 export interface ShareLinkVM {

@@ -100,7 +100,7 @@ it('the history page list dropped: every command goes on, and history is made ag
 it('the history versions dropped: each command says once what was lost and goes on; history starts again', async () => {
   damage(`DROP TABLE history_versions`);
   const lost =
-    /^Page history in .*mirror\.db was damaged \(history_versions is missing\) and could not be kept: the versions of 6 page\(s\) are lost, and it starts again from now\. Your files and the sync state are not affected\.$/m;
+    /^Page history in .*mirror\.db was damaged \(history_versions is missing\) and could not be kept: the versions of 6 pages are lost, and it starts again from now\. Your files and the sync state are not affected\.$/m;
 
   const history = await quire(['history', '--dir', root]);
   expect(history.code, history.stderr).toBe(0);

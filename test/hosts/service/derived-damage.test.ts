@@ -75,7 +75,7 @@ it('a history table dropped: the History view answers and the status bar says wh
   const pages = await service.request('history.pages', {});
   expect(pages.map((p) => p.path)).toContain('faq.md');
   expect(service.status().message).toMatch(
-    /^Page history in .* was damaged \(history_versions is missing\) and could not be kept: the versions of 6 page\(s\) are lost/,
+    /^Page history in .* was damaged \(history_versions is missing\) and could not be kept: the versions of 6 pages are lost/,
   );
   expect((await service.syncOnce()).state).toBe('in-sync');
   expect(setAside()).toEqual([]);

@@ -37,7 +37,7 @@ describe('local edits become one change request per space', () => {
     expect(run.stdout).toMatch(/1 change pushed to change request #1/);
 
     const [cr] = openChangeRequests(fake, space.id);
-    expect(cr?.subject).toMatch(/^Update “FAQ” \(Quire [0-9a-f]{8}\)$/);
+    expect(cr?.subject).toBe('Edit “FAQ”');
     const page = pageByTitle(fake, space.id, 'FAQ', cr!.id);
     expect(page.markdown).toBe('Questions and answers.\n');
     expect(page.description).toBe('Answers');

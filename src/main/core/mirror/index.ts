@@ -15,6 +15,7 @@ import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
 import { ReviewQueries } from './review/queries';
+import { ReviewsStore } from './review/reviews';
 import { RevisionPageStore } from './review/revision-pages';
 import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
@@ -70,8 +71,9 @@ export interface OpenOptions {
   ifCorrupt?: 'fail' | 'set-aside';
 }
 
-export type { AttentionRow, OutboxRow, OutboxStore, PushedFile } from './outbox';
+export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
+export type { ReviewsStore } from './review/reviews';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
 export { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './review/store';
@@ -91,6 +93,8 @@ export class Mirror {
   readonly reviewActions: ReviewActionLog;
   /** The review questions the UI asks, answered from the mirror alone. */
   readonly reviewQueries: ReviewQueries;
+  /** Reviews and requested reviewers of change requests, organization members, the inbox's read marks. */
+  readonly reviews: ReviewsStore;
   readonly sites: SiteStore;
   /** Revisions' pages, for change request diffs. */
   readonly revisionPages: RevisionPageStore;
@@ -121,6 +125,7 @@ export class Mirror {
     this.history = new HistoryStore(db);
     this.review = new ReviewStore(db, this.reviewActions, this.search);
     this.reviewQueries = new ReviewQueries(db, () => this.review.me().id);
+    this.reviews = new ReviewsStore(db, this.review, this.reviewActions);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);
   }
@@ -253,10 +258,12 @@ export class Mirror {
   }
 }
 
-/** "12 version(s) of 3 page(s) are lost", as far as they could be counted. */
+/** "12 versions of 3 pages are lost", as far as they could be counted. */
 function describeLost(lost: HistoryRebuild['lost']): string {
-  if (lost.versions !== null && lost.pages !== null) return `${lost.versions} version(s) of ${lost.pages} page(s) are lost`;
-  if (lost.pages !== null) return `the versions of ${lost.pages} page(s) are lost`;
-  if (lost.versions !== null) return `${lost.versions} version(s) are lost`;
+  const n = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+  const are = (count: number) => (count === 1 ? 'is' : 'are');
+  if (lost.versions !== null && lost.pages !== null) return `${n(lost.versions, 'version')} of ${n(lost.pages, 'page')} ${are(lost.versions)} lost`;
+  if (lost.pages !== null) return `the versions of ${n(lost.pages, 'page')} are lost`;
+  if (lost.versions !== null) return `${n(lost.versions, 'version')} ${are(lost.versions)} lost`;
   return 'the versions kept until now are lost';
 }

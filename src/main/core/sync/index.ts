@@ -16,3 +16,4 @@ export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';
 export { resolveInside } from './safe-fs';
+export { type ChangeRequestTarget, changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from './targets';

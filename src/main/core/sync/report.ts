@@ -48,6 +48,8 @@ export interface SpaceReport {
   rebuilt?: number;
   dryRun?: DryRunReport;
   error?: string;
+  /** Why the edits went into another change request than before (the previous one was merged, closed, or is under review). */
+  notice?: string;
 }
 
 export interface CycleReport {

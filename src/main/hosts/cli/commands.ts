@@ -12,6 +12,11 @@ const json: FlagSpec = { help: 'print JSON for scripts' };
 const api: FlagSpec = { value: '<base_url>', help: 'the API origin, such as https://api.gitbook.com (default: the one this folder last synced with)' };
 const port: FlagSpec = { value: '<n>', help: 'the port on 127.0.0.1, from 0 to 65535 (default 0: any free port)' };
 const commentId: PositionalSpec = { name: '<commentId>', what: 'the comment’s id (`quire review` lists them)' };
+const postId: PositionalSpec = { name: '<commentId or replyId>', what: 'the comment or reply (`quire review` lists them)' };
+const crNumber: PositionalSpec = { name: '<n>', what: 'the change request’s number (`quire cr list` lists them)' };
+const commentBody: FlagSpec = { value: '<markdown>', required: true, help: 'the text of the comment or reply, in markdown' };
+const crSubject: FlagSpec = { value: '<s>', help: 'the subject (one you set is kept: never replaced by the generated one)' };
+const spaceOfFolder: FlagSpec = { value: '<spaceId>', help: 'the space (may be left out where the folder syncs one space)' };
 const page: PositionalSpec = { name: '<file or page id>', what: 'the page, by its file or its page id (`quire history` lists them)' };
 
 const EXIT_SYNC = 'Exit codes: 0 in sync, 1 error, 2 usage, 3 something needs you (conflicts, held pages, a mass-delete stop), 130 stopped (Ctrl-C).';
@@ -51,8 +56,12 @@ export const COMMANDS = {
     load: async () => (await import('./commands/status')).status,
   },
   review: {
-    summary: 'open change requests and unresolved comments (refreshed when the API is reachable)',
-    flags: { dir, json },
+    summary: 'your inbox, open change requests and unresolved comments (refreshed when the API is reachable)',
+    flags: {
+      dir,
+      json,
+      'mark-read': { help: 'with --json: count what is listed as read (the text form always does)' },
+    },
     details: [EXIT_PLAIN],
     load: async () => (await import('./commands/review')).run,
   },
@@ -68,13 +77,28 @@ export const COMMANDS = {
     load: async () => (await import('./commands/check')).check,
   },
   comment: {
-    summary: 'reply to, resolve, reopen or react to a comment (queued when offline, sent by the next sync)',
+    summary: 'start, edit, delete, reply to, resolve, reopen or react to a comment (queued when offline, sent by the next sync)',
     flags: { dir, json },
     verbs: {
+      new: {
+        summary: 'start a comment on a page of main, on a change request, or on a page of a change request',
+        flags: {
+          page: { value: '<file or page id>', help: 'the page the comment is on' },
+          'change-request': { value: '<n>', help: 'the change request (by number) the comment is on, or whose page it is on' },
+          body: commentBody,
+          space: spaceOfFolder,
+        },
+      },
+      edit: {
+        summary: 'edit your own comment or reply',
+        positionals: [postId],
+        flags: { body: commentBody },
+      },
+      delete: { summary: 'delete your own comment or reply', positionals: [postId] },
       reply: {
         summary: 'reply to a comment',
         positionals: [commentId],
-        flags: { body: { value: '<markdown>', required: true, help: 'the text of the reply, in markdown' } },
+        flags: { body: commentBody },
       },
       resolve: { summary: 'mark a comment resolved', positionals: [commentId] },
       reopen: { summary: 'reopen a resolved comment', positionals: [commentId] },
@@ -84,6 +108,60 @@ export const COMMANDS = {
     load: async () => {
       const { run } = await import('./commands/comment');
       // Interactive: when offline, queue the action after a short try instead of a long backoff.
+      return (args, io, ctx) => run(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
+    },
+  },
+  cr: {
+    summary: 'change requests: list, show, review, reviewers, merge, update from main, archive, reopen, edit; choose where your edits go',
+    flags: { dir, space: spaceOfFolder },
+    verbs: {
+      list: {
+        summary: 'the change requests of the synced spaces',
+        flags: { status: { value: 'open|draft|archived|merged|all', help: 'which ones (default open)' }, json },
+      },
+      show: {
+        summary: 'one change request: subject, status, author, reviews, reviewers, pages changed, what blocks a merge',
+        positionals: [crNumber],
+        flags: { json },
+      },
+      review: {
+        summary: 'approve or request changes (needs the server’s answer)',
+        positionals: [crNumber],
+        flags: {
+          approve: { help: 'approve it' },
+          'request-changes': { help: 'ask for changes' },
+          body: { value: '<markdown>', help: 'a comment with the review' },
+        },
+      },
+      reviewers: {
+        summary: 'ask or withdraw reviewers (a user by id, email or display name)',
+        positionals: [crNumber],
+        flags: {
+          add: { value: '<user>', repeatable: true, help: 'ask this member to review; repeat for more' },
+          remove: { value: '<user>', repeatable: true, help: 'withdraw this reviewer; repeat for more' },
+        },
+      },
+      merge: { summary: 'merge it into main (only by this command, never by sync; needs the server’s answer)', positionals: [crNumber] },
+      update: { summary: 'bring main’s latest changes into it (needs the server’s answer)', positionals: [crNumber] },
+      archive: { summary: 'archive it', positionals: [crNumber] },
+      reopen: { summary: 'reopen an archived change request', positionals: [crNumber] },
+      edit: {
+        summary: 'change its subject or description',
+        positionals: [crNumber],
+        flags: { subject: crSubject, description: { value: '<markdown>', help: 'the new description' } },
+      },
+      new: {
+        summary: 'start a change request that the space’s next pushes go into',
+        flags: { subject: crSubject },
+      },
+      use: { summary: 'send the space’s next pushes into this open change request of yours', positionals: [crNumber] },
+    },
+    details: [
+      'Reviewers, archive, reopen and edit act at once when the API answers and otherwise queue (sent by the next sync); merge, update and reviews need the server’s answer and say so when offline.',
+      'Exit codes: 0 done or queued, 1 refused by the server or an error, 2 usage, 130 stopped (Ctrl-C).',
+    ],
+    load: async () => {
+      const { run } = await import('./commands/cr');
       return (args, io, ctx) => run(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
     },
   },

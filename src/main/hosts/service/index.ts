@@ -21,6 +21,7 @@ import { EventHub } from './events';
 import { pageHandlers } from './pages';
 import { findHandlers } from './find';
 import { reviewHandlers } from './review-handlers';
+import { reviewLifecycleHandlers } from './review-lifecycle';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
 import { StatusHolder } from './status';
@@ -66,6 +67,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...runner.handlers,
     ...conflictHandlers(state, runner),
     ...reviewHandlers(state),
+    ...reviewLifecycleHandlers(state, runner),
     ...logHandlers(state),
     ...findHandlers(state, runner),
     ...appHandlers(state),

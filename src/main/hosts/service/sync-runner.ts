@@ -121,8 +121,10 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     if (report.repaired) announce(report.repaired.join(' '));
     if (state.review) {
       status.progress({ phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 });
+      // The spaces this cycle pushed into: their change requests are listed at once (the writer's own included).
+      const pushedTo = report.spaces.filter((s) => s.push?.changeRequest).map((s) => s.spaceId);
       try {
-        await state.review.afterCycle(state.abort.signal, force);
+        await state.review.afterCycle(state.abort.signal, force, pushedTo);
       } catch (err) {
         // The API went away (or rejected the token) after the cycle reached it: that is the last attempt now.
         if (!(err instanceof CancelledError))

@@ -5,7 +5,7 @@ import type { CliContext } from '../context';
 import { heldMessage, stateAction } from '../messages';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
-import { deletedAssets } from '../../../core/sync';
+import { type ChangeRequestTarget, changeRequestTarget, deletedAssets } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
 import { CorruptMirrorError, describeHolder, folderBusy, isCorruptionError, type Mirror } from '../../../core/mirror';
 import { readSyncFacts, spaceSelection, type StateReason, type SyncStateName, syncState } from '../../../core/status';
@@ -37,6 +37,12 @@ export interface SpaceStatus {
   openChangeRequests: number;
   /** The change request Quire writes this space's edits into, while it is open, with its pages. */
   changeRequest: (HeldEdits & { pageCount: number }) | null;
+  /**
+   * Which change request receives this space's edits: `open` (#number), `new` (the next push opens
+   * the one `quire cr new` asked for), `none` (the next push opens one); `chosen` when the user chose it;
+   * `setAside`: change requests of the space the pushes went to before (`quire cr use` brings one back).
+   */
+  target: Omit<ChangeRequestTarget, 'spaceId'>;
   /** Set when sync stopped before deleting most of the space (the mass-delete fail-safe): what to do. */
   held: string | null;
   /** The same hold, counted: pages it would delete on the server (localDeletes) and here (remoteDeletes), of how many. */
@@ -96,6 +102,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         conflicts: f.conflicts,
         openChangeRequests: open.size,
         changeRequest: held ? { ...held, pageCount: held.pages.length } : null,
+        target: (({ spaceId: _, ...rest }) => rest)(changeRequestTarget(mirror, f.spaceId)),
         held: f.hold ? heldMessage(f.hold, f, dir) : null,
         hold: f.hold,
         refused: f.refused,
@@ -159,6 +166,18 @@ function heldEditsOf(mirror: Mirror, spaceId: string, cr: ReturnType<Mirror['out
 
 const SHOWN_PAGES = 10;
 
+/** Which change request receives the space's edits, in words. */
+function targetLine(s: SpaceStatus): string {
+  const t = s.target;
+  const chosen = t.chosen ? ' (chosen with `quire cr`)' : '';
+  if (t.state === 'open' || t.state === 'creating') {
+    return `  your edits go into change request #${t.number ?? '?'} “${safeField(t.subject ?? '')}” (${plural(t.pages, 'page')} so far)${chosen}${s.changeRequest ? ':' : ''}`;
+  }
+  if (t.state === 'new')
+    return `  your next push opens a new change request${t.subject ? ` “${safeField(t.subject)}”` : ', its subject saying what it holds'}${chosen}`;
+  return '  your next push opens a change request, its subject saying what it holds';
+}
+
 function formatSpace(s: SpaceStatus): string {
   const edits = s.pendingEdits.modified.length + s.pendingEdits.added.length + s.pendingEdits.deleted.length;
   const cr = s.changeRequest;
@@ -178,7 +197,12 @@ function formatSpace(s: SpaceStatus): string {
     `  conflicts: ${s.conflicts.length}`,
     ...s.conflicts.map((c) => `    ${safeField(c.path)}: ${c.kind}${c.remotePath ? ` (remote version in ${safeField(c.remotePath)})` : ''}`),
     `  open change requests: ${s.openChangeRequests}${cr ? ` (#${cr.number ?? '?'} holds your edits)` : ''}`,
-    ...(cr ? [`  your edits are in change request #${cr.number ?? '?'} “${safeField(cr.subject)}” (${plural(cr.pageCount, 'page')}):`, ...crPages] : []),
+    targetLine(s),
+    ...crPages,
+    ...s.target.setAside.map(
+      (p) =>
+        `    set aside: #${p.number ?? '?'} “${safeField(p.subject)}” (${plural(p.pages, 'page')}) — \`quire cr use ${p.number ?? '?'} --space ${safeField(s.spaceId)}\` to go on with it`,
+    ),
     ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),
     ...s.deletedAssets.map((a) =>
       a.usedBy.length > 0

@@ -113,7 +113,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       io.stdout(describe(report, dir));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
-      await replayQueuedActions(review, api, io);
+      await syncReview(review, api, io);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
@@ -137,7 +137,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
           },
           () => engine.runCycle(request),
         );
-        printReplay(await cadence.afterCycle(api, { signal: io.signal }), io);
+        printReplay(await cadence.afterCycle(api, { signal: io.signal, pushedTo: pushedSpaces(report) }), io);
         return report;
       },
       intervalMs: intervalS * 1000,
@@ -177,15 +177,33 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 /** One line per thing a cycle left for the writer: folders missing, paths left alone, changes not pushed. */
 function sayWhatNeedsYou(report: CycleReport, io: CliIo): void {
   for (const s of report.spaces) {
+    if (s.notice) io.stdout(`${safeField(s.title)}: ${safeField(s.notice)}`);
     if (s.missingFolder) io.stderr(safeField(describeMissingFolder(s)));
     for (const u of s.unreadable) io.stderr(`${safeField(s.title)}: ${safeField(describeUnreadable(u))}`);
     for (const h of s.notPushed) io.stderr(`${safeField(s.title)}: ${safeField(describeNotPushed(h))}`);
   }
 }
 
-/** Sends review actions queued while offline (replies, resolutions, ...), in order. */
-async function replayQueuedActions(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
-  printReplay({ replay: await review.replay(api, io.signal) }, io);
+/**
+ * After a one-off cycle: sends review actions queued while offline (replies, resolutions, ...)
+ * in order, then refreshes change requests and comments (incrementally), so a reviewer who
+ * syncs before going offline has them, and `quire search` finds the comments. A failure here is
+ * said, and does not change the sync's exit code.
+ */
+async function syncReview(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
+  try {
+    const { replay, refresh } = await review.sync(api, { signal: io.signal });
+    printReplay({ replay }, io);
+    if (!refresh) io.stderr(`Review data was not refreshed: ${safeField(replay.stoppedBy ?? 'the API is not reachable')}`);
+  } catch (err) {
+    if (io.signal.aborted) throw err;
+    io.stderr(`Review data was not refreshed: ${errorMessage(err)}`);
+  }
+}
+
+/** The spaces a cycle pushed into a change request (their review data is refreshed at once). */
+function pushedSpaces(report: CycleReport): string[] {
+  return report.spaces.filter((s) => s.push?.changeRequest).map((s) => s.spaceId);
 }
 
 function printReplay({ replay }: Pick<CadenceReport, 'replay'>, io: CliIo): void {
