@@ -325,8 +325,8 @@ describe('a writer’s change requests by topic', () => {
     const started = await run('cr', 'new', '--subject', 'Topic B');
     expect(started.stdout).toBe('Opened change request #2 “Topic B”: the next pushes of Guide go into it.');
     const status = await run('status');
-    expect(status.stdout).toMatch(/your edits go into change request #2 “Topic B” \(0 page\(s\) so far\) \(chosen with `quire cr`\)/);
-    expect(status.stdout).toMatch(/set aside: #1 “Edit “Install”” \(1 page\(s\)\) — `quire cr use 1 --space \S+` to go on with it/);
+    expect(status.stdout).toMatch(/your edits go into change request #2 “Topic B” \(0 pages so far\) \(chosen with `quire cr`\)/);
+    expect(status.stdout).toMatch(/set aside: #1 “Edit “Install”” \(1 page\) — `quire cr use 1 --space \S+` to go on with it/);
     appendFileSync(file('setup.md'), 'Topic B.\n');
     await run('sync', '--once');
     expect(subjects()).toEqual([
