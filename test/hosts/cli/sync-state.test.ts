@@ -220,7 +220,8 @@ describe('quire status: the change request holding your edits', () => {
     const n = guide!.changeRequest.number;
     const text = await statusText();
     expect(text).toContain(`  open change requests: 1 (#${n} holds your edits)`);
-    expect(text).toMatch(new RegExp(`your edits are in change request #${n} “[^\\n]+” \\(2 pages\\):\\n {4}faq\\.md\\n {4}new-page\\.md`));
+    expect(text).toMatch(new RegExp(`your edits go into change request #${n} “[^\\n]+” \\(2 pages so far\\)`));
+    expect(text).toMatch(new RegExp(`your edits in change request #${n} \\(2 pages\\):\\n {4}faq\\.md\\n {4}new-page\\.md`));
   });
 });
 

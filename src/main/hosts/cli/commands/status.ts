@@ -171,7 +171,7 @@ function targetLine(s: SpaceStatus): string {
   const t = s.target;
   const chosen = t.chosen ? ' (chosen with `quire cr`)' : '';
   if (t.state === 'open' || t.state === 'creating') {
-    return `  your edits go into change request #${t.number ?? '?'} “${safeField(t.subject ?? '')}” (${plural(t.pages, 'page')} so far)${chosen}${s.changeRequest ? ':' : ''}`;
+    return `  your edits go into change request #${t.number ?? '?'} “${safeField(t.subject ?? '')}” (${plural(t.pages, 'page')} so far)${chosen}`;
   }
   if (t.state === 'new')
     return `  your next push opens a new change request${t.subject ? ` “${safeField(t.subject)}”` : ', its subject saying what it holds'}${chosen}`;
@@ -198,11 +198,11 @@ function formatSpace(s: SpaceStatus): string {
     ...s.conflicts.map((c) => `    ${safeField(c.path)}: ${c.kind}${c.remotePath ? ` (remote version in ${safeField(c.remotePath)})` : ''}`),
     `  open change requests: ${s.openChangeRequests}${cr ? ` (#${cr.number ?? '?'} holds your edits)` : ''}`,
     targetLine(s),
-    ...crPages,
     ...s.target.setAside.map(
       (p) =>
         `    set aside: #${p.number ?? '?'} “${safeField(p.subject)}” (${plural(p.pages, 'page')}) — \`quire cr use ${p.number ?? '?'} --space ${safeField(s.spaceId)}\` to go on with it`,
     ),
+    ...(cr ? [`  your edits in change request #${cr.number ?? '?'} (${plural(cr.pageCount, 'page')}):`, ...crPages] : []),
     ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),
     ...s.deletedAssets.map((a) =>
       a.usedBy.length > 0
