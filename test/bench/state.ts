@@ -22,10 +22,15 @@ const TICKS = 5;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (n: number) => Math.round(n * 10) / 10;
 
-/** Clicks a header button in the page and times it until the header's words change from `from`. */
-async function clickUntilChanged(page: Page, button: string, from: string): Promise<number> {
+/** Clicks a header button in the page and times it until the header's words change from `from` (to `to`, when given). */
+async function clickUntilChanged(page: Page, button: string, from: string, to?: string): Promise<number> {
+  await page.locator('header.statusbar').getByRole('button', { name: button, exact: true }).waitFor();
+  await page.waitForFunction((words) => {
+    const g = globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } };
+    return g.document.querySelector('[data-testid="sync-words"]')?.textContent === words;
+  }, from);
   return page.evaluate(
-    ({ button, from }) =>
+    ({ button, from, to }) =>
       new Promise<number>((resolve, reject) => {
         const g = globalThis as unknown as {
           document: {
@@ -43,7 +48,7 @@ async function clickUntilChanged(page: Page, button: string, from: string): Prom
         const t0 = Date.now();
         const observer = new g.MutationObserver(() => {
           const now = g.document.querySelector('[data-testid="sync-words"]')?.textContent;
-          if (now && now !== from) {
+          if (now && now !== from && (to === undefined || now === to)) {
             observer.disconnect();
             resolve(Date.now() - t0);
           }
@@ -52,7 +57,7 @@ async function clickUntilChanged(page: Page, button: string, from: string): Prom
         found.click();
         g.setTimeout(() => reject(new Error(`the header still said ${from} 10 s after ${button}`)), 10_000);
       }),
-    { button, from },
+    { button, from, to },
   );
 }
 
@@ -97,7 +102,7 @@ export async function benchState(): Promise<Record<string, string | number>> {
     // Pause / Resume from the header, until its words change.
     const changes: number[] = [];
     for (let i = 0; i < CHANGES; i++) {
-      changes.push(await clickUntilChanged(page, 'Pause', 'In sync'));
+      changes.push(await clickUntilChanged(page, 'Pause', 'In sync', 'Paused'));
       changes.push(await clickUntilChanged(page, 'Resume', 'Paused'));
       await stack.service.syncOnce(); // resuming runs a cycle: let it end in sync before the next pause
     }
