@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ActOutcomeVM, InboxItemVM } from '../../shared/contract';
-import { parseRoute, type ReviewList, routeHash } from '../../shared/routes';
+import type { ReviewList, Route } from '../../shared/routes';
 import { useAction, useQuery } from '../hooks/use-query';
+import { navigate, useRoute } from '../hooks/use-route';
 import { outcomeWords } from '../components/ActOutcome';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Thread } from '../components/Thread';
@@ -23,8 +24,7 @@ const LISTS: { id: ReviewList; label: string }[] = [
 ];
 
 /** The list and the open item the address names: `#review/<list>`, or `#review/comment/<space>/<id>` (from search). */
-function fromHash(): { list: ReviewList | null; open: Open } {
-  const route = parseRoute(window.location.hash);
+function named(route: Route | null): { list: ReviewList | null; open: Open } {
   if (route?.name === 'review.list') return { list: route.list, open: null };
   if (route?.name === 'review.comment') return { list: 'comments', open: { kind: 'comment', spaceId: route.spaceId, commentId: route.commentId } };
   return { list: null, open: null };
@@ -37,8 +37,9 @@ function fromHash(): { list: ReviewList | null; open: Open } {
  * what can wait is queued and shown pending; what needs the server says so.
  */
 export function ReviewView() {
-  const [list, setList] = useState<ReviewList>(() => fromHash().list ?? 'inbox');
-  const [open, setOpen] = useState<Open>(() => fromHash().open);
+  const { route, hash } = useRoute();
+  const [list, setList] = useState<ReviewList>(() => named(route).list ?? 'inbox');
+  const [open, setOpen] = useState<Open>(() => named(route).open);
   const [notice, setNotice] = useState<string | null>(null);
   const freshness = useReviewFreshness();
   const online = freshness.state?.online ?? true;
@@ -56,15 +57,12 @@ export function ReviewView() {
     if (pane.getBoundingClientRect().top >= list.getBoundingClientRect().bottom) pane.scrollIntoView({ block: 'start' });
   }, [open]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for `route` (a new object each time the address changes).
   useEffect(() => {
-    const onHash = () => {
-      const named = fromHash();
-      if (named.list) setList(named.list);
-      if (named.open) setOpen(named.open);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
+    const next = named(route);
+    if (next.list) setList(next.list);
+    if (next.open) setOpen(next.open);
+  }, [hash]);
 
   const show = (next: Open, words: string | null = null) => {
     setNotice(words);
@@ -72,7 +70,7 @@ export function ReviewView() {
   };
   const choose = (id: ReviewList) => {
     setList(id);
-    window.location.hash = routeHash({ name: 'review.list', list: id });
+    navigate({ name: 'review.list', list: id });
   };
   const openInbox = (item: InboxItemVM) => {
     if (item.unread) void markRead.run('review.markRead', { keys: [item.key] });
