@@ -156,6 +156,8 @@ const REQUESTS = {
   'review.inbox': req<InboxItemVM[]>()(none),
   /** Marks inbox items read (all of them when `keys` is left out). */
   'review.markRead': req<void>()(s.object({ keys: s.optional(s.array(s.string({ min: 1, max: 200 }), { max: 5000 })) })),
+  /** Puts away a refused action once its reason is read (or withdraws one not sent yet). */
+  'review.dismiss': req<void>()(s.object({ actionId: s.id() })),
   /** When review data was last refreshed, and what waits or was refused. */
   'review.state': req<ReviewStateVM>()(none),
   /** Refresh now (when the Review view opens): sends what is queued, then refreshes; offline it answers with the state as it is. */

@@ -137,6 +137,24 @@ describe('comments, reviews and the lifecycle', () => {
     expect([...fake.store.comments.values()].map((c) => c.markdown)).toContain('Offline on the change request');
   });
 
+  it('a queued reply the server refuses shows with its reason, in the review state and the sync state, until dismissed', async () => {
+    const question = fake.store.commentsOf(handbook()).find((c) => c.markdown.startsWith('Should we link'))!;
+    fake.faults.offline = true;
+    await service.syncOnce();
+    expect((await service.request('review.reply', { spaceId: handbook(), commentId: question.id, markdown: 'Too late.' })) ?? null).toBeNull();
+    fake.store.deleteComment(handbook(), question.id);
+    fake.faults.offline = false;
+    await service.syncOnce();
+    const [refused] = (await service.request('review.state', {})).refused;
+    expect(refused).toMatchObject({ kind: 'reply', message: expect.stringMatching(/does not exist/) });
+    await expect.poll(() => service.status().reasons.map((r) => r.kind)).toContain('review-refused');
+
+    await service.request('review.dismiss', { actionId: refused!.actionId });
+    expect((await service.request('review.state', {})).refused).toEqual([]);
+    await expect.poll(() => service.status().reasons.map((r) => r.kind)).not.toContain('review-refused');
+    await expect(service.request('review.dismiss', { actionId: 'no-such-action' })).rejects.toMatchObject({ code: 'not-found' });
+  });
+
   it('refuses at once what is not the user’s to do, with the reason', async () => {
     const theirs = (await service.request('review.comments', {})).find((c) => !c.mine)!;
     await expect(service.request('review.deleteComment', { spaceId: handbook(), commentId: theirs.id })).rejects.toMatchObject({

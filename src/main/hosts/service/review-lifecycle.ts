@@ -19,6 +19,7 @@ import { person } from './view-models';
 type LifecycleRequest =
   | 'review.inbox'
   | 'review.markRead'
+  | 'review.dismiss'
   | 'review.state'
   | 'review.refresh'
   | 'review.newComment'
@@ -123,6 +124,17 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
     'review.markRead': ({ keys }) => {
       adapter().core.review.markRead(keys ?? 'all');
       state.events.changed('review');
+    },
+    'review.dismiss': ({ actionId }) => {
+      const a = adapter();
+      if (!a.core.mirror.reviewActions.action(actionId)) throw new QuireError('not-found', 'That action is not in the queue any more.');
+      try {
+        a.core.review.dismiss(actionId);
+      } catch (e) {
+        throw new QuireError('busy', `Cannot put it away: ${describeError(e)}`);
+      } finally {
+        changed();
+      }
     },
     'review.state': () => reviewState(),
     'review.refresh': async () => {
