@@ -124,6 +124,7 @@ describe('Quire in a browser', () => {
 
   it('replies to and resolves a comment offline, then sends both when back online', async () => {
     await nav('Review');
+    await page.getByRole('tab', { name: /^Unresolved comments/ }).click();
     const list = page.getByTestId('comment-list');
     await list.getByText('Should we link the install guide here?').click();
     const thread = page.locator('.thread-pane [data-testid^="thread-"]');

@@ -51,6 +51,7 @@ describe('every view, at 800×600 and 1280×800, light and dark', () => {
 
     const history = (await service.request('history.pages', {})).find((p) => p.path === 'getting-started/setup.md')!;
     const comment = (await service.request('review.comments', {}))[0]!;
+    const polish = (await service.request('review.attention', {})).find((cr) => cr.subject === 'Polish the welcome page')!;
     const heading = (name: string) => (p: Page) => p.getByRole('heading', { name, exact: true }).first().waitFor();
     Object.assign(routes, {
       spaces: { hash: '#spaces', ready: (p: Page) => p.getByTestId(`space-${demo.handbook.id}`).waitFor() },
@@ -59,6 +60,19 @@ describe('every view, at 800×600 and 1280×800, light and dark', () => {
         hash: `#review/comment/${demo.handbook.id}/${comment.id}`,
         ready: (p: Page) => p.locator('.thread-pane [data-testid^="thread-"]').first().waitFor(),
       },
+      'review-inbox': { hash: '#review/inbox', ready: (p: Page) => p.getByTestId('inbox-list').getByRole('option').first().waitFor() },
+      'review-change-request': {
+        hash: `#review/change-request/${demo.handbook.id}/${polish.id}`,
+        ready: (p: Page) => p.getByTestId('cr-reviews').getByText('requested changes').waitFor(),
+      },
+      'review-new-comment': {
+        hash: '#review/comments',
+        ready: async (p: Page) => {
+          await p.getByRole('button', { name: 'New comment', exact: true }).click();
+          await p.getByTestId('new-comment').getByLabel('Page').locator('option').nth(1).waitFor({ state: 'attached' });
+        },
+      },
+      'review-yours': { hash: '#review/yours', ready: (p: Page) => p.getByTestId(`target-${demo.handbook.id}`).getByTestId('target-state').waitFor() },
       log: {
         hash: '#log',
         ready: (p: Page) =>
@@ -107,7 +121,20 @@ describe('every view, at 800×600 and 1280×800, light and dark', () => {
       it(`${size.width}×${size.height}, ${scheme}: every view legible, nothing cut off or overlapping`, async () => {
         await page.setViewportSize(size);
         await page.emulateMedia({ colorScheme: scheme });
-        for (const view of ['spaces', 'conflicts', 'review', 'log', 'sites', 'pages', 'history']) {
+        const views = [
+          'spaces',
+          'conflicts',
+          'review',
+          'review-inbox',
+          'review-change-request',
+          'review-new-comment',
+          'review-yours',
+          'log',
+          'sites',
+          'pages',
+          'history',
+        ];
+        for (const view of views) {
           await show(view);
           const problems = await page.evaluate(inspectLegibility, { minContrast: 4.5, minFontPx: 12 });
           expect(report(problems), `${view} at ${size.width}×${size.height}, ${scheme}`).toEqual([]);

@@ -10,6 +10,7 @@ describe('routes', () => {
       { name: 'history.page', spaceId: 's1', pageKey: 'new:x/y.md' },
       { name: 'review.list', list: 'inbox' },
       { name: 'review.list', list: 'yours' },
+      { name: 'review.changeRequest', spaceId: 's1', changeRequestId: 'cr/1' },
     ];
     for (const r of routes) expect(parseRoute(routeHash(r))).toEqual(r);
     expect(routeHash(routes[1]!)).toBe('#pages/s1/guides%2Fa%20b%2F%231%20%C3%BC.md');

@@ -198,12 +198,12 @@ function Head({ detail }: { detail: ChangeRequestDetailVM }) {
       )}
       <ActFeedback act={act} />
       {mine && !detail.receivesYourEdits && (cr.status === 'open' || cr.status === 'draft') && (
-        <p className="small">
+        <div className="action-row">
           <button type="button" disabled={use.busy} onClick={() => void use.run('review.useChangeRequest', ref)}>
-            Send my edits of {cr.spaceTitle} here
-          </button>{' '}
-          <span className="muted">Your next pushes of {cr.spaceTitle} go into this change request.</span>
-        </p>
+            Send my edits here
+          </button>
+          <span className="action-note small">Your next pushes of {cr.spaceTitle} go into this change request instead.</span>
+        </div>
       )}
       <ErrorNotice error={use.error} onDismiss={use.clearError} />
     </header>

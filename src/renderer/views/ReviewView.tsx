@@ -9,7 +9,7 @@ import { Thread } from '../components/Thread';
 import { ChangeRequestDetail } from './ChangeRequestDetail';
 import { ChangeRequestList } from './review/ChangeRequestList';
 import { CommentList } from './review/CommentList';
-import { Freshness, useReviewFreshness } from './review/Freshness';
+import { Freshness, RefusedActions, useReviewFreshness } from './review/Freshness';
 import { InboxList } from './review/InboxList';
 import { NewComment } from './review/NewComment';
 import { YourChangeRequests } from './review/YourChangeRequests';
@@ -23,9 +23,11 @@ const LISTS: { id: ReviewList; label: string }[] = [
   { id: 'yours', label: 'Your change requests' },
 ];
 
-/** The list and the open item the address names: `#review/<list>`, or `#review/comment/<space>/<id>` (from search). */
+/** The list and the open item the address names: `#review/<list>`, `#review/change-request/<space>/<id>`, or `#review/comment/<space>/<id>` (from search). */
 function named(route: Route | null): { list: ReviewList | null; open: Open } {
   if (route?.name === 'review.list') return { list: route.list, open: null };
+  if (route?.name === 'review.changeRequest')
+    return { list: 'change-requests', open: { kind: 'cr', spaceId: route.spaceId, changeRequestId: route.changeRequestId } };
   if (route?.name === 'review.comment') return { list: 'comments', open: { kind: 'comment', spaceId: route.spaceId, commentId: route.commentId } };
   return { list: null, open: null };
 }
@@ -61,7 +63,11 @@ export function ReviewView() {
   useEffect(() => {
     const next = named(route);
     if (next.list) setList(next.list);
-    if (next.open) setOpen(next.open);
+    // Another list closes what was open beside the last one, unless the address names an item.
+    if (next.list || next.open) {
+      setOpen(next.open);
+      setNotice(null);
+    }
   }, [hash]);
 
   const show = (next: Open, words: string | null = null) => {
@@ -98,6 +104,7 @@ export function ReviewView() {
         <h1 id="review-title">Review</h1>
         <Freshness freshness={freshness} />
       </div>
+      <RefusedActions refused={freshness.state?.refused ?? []} />
       <div className="tabs" role="tablist" aria-label="Review lists">
         {LISTS.map((l) => (
           <button key={l.id} type="button" role="tab" aria-selected={list === l.id} onClick={() => choose(l.id)} data-testid={`tab-${l.id}`}>

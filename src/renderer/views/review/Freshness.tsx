@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RefusedActionVM, ReviewStateVM } from '../../../shared/contract';
 import { useBridge } from '../../hooks/bridge-context';
-import { useQuery } from '../../hooks/use-query';
+import { useAction, useQuery } from '../../hooks/use-query';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { plural, timeAgo } from '../../lib/format';
 
@@ -76,22 +76,33 @@ const KIND_WORDS: Record<string, string> = {
   removeReviewer: 'Withdrawing a review request',
 };
 
-function Refused({ refused }: { refused: RefusedActionVM[] }) {
+/** Actions the server refused, each with its reason, until put away (the sync state counts them until then). */
+export function RefusedActions({ refused }: { refused: RefusedActionVM[] }) {
+  const action = useAction();
+  if (refused.length === 0) return null;
   return (
-    <details className="refused" data-testid="review-refused">
-      <summary className="danger-text">{plural(refused.length, 'action')} refused by the server</summary>
-      <ul>
-        {refused.map((r) => (
-          <li key={r.actionId}>
-            {KIND_WORDS[r.kind] ?? r.kind}, {timeAgo(r.at)}: {r.message}
-          </li>
-        ))}
-      </ul>
-    </details>
+    <section className="refused notice error" aria-label="Refused by the server" data-testid="review-refused">
+      <div>
+        <p className="refused-title">{plural(refused.length, 'action')} refused by the server</p>
+        <ul>
+          {refused.map((r) => (
+            <li key={r.actionId}>
+              <span>
+                {KIND_WORDS[r.kind] ?? r.kind}, {timeAgo(r.at)}: {r.message}
+              </span>{' '}
+              <button type="button" className="link" disabled={action.busy} onClick={() => void action.run('review.dismiss', { actionId: r.actionId })}>
+                Dismiss
+              </button>
+            </li>
+          ))}
+        </ul>
+        <ErrorNotice error={action.error} onDismiss={action.clearError} />
+      </div>
+    </section>
   );
 }
 
-/** One line under the view's title: how fresh the review data is, what waits to be sent, what was refused. */
+/** One line beside the view's title: how fresh the review data is, and what waits to be sent. */
 export function Freshness({ freshness }: { freshness: ReviewFreshness }) {
   const { state, refreshing, error } = freshness;
   const at = state?.refreshedAt ?? null;
@@ -122,7 +133,6 @@ export function Freshness({ freshness }: { freshness: ReviewFreshness }) {
           Refresh
         </button>
       </p>
-      {state && state.refused.length > 0 && <Refused refused={state.refused} />}
       <ErrorNotice error={error} />
     </div>
   );

@@ -89,13 +89,7 @@ function Target({ target, mine, onOpen }: { target: SpaceTargetVM; mine: ChangeR
       )}
       <form className="inline-form start-cr" onSubmit={(e) => void start(e)}>
         <label htmlFor={`${id}-subject`}>New topic</label>
-        <input
-          id={`${id}-subject`}
-          value={subject}
-          maxLength={100}
-          placeholder="Subject of a new change request"
-          onChange={(e) => setSubject(e.target.value)}
-        />
+        <input id={`${id}-subject`} value={subject} maxLength={100} placeholder="What it is about" onChange={(e) => setSubject(e.target.value)} />
         <button type="submit" disabled={action.busy}>
           Start a change request
         </button>
