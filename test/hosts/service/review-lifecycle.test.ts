@@ -137,6 +137,22 @@ describe('comments, reviews and the lifecycle', () => {
     expect([...fake.store.comments.values()].map((c) => c.markdown)).toContain('Offline on the change request');
   });
 
+  it('an action that cannot reach the server says the review state is offline, before any sync notices', async () => {
+    const question = (await service.request('review.comments', {})).find((c) => c.markdown.startsWith('Should we link'))!;
+    expect((await service.request('review.state', {})).online).toBe(true);
+    fake.faults.offline = true;
+    const queued = await service.request('review.newComment', {
+      spaceId: handbook(),
+      changeRequestId: question.changeRequestId ?? undefined,
+      pageId: question.pageId!,
+      markdown: 'On the plane.',
+    });
+    expect(queued.outcome).toBe('queued');
+    expect((await service.request('review.state', {})).online).toBe(false);
+    fake.faults.offline = false;
+    expect((await service.request('review.refresh', {})).online).toBe(true);
+  });
+
   it('a queued reply the server refuses shows with its reason, in the review state and the sync state, until dismissed', async () => {
     const question = fake.store.commentsOf(handbook()).find((c) => c.markdown.startsWith('Should we link'))!;
     fake.faults.offline = true;
