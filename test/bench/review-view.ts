@@ -14,7 +14,23 @@ import { ApiClient } from '../../src/main/core/api/client';
 import { Mirror } from '../../src/main/core/mirror';
 import { ReviewService } from '../../src/main/core/review';
 import { refreshCatalog } from '../../src/main/core/sync/catalog';
-import { startFakeApi } from '../fake';
+import { startFakeApi, type FakeStore } from '../fake';
+import type { ChangeRequestRec, SpaceRec, UserRec } from '../fake/model';
+
+/** An organization of 5 reviewers, one space, `changeRequests` change requests and `comments` comments (every fifth with a reply); 5 reviews asked of the user. */
+export function seedReviewBench(store: FakeStore, changeRequests: number, comments: number): { users: UserRec[]; space: SpaceRec; crs: ChangeRequestRec[] } {
+  const users = Array.from({ length: 5 }, (_, i) => store.addUser({ displayName: `Reviewer ${i + 1}` }));
+  const org = store.addOrg({ title: 'Bench', members: users.map((u) => u.id) });
+  const space = store.addSpace(org.id, { title: 'Docs', pages: [{ title: 'Intro', markdown: 'Hello.\n' }] });
+  const crs = Array.from({ length: changeRequests }, (_, i) => store.addChangeRequest(space.id, { subject: `Change ${i + 1}`, createdBy: users[i % 5]!.id }));
+  for (let i = 0; i < comments; i++) {
+    const cr = i % 4 === 0 ? undefined : crs[i % crs.length]!;
+    const c = store.addComment(space.id, { body: `Comment ${i + 1}`, by: users[i % 5]!.id, ...(cr ? { changeRequest: cr.id } : {}) });
+    if (i % 5 === 0) store.addReply(space.id, c.id, { body: 'Agreed.', by: users[(i + 1) % 5]!.id, ...(cr ? { changeRequest: cr.id } : {}) });
+  }
+  for (const cr of crs.slice(0, 5)) store.review.request(space.id, cr.id, [store.currentUser.id], cr.createdBy);
+  return { users, space, crs };
+}
 
 export async function benchReviewView(changeRequests = 50, comments = 500): Promise<Record<string, string | number>> {
   const fake = await startFakeApi();
@@ -22,16 +38,7 @@ export async function benchReviewView(changeRequests = 50, comments = 500): Prom
   const mirror = Mirror.open(dir);
   try {
     const { store } = fake;
-    const users = Array.from({ length: 5 }, (_, i) => store.addUser({ displayName: `Reviewer ${i + 1}` }));
-    const org = store.addOrg({ title: 'Bench', members: users.map((u) => u.id) });
-    const space = store.addSpace(org.id, { title: 'Docs', pages: [{ title: 'Intro', markdown: 'Hello.\n' }] });
-    const crs = Array.from({ length: changeRequests }, (_, i) => store.addChangeRequest(space.id, { subject: `Change ${i + 1}`, createdBy: users[i % 5]!.id }));
-    for (let i = 0; i < comments; i++) {
-      const cr = i % 4 === 0 ? undefined : crs[i % crs.length]!;
-      const c = store.addComment(space.id, { body: `Comment ${i + 1}`, by: users[i % 5]!.id, ...(cr ? { changeRequest: cr.id } : {}) });
-      if (i % 5 === 0) store.addReply(space.id, c.id, { body: 'Agreed.', by: users[(i + 1) % 5]!.id, ...(cr ? { changeRequest: cr.id } : {}) });
-    }
-    for (const cr of crs.slice(0, 5)) store.review.request(space.id, cr.id, [store.currentUser.id], cr.createdBy);
+    const { users, space, crs } = seedReviewBench(store, changeRequests, comments);
 
     const api = new ApiClient({ baseUrl: fake.url, token: fake.token });
     await refreshCatalog(api, mirror);

@@ -6,6 +6,7 @@ import { benchSync } from './sync';
 import { benchPush } from './push';
 import { benchReview } from './review';
 import { benchReviewView } from './review-view';
+import { benchReviewViewUi } from './review-view-ui';
 import { benchUi } from './ui';
 import { benchState } from './state';
 import { benchCheckPreview } from './check-preview';
@@ -25,6 +26,7 @@ const sections: Section[] = [
   { title: 'Push (local edits into a change request)', run: benchPush },
   { title: 'Review (200 change requests, 5,000 comments)', run: benchReview },
   { title: 'Review view (50 change requests, 500 comments)', run: () => benchReviewView() },
+  { title: 'Review view in Chromium (50 change requests, 500 comments)', run: () => benchReviewViewUi() },
   { title: 'Desktop UI (web host in headless Chromium)', run: benchUi },
   { title: 'Sync state in the window (web host in headless Chromium)', run: benchState },
   { title: 'Check and preview (2,000 pages of ~3 KB)', run: benchCheckPreview },

@@ -29,7 +29,7 @@ async function reviewFirstRender(page: Page): Promise<number> {
       new Promise<number>((resolve) => {
         const g = globalThis as unknown as PageGlobals;
         const t0 = g.performance.now();
-        g.location.hash = 'review';
+        g.location.hash = 'review/comments';
         const check = () => {
           if (g.document.querySelector('[data-testid="comment-list"] [role="option"]')) g.requestAnimationFrame(() => resolve(g.performance.now() - t0));
           else g.requestAnimationFrame(check);

@@ -113,7 +113,13 @@ describe('opening the view', () => {
 describe('the inbox', () => {
   it('opening an item marks it read and opens it; Mark all read marks the rest', async () => {
     const t = fx.thread({ id: 'c5', markdown: 'What do you think, @Casey Quire?' });
-    await mount({ 'review.inbox': [rx.inboxItem(), rx.threadItem(t)], 'review.changeRequest': rx.detail(), 'review.markRead': null, 'review.thread': t });
+    // A thread in a change request is shown, and opened, as the thread.
+    await mount({
+      'review.inbox': [rx.inboxItem(), rx.threadItem(t, { changeRequest: rx.changeRequest() })],
+      'review.changeRequest': rx.detail(),
+      'review.markRead': null,
+      'review.thread': t,
+    });
     const list = page.getByTestId('inbox-list');
     await list.getByText('mentions you').waitFor();
     await list.getByText('#7 Fix intro').click();
@@ -122,7 +128,9 @@ describe('the inbox', () => {
       .getByRole('heading', { name: /Fix intro/ })
       .waitFor();
     expect(await paramsOf('review.markRead')).toEqual([{ keys: ['cr:cr1'] }]);
-    await list.getByText('What do you think').click();
+    const mention = list.getByRole('option').filter({ hasText: 'What do you think, @Casey Quire?' });
+    expect(await mention.locator('.row-meta').textContent()).toBe('mentions you API · #7 · Welcome · Robin Reviewer · just now');
+    await mention.click();
     await page.getByTestId('thread-c5').waitFor();
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await expect.poll(() => paramsOf('review.markRead')).toEqual([{ keys: ['cr:cr1'] }, { keys: ['thread:c5'] }, {}]);

@@ -80,8 +80,8 @@ export function ReviewView() {
   };
   const openInbox = (item: InboxItemVM) => {
     if (item.unread) void markRead.run('review.markRead', { keys: [item.key] });
-    if (item.changeRequest) show({ kind: 'cr', spaceId: item.spaceId, changeRequestId: item.changeRequest.id });
-    else if (item.thread) show({ kind: 'comment', spaceId: item.spaceId, commentId: item.thread.id });
+    if (item.thread) show({ kind: 'comment', spaceId: item.spaceId, commentId: item.thread.id });
+    else if (item.changeRequest) show({ kind: 'cr', spaceId: item.spaceId, changeRequestId: item.changeRequest.id });
   };
   const commented = (outcome: ActOutcomeVM, spaceId: string) => {
     const words = outcomeWords(outcome) ?? 'Comment sent.';

@@ -11,9 +11,10 @@ export const INBOX_REASON_WORDS: Record<InboxReasonVM, string> = {
   'reply-to-me': 'replies to you',
 };
 
+/** A thread by its first line (in a change request too), a change request by its number and subject. */
 function title(item: InboxItemVM): string {
-  if (item.changeRequest) return `#${item.changeRequest.number} ${item.changeRequest.subject}`;
-  return item.thread ? firstLine(item.thread.markdown) : '';
+  if (item.thread) return firstLine(item.thread.markdown);
+  return item.changeRequest ? `#${item.changeRequest.number} ${item.changeRequest.subject}` : '';
 }
 
 /** What asks something of the user, unread first; opening an item marks it read. */
@@ -62,6 +63,8 @@ export function InboxList(props: {
                 ))}{' '}
                 <span className="muted">
                   {item.spaceTitle}
+                  {item.thread && item.changeRequest && ` · #${item.changeRequest.number}`}
+                  {item.thread?.pageTitle && ` · ${item.thread.pageTitle}`}
                   {item.by && ` · ${item.by.displayName}`} · {timeAgo(item.activityAt)}
                 </span>
               </div>
