@@ -162,6 +162,10 @@ describe('Quire in a browser', () => {
     await detail.getByRole('radio', { name: 'Rendered, side by side' }).first().check();
     const rendered = detail.getByTestId('rendered-diff').first();
     await expect.poll(() => rendered.locator('.gb-page strong').allTextContents()).toEqual(['handbook', 'Quire']);
+    await detail
+      .getByRole('radio', { name: 'Rendered, side by side' })
+      .first()
+      .evaluate((el) => (el as unknown as { scrollIntoView(o: unknown): void }).scrollIntoView({ block: 'start' }));
     await snap(page, 'change-request-rendered');
   });
 

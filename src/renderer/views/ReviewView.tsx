@@ -51,13 +51,15 @@ export function ReviewView() {
   const markRead = useAction();
   const detailPane = useRef<HTMLDivElement>(null);
 
-  // Stacked (a narrow view), the chosen item opens below the list: bring it into view.
+  // Stacked (a narrow view), the chosen item opens below the list: bring it into view; with none (or another list), the list.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `list` is here to run it when another list is chosen.
   useEffect(() => {
     const pane = detailPane.current;
-    const list = pane?.previousElementSibling;
-    if (!open || !pane || !list) return;
-    if (pane.getBoundingClientRect().top >= list.getBoundingClientRect().bottom) pane.scrollIntoView({ block: 'start' });
-  }, [open]);
+    const listPane = pane?.previousElementSibling;
+    if (!pane?.parentElement || !listPane) return;
+    if (getComputedStyle(pane.parentElement).flexDirection !== 'column') return;
+    (open ? pane : listPane).scrollIntoView({ block: open ? 'start' : 'nearest' });
+  }, [open, list]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for `route` (a new object each time the address changes).
   useEffect(() => {
@@ -114,7 +116,7 @@ export function ReviewView() {
       </div>
       <ErrorNotice error={inbox.error ?? attention.error ?? comments.error ?? markRead.error} />
       <div className="split review-split">
-        <div className="list-pane">
+        <div className={`list-pane${list === 'yours' ? ' cards' : ''}`}>
           {list === 'inbox' && (
             <InboxList
               items={inbox.data ?? []}
@@ -144,7 +146,7 @@ export function ReviewView() {
           )}
           {list === 'yours' && <YourChangeRequests onOpen={(ref) => show({ kind: 'cr', ...ref })} />}
         </div>
-        <div className="detail-pane" ref={detailPane}>
+        <div className={`detail-pane${open || notice ? ' showing' : ''}`} ref={detailPane}>
           {notice && (
             <p className="notice queued" role="status" data-testid="review-notice">
               <span>{notice}</span>
