@@ -151,6 +151,7 @@ describe('the sync state, the same in the app and in quire status', () => {
       .getByRole('navigation', { name: 'Views' })
       .getByRole('button', { name: /^Review/ })
       .click();
+    await page.getByRole('tab', { name: /^Unresolved comments/ }).click();
     await page.getByTestId('comment-list').getByText('Is this page current?').click();
     stack.fake.faults.offline = true;
     await header().getByRole('button', { name: 'Sync now' }).click();
