@@ -124,6 +124,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
         after: at.after,
         last: at.last,
         name: tree.name(key) ?? key,
+        ...titleOfNew(key),
       });
       continue;
     }
@@ -163,6 +164,12 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
     if (ops.has(key) || isNewPageKey(key) || ctx.removed.has(key)) continue;
     const op = placeOp(key, null, false, ctx.tree.text(key));
     if (op) ops.set(key, op);
+  }
+
+  /** A new page's title where its text carries none: the one the writer typed in SUMMARY.md. */
+  function titleOfNew(key: string): { title?: string } {
+    const title = ctx.retitled.get(key);
+    return title !== undefined ? { title } : {};
   }
 
   function placeOp(key: string, text: string | null, restore: boolean, current: string | null): PushOp | null {
