@@ -3,6 +3,7 @@
  * space), continuous sync (watcher, debounce, interval), pending edits, conflicts.
  * Hosts import sync from here only.
  */
+export { describeActivity, describeChangeRequest, describeSource } from './activity';
 export { deletedAssets } from './assets';
 export { refreshCatalog } from './catalog';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';

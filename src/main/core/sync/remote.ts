@@ -9,7 +9,7 @@
 import type { Revision, RevisionFile, RevisionPage } from '@gitbook/api';
 import type { ApiClient } from '../api';
 import { type PageMeta, pageKind, parsePageFile, renderPageFile } from '../content';
-import type { BaseRow } from '../mirror';
+import type { BaseRow, LogChangeRequest, LogPerson } from '../mirror';
 import { fileMeta, pageFileFromServer } from './page-file';
 import type { RemotePage } from './plan';
 
@@ -25,7 +25,8 @@ export interface RemoteFile {
 }
 
 export interface RemoteTree {
-  revision: { id: string; parents: string[]; createdAt?: string };
+  /** `mergedFrom`: the change request a merge revision merged, as the API names it (who wrote it, who merged it). */
+  revision: { id: string; parents: string[]; createdAt?: string; mergedFrom?: LogChangeRequest };
   pages: Map<string, RemotePage>;
   children: Map<string | null, string[]>;
   files: RemoteFile[];
@@ -37,12 +38,39 @@ export async function fetchRemoteTree(api: ApiClient, spaceId: string, signal?: 
     throw new Error(`The API sent a revision of space ${spaceId} without an id or a page list; nothing was changed. Try again later.`);
   }
   const { pages, children } = flattenRevision(revision.pages);
+  const mergedFrom = revision.type === 'merge' ? changeRequestOf(revision.mergedFrom) : null;
   return {
-    revision: { id: revision.id, parents: revision.parents ?? [], ...(revision.createdAt ? { createdAt: revision.createdAt } : {}) },
+    revision: {
+      id: revision.id,
+      parents: revision.parents ?? [],
+      ...(revision.createdAt ? { createdAt: revision.createdAt } : {}),
+      ...(mergedFrom ? { mergedFrom } : {}),
+    },
     pages,
     children,
     files: remoteFiles(revision.files),
   };
+}
+
+/** A merge revision's change request, as far as the answer says it (a malformed one says nothing). */
+function changeRequestOf(cr: unknown): LogChangeRequest | null {
+  const c = cr as { id?: unknown; number?: unknown; subject?: unknown; createdBy?: unknown; mergedBy?: unknown } | null | undefined;
+  if (!c || typeof c !== 'object' || typeof c.id !== 'string') return null;
+  const createdBy = personOf(c.createdBy);
+  const mergedBy = personOf(c.mergedBy);
+  return {
+    id: c.id,
+    number: typeof c.number === 'number' ? c.number : null,
+    subject: typeof c.subject === 'string' ? c.subject : null,
+    ...(createdBy ? { createdBy } : {}),
+    ...(mergedBy ? { mergedBy } : {}),
+  };
+}
+
+function personOf(user: unknown): LogPerson | null {
+  const u = user as { id?: unknown; displayName?: unknown } | null | undefined;
+  if (!u || typeof u !== 'object' || typeof u.id !== 'string') return null;
+  return { id: u.id, name: typeof u.displayName === 'string' && u.displayName.trim() !== '' ? u.displayName : u.id };
 }
 
 /** A revision's page tree, flattened: each page with its parent and place, and each parent's children in order. */

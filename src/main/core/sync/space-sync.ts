@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import type { ApiClient } from '../api';
 import { type Mirror, stagingDir } from '../mirror';
+import { describeActivity, pullActivity, pushActivity } from './activity';
 import { applyFileOps, type ApplyResult } from './apply';
 import { deletedAssetsInUse, pullAssets } from './assets';
 import { dryRunOf } from './dry-run';
@@ -75,6 +76,8 @@ interface SpaceCycle {
   startedAt: string;
   report: SpaceReport;
   touched: Touched;
+  /** Assets this cycle wrote from the server. */
+  pulledAssets: string[];
 }
 
 /** What the cycle sees before it plans. */
@@ -146,6 +149,7 @@ function startCycle(ctx: SpaceSyncContext, space: SyncSpace, report: SpaceReport
     startedAt: new Date().toISOString(),
     report,
     touched: { spaceId: space.id, keys: [], firstSync: false },
+    pulledAssets: [],
   };
 }
 
@@ -276,7 +280,7 @@ async function applyPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<ApplyRe
   const finalPaths = new Map(plan.folder.upsert.map((r) => [r.key, r.kind === 'document' ? r.path : null] as const));
   for (const key of [...plan.folder.remove, ...plan.folder.removeWhenPushed]) finalPaths.set(key, null);
   links.overlay(spaceId, { paths: finalPaths });
-  if (remote) await pullAssets(api, mirror, spaceId, c.spaceDir, remote.tree.files);
+  if (remote) c.pulledAssets = (await pullAssets(api, mirror, spaceId, c.spaceDir, remote.tree.files)).written;
   return applyFileOps(
     {
       api,
@@ -302,9 +306,18 @@ function recordApplied(c: SpaceCycle, seen: Seen, plan: Plan, applied: ApplyResu
   const { mirror } = c.ctx;
   const spaceId = c.space.id;
   const { remote, scan } = seen;
+  const activity = pullActivity({
+    mirror,
+    spaceId,
+    plan,
+    applied,
+    remote: remote?.tree ?? null,
+    previousRevision: c.space.syncedRevision,
+    assets: c.pulledAssets,
+  });
   const { clean } = mirror.transaction(() => {
     followCycle({ mirror, spaceId, spaceDir: c.spaceDir, plan, applied, scan, at: c.startedAt, revision: remote?.tree.revision.id ?? null });
-    const recorded = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: c.startedAt });
+    const recorded = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: c.startedAt, activity });
     if (seen.firstSync) mirror.search.markSpaceIndexed(spaceId, c.startedAt);
     return recorded;
   });
@@ -345,7 +358,9 @@ async function pushPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<void> {
   recordUploadedAssets(mirror, spaceId, seen.scan);
   onProgress?.({ phase: 'push', spaceId, spaceTitle, done: ops.length, total: ops.length });
   c.store.clearLocalEdits(spaceId, c.startedAt);
-  if (sent.changes > 0) mirror.log.add('pushed', `${sent.changes} change(s) sent to change request #${sent.changeRequest?.number}`, spaceId);
+  // Logged at the cycle's time, as the history versions it recorded (the app's log opens those).
+  const activity = pushActivity(mirror, spaceId, ops, sent);
+  if (activity) mirror.log.add('pushed', describeActivity(activity), spaceId, c.startedAt, activity);
 }
 
 /** What goes: the pushes the guard lets through and the server did not refuse as they are. */

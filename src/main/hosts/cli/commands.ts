@@ -185,6 +185,20 @@ export const COMMANDS = {
     details: [EXIT_PLAIN],
     load: async () => (await import('./commands/history')).history,
   },
+  log: {
+    summary: 'what each sync did, newest first: the pages and files pulled and pushed, the change request, who changed main (offline)',
+    flags: {
+      dir,
+      space: { value: '<spaceId>', help: 'only this space' },
+      limit: { value: '<n>', help: 'at most this many entries, from 1 to 1000 (default 20)' },
+      json,
+    },
+    details: [
+      'Who changed main is named where the API says it: a merge names the change request it merged, its author and who merged it; direct edits name no one.',
+      EXIT_PLAIN,
+    ],
+    load: async () => (await import('./commands/log')).log,
+  },
   restore: {
     summary: 'write a version of a page back into the folder; the next sync pushes it',
     positionals: [page],

@@ -9,8 +9,9 @@ import { structuredHolds } from './v11-structured-holds';
 import { folderTree } from './v12-folder-tree';
 import { searchAndHistory } from './v13-search-history';
 import { reviewLifecycle } from './v14-review-lifecycle';
+import { syncLogActivity } from './v17-sync-log-activity';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
 
-export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds, folderTree, searchAndHistory, reviewLifecycle];
+export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds, folderTree, searchAndHistory, reviewLifecycle, syncLogActivity];

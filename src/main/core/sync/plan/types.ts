@@ -175,8 +175,9 @@ export type FileOp =
   /**
    * Write the page's text (stable form; its links become relative paths when written). `text`
    * null: the server's text, fetched while writing. `fresh`: the file must not exist yet.
+   * `merged`: the text is the server's merged with edits here (for the log).
    */
-  | { op: 'write'; key: string; path: string; text: string | null; fresh: boolean }
+  | { op: 'write'; key: string; path: string; text: string | null; fresh: boolean; merged?: true }
   /** Write the file's links again (a page it links to, or the file itself, moved); its text is `text`. */
   | { op: 'relink'; key: string; path: string; text: string }
   /** The server's side of a conflict, beside the writer's file (`text` null: the deleted-remotely note). */
