@@ -5,11 +5,13 @@
  * `pages.open` is the Pages view's route, `#pages/<spaceId>/<path>`, path relative to the space
  * folder: the Pages view, its tree, the page links the host renders into a page (which may add
  * `#<anchor>`, read here as no part of the route) and the search box all write it this way.
+ * `history.page` may name a moment, `#history/<spaceId>/<page key>/<ISO time>`: the History view
+ * then shows what the version recorded then changed (the sync log opens a page's diff so).
  */
 export type Route =
   | { name: 'pages.open'; spaceId: string; path: string }
   | { name: 'review.comment'; spaceId: string; commentId: string }
-  | { name: 'history.page'; spaceId: string; pageKey: string };
+  | { name: 'history.page'; spaceId: string; pageKey: string; at?: string };
 
 const enc = encodeURIComponent;
 
@@ -20,7 +22,7 @@ export function routeHash(route: Route): string {
     case 'review.comment':
       return `#review/comment/${enc(route.spaceId)}/${enc(route.commentId)}`;
     case 'history.page':
-      return `#history/${enc(route.spaceId)}/${enc(route.pageKey)}`;
+      return `#history/${enc(route.spaceId)}/${enc(route.pageKey)}${route.at ? `/${enc(route.at)}` : ''}`;
   }
 }
 
@@ -36,6 +38,7 @@ export function parseRoute(hash: string): Route | null {
   const [view, a, b, c] = parts;
   if (view === 'pages' && a && b && parts.length === 3) return { name: 'pages.open', spaceId: a, path: b };
   if (view === 'history' && a && b && parts.length === 3) return { name: 'history.page', spaceId: a, pageKey: b };
+  if (view === 'history' && a && b && c && parts.length === 4) return { name: 'history.page', spaceId: a, pageKey: b, at: c };
   if (view === 'review' && a === 'comment' && b && c && parts.length === 4) return { name: 'review.comment', spaceId: b, commentId: c };
   return null;
 }

@@ -53,7 +53,13 @@ describe('the sync log, page by page', () => {
     expect(entry!.activity!.revision).toEqual({
       id: merged.id,
       only: true,
-      mergedFrom: expect.objectContaining({ id: cr.id, number: cr.number, subject: 'Polish the welcome page', createdBy: { id: sam.id, name: 'Sam Okafor' }, mergedBy: { id: alex.id, name: 'Alex Rivera' } }),
+      mergedFrom: expect.objectContaining({
+        id: cr.id,
+        number: cr.number,
+        subject: 'Polish the welcome page',
+        createdBy: { id: sam.id, name: 'Sam Okafor' },
+        mergedBy: { id: alex.id, name: 'Alex Rivera' },
+      }),
     });
     expect(entry!.message).toBe(`Pulled 2 pages from main — change request #${cr.number} “Polish the welcome page” by Sam Okafor, merged by Alex Rivera`);
 

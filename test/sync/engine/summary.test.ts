@@ -171,7 +171,9 @@ describe('titles in SUMMARY.md', () => {
     editSummary((t) => t.replace('* [FAQ](faq.md)', '* [Questions](faq.md)'));
     const run = await syncOnce(fake, root);
     expect(run.code).toBe(3);
-    expect(run.stdout + run.stderr).toMatch(/SUMMARY\.md line \d+: “Questions” is not the title of faq\.md, which says “FAQ”: a page's title is its file's `# heading`/);
+    expect(run.stdout + run.stderr).toMatch(
+      /SUMMARY\.md line \d+: “Questions” is not the title of faq\.md, which says “FAQ”: a page's title is its file's `# heading`/,
+    );
     expect(sentChanges()).toHaveLength(0);
     expect(listed()).toContain('* [FAQ](faq.md)\n');
     expect(read(dir, 'faq.md')).toContain('# FAQ');

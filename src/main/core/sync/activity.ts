@@ -79,7 +79,8 @@ export function pullActivity(input: PullActivityInput): LogActivity | null {
       list.add({ pageId: op.key, title: titleOf(op.key), path: null, change: 'deleted', from: op.path });
     } else if (op.op === 'relink' && applied.written.has(op.key)) relinked++;
   }
-  for (const c of plan.conflicts.add) if (!applied.failed.has(c.pageId)) list.add({ pageId: c.pageId, title: titleOf(c.pageId), path: c.path, change: 'conflict' });
+  for (const c of plan.conflicts.add)
+    if (!applied.failed.has(c.pageId)) list.add({ pageId: c.pageId, title: titleOf(c.pageId), path: c.path, change: 'conflict' });
   if (list.size === 0 && input.assets.length === 0 && relinked === 0 && !remote) return null;
   const revision = remote?.revision;
   return {
@@ -113,7 +114,8 @@ export function pushActivity(mirror: Mirror, spaceId: string, ops: readonly Push
     else if (op.op === 'update' && sent.applied.has(op.id)) {
       const change = op.text !== null || op.restore ? 'edited' : op.move || op.rename ? 'moved' : op.title !== null ? 'retitled' : 'edited';
       list.add({ pageId: op.id, title: op.title ?? titleOf(op.id), path: op.path || null, change });
-    } else if (op.op === 'delete' && sent.applied.has(op.id)) list.add({ pageId: op.id, title: titleOf(op.id), path: null, change: 'deleted', ...(op.path ? { from: op.path } : {}) });
+    } else if (op.op === 'delete' && sent.applied.has(op.id))
+      list.add({ pageId: op.id, title: titleOf(op.id), path: null, change: 'deleted', ...(op.path ? { from: op.path } : {}) });
   }
   if (list.size === 0 && sent.uploaded.length === 0) return null;
   const row = mirror.outbox.changeRequest(spaceId);

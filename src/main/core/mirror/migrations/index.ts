@@ -14,4 +14,13 @@ import type { Migration } from './migration';
 
 export type { Migration } from './migration';
 
-export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds, folderTree, searchAndHistory, reviewLifecycle, syncLogActivity];
+export const migrations: Migration[] = [
+  catalogAndContent,
+  reviewMirror,
+  twoWaySync,
+  structuredHolds,
+  folderTree,
+  searchAndHistory,
+  reviewLifecycle,
+  syncLogActivity,
+];

@@ -63,8 +63,7 @@ export function readSummaryIntent(ctx: PlanContext, entries: readonly SummaryEnt
         key = keyAtPath(e.path);
         const title = e.title.trim();
         if (key !== null && title !== '' && !sameTitle(title, titleOf(key)) && !intent.pageTitles.has(key)) intent.pageTitles.set(key, { title, line: e.line });
-      }
-      else if (e.kind === 'group') {
+      } else if (e.kind === 'group') {
         key = claim(groups, (k) => titleOf(k) === e.title);
         if (key === null) hold(e, 'new-group');
       } else if (e.kind === 'link') {
