@@ -144,6 +144,8 @@ export interface LogPersonVM {
 
 export interface LogActivityVM {
   direction: 'pull' | 'push';
+  /** The entry's line without who made main's change (`source` says it). */
+  summary: string;
   /** At most a hundred; `morePages` counts the rest. */
   pages: LogPageVM[];
   morePages: number;

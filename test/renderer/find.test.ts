@@ -161,6 +161,7 @@ const LOG: LogEntryVM[] = [
     message: 'Pulled 2 pages from main — change request #12 “Polish the install guide” by Alice Reviewer, merged by Bob Maintainer',
     activity: {
       direction: 'pull',
+      summary: 'Pulled 2 pages from main',
       pages: [
         { pageId: 'p-install', title: 'Installation', path: 'getting-started/install.md', change: 'changed' },
         { pageId: 'p-faq', title: 'FAQ', path: null, change: 'deleted', from: 'faq.md' },
@@ -343,6 +344,7 @@ describe('the sync log', () => {
     const list = page.getByTestId('log-list');
     await list.getByText(/^Pulled 2 pages from main/).click();
     const detail = page.getByTestId('log-detail');
+    await detail.getByRole('heading', { name: 'Pulled 2 pages from main', exact: true }).waitFor();
     await detail.getByText('Main’s change came from change request #12 “Polish the install guide” by Alice Reviewer, merged by Bob Maintainer.').waitFor();
     const pages = detail.getByRole('list', { name: 'Pages' });
     expect(await pages.getByRole('listitem').allTextContents()).toEqual([

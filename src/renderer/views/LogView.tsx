@@ -115,7 +115,7 @@ function EntryDetail({ entry }: { entry: LogEntryVM }) {
   return (
     <article aria-label="Log entry" className="log-entry">
       <header className="detail-head">
-        <h2>{entry.message}</h2>
+        <h2>{a?.summary ?? entry.message}</h2>
         <p className="muted small">
           <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time>
           {entry.spaceTitle && ` · ${entry.spaceTitle}`}

@@ -108,6 +108,15 @@ describe('the sync log, page by page', () => {
     expect(text).toContain('    deleted   guide/changelog.md — Changelog');
   });
 
+  it('a page edited on both sides that clashes is named as a conflict, not as pulled', async () => {
+    fake.store.editPage(space.id, idOf('FAQ'), { markdown: 'Questions, there.\n' });
+    write(dir, 'faq.md', read(dir, 'faq.md').replace('Questions.', 'Questions, here.'));
+    expect((await syncOnce(fake, root)).code).toBe(3);
+    const pulled = (await logJson()).find((e) => e.kind === 'pulled')!;
+    expect(pulled.message).toBe("1 conflict with main (the server's version is beside the file)");
+    expect(pulled.activity!.pages).toEqual([{ pageId: idOf('FAQ'), title: 'FAQ', path: 'faq.md', change: 'conflict' }]);
+  });
+
   it('a push names each page with its title and file, and the change request it went to', async () => {
     write(dir, 'getting-started/install.md', read(dir, 'getting-started/install.md').replace('Line two.', 'Line two, edited.'));
     write(dir, 'new-page.md', '# My new page\n\nFresh.\n');

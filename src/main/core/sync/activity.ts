@@ -152,10 +152,12 @@ export function describeSource(a: LogActivity): string | null {
 /**
  * One line for an entry: `Pulled 2 pages from main — change request #3 “Fix typos” by Sam Okafor,
  * merged by Alex Rivera`, `Pushed 1 page and 1 file to change request #4 “Edit “Install””`.
- * Titles and paths are the pages' own lines; revision ids stay in the details.
+ * Titles and paths are the pages' own lines; revision ids stay in the details. `source: false`
+ * leaves out who made main's change (a host showing it on its own line).
  */
-export function describeActivity(a: LogActivity): string {
-  const pages = a.pages.length + a.morePages;
+export function describeActivity(a: LogActivity, options: { source?: boolean } = {}): string {
+  const conflicts = a.pages.filter((p) => p.change === 'conflict').length;
+  const pages = a.pages.length + a.morePages - conflicts;
   const files = a.files.length + a.moreFiles;
   const what = [pages > 0 ? count(pages, 'page') : '', files > 0 ? count(files, 'file') : ''].filter(Boolean).join(' and ');
   if (a.direction === 'push') {
@@ -163,8 +165,10 @@ export function describeActivity(a: LogActivity): string {
   }
   const parts: string[] = [];
   if (what) parts.push(`Pulled ${what} from main`);
-  if (a.relinked > 0) parts.push(`${what ? 'links' : 'Links'} updated in ${count(a.relinked, 'file')} (a page they link to moved)`);
+  if (conflicts > 0) parts.push(`${count(conflicts, 'conflict')} with main (the server's version is beside the file)`);
+  if (a.relinked > 0) parts.push(`links updated in ${count(a.relinked, 'file')} (a page they link to moved)`);
   if (parts.length === 0) parts.push('Main moved on; no file here changed');
-  const source = describeSource(a);
-  return `${parts.join('; ')}${source ? ` — ${source}` : ''}`;
+  const line = parts.join('; ');
+  const source = options.source === false ? null : describeSource(a);
+  return `${line[0]!.toUpperCase()}${line.slice(1)}${source ? ` — ${source}` : ''}`;
 }

@@ -31,6 +31,7 @@ function activityVM(a: LogActivity): LogActivityVM {
   const words = describeSource(a);
   return {
     direction: a.direction,
+    summary: describeActivity(a, { source: false }),
     pages: a.pages,
     morePages: a.morePages,
     files: a.files,
