@@ -27,6 +27,8 @@ import type {
   PageHistoryVM,
   VersionTextVM,
   RestoreResultVM,
+  OpenedVM,
+  RestoredDeletedVM,
   ActOutcomeVM,
   InboxItemVM,
   ReviewStateVM,
@@ -39,6 +41,7 @@ import { LOG_KINDS, SEARCH_KIND_VALUES } from './view-models';
 // View models live in view-models.ts; they are part of this contract.
 export type * from './view-models';
 export { LOG_KINDS } from './view-models';
+export { SYNC_STATE_WORDS } from './sync-state';
 
 // -------------------------------------------------------------------- errors
 
@@ -123,7 +126,7 @@ const REQUESTS = {
 
   'conflicts.list': req<ConflictVM[]>()(none),
   'conflicts.resolve': req<ConflictVM[]>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }), choice: s.oneOf(['mine', 'theirs'] as const) })),
-  'conflicts.openInEditor': req<void>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
+  'conflicts.openInEditor': req<OpenedVM>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
 
   'review.attention': req<ChangeRequestVM[]>()(none),
   'review.comments': req<CommentVM[]>()(
@@ -196,7 +199,7 @@ const REQUESTS = {
   'pages.get': req<PageDetailVM>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
   /** Shows a page in the Pages view from outside it: the host emits `pages.opened`. Give its id or its path. */
   'pages.open': req<void>()(s.object({ ...spaceRef, pageId: s.optional(s.id()), path: s.optional(s.string({ min: 1, max: 4096 })) })),
-  'pages.openInEditor': req<void>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
+  'pages.openInEditor': req<OpenedVM>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
   /** A page of a change request's diff, before and after, rendered. */
   'review.renderedDiff': req<RenderedDiffVM>()(s.object({ ...crRef, pageId: s.id() })),
 
@@ -217,9 +220,11 @@ const REQUESTS = {
   'history.text': req<VersionTextVM>()(s.object({ ...pageRef, version: versionNumber })),
   /** Writes a version back into the folder (the next sync pushes it); the file's current text is kept first. */
   'history.restore': req<RestoreResultVM>()(s.object({ ...pageRef, version: versionNumber })),
+  /** Puts back, from history, every page file deleted here in a space (one click for a mass-delete stop); then syncs. */
+  'history.restoreDeleted': req<RestoredDeletedVM>()(s.object(spaceRef)),
 
   'app.openExternal': req<void>()(s.object({ url: s.string({ min: 1, max: 4096 }) })),
-  'app.openFolder': req<void>()(s.object({ spaceId: s.optional(s.id()) })),
+  'app.openFolder': req<OpenedVM>()(s.object({ spaceId: s.optional(s.id()) })),
 } as const;
 
 export type RequestName = keyof typeof REQUESTS;

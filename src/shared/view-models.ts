@@ -2,6 +2,9 @@
  * The view models of the contract (contract.ts): what each request returns and each event
  * carries, shaped for the views. Plain data, so they cross IPC and the WebSocket as JSON.
  */
+import type { SyncStateName } from './sync-state';
+
+export type { SyncStateName } from './sync-state';
 export interface UserVM {
   id: string;
   displayName: string;
@@ -33,7 +36,8 @@ export interface CollectionVM {
   title: string;
 }
 
-export type SpaceState = 'not-synced' | 'synced' | 'syncing' | 'pending' | 'conflicts' | 'error';
+/** A space's sync state (the one state, per space), or `not-chosen` for a space not synced into this folder. */
+export type SpaceState = SyncStateName | 'not-chosen';
 
 export interface SpaceVM {
   id: string;
@@ -45,11 +49,14 @@ export interface SpaceVM {
   selected: boolean;
   /** Folder of this space inside the sync folder, once synced. */
   folder: string | null;
+  /** The last cycle of this space that reached the server and completed. */
   lastSyncAt: string | null;
   pendingEdits: number;
   conflicts: number;
   lastError: string | null;
   state: SpaceState;
+  /** Why the space is in its state (empty when in sync), as the banner lists them. */
+  reasons: StateReasonVM[];
 }
 
 export interface CatalogVM {
@@ -70,7 +77,32 @@ export interface SettingsVM {
   canChooseFolder: boolean;
 }
 
-export type SyncState = 'signed-out' | 'idle' | 'syncing' | 'offline' | 'conflicts' | 'token-rejected' | 'paused' | 'error';
+/** The one sync state (sync-state.ts), or signed-out before there is a session. */
+export type SyncState = SyncStateName | 'signed-out';
+
+/** What the writer can do about a reason; each host offers it its own way (a button here, a command in the CLI). */
+export type StateActionVM =
+  | 'resolve-conflict'
+  | 'show-file'
+  | 'restore-deleted'
+  | 'sign-in'
+  | 'choose-spaces'
+  | 'sync-now'
+  | 'resume'
+  | 'open-review'
+  | 'show-folder'
+  | 'none';
+
+/** Why the sync is in its state: what happened, and the action that settles it. */
+export interface StateReasonVM {
+  kind: string;
+  /** The space it is about; null for the whole folder. */
+  spaceId: string | null;
+  /** The file, relative to the space folder. */
+  path?: string;
+  message: string;
+  action: StateActionVM;
+}
 
 export interface SyncProgressVM {
   phase: string;
@@ -82,12 +114,20 @@ export interface SyncProgressVM {
 
 export interface SyncStatusVM {
   state: SyncState;
+  /** Every reason behind the state, needs-you ones first. */
+  reasons: StateReasonVM[];
   progress: SyncProgressVM | null;
   paused: boolean;
   conflicts: number;
+  /** Review actions queued to be sent. */
   pendingActions: number;
-  lastCycleAt: string | null;
-  /** One line a person can act on, for offline/error/token-rejected states. */
+  /** Local edits not on the server yet. */
+  editsWaiting: number;
+  /** The last cycle that reached the server and completed (ISO), or null. */
+  lastReachedServerAt: string | null;
+  /** Offline: since when the API could not be reached. */
+  offlineSince: string | null;
+  /** A passing line beside the state (waiting for another Quire to finish with the folder, a damaged mirror set aside). */
   message: string | null;
   /** Increases with every change, so late or repeated events can be ignored. */
   seq: number;
@@ -421,7 +461,12 @@ export interface SiteVM {
   shareLinks: ShareLinkVM[];
 }
 
-export type PageSyncState = 'synced' | 'pending-edit' | 'new' | 'conflict';
+/**
+ * Where a page stands for the writer: created here and not on main yet (new), edited and not
+ * pushed (edited), pushed into Quire's change request (in-change-request), not pushed and why
+ * (held), in conflict, or as main has it (synced).
+ */
+export type PageSyncState = 'synced' | 'new' | 'edited' | 'in-change-request' | 'held' | 'conflict';
 
 export interface PageNodeVM {
   /** The page's id, or `new:<path>` for a file not pushed yet. */
@@ -431,6 +476,10 @@ export interface PageNodeVM {
   /** The page's file, relative to its space folder; null for groups and links. */
   path: string | null;
   sync: PageSyncState;
+  /** The number of Quire's change request holding this page's edit, when it holds one. */
+  changeRequest: number | null;
+  /** Why the page is held (not pushed), when it is. */
+  why: string | null;
   children: PageNodeVM[];
 }
 
@@ -466,6 +515,8 @@ export interface PageDetailVM {
   /** Unresolved comments on this page. */
   comments: CommentVM[];
   sync: PageSyncState;
+  changeRequest: number | null;
+  why: string | null;
 }
 
 /** A change request's page before and after, rendered. */
@@ -566,4 +617,22 @@ export interface RestoreResultVM {
   savedVersion: number | null;
   /** The page's own path holds another page's file, so the version went beside it. */
   besideOther: boolean;
+}
+
+/**
+ * A file or folder the user asked to open. The desktop app opens it (`opened`); a browser cannot
+ * start apps on the computer, so the browser host answers with the absolute path to copy instead.
+ */
+export interface OpenedVM {
+  opened: boolean;
+  /** Absolute path on the computer Quire runs on. */
+  path: string;
+}
+
+/** What `sync.restoreDeleted` put back. */
+export interface RestoredDeletedVM {
+  /** Files written back, relative to the sync folder. */
+  restored: string[];
+  /** Deleted pages history had no version of (left deleted). */
+  missing: string[];
 }

@@ -7,6 +7,7 @@ import { benchPush } from './push';
 import { benchReview } from './review';
 import { benchReviewView } from './review-view';
 import { benchUi } from './ui';
+import { benchState } from './state';
 import { benchCheckPreview } from './check-preview';
 import { benchFind } from './find';
 import { benchIndexUpkeep } from './index-upkeep';
@@ -25,6 +26,7 @@ const sections: Section[] = [
   { title: 'Review (200 change requests, 5,000 comments)', run: benchReview },
   { title: 'Review view (50 change requests, 500 comments)', run: () => benchReviewView() },
   { title: 'Desktop UI (web host in headless Chromium)', run: benchUi },
+  { title: 'Sync state in the window (web host in headless Chromium)', run: benchState },
   { title: 'Check and preview (2,000 pages of ~3 KB)', run: benchCheckPreview },
   { title: 'Search (20,000 pages, 5,000 comments) and history (2,000 pages x 10 versions)', run: benchFind },
   { title: 'Search index upkeep in a pull (2,000 pages of ~3 KB, 20 ms latency)', run: benchIndexUpkeep },

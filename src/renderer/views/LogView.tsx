@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { LOG_KINDS, type LogEntryVM, type LogKind, type LogPageChange, type LogPageVM } from '../../shared/contract';
-import { routeHash } from '../../shared/routes';
 import { useAction, useQuery } from '../hooks/use-query';
+import { navigate } from '../hooks/use-route';
 import { plural } from '../lib/format';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { VirtualList } from '../components/VirtualList';
@@ -182,7 +182,7 @@ function PageLine({ entry, page }: { entry: LogEntryVM; page: LogPageVM }) {
   const title = page.title || page.path || page.from || '(untitled)';
   const file = page.path ?? page.from ?? null;
   const history = (at?: string) => {
-    if (spaceId) window.location.hash = routeHash({ name: 'history.page', spaceId, pageKey: page.pageId, ...(at ? { at } : {}) });
+    if (spaceId) navigate({ name: 'history.page', spaceId, pageKey: page.pageId, ...(at ? { at } : {}) });
   };
   const canOpen = spaceId !== null && page.change !== 'deleted' && page.path !== null && !page.pageId.startsWith('new:');
   return (

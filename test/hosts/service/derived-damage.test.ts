@@ -52,7 +52,7 @@ it('a damaged search index: the sync runs, the status bar says it was made again
   write(dir, 'faq.md', '# FAQ\n\nEdited in the app after the damage.\n');
 
   const after = await service.syncOnce();
-  expect(after.state).toBe('idle');
+  expect(after.state).toBe('in-sync');
   expect(after.message).toMatch(/^The search index in .*mirror\.db was damaged \(.+\): it was made again/);
   expect(contentBatches(fake)).toHaveLength(1);
   expect(setAside()).toEqual([]);
@@ -77,6 +77,6 @@ it('a history table dropped: the History view answers and the status bar says wh
   expect(service.status().message).toMatch(
     /^Page history in .* was damaged \(history_versions is missing\) and could not be kept: the versions of 6 pages are lost/,
   );
-  expect((await service.syncOnce()).state).toBe('idle');
+  expect((await service.syncOnce()).state).toBe('in-sync');
   expect(setAside()).toEqual([]);
 });

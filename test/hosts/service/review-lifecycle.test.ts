@@ -35,7 +35,7 @@ beforeEach(async () => {
   await service.request('session.signIn', { apiUrl: fake.url, token: fake.token });
   await service.request('catalog.refresh', {});
   await service.request('spaces.select', { spaceIds: [demo.handbook.id], selected: true });
-  expect((await service.syncOnce()).state).toBe('idle');
+  expect((await service.syncOnce()).state).toBe('in-sync');
 });
 
 afterEach(async () => {
@@ -130,7 +130,7 @@ describe('comments, reviews and the lifecycle', () => {
 
     fake.faults.offline = false;
     fake.resetLog();
-    expect(await service.syncOnce()).toMatchObject({ state: 'idle', pendingActions: 0 });
+    expect(await service.syncOnce()).toMatchObject({ state: 'in-sync', pendingActions: 0 });
     const writes = fake.requests.filter((r) => r.method !== 'GET').map((r) => r.method);
     expect(writes.slice(0, 3)).toEqual(['PUT', 'POST', 'DELETE']);
     expect(fake.store.comments.has(id)).toBe(false);

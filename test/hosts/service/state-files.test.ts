@@ -44,7 +44,7 @@ it('stray bytes in sync.lock: the sync runs, the status bar names the lock, and 
   service = await open(root);
 
   const after = await service.syncOnce();
-  expect(after.state).toBe('idle');
+  expect(after.state).toBe('in-sync');
   expect(after.message).toContain(`${join(root, '.quire/sync.lock')} held something other than Quire's lock (file is not a database)`);
   expect(readdirSync(join(root, '.quire')).filter((f) => f.includes('.corrupt-'))).toEqual([]);
   // The mirror kept its history (versions from the first sync, before the lock was damaged).

@@ -121,6 +121,29 @@ export class FolderLock {
   }
 }
 
+/**
+ * Whether another process (or this one) is syncing the folder right now, and who: null when
+ * nobody is. Never waits: the lock is tried once and let go at once, and nothing is written.
+ */
+export function folderBusy(syncFolder: string): { holder: LockHolder | null } | null {
+  const stateDir = join(syncFolder, STATE_DIR);
+  const path = join(stateDir, LOCK_FILE);
+  // None yet, or something Quire never uses through (a link: the next sync replaces it): nobody holds it.
+  if (!lstatOrNull(path)?.isFile()) return null;
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { timeout: 0 });
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return null;
+  } catch (err) {
+    // Busy is the answer; a lock file SQLite cannot read holds no lock either (the next sync empties it).
+    return (err as { code?: unknown }).code === 'SQLITE_BUSY' ? { holder: readHolder(stateDir) } : null;
+  } finally {
+    db?.close();
+  }
+}
+
 /** Runs `fn` holding the folder's lock. */
 export async function withFolderLock<T>(syncFolder: string, options: FolderLockOptions, fn: () => Promise<T>): Promise<T> {
   const lock = await FolderLock.acquire(syncFolder, options);

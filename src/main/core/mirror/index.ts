@@ -22,7 +22,7 @@ import { ReviewStore } from './review/store';
 import { SearchIndex } from './search';
 import { STATE_DIR } from './state-dir';
 
-export type { SpaceRow } from './catalog';
+export type { FailureKind, SpaceRow } from './catalog';
 export type { BaseRow, ConflictRow, FileRow, PageRow } from './content';
 export type { AssetRow, FileStatRow, FolderNodeRow } from './folder';
 export { LOG_LIST_LIMIT, type LogActivity, type LogChangeRequest, type LogEntry, type LogKind, type LogPage, type LogPageChange, type LogPerson } from './log';
@@ -56,7 +56,7 @@ export {
 
 export { STATE_DIR } from './state-dir';
 export { CorruptMirrorError, isCorruptionError, type SetAside } from './corrupt';
-export { FolderBusyError, FolderLock, type FolderLockOptions, withFolderLock } from './folder-lock';
+export { FolderBusyError, FolderLock, folderBusy, type FolderLockOptions, withFolderLock } from './folder-lock';
 export { currentHolder, describeHolder, type LockHolder } from './lock-holder';
 export { StateFileError, stagingDir } from './state-files';
 export { explainStorageError, type ExplainOptions, StorageError } from './storage-errors';
@@ -72,7 +72,7 @@ export interface OpenOptions {
   ifCorrupt?: 'fail' | 'set-aside';
 }
 
-export type { OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
+export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
 export type { ReviewsStore } from './review/reviews';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';

@@ -102,6 +102,16 @@ export interface HoldRow {
   at: string;
 }
 
+/** Something the last completed cycle of a space did not push and left for the writer (sync's Held fits). */
+export interface AttentionRow {
+  reason: string;
+  path: string;
+  line?: number;
+  title?: string;
+  /** The page it is about, when there is one. */
+  key: string | null;
+}
+
 export interface LocalEditRow {
   spaceId: string;
   path: string;
@@ -439,6 +449,32 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
   /** Clears the watcher's records seen at or before `upTo` (they were handled by a cycle that started later). */
   clearLocalEdits(spaceId: string, upTo: string): void {
     this.sql(`DELETE FROM sync_local_edits WHERE space_id = ? AND seen_at <= ?`).run(spaceId, upTo);
+  }
+
+  // ---- what a completed cycle left for the writer ----------------------------------------
+
+  /** Replaces what the space's cycles left for the writer with what the last completed one left. */
+  setAttention(spaceId: string, rows: readonly AttentionRow[], at: string): void {
+    this.sql(`DELETE FROM sync_attention WHERE space_id = ?`).run(spaceId);
+    const insert = this.sql(`INSERT INTO sync_attention (space_id, seq, reason, path, line, title, page_key, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    for (const [seq, r] of rows.entries()) insert.run(spaceId, seq, r.reason, r.path, r.line ?? null, r.title ?? null, r.key, at);
+  }
+
+  attention(spaceId: string): AttentionRow[] {
+    const rows = this.sql(`SELECT reason, path, line, title, page_key AS key FROM sync_attention WHERE space_id = ? ORDER BY seq`).all(spaceId) as {
+      reason: string;
+      path: string;
+      line: number | null;
+      title: string | null;
+      key: string | null;
+    }[];
+    return rows.map((r) => ({
+      reason: r.reason,
+      path: r.path,
+      key: r.key,
+      ...(r.line !== null ? { line: r.line } : {}),
+      ...(r.title !== null ? { title: r.title } : {}),
+    }));
   }
 
   hold(spaceId: string): HoldRow | undefined {

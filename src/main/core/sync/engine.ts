@@ -14,6 +14,7 @@ import { relinkAcrossSpaces } from './cross-space';
 import { LinkResolver } from './link-targets';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
+import { recordFailed, recordReached } from './outcome';
 import { forEachBounded } from './remote';
 import type { CycleReport, SpaceReport } from './report';
 
@@ -66,17 +67,41 @@ export class SyncEngine {
   constructor(private readonly options: SyncEngineOptions) {}
 
   async runCycle(hint: CycleRequest = { changed: 'all' }): Promise<CycleReport> {
+    const startedAt = new Date().toISOString();
     try {
       return await this.cycle(hint);
     } catch (err) {
       // Search or history damaged (derived data): made again, and the cycle runs again over every file.
       const repaired = this.options.dryRun ? null : this.options.mirror.repairAfter(err);
-      if (!repaired) throw explainMirrorError(err, this.options.root);
+      if (!repaired) {
+        this.recordFailure(err, startedAt);
+        throw explainMirrorError(err, this.options.root);
+      }
       try {
         return { ...(await this.cycle({ changed: 'all' })), repaired };
       } catch (again) {
+        this.recordFailure(again, startedAt);
         throw explainMirrorError(again, this.options.root);
       }
+    }
+  }
+
+  /** The chosen spaces this cycle neither completed nor already recorded a failure for failed with `err` (not a cancel, not a dry run). */
+  private recordFailure(err: unknown, startedAt: string): void {
+    const { mirror } = this.options;
+    if (this.options.dryRun || err instanceof CancelledError || this.options.signal?.aborted) return;
+    try {
+      const untold = mirror.catalog
+        .selectedSpaces()
+        .filter((s) => !(s.reachedAt !== null && s.reachedAt >= startedAt) && !(s.failedAt !== null && s.failedAt >= startedAt));
+      recordFailed(
+        mirror,
+        untold.map((s) => s.id),
+        err,
+        new Date().toISOString(),
+      );
+    } catch {
+      // The mirror cannot be read or written: the error says so already.
     }
   }
 
@@ -89,7 +114,17 @@ export class SyncEngine {
     onProgress?.({ phase: 'catalog', done: 0, total: 1 });
     const choice = this.options.spaces;
     const catalog = await refreshCatalog(api, mirror, typeof choice === 'object' ? choice.ids : undefined, { store: !dryRun });
-    if (!dryRun && (choice === 'all' || typeof choice === 'object')) mirror.transaction(() => mirror.catalog.setSelected(catalog.ids, true));
+    if (!dryRun && (choice === 'all' || typeof choice === 'object')) {
+      mirror.transaction(() => {
+        // Listed spaces are the folder's choice from now on: the others it synced before are left out.
+        if (typeof choice === 'object')
+          mirror.catalog.setSelected(
+            mirror.catalog.selectedSpaces().flatMap((s) => (catalog.ids.includes(s.id) ? [] : [s.id])),
+            false,
+          );
+        mirror.catalog.setSelected(catalog.ids, true);
+      });
+    }
     const selected = dryRun ? new Set(choice === 'selected' ? mirror.catalog.selectedSpaces().map((s) => s.id) : catalog.ids) : null;
     const targets: { id: string; title: string; folder: string | null; syncedRevision: string | null; remoteRevision: string }[] = dryRun
       ? catalog.spaces
@@ -134,17 +169,12 @@ export class SyncEngine {
             report,
           ),
         );
+        if (!dryRun) recordReached(mirror, report, new Date().toISOString());
       } catch (err) {
         if (err instanceof TokenRejectedError || err instanceof CancelledError || signal?.aborted) throw err;
         const explained = explainMirrorError(err, this.options.root);
         report.error = explained.message;
-        if (!dryRun) {
-          try {
-            mirror.catalog.markError(space.id, report.error);
-          } catch {
-            // The mirror itself cannot be written (full disk): the error says so already.
-          }
-        }
+        if (!dryRun) recordFailed(mirror, [space.id], explained, new Date().toISOString());
         firstError ??= explained;
       }
     });

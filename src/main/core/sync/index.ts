@@ -6,11 +6,13 @@
 export { describeActivity, describeChangeRequest, describeSource } from './activity';
 export { deletedAssets } from './assets';
 export { refreshCatalog } from './catalog';
+export { describeConflict } from './conflict-words';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
 export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
 export { describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable } from './hold';
 export { pendingEdits } from './local-changes';
+export { recordFailed as recordAttemptFailed } from './outcome';
 export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';

@@ -29,7 +29,12 @@ export const COMMANDS = {
     flags: {
       api,
       dir: { ...dir, help: 'the sync folder (created if missing)' },
-      space: { value: '<spaceId>', repeatable: true, help: 'sync only this space; repeat for more (default: every space the token reaches)' },
+      space: {
+        value: '<spaceId>',
+        repeatable: true,
+        help: 'sync only this space; repeat for more. The folder remembers the choice: later runs without --space keep to it (default: every space the token reaches)',
+      },
+      'all-spaces': { help: 'sync every space the token reaches, and remember that (instead of the spaces given by an earlier --space)' },
       once: { help: 'run one cycle, then exit' },
       interval: { value: '<seconds>', help: 'without --once: also sync every this many seconds, from 5 to 86400 (default 30)' },
       'allow-deletes': { help: 'let a cycle delete more than half of a space’s pages (the mass-delete fail-safe stops it otherwise)' },
@@ -45,7 +50,7 @@ export const COMMANDS = {
     load: async () => (await import('./commands/sync')).sync,
   },
   status: {
-    summary: 'per space: last sync, pending edits, conflicts, change requests (offline)',
+    summary: 'the sync state and what to do about it; per space: last sync, pending edits, conflicts, your change request (offline)',
     flags: { dir, json },
     details: [EXIT_PLAIN],
     load: async () => (await import('./commands/status')).status,

@@ -10,6 +10,8 @@
 import { QuireError, type Params, type RequestName, type Result } from '../../../shared/contract';
 import { explainStorageError } from '../../core/mirror';
 import { redactSecrets } from '../../core/secrets';
+import type { Mirror } from '../../core/mirror';
+import { readSyncFacts } from '../../core/status';
 import { logHandlers } from './activity-log';
 import { appHandlers } from './app-actions';
 import { createCatalog } from './catalog';
@@ -43,10 +45,20 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
   connectCore(state);
 
   const runner = createSyncRunner(state);
-  status.update(runner.settled());
+  // The state is read from whichever folder is open, while signed in: its files are looked at once
+  // (edits made while Quire was closed); after that the watcher and the cycles keep the mirror told.
+  let scanned: Mirror | null = null;
+  status.setSource(async () => {
+    if (!state.token) return null;
+    const mirror = state.mirror;
+    const edits = scanned === mirror ? 'recorded' : 'scan';
+    scanned = mirror;
+    return readSyncFacts(mirror, state.folder, { edits });
+  });
+  await status.refresh();
   if (state.mirror.notices.length > 0) runner.announce(state.mirror.notices.join(' '));
 
-  const catalog = createCatalog(state);
+  const catalog = createCatalog(state, runner);
   const session = createSession(state, runner, catalog.refresh);
   const handlers: Handlers = {
     ...session.handlers,

@@ -33,7 +33,7 @@ export function reviewHandlers(state: ServiceState): HandlersFor<ReviewRequest> 
     } catch (e) {
       throw toQuireError(e, 'do that', state.folder);
     } finally {
-      state.status.update({ pendingActions: state.review?.pendingCount() ?? 0 });
+      void state.status.refresh();
       state.events.changed('review');
     }
   }

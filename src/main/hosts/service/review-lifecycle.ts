@@ -62,7 +62,7 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
   };
   const online = () => state.status.get().state !== 'offline';
   const changed = () => {
-    state.status.update({ pendingActions: state.review?.pendingCount() ?? 0 });
+    void state.status.refresh(); // the pending count is part of the sync state
     state.events.changed('review');
   };
   const act = async (input: ActionInput): Promise<ActOutcomeVM> => {

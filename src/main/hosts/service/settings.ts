@@ -52,7 +52,7 @@ export function settingsHandlers(
       state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
     }
     connectCore(state);
-    state.status.update(runner.settled());
+    await state.status.refresh();
     if (opened.notices.length > 0) runner.announce(opened.notices.join(' '));
     void runner.schedule();
   }

@@ -107,7 +107,7 @@ export function connectCore(state: ServiceState): void {
       })
     : null;
   const reviewChanged = () => {
-    status.update({ pendingActions: state.review?.pendingCount() ?? 0 });
+    void status.refresh();
     state.events.changed('review');
   };
   state.review = state.api ? createReviewAdapter(state.api, state.mirror, () => status.get().state !== 'offline', reviewChanged, state.log) : null;

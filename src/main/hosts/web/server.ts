@@ -76,6 +76,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         folder: options.dir,
         tokens: options.tokens ?? new KeytarTokenStore(),
         token: options.token,
+        // A browser cannot start apps on the computer: paths are shown to copy (no openPath); links go to the system's browser.
         host: { kind: 'web', ...systemOpener() },
         log,
       }));

@@ -9,6 +9,7 @@ import { structuredHolds } from './v11-structured-holds';
 import { folderTree } from './v12-folder-tree';
 import { searchAndHistory } from './v13-search-history';
 import { reviewLifecycle } from './v14-review-lifecycle';
+import { syncState } from './v16-sync-state';
 import { syncLogActivity } from './v17-sync-log-activity';
 import type { Migration } from './migration';
 
@@ -22,5 +23,6 @@ export const migrations: Migration[] = [
   folderTree,
   searchAndHistory,
   reviewLifecycle,
+  syncState,
   syncLogActivity,
 ];

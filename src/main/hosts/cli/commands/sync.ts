@@ -1,4 +1,4 @@
-import { dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, type ParsedArgs } from '../args';
+import { dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
 import {
@@ -22,11 +22,13 @@ import { API_URL_META, type ApiClient } from '../../../core/api';
 import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
+import { pausedSince, rememberSpaceSelection, setPaused, spaceSelection, when } from '../../../core/status';
 
 const DEFAULT_INTERVAL_S = 30;
 
 /**
- * `quire sync --api URL --dir DIR [--space ID]... [--once] [--interval S] [--allow-deletes]`.
+ * `quire sync --api URL --dir DIR [--space ID]... | [--all-spaces] [--once] [--interval S] [--allow-deletes]`.
+ * Without --space or --all-spaces the folder keeps to the spaces it was last told to sync (all by default).
  * --once: one cycle, exit 0 in sync, 3 when conflicts (or the mass-delete fail-safe) need the user.
  * Otherwise watches the folder and syncs on every settled edit and every S seconds (ContinuousSync,
  * the scheduler the app runs too), until SIGINT/SIGTERM, then stops cleanly.
@@ -35,6 +37,9 @@ const DEFAULT_INTERVAL_S = 30;
 export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
   const dir = dirFlag(args);
   const spaceIds = spaceFlags(args);
+  const allSpaces = switchFlag(args, 'all-spaces');
+  if (allSpaces && spaceIds.length > 0)
+    throw new UsageError('--all-spaces and --space cannot go together: give either the spaces to sync, or --all-spaces for every one.', { usage: false });
   const intervalS = intervalFlag(args, DEFAULT_INTERVAL_S);
   const allowDeletes = switchFlag(args, 'allow-deletes');
   const dryRun = switchFlag(args, 'dry-run');
@@ -65,14 +70,26 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     if (remembered && remembered !== apiUrl && !dryRun)
       io.stderr(`This folder synced with ${remembered} until now; from now on it syncs with ${apiUrl} (given by --api).`);
     const api = await ctx.apiFor(mirror, apiUrl);
-    if (!dryRun) mirror.catalog.setMeta(API_URL_META, apiUrl);
+    // Without --space or --all-spaces, the folder keeps to the spaces it was last told to sync.
+    const spaces = spaceIds.length > 0 ? { ids: spaceIds } : allSpaces || spaceSelection(mirror) === 'all' ? ('all' as const) : ('selected' as const);
+    if (!dryRun) {
+      mirror.transaction(() => {
+        mirror.catalog.setMeta(API_URL_META, apiUrl);
+        if (spaceIds.length > 0 || allSpaces) rememberSpaceSelection(mirror, allSpaces ? 'all' : 'listed');
+      });
+      const paused = pausedSince(mirror);
+      if (paused) {
+        setPaused(mirror, false);
+        io.stderr(`Sync of this folder was paused (since ${when(paused)}); \`quire sync\` resumes it.`);
+      }
+    }
     const ownWrites = new OwnWrites();
     const engine = new SyncEngine({
       api,
       mirror,
       root: dir,
       ownWrites,
-      spaces: spaceIds.length > 0 ? { ids: spaceIds } : 'all',
+      spaces,
       onProgress: progressPrinter(io.stderr),
       signal: io.signal,
       allowMassDelete: allowDeletes,
