@@ -184,7 +184,7 @@ describe('service', () => {
     fake.store.addPage(spaceId, { title: 'Limits', markdown: 'None.\n' }, { changeRequest: cr.id });
     const merged = fake.store.mergeChangeRequest(spaceId, cr.id, sam.id);
     await writeFile(join(folder, 'README.md'), `${await readFile(join(folder, 'README.md'), 'utf8')}\nMore.\n`);
-    expect((await service.syncOnce()).state).toBe('idle');
+    expect((await service.syncOnce()).state).toBe('in-sync');
 
     const [pushed] = await service.request('log.list', { kind: 'pushed' });
     expect(pushed!.message).toMatch(/^Pushed 1 page to change request #\d+ “.+”$/);
