@@ -38,7 +38,8 @@ export function LogView() {
     const t = text.trim().toLowerCase();
     return entries.filter((e) => (!spaceId || e.spaceId === spaceId) && (!t || searchable(e).includes(t)));
   }, [entries, spaceId, text]);
-  const current = shown.find((e) => e.seq === selected) ?? null;
+  // The newest entry until one is chosen.
+  const current = shown.find((e) => e.seq === selected) ?? shown[0] ?? null;
 
   return (
     <section className="log" aria-labelledby="log-title">
