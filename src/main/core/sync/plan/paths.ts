@@ -11,7 +11,7 @@
  * A file that stays is never displaced: a page laid out onto a path a staying file holds gets
  * another name.
  */
-import { nameFolder, placeOf, type NameInput } from './layout';
+import { type FolderKind, nameFolder, placeOf, type NameInput } from './layout';
 import type { Laid, PlanContext } from './context';
 import type { PageKind } from './types';
 
@@ -57,6 +57,9 @@ export function layOut(ctx: PlanContext): void {
     const node = ctx.tree.node(key);
     if (node) affected.add(node.parentKey);
   }
+  // A folder gaining or losing pages may turn its owner's `x.md` into `x/README.md` (or back),
+  // which may let it take (or make it give up) a name `README.md` or `SUMMARY.md` refuses.
+  for (const f of [...affected]) if (f !== null && inTree(f)) affected.add(parentOf(f));
   for (const parent of view.remote.reordered()) if (parent === null || inTree(parent)) affected.add(parent);
   for (const parent of ctx.summaryOrder.keys()) if (parent === null || inTree(parent)) affected.add(parent);
   for (const f of [...affected]) if (f !== null && !inTree(f)) affected.delete(f);
@@ -166,12 +169,20 @@ export function layOut(ctx: PlanContext): void {
     const inputs: NameInput[] = children.map((k) => {
       const p = ctx.placements.get(k);
       const node = nodeOf(k);
-      return { id: k, kind: kindOf(k), slug: p ? p.slug : (node?.name ?? null), title: p?.title ?? node?.title ?? '', hasChildren: hasChildren(k) };
+      // A page this cycle did not place asks for what it asked for before: main's slug, or (placed by the writer) its file's name.
+      const slug = p ? p.slug : node && !node.placedLocally ? (view.remote.page(k)?.slug ?? node.name) : (node?.name ?? null);
+      return { id: k, kind: kindOf(k), slug, title: p?.title ?? node?.title ?? '', hasChildren: hasChildren(k), isFirstPage: k === after };
     });
-    const names = nameFolder(dir, inputs, (k) => {
-      const node = nodeOf(k);
-      return node && node.parentKey === f ? node.name : null;
-    });
+    const holds: FolderKind = f === null ? 'root' : kindOf(f) === 'group' ? 'group' : 'page';
+    const names = nameFolder(
+      dir,
+      inputs,
+      (k) => {
+        const node = nodeOf(k);
+        return node && node.parentKey === f ? node.name : null;
+      },
+      { ...(ctx.options.names ? { rules: ctx.options.names } : {}), holds },
+    );
     children.forEach((k, position) => {
       const node = nodeOf(k);
       const name = names.get(k) ?? null;
