@@ -256,7 +256,7 @@ export class Serializer {
       slug: page.slug,
       path,
       ...(page.description !== undefined ? { description: page.description } : {}),
-      urls: { app: this.app(`/s/${revision.spaceId}/${path}`) },
+      urls: { app: this.app(`/s/${revision.spaceId}/${path.split('/').map(encodeURIComponent).join('/')}`) },
       pages: children,
       layout: PAGE_LAYOUT,
       tags: [],

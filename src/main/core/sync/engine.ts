@@ -14,6 +14,7 @@ import { refreshCatalog } from './catalog';
 import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
 import { LinkResolver } from './link-targets';
+import { layoutOutdated, nameRulesOf, recordLayout } from './name-rules';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { forEachBounded } from './remote';
@@ -95,6 +96,8 @@ export class SyncEngine {
     onProgress?.({ phase: 'catalog', done: 1, total: 1 });
 
     const links = new LinkResolver(mirror);
+    const names = nameRulesOf(this.options.root, mirror, { write: !dryRun });
+    const fullLayout = layoutOutdated(mirror, names);
     const reports: SpaceReport[] = [];
     const touched: Touched[] = [];
     let firstError: unknown = null;
@@ -106,6 +109,8 @@ export class SyncEngine {
       allowMassDelete: this.options.allowMassDelete ?? false,
       push: this.options.push ?? true,
       dryRun,
+      names,
+      fullLayout,
       ...(this.options.pushGuard ? { pushGuard: this.options.pushGuard } : {}),
       ...(this.options.ownWrites ? { ownWrites: this.options.ownWrites } : {}),
       ...(signal ? { signal } : {}),
@@ -142,6 +147,8 @@ export class SyncEngine {
       }
     });
     if (!dryRun) {
+      // Every folder is laid out under these rules now (a failed space is laid out again next time).
+      if (fullLayout && firstError === null) recordLayout(mirror, names);
       await relinkAcrossSpaces(mirror, this.options.root, links, touched);
       // Search over spaces synced before it existed (once each); history kept within its limits.
       await indexNewSpaces(mirror, this.options.root);

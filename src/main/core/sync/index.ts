@@ -4,6 +4,7 @@
  * Hosts import sync from here only.
  */
 export { deletedAssets } from './assets';
+export { describeDeviation, type PathDeviation, pathDeviations } from './deviations';
 export { refreshCatalog } from './catalog';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
 export { ContinuousSync } from './continuous';

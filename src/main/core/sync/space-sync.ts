@@ -21,6 +21,7 @@ import { recoverStaging } from './moves';
 import { type PushStore, pushStoreOf } from './outbox';
 import type { OwnWrites } from './own-writes';
 import { type ChangeRequestState, type MassDeleteHold, type Plan, planSync, type PushOp } from './plan';
+import type { NameRules } from './plan/names';
 import type { ProgressListener } from './progress';
 import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, pushKey, pushTextHash, rebaseChangeRequest, settleOutbox } from './push';
 import { rebuildFromFolder } from './rebuild';
@@ -41,6 +42,10 @@ export interface SpaceSyncContext {
   push: boolean;
   dryRun: boolean;
   pushGuard?: (text: string, path: string) => string | null;
+  /** What the folder's volume holds in a name. */
+  names: NameRules;
+  /** Lay every folder out again (the folder was laid out under other rules, or by an older Quire). */
+  fullLayout: boolean;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   ownWrites?: OwnWrites;
@@ -215,7 +220,7 @@ function remoteNow(mirror: Mirror, spaceId: string, tree: RemoteTree): RemoteNow
 async function rebuildRecord(c: SpaceCycle, remote: RemoteNow, scan: ScanResult): Promise<ScanResult> {
   const { api, mirror, signal } = c.ctx;
   const spaceId = c.space.id;
-  const rebuilt = await rebuildFromFolder({ api, mirror, spaceId, spaceDir: c.spaceDir, tree: remote.tree, scan, signal });
+  const rebuilt = await rebuildFromFolder({ api, mirror, spaceId, spaceDir: c.spaceDir, tree: remote.tree, scan, rules: c.ctx.names, signal });
   if (rebuilt === 0) return scan;
   c.report.rebuilt = rebuilt;
   remote.diff = diffRemote(remote.tree, mirror.content.baseIndex(spaceId));
@@ -234,7 +239,7 @@ async function planSpace(c: SpaceCycle, seen: Seen): Promise<Plan> {
     remote: seen.remote,
     changeRequest: seen.changeRequest.state,
   });
-  const options = { allowMassDelete: c.ctx.allowMassDelete };
+  const options = { allowMassDelete: c.ctx.allowMassDelete, names: c.ctx.names, ...(c.ctx.fullLayout ? { full: true } : {}) };
   let plan = planSync(view(), options);
   if (plan.needBodies.length > 0 && seen.remote) {
     await fetchBodies(c, seen.remote, plan.needBodies);
@@ -274,7 +279,7 @@ async function applyPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<ApplyRe
   const finalPaths = new Map(plan.folder.upsert.map((r) => [r.key, r.kind === 'document' ? r.path : null] as const));
   for (const key of [...plan.folder.remove, ...plan.folder.removeWhenPushed]) finalPaths.set(key, null);
   links.overlay(spaceId, { paths: finalPaths });
-  if (remote) await pullAssets(api, mirror, spaceId, c.spaceDir, remote.tree.files);
+  if (remote) await pullAssets(api, mirror, spaceId, c.spaceDir, remote.tree.files, c.ctx.names);
   return applyFileOps(
     {
       api,

@@ -108,7 +108,17 @@ export class LayoutError extends Error {
 // ---------------------------------------------------------------------------
 // Names (names.ts has the rules)
 
-export { foldKey, isSafeSegment, MAX_SEGMENT_BYTES, type NameDeviation, type NameRules, PORTABLE_NAMES, POSIX_NAMES, safeSegment } from './names';
+export {
+  explainName,
+  foldKey,
+  isSafeSegment,
+  MAX_SEGMENT_BYTES,
+  type NameDeviation,
+  type NameRules,
+  PORTABLE_NAMES,
+  POSIX_NAMES,
+  safeSegment,
+} from './names';
 
 // ---------------------------------------------------------------------------
 // Page tree
@@ -143,7 +153,7 @@ function checkUniqueIds(pages: readonly LayoutPage[], seen = new Set<string>()):
 
 const join = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 
-function nameBudget(dir: string): number {
+export function nameBudget(dir: string): number {
   const room = MAX_RELATIVE_PATH_BYTES - byteLength(dir) - byteLength('/') - byteLength(`/${README_FILE}`);
   return Math.max(MIN_SEGMENT_BYTES, Math.min(MAX_SEGMENT_BYTES, room));
 }
@@ -170,7 +180,7 @@ export interface NameOptions {
   holds?: FolderKind;
 }
 
-const RESERVED_FILES: Record<FolderKind, readonly string[]> = {
+export const RESERVED_FILES: Readonly<Record<FolderKind, readonly string[]>> = {
   root: [README_FILE, SUMMARY_FILE],
   page: [README_FILE],
   group: [],
@@ -249,6 +259,24 @@ export function placeOf(
     else file = hasChildren ? join(join(dir, name), README_FILE) : join(dir, `${name}.md`);
   }
   return { file, folder };
+}
+
+/** Where GitBook's Git Sync puts each page of the tree: every name its slug exactly, nothing avoided. */
+export function gitbookLayout(pages: readonly LayoutPage[]): Map<string, { name: string | null; file: string | null; folder: string | null }> {
+  const first = findFirstPage(pages);
+  const out = new Map<string, { name: string | null; file: string | null; folder: string | null }>();
+  const walk = (dir: string, list: readonly LayoutPage[]): void => {
+    for (const page of list) {
+      const kind = pageKindOf(page);
+      const children = childrenOf(page);
+      const name = kind === 'link' && children.length === 0 ? null : gitbookName({ slug: page.slug ?? null, title: String(page.title ?? '') });
+      const where = placeOf(dir, name, kind, children.length > 0, page === first);
+      out.set(page.id, { name, ...where });
+      if (where.folder !== null) walk(where.folder, children);
+    }
+  };
+  walk('', pages);
+  return out;
 }
 
 /** Plans the file of every page. Deterministic; throws LayoutError on duplicate ids. */
@@ -349,6 +377,22 @@ export function planAssetPaths(files: readonly AssetFile[], options: { previous?
     const budget = MAX_SEGMENT_BYTES + byteLength(extension);
     return nameCandidates(base || 'file', f.id, budget, rules, extension === '' ? 'folder' : 'file', extension);
   };
+  // The names an older Quire gave (spaces collapsed, edge dots and dashes cut): a file named so keeps its name.
+  const legacyCandidatesOf = (f: AssetFile) => {
+    const legacy = String(f.name ?? '')
+      .normalize('NFC')
+      .replace(/[\s\p{Z}]+/gu, ' ')
+      .replace(/^[\s.-]+|[\s.-]+$/gu, '');
+    const { base, extension } = splitExtension(legacy);
+    return nameCandidates(
+      base.replace(/^[\s.-]+|[\s.-]+$/gu, '') || 'file',
+      f.id,
+      MAX_SEGMENT_BYTES + byteLength(extension),
+      PORTABLE_NAMES,
+      'file',
+      extension,
+    );
+  };
   const claim = (f: AssetFile, name: string): boolean => {
     if (!folder.isFree([name])) return false;
     folder.claim([name]);
@@ -360,7 +404,7 @@ export function planAssetPaths(files: readonly AssetFile[], options: { previous?
     const before = options.previous?.get(f.id);
     if (before?.startsWith(prefix)) {
       const name = before.slice(prefix.length);
-      if (isCandidate(name, candidatesOf(f))) claim(f, name);
+      if (isCandidate(name, candidatesOf(f)) || isCandidate(name, legacyCandidatesOf(f))) claim(f, name);
     }
   }
   for (const f of files) {

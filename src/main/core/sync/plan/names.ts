@@ -11,8 +11,9 @@
  * - `hidden`: it starts with a dot (a hidden file Quire skips; `.git`, `.gitbook`, `.quire`);
  * - `too-long`: it is longer than MAX_SEGMENT_BYTES of UTF-8 (less deep down, see layout.ts);
  * - `empty`: nothing is left;
- * - `taken`: another page of the folder has it (on a case-insensitive volume: differing only in
- *   letter case), or it is the folder's own `README.md` or the space's `SUMMARY.md`;
+ * - `reserved`: it is the folder's own `README.md` or the space's `SUMMARY.md`;
+ * - `case`: another page of the folder has it in another letter case, and the volume ignores case;
+ * - `taken`: another page of the folder has it;
  * - `file-in-the-way`: a file Quire leaves where it is holds that path (paths.ts).
  *
  * Names are NFC (as the scan reads them). The candidates of a name, best first: the name, then
@@ -34,7 +35,7 @@ export const PORTABLE_NAMES: Readonly<NameRules> = Object.freeze({ caseInsensiti
 /** A case-sensitive Linux volume (ext4, tmpfs, btrfs…): only `/` and NUL are refused. */
 export const POSIX_NAMES: Readonly<NameRules> = Object.freeze({ caseInsensitive: false, windowsCharacters: false, windowsNames: false });
 
-export type NameDeviation = 'characters' | 'windows-name' | 'hidden' | 'too-long' | 'empty' | 'taken' | 'file-in-the-way';
+export type NameDeviation = 'characters' | 'windows-name' | 'hidden' | 'too-long' | 'empty' | 'reserved' | 'case' | 'taken' | 'file-in-the-way';
 
 export const MAX_SEGMENT_BYTES = 120;
 
@@ -90,6 +91,8 @@ function holdable(name: string, rules: NameRules, use: NameUse = 'file'): { name
   if (rules.windowsCharacters) n = note(n, n.replace(WINDOWS_CHARACTERS, '-'), 'characters');
   n = note(n, n.replace(/^\.+/, ''), 'hidden');
   if (rules.windowsNames && use === 'folder') n = note(n, n.replace(/[\s.]+$/u, ''), 'windows-name');
+  // Spaces alone (or with dots) are no name: Windows would read them as '.' or '..'.
+  if (/^[\s.]*$/u.test(n) && n !== '') n = note(n, '', 'empty');
   return { name: n, deviation };
 }
 
@@ -193,4 +196,23 @@ export function safeSegment(text: string, fallback = 'page'): string {
   const fromTitle = holdable(slugFromTitle(String(text ?? '')), PORTABLE_NAMES).name.replace(/^[\s.-]+|[\s.-]+$/gu, '');
   const base = fromTitle || holdable(fallback, PORTABLE_NAMES).name.replace(/^[\s.-]+|[\s.-]+$/gu, '') || 'page';
   return fitName(base, '', MAX_SEGMENT_BYTES, PORTABLE_NAMES);
+}
+
+/**
+ * Why a page named `local` here is not named `gitbook` (its GitBook name): what the volume
+ * refuses in it, else what holds it in the folder (`reserved`: README.md or SUMMARY.md; `case`: a
+ * sibling's GitBook name in another letter case; `siblings` are the others' GitBook names).
+ */
+export function explainName(
+  gitbook: string,
+  local: string,
+  where: { budget: number; rules: NameRules; use: NameUse; reserved: readonly string[]; siblings: readonly string[] },
+): NameDeviation {
+  const { name, deviation } = baseName(gitbook, where.budget, where.rules, where.use);
+  if (name !== gitbook) return deviation ?? 'characters';
+  if (local === gitbook) return 'file-in-the-way';
+  const written = where.use === 'folder' ? gitbook : `${gitbook}.md`;
+  if (where.reserved.some((r) => foldKey(r) === foldKey(written))) return 'reserved';
+  if (where.rules.caseInsensitive && where.siblings.some((s) => s !== gitbook && foldKey(s) === foldKey(gitbook))) return 'case';
+  return 'taken';
 }

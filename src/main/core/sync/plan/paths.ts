@@ -12,6 +12,7 @@
  * another name.
  */
 import { type FolderKind, nameFolder, placeOf, type NameInput } from './layout';
+import { nameKey, PORTABLE_NAMES } from './names';
 import type { Laid, PlanContext } from './context';
 import type { PageKind } from './types';
 
@@ -249,18 +250,21 @@ function avoidStayingFiles(ctx: PlanContext, removed: ReadonlySet<string>): void
     return ctx.sides.get(key)?.local?.path ?? ctx.tree.node(key)?.path;
   };
   const blocked = new Set(view.local.unreadable.map((u) => u.path));
+  // Paths compared as the volume compares them.
+  const rules = ctx.options.names ?? PORTABLE_NAMES;
+  const keyOf = (path: string): string => nameKey(path, rules);
   const claimed = new Map<string, string>();
   const now = (key: string) => ctx.sides.get(key)?.local?.path ?? ctx.tree.node(key)?.path ?? null;
-  for (const [key, laid] of ctx.laid) if (laid.path !== null && now(key) === laid.path) claimed.set(laid.path.toLowerCase(), key);
+  for (const [key, laid] of ctx.laid) if (laid.path !== null && now(key) === laid.path) claimed.set(keyOf(laid.path), key);
   for (const [key, laid] of ctx.laid) {
     if (laid.path === null || now(key) === laid.path) continue;
     const occupant = ctx.tree.byPath(laid.path);
     const occupied =
       blocked.has(laid.path) ||
       (occupant !== undefined && occupant !== key && !removed.has(occupant) && finalPath(occupant) === laid.path) ||
-      (claimed.has(laid.path.toLowerCase()) && claimed.get(laid.path.toLowerCase()) !== key);
+      (claimed.has(keyOf(laid.path)) && claimed.get(keyOf(laid.path)) !== key);
     if (!occupied) {
-      claimed.set(laid.path.toLowerCase(), key);
+      claimed.set(keyOf(laid.path), key);
       continue;
     }
     const stem = laid.path.replace(/\.md$/i, '');
@@ -271,12 +275,12 @@ function avoidStayingFiles(ctx: PlanContext, removed: ReadonlySet<string>): void
         .toLowerCase() || 'page';
     let candidate = `${stem}-${short}.md`;
     const taken = (path: string) => {
-      const holder = claimed.get(path.toLowerCase()) ?? ctx.tree.byPath(path);
+      const holder = claimed.get(keyOf(path)) ?? ctx.tree.byPath(path);
       return blocked.has(path) || (holder !== undefined && holder !== key);
     };
     for (let n = 2; taken(candidate); n++) candidate = `${stem}-${short}-${n}.md`;
     // Only the file moves aside: the page keeps its name (and the folder it owns).
     laid.path = candidate;
-    claimed.set(candidate.toLowerCase(), key);
+    claimed.set(keyOf(candidate), key);
   }
 }

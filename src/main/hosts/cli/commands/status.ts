@@ -4,7 +4,7 @@ import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
 import { heldMessage } from '../messages';
 import { safeField } from '../terminal-text';
-import { deletedAssets, pendingEdits as detectPendingEdits } from '../../../core/sync';
+import { deletedAssets, describeDeviation, type PathDeviation, pathDeviations, pendingEdits as detectPendingEdits } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
 import { CorruptMirrorError, isCorruptionError, type Mirror } from '../../../core/mirror';
 
@@ -27,6 +27,12 @@ export interface SpaceStatus {
   refused: { path: string | null; message: string }[];
   /** Assets deleted here: GitBook keeps them (its API cannot delete a file); usedBy lists the pages still showing one. */
   deletedAssets: { path: string; usedBy: string[] }[];
+  /**
+   * Pages not at the path GitBook's Git Sync gives them, because the file system here cannot hold
+   * that name (or a file is in the way): where each is, where GitBook puts it, and why (`below`:
+   * pages under it that follow it).
+   */
+  deviations: PathDeviation[];
 }
 
 /** `quire status --dir DIR [--json]`: per space, last sync, pending edits, conflicts, open change requests. */
@@ -64,6 +70,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
         refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
         deletedAssets: s.folder ? deletedAssets(mirror, s.id, join(dir, s.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
+        deviations: s.folder ? pathDeviations(mirror, s.id) : [],
       });
     }
     const apiUrl = mirror.catalog.getMeta(API_URL_META) ?? null;
@@ -99,6 +106,11 @@ function formatSpace(s: SpaceStatus): string {
       a.usedBy.length > 0
         ? `  ${safeField(a.path)}: deleted here but still shown by ${a.usedBy.map(safeField).join(', ')}: restore it or remove it from those pages`
         : `  ${safeField(a.path)}: deleted here; it stays on GitBook (the API cannot delete files), no page uses it`,
+    ),
+    ...(s.deviations.length > 0 ? [`  paths unlike GitBook's (GitBook's Git Sync writes them elsewhere): ${s.deviations.length}`] : []),
+    ...s.deviations.map(
+      (d) =>
+        `    ${safeField(d.path)} — GitBook: ${safeField(d.gitbookPath)} (“${safeField(d.title)}”${d.below > 0 ? ` and ${d.below} page(s) below it` : ''}): ${describeDeviation(d.reason)}`,
     ),
     ...(s.held ? [`  STOPPED: ${s.held}`] : []),
   ];
