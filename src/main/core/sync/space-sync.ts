@@ -26,7 +26,7 @@ import type { ProgressListener } from './progress';
 import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, pushKey, pushTextHash, rebaseChangeRequest, settleOutbox } from './push';
 import { rebuildFromFolder } from './rebuild';
 import { recordCycle } from './record';
-import { diffRemote, fetchPageText, fetchRemoteTree, forEachBounded, type RemoteDiff, type RemoteTree } from './remote';
+import { diffRemote, fetchPageText, fetchRemoteTree, forEachBounded, knownText, type RemoteDiff, type RemoteTree } from './remote';
 import type { SpaceReport } from './report';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace } from './scan';
 import { adoptCreatedIds, afterPush, guardPush, readAssets, recordUploadedAssets } from './space-push';
@@ -242,14 +242,16 @@ async function planSpace(c: SpaceCycle, seen: Seen): Promise<Plan> {
   const options = { allowMassDelete: c.ctx.allowMassDelete, names: c.ctx.names, ...(c.ctx.fullLayout ? { full: true } : {}) };
   let plan = planSync(view(), options);
   if (plan.needBodies.length > 0 && seen.remote) {
-    await fetchBodies(c, seen.remote, plan.needBodies);
+    const now = view();
+    await fetchBodies(c, seen.remote, plan.needBodies, (id) => now.local.edited.get(id)?.text ?? now.folder.text(id));
     plan = planSync(view(), options);
   }
   if (plan.fileOps.length > LARGE_PULL) collectGarbage(); // the planner's working state is garbage now
   return plan;
 }
 
-async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly string[]): Promise<void> {
+/** Main's texts of pages that changed; `local`: a page's file now (its frontmatter stays as written, page-file.ts). */
+async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly string[], local: (id: string) => string | null): Promise<void> {
   const { id: spaceId, title } = c.space;
   let done = 0;
   const report = () => c.ctx.onProgress?.({ phase: 'pull', spaceId, spaceTitle: title, done, total: ids.length });
@@ -257,7 +259,7 @@ async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly strin
   await forEachBounded(ids, BODY_WINDOW, async (id) => {
     const page = remote.tree.pages.get(id);
     if (!page) return;
-    remote.bodies.set(id, await fetchPageText(c.ctx.api, spaceId, page, c.ctx.signal));
+    remote.bodies.set(id, await fetchPageText(c.ctx.api, spaceId, page, c.ctx.signal, { known: knownText(c.ctx.mirror, spaceId, id), local: local(id) }));
     done++;
     report();
   });
