@@ -44,17 +44,34 @@ export function withHead(head: string, body: string): string {
 }
 
 export function frontmatterYaml(page: PageRec): string {
+  return gitSyncFrontmatter(page);
+}
+
+/** The frontmatter YAML GitBook writes for these fields ('' when none is set): its keys, in its order, through its serializer. */
+export function gitSyncFrontmatter(fields: {
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  icon?: string;
+  emoji?: string;
+  cover?: string;
+  coverY?: number;
+  coverHeight?: number;
+  layout?: Readonly<Record<string, unknown>>;
+  tags?: readonly string[];
+}): string {
   const data: Record<string, unknown> = {};
-  if (page.description !== undefined && page.description !== '') data.description = page.description;
-  if (page.hidden) data.hidden = true;
-  if (page.noIndex) data.noIndex = true;
-  if (page.noRobotsIndex) data.noRobotsIndex = true;
-  if (page.icon !== undefined && page.icon !== '') data.icon = page.icon;
-  if (page.emoji !== undefined && page.emoji !== '') data.emoji = page.emoji;
-  if (page.cover !== undefined) data.cover = page.cover;
-  if (page.coverY !== undefined) data.coverY = page.coverY;
-  if (page.coverHeight !== undefined) data.coverHeight = page.coverHeight;
-  if (page.layout !== undefined) data.layout = page.layout;
-  if (page.tags !== undefined && page.tags.length > 0) data.tags = page.tags;
+  if (fields.description !== undefined && fields.description !== '') data.description = fields.description;
+  if (fields.hidden) data.hidden = true;
+  if (fields.noIndex) data.noIndex = true;
+  if (fields.noRobotsIndex) data.noRobotsIndex = true;
+  if (fields.icon !== undefined && fields.icon !== '') data.icon = fields.icon;
+  if (fields.emoji !== undefined && fields.emoji !== '') data.emoji = fields.emoji;
+  if (fields.cover !== undefined) data.cover = fields.cover;
+  if (fields.coverY !== undefined) data.coverY = fields.coverY;
+  if (fields.coverHeight !== undefined) data.coverHeight = fields.coverHeight;
+  if (fields.layout !== undefined) data.layout = fields.layout;
+  if (fields.tags !== undefined && fields.tags.length > 0) data.tags = fields.tags;
   return Object.keys(data).length === 0 ? '' : dump(data, { noRefs: true });
 }
