@@ -15,6 +15,7 @@ import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
 import { LinkResolver } from './link-targets';
 import { layoutOutdated, nameRulesOf, recordLayout } from './name-rules';
+import type { NameRules } from './plan/names';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { forEachBounded } from './remote';
@@ -66,6 +67,9 @@ export interface CycleRequest {
 }
 
 export class SyncEngine {
+  /** What the folder's volume holds, asked once per engine (continuous sync runs many cycles). */
+  private names: NameRules | null = null;
+
   constructor(private readonly options: SyncEngineOptions) {}
 
   async runCycle(hint: CycleRequest = { changed: 'all' }): Promise<CycleReport> {
@@ -96,7 +100,7 @@ export class SyncEngine {
     onProgress?.({ phase: 'catalog', done: 1, total: 1 });
 
     const links = new LinkResolver(mirror);
-    const names = nameRulesOf(this.options.root, mirror, { write: !dryRun });
+    const names = this.nameRules(dryRun);
     const fullLayout = layoutOutdated(mirror, names);
     const reports: SpaceReport[] = [];
     const touched: Touched[] = [];
@@ -167,6 +171,14 @@ export class SyncEngine {
       requests: api.stats.requests - before,
       dryRun,
     };
+  }
+
+  /** A dry run only reads what the last sync found; a sync asks the volume, once per engine. */
+  private nameRules(dryRun: boolean): NameRules {
+    const { root, mirror } = this.options;
+    if (dryRun) return nameRulesOf(root, mirror, { write: false });
+    this.names ??= nameRulesOf(root, mirror, { write: true });
+    return this.names;
   }
 
   private assignFolder(spaceId: string, title: string): string {

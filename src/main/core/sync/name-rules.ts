@@ -28,7 +28,8 @@ export function nameRulesOf(root: string, mirror: Mirror, options: { write: bool
   if (options.write) {
     const probed = probe(root);
     if (probed) {
-      mirror.catalog.setMeta(RULES_META, JSON.stringify(probed));
+      const text = JSON.stringify(probed);
+      if (mirror.catalog.getMeta(RULES_META) !== text) mirror.catalog.setMeta(RULES_META, text);
       return probed;
     }
   }
