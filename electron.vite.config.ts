@@ -29,6 +29,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       minify: true,
+      // KaTeX's fonts stay files: the window's CSP allows fonts only from 'self', never data: URLs.
+      assetsInlineLimit: (file: string) => (/\.(?:woff2?|ttf|otf)$/i.test(file) ? false : undefined),
       rolldownOptions: { input: resolve(root, 'src/renderer/index.html') },
     },
   },

@@ -13,6 +13,7 @@ const UNIT_FOLDERS = [
   'test/api/',
   'test/check/',
   'test/content/',
+  'test/preview/',
   'test/mirror/',
   'test/search/',
   'test/history/',

@@ -7,6 +7,6 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 export DEBIAN_FRONTEND=noninteractive
 as_root apt-get update -qq
 as_root apt-get install -y -qq --no-install-recommends build-essential python3 pkg-config \
-  libsecret-1-dev libsecret-1-0 gnome-keyring dbus dbus-x11 chromium >/dev/null
+  libsecret-1-dev libsecret-1-0 gnome-keyring dbus dbus-x11 chromium fonts-noto-color-emoji >/dev/null
 # Electron's and Playwright's own binaries are not needed to run or test Quire here.
 ELECTRON_SKIP_BINARY_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SessionVM, SyncStatusVM } from '../shared/contract';
-import { type Route, routeHash } from '../shared/routes';
+import type { Route } from '../shared/routes';
 import type { Bridge, ConnectionState } from './bridge';
 import { BridgeProvider, useBridge } from './hooks/bridge-context';
 import { useEventState } from './hooks/use-query';
+import { navigate, useRoute } from './hooks/use-route';
+import { OpenPathProvider } from './components/OpenPath';
+import { StateBanner } from './components/StateBanner';
 import { SignInView } from './views/SignInView';
 import { StatusBar } from './components/StatusBar';
 import { Nav, VIEWS, type ViewId } from './components/Nav';
@@ -24,10 +27,7 @@ export function App({ bridge }: { bridge: Bridge }) {
   );
 }
 
-function viewFromHash(): ViewId {
-  const id = window.location.hash.replace(/^#\/?/, '').split('/')[0];
-  return VIEWS.some((v) => v.id === id) ? (id as ViewId) : 'spaces';
-}
+const isView = (id: string): id is ViewId => VIEWS.some((v) => v.id === id);
 
 function useConnection(): ConnectionState {
   const bridge = useBridge();
@@ -44,36 +44,20 @@ function Shell() {
   const session = useEventState('session.changed', 'session.get', {}) as SessionVM | undefined;
   const status = useEventState('sync.status', 'sync.status', {}) as SyncStatusVM | undefined;
   const connection = useConnection();
-  const [view, setView] = useState<ViewId>(viewFromHash);
+  const { view: named } = useRoute();
+  const view: ViewId = isView(named) ? named : 'spaces';
   const [searching, setSearching] = useState(false);
   const focusBeforeSearch = useRef<Element | null>(null);
 
-  useEffect(() => {
-    const onHash = () => setView(viewFromHash());
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
-
-  const go = useCallback((id: ViewId) => {
-    if (window.location.hash.replace(/^#\/?/, '').split('/')[0] !== id) window.location.hash = id;
-    setView(id);
-  }, []);
+  const go = useCallback((id: ViewId) => navigate({ view: id }), []);
 
   // `pages.opened`, the host's answer to a `pages.open` request, shows that page here.
   const bridge = useBridge();
-  useEffect(
-    () =>
-      bridge.on('pages.opened', ({ spaceId, path }) => {
-        window.location.hash = routeHash({ name: 'pages.open', spaceId, path });
-        setView('pages');
-      }),
-    [bridge],
-  );
+  useEffect(() => bridge.on('pages.opened', ({ spaceId, path }) => navigate({ name: 'pages.open', spaceId, path })), [bridge]);
 
   /** Sends the app to a route (see shared/routes.ts); the view it names reads the rest of it. */
   const openRoute = useCallback((route: Route) => {
-    window.location.hash = routeHash(route);
-    setView(viewFromHash());
+    navigate(route);
     document.getElementById('main')?.focus();
   }, []);
 
@@ -137,25 +121,28 @@ function Shell() {
     );
   }
   return (
-    <div className="app shell">
-      <a className="skip" href="#main">
-        Skip to content
-      </a>
-      {banner}
-      <StatusBar status={status} session={session} />
-      <div className="body">
-        <Nav current={view} onSelect={go} onSearch={openSearch} conflicts={status?.conflicts ?? 0} pending={status?.pendingActions ?? 0} />
-        <main id="main" tabIndex={-1} className="view" aria-label={VIEWS.find((v) => v.id === view)?.label}>
-          {view === 'spaces' && <SpacesView status={status} />}
-          {view === 'conflicts' && <ConflictsView />}
-          {view === 'review' && <ReviewView />}
-          {view === 'log' && <LogView />}
-          {view === 'sites' && <SitesView />}
-          {view === 'pages' && <PagesView />}
-          {view === 'history' && <HistoryView />}
-        </main>
+    <OpenPathProvider>
+      <div className="app shell">
+        <a className="skip" href="#main">
+          Skip to content
+        </a>
+        {banner}
+        <StatusBar status={status} session={session} />
+        <StateBanner status={status} />
+        <div className="body">
+          <Nav current={view} onSelect={go} onSearch={openSearch} conflicts={status?.conflicts ?? 0} pending={status?.pendingActions ?? 0} />
+          <main id="main" tabIndex={-1} className="view" aria-label={VIEWS.find((v) => v.id === view)?.label}>
+            {view === 'spaces' && <SpacesView status={status} />}
+            {view === 'conflicts' && <ConflictsView />}
+            {view === 'review' && <ReviewView />}
+            {view === 'log' && <LogView />}
+            {view === 'sites' && <SitesView />}
+            {view === 'pages' && <PagesView />}
+            {view === 'history' && <HistoryView />}
+          </main>
+        </div>
+        {searching && <SearchDialog onClose={closeSearch} onOpen={openRoute} />}
       </div>
-      {searching && <SearchDialog onClose={closeSearch} onOpen={openRoute} />}
-    </div>
+    </OpenPathProvider>
   );
 }

@@ -27,12 +27,21 @@ import type {
   PageHistoryVM,
   VersionTextVM,
   RestoreResultVM,
+  OpenedVM,
+  RestoredDeletedVM,
+  ActOutcomeVM,
+  InboxItemVM,
+  ReviewStateVM,
+  ReviewVM,
+  MemberVM,
+  SpaceTargetVM,
 } from './view-models';
 import { LOG_KINDS, SEARCH_KIND_VALUES } from './view-models';
 
 // View models live in view-models.ts; they are part of this contract.
 export type * from './view-models';
 export { LOG_KINDS } from './view-models';
+export { SYNC_STATE_WORDS } from './sync-state';
 
 // -------------------------------------------------------------------- errors
 
@@ -117,7 +126,7 @@ const REQUESTS = {
 
   'conflicts.list': req<ConflictVM[]>()(none),
   'conflicts.resolve': req<ConflictVM[]>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }), choice: s.oneOf(['mine', 'theirs'] as const) })),
-  'conflicts.openInEditor': req<void>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
+  'conflicts.openInEditor': req<OpenedVM>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
 
   'review.attention': req<ChangeRequestVM[]>()(none),
   'review.comments': req<CommentVM[]>()(
@@ -137,8 +146,41 @@ const REQUESTS = {
   'review.reopen': req<void>()(s.object(commentRef)),
   'review.setSubject': req<void>()(s.object({ ...crRef, subject: s.string({ min: 1, max: 100 }) })),
   'review.setStatus': req<void>()(s.object({ ...crRef, status: s.oneOf(['draft', 'open', 'archived'] as const) })),
+  /** Needs the server's answer (never queued): an `offline` error when the API cannot be reached, the server's reason when it refuses. */
   'review.updateFromMain': req<void>()(s.object(crRef)),
+  /** Only by this request, never by sync; needs the server's answer, as `review.updateFromMain`. */
   'review.merge': req<void>()(s.object(crRef)),
+  'review.setDescription': req<ActOutcomeVM>()(s.object({ ...crRef, markdown: s.string({ max: 100_000 }) })),
+
+  /** What asks something of the user, unread first. */
+  'review.inbox': req<InboxItemVM[]>()(none),
+  /** Marks inbox items read (all of them when `keys` is left out). */
+  'review.markRead': req<void>()(s.object({ keys: s.optional(s.array(s.string({ min: 1, max: 200 }), { max: 5000 })) })),
+  /** When review data was last refreshed, and what waits or was refused. */
+  'review.state': req<ReviewStateVM>()(none),
+  /** Refresh now (when the Review view opens): sends what is queued, then refreshes; offline it answers with the state as it is. */
+  'review.refresh': req<ReviewStateVM>()(none),
+  /** Starts a comment: on a page of main (`pageId`), on a change request, or on a page of one. Sent at once online, queued offline. */
+  'review.newComment': req<ActOutcomeVM>()(s.object({ spaceId: s.id(), changeRequestId: s.optional(s.id()), pageId: s.optional(s.id()), markdown })),
+  /** Edits one's own comment, or reply (`replyId`). */
+  'review.editComment': req<ActOutcomeVM>()(s.object({ ...commentRef, replyId: s.optional(s.id()), markdown })),
+  /** Deletes one's own comment, or reply (`replyId`). */
+  'review.deleteComment': req<ActOutcomeVM>()(s.object({ ...commentRef, replyId: s.optional(s.id()) })),
+  /** Approves or requests changes, with an optional comment; needs the server's answer. */
+  'review.submitReview': req<ReviewVM>()(
+    s.object({ ...crRef, status: s.oneOf(['approved', 'changes-requested'] as const), markdown: s.optional(s.string({ max: 100_000 })) }),
+  ),
+  /** Asks an organization member to review: `user` is an id, an email or a display name. */
+  'review.requestReviewer': req<ActOutcomeVM>()(s.object({ ...crRef, user: s.string({ min: 1, max: 320 }) })),
+  'review.removeReviewer': req<ActOutcomeVM>()(s.object({ ...crRef, userId: s.id() })),
+  /** The members of the space's organization (listed when online, else as last listed), for choosing reviewers. */
+  'review.members': req<MemberVM[]>()(s.object(spaceRef)),
+  /** Which change request receives each synced space's edits. */
+  'review.targets': req<SpaceTargetVM[]>()(none),
+  /** The space's next pushes go into a new change request (created at once with a subject when online). */
+  'review.startChangeRequest': req<SpaceTargetVM>()(s.object({ ...spaceRef, subject: s.optional(s.string({ min: 1, max: 100 })) })),
+  /** The space's pushes go into this open change request of the user's. */
+  'review.useChangeRequest': req<SpaceTargetVM>()(s.object(crRef)),
 
   'log.list': req<LogEntryVM[]>()(
     s.object({
@@ -157,7 +199,7 @@ const REQUESTS = {
   'pages.get': req<PageDetailVM>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
   /** Shows a page in the Pages view from outside it: the host emits `pages.opened`. Give its id or its path. */
   'pages.open': req<void>()(s.object({ ...spaceRef, pageId: s.optional(s.id()), path: s.optional(s.string({ min: 1, max: 4096 })) })),
-  'pages.openInEditor': req<void>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
+  'pages.openInEditor': req<OpenedVM>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }) })),
   /** A page of a change request's diff, before and after, rendered. */
   'review.renderedDiff': req<RenderedDiffVM>()(s.object({ ...crRef, pageId: s.id() })),
 
@@ -178,9 +220,11 @@ const REQUESTS = {
   'history.text': req<VersionTextVM>()(s.object({ ...pageRef, version: versionNumber })),
   /** Writes a version back into the folder (the next sync pushes it); the file's current text is kept first. */
   'history.restore': req<RestoreResultVM>()(s.object({ ...pageRef, version: versionNumber })),
+  /** Puts back, from history, every page file deleted here in a space (one click for a mass-delete stop); then syncs. */
+  'history.restoreDeleted': req<RestoredDeletedVM>()(s.object(spaceRef)),
 
   'app.openExternal': req<void>()(s.object({ url: s.string({ min: 1, max: 4096 }) })),
-  'app.openFolder': req<void>()(s.object({ spaceId: s.optional(s.id()) })),
+  'app.openFolder': req<OpenedVM>()(s.object({ spaceId: s.optional(s.id()) })),
 } as const;
 
 export type RequestName = keyof typeof REQUESTS;

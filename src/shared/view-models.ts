@@ -2,6 +2,9 @@
  * The view models of the contract (contract.ts): what each request returns and each event
  * carries, shaped for the views. Plain data, so they cross IPC and the WebSocket as JSON.
  */
+import type { SyncStateName } from './sync-state';
+
+export type { SyncStateName } from './sync-state';
 export interface UserVM {
   id: string;
   displayName: string;
@@ -33,7 +36,8 @@ export interface CollectionVM {
   title: string;
 }
 
-export type SpaceState = 'not-synced' | 'synced' | 'syncing' | 'pending' | 'conflicts' | 'error';
+/** A space's sync state (the one state, per space), or `not-chosen` for a space not synced into this folder. */
+export type SpaceState = SyncStateName | 'not-chosen';
 
 export interface SpaceVM {
   id: string;
@@ -45,11 +49,14 @@ export interface SpaceVM {
   selected: boolean;
   /** Folder of this space inside the sync folder, once synced. */
   folder: string | null;
+  /** The last cycle of this space that reached the server and completed. */
   lastSyncAt: string | null;
   pendingEdits: number;
   conflicts: number;
   lastError: string | null;
   state: SpaceState;
+  /** Why the space is in its state (empty when in sync), as the banner lists them. */
+  reasons: StateReasonVM[];
 }
 
 export interface CatalogVM {
@@ -70,7 +77,32 @@ export interface SettingsVM {
   canChooseFolder: boolean;
 }
 
-export type SyncState = 'signed-out' | 'idle' | 'syncing' | 'offline' | 'conflicts' | 'token-rejected' | 'paused' | 'error';
+/** The one sync state (sync-state.ts), or signed-out before there is a session. */
+export type SyncState = SyncStateName | 'signed-out';
+
+/** What the writer can do about a reason; each host offers it its own way (a button here, a command in the CLI). */
+export type StateActionVM =
+  | 'resolve-conflict'
+  | 'show-file'
+  | 'restore-deleted'
+  | 'sign-in'
+  | 'choose-spaces'
+  | 'sync-now'
+  | 'resume'
+  | 'open-review'
+  | 'show-folder'
+  | 'none';
+
+/** Why the sync is in its state: what happened, and the action that settles it. */
+export interface StateReasonVM {
+  kind: string;
+  /** The space it is about; null for the whole folder. */
+  spaceId: string | null;
+  /** The file, relative to the space folder. */
+  path?: string;
+  message: string;
+  action: StateActionVM;
+}
 
 export interface SyncProgressVM {
   phase: string;
@@ -82,12 +114,20 @@ export interface SyncProgressVM {
 
 export interface SyncStatusVM {
   state: SyncState;
+  /** Every reason behind the state, needs-you ones first. */
+  reasons: StateReasonVM[];
   progress: SyncProgressVM | null;
   paused: boolean;
   conflicts: number;
+  /** Review actions queued to be sent. */
   pendingActions: number;
-  lastCycleAt: string | null;
-  /** One line a person can act on, for offline/error/token-rejected states. */
+  /** Local edits not on the server yet. */
+  editsWaiting: number;
+  /** The last cycle that reached the server and completed (ISO), or null. */
+  lastReachedServerAt: string | null;
+  /** Offline: since when the API could not be reached. */
+  offlineSince: string | null;
+  /** A passing line beside the state (waiting for another Quire to finish with the folder, a damaged mirror set aside). */
   message: string | null;
   /** Increases with every change, so late or repeated events can be ignored. */
   seq: number;
@@ -126,6 +166,8 @@ export interface ReactionVM {
   /** Whether the signed-in user is among those who reacted. */
   mine: boolean;
   pending?: boolean;
+  /** Who reacted (set by the service). */
+  users?: UserVM[];
 }
 
 export interface ReplyVM {
@@ -137,6 +179,8 @@ export interface ReplyVM {
   pending: boolean;
   /** Server's message when a queued action was refused. */
   failure?: string;
+  /** Written by the signed-in user: theirs to edit or delete (set by the service). */
+  mine?: boolean;
 }
 
 export type CommentStatus = 'open' | 'resolved';
@@ -157,6 +201,10 @@ export interface CommentVM {
   reactions: ReactionVM[];
   pending: boolean;
   failure?: string;
+  /** Written by the signed-in user: theirs to edit or delete (set by the service). */
+  mine?: boolean;
+  /** The page's file relative to its space folder, for a link to the Pages view or the preview (`#pages/<spaceId>/<path>`); null when it has none here. */
+  pagePath?: string | null;
 }
 
 export interface ThreadVM extends CommentVM {
@@ -198,10 +246,125 @@ export interface PageDiffVM {
 
 export interface ChangeRequestDetailVM {
   changeRequest: ChangeRequestVM;
+  /** The description, as text. */
   description: string | null;
+  /** Merge is possible as far as Quire knows (`actions.merge` is empty); the server has the last word. */
   canMerge: boolean;
   diff: PageDiffVM[];
   threads: ThreadVM[];
+  reviews: ReviewVM[];
+  requestedReviewers: RequestedReviewerVM[];
+  /** Why each action is not possible now (empty: it is), from permissions, state and the merge rules as last seen. */
+  actions: ChangeRequestActionsVM;
+  /** The space's pushes go into this change request. */
+  receivesYourEdits: boolean;
+}
+
+export interface ReviewVM {
+  id: string;
+  reviewer: UserVM;
+  status: 'approved' | 'changes-requested';
+  /** Superseded by a newer review or review request of the same reviewer. */
+  outdated: boolean;
+  /** The comment given with it, as markdown. */
+  comment: string | null;
+  at: string;
+}
+
+export interface RequestedReviewerVM {
+  /** A user id (or `team:<id>`). */
+  id: string;
+  displayName: string;
+  requestedBy: UserVM | null;
+  /** Asked for, or withdrawn, by an action not sent yet. */
+  pending: 'add' | 'remove' | null;
+}
+
+export type BlockerCode = 'no-permission' | 'merged' | 'archived' | 'draft' | 'open' | 'up-to-date' | 'rule' | 'unknown';
+
+/** Why an action cannot be done now. `rule`: the space's merge rules as last seen (the server has the last word). */
+export interface BlockerVM {
+  code: BlockerCode;
+  message: string;
+}
+
+export interface ChangeRequestActionsVM {
+  merge: BlockerVM[];
+  update: BlockerVM[];
+  archive: BlockerVM[];
+  reopen: BlockerVM[];
+  edit: BlockerVM[];
+  review: BlockerVM[];
+  reviewers: BlockerVM[];
+  comment: BlockerVM[];
+}
+
+/** What became of an action: sent at once, queued (offline: `message` says why), refused (the server's reason), or withdrawn (it undid something never sent). */
+export interface ActOutcomeVM {
+  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn';
+  message: string | null;
+  /** The comment or reply it created or changed (a `local:` id until sent). */
+  targetId: string | null;
+  actionId: string;
+}
+
+export type InboxReasonVM = 'review-requested' | 'reviewed' | 'comment-on-my-change-request' | 'comment-on-my-page' | 'mention' | 'reply-to-me';
+
+/** Something that asks for the user: a change request, or a thread. */
+export interface InboxItemVM {
+  /** Give it to `review.markRead`. */
+  key: string;
+  reasons: InboxReasonVM[];
+  /** New since the user last looked (`review.markRead`). */
+  unread: boolean;
+  /** The latest activity by someone else. */
+  activityAt: string;
+  by: UserVM | null;
+  spaceId: string;
+  spaceTitle: string;
+  changeRequest: ChangeRequestVM | null;
+  /** The thread, for a comment item. */
+  thread: ThreadVM | null;
+}
+
+/** A review action the server refused, with its reason (kept until dismissed). */
+export interface RefusedActionVM {
+  actionId: string;
+  kind: string;
+  /** The comment, reply or change request it was about. */
+  targetId: string | null;
+  message: string;
+  at: string;
+}
+
+export interface ReviewStateVM {
+  /** When review data was last refreshed from the server; null: never. */
+  refreshedAt: string | null;
+  /** The last refresh attempt reached the server. */
+  online: boolean;
+  pendingActions: number;
+  refused: RefusedActionVM[];
+}
+
+export interface MemberVM extends UserVM {
+  email?: string;
+}
+
+/** Which change request receives a space's edits. */
+export interface SpaceTargetVM {
+  spaceId: string;
+  spaceTitle: string;
+  /** none: the next push opens one; new: the next push opens the one asked for; open: `number` receives them. */
+  state: 'none' | 'new' | 'creating' | 'open';
+  changeRequestId: string | null;
+  number: number | null;
+  subject: string | null;
+  /** The user chose it (new / use). */
+  chosen: boolean;
+  subjectByUser: boolean;
+  pages: number;
+  /** Change requests the space's pushes went to before, still open. */
+  setAside: { changeRequestId: string; number: number | null; subject: string; pages: number }[];
 }
 
 export interface ShareLinkVM {
@@ -251,7 +414,12 @@ export interface SiteVM {
   shareLinks: ShareLinkVM[];
 }
 
-export type PageSyncState = 'synced' | 'pending-edit' | 'new' | 'conflict';
+/**
+ * Where a page stands for the writer: created here and not on main yet (new), edited and not
+ * pushed (edited), pushed into Quire's change request (in-change-request), not pushed and why
+ * (held), in conflict, or as main has it (synced).
+ */
+export type PageSyncState = 'synced' | 'new' | 'edited' | 'in-change-request' | 'held' | 'conflict';
 
 export interface PageNodeVM {
   /** The page's id, or `new:<path>` for a file not pushed yet. */
@@ -261,6 +429,10 @@ export interface PageNodeVM {
   /** The page's file, relative to its space folder; null for groups and links. */
   path: string | null;
   sync: PageSyncState;
+  /** The number of Quire's change request holding this page's edit, when it holds one. */
+  changeRequest: number | null;
+  /** Why the page is held (not pushed), when it is. */
+  why: string | null;
   children: PageNodeVM[];
 }
 
@@ -296,6 +468,8 @@ export interface PageDetailVM {
   /** Unresolved comments on this page. */
   comments: CommentVM[];
   sync: PageSyncState;
+  changeRequest: number | null;
+  why: string | null;
 }
 
 /** A change request's page before and after, rendered. */
@@ -396,4 +570,22 @@ export interface RestoreResultVM {
   savedVersion: number | null;
   /** The page's own path holds another page's file, so the version went beside it. */
   besideOther: boolean;
+}
+
+/**
+ * A file or folder the user asked to open. The desktop app opens it (`opened`); a browser cannot
+ * start apps on the computer, so the browser host answers with the absolute path to copy instead.
+ */
+export interface OpenedVM {
+  opened: boolean;
+  /** Absolute path on the computer Quire runs on. */
+  path: string;
+}
+
+/** What `sync.restoreDeleted` put back. */
+export interface RestoredDeletedVM {
+  /** Files written back, relative to the sync folder. */
+  restored: string[];
+  /** Deleted pages history had no version of (left deleted). */
+  missing: string[];
 }

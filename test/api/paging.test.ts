@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { PagingError } from '../../src/main/core/api';
 import { clientFor, json, spaceBody, startServer, TOKEN, type ScriptedServer } from './scripted-server';
 
 let server: ScriptedServer | undefined;
@@ -47,11 +48,41 @@ describe('paging', () => {
   });
 
   it('stops with an error instead of looping when the API repeats a page token', async () => {
-    server = await startServer((_req, res) => json(res, 200, { items: [item('x')], next: { page: 'same' } }));
+    let n = 0;
+    server = await startServer((_req, res) => json(res, 200, { items: [item(`x${n++}`)], next: { page: 'same' } }));
     const { client } = clientFor(server);
 
     await expect(client.listAll((api, query, params) => api.orgs.listOrganizationsForAuthenticatedUser(query, params))).rejects.toThrow(
-      /page token "same" twice/,
+      /^GET \/orgs: page 2 of the list points to a next page the list already had, so Quire stopped asking for more\./,
+    );
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it('stops after maxPages pages when the API hands out fresh tokens and items forever (issue 17, item 2)', async () => {
+    server = await startServer((req, res) => {
+      const n = Number(req.query.get('page') ?? '1');
+      json(res, 200, { items: [item(`p${n}a`), item(`p${n}b`)], next: { page: String(n + 1) } });
+    });
+    const { client } = clientFor(server, { maxPages: 5 });
+
+    const error = await client.listAll((api, query, params) => api.orgs.listSpacesInOrganizationById('org1', query, params)).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(PagingError);
+    expect((error as Error).message).toMatch(
+      /^GET \/orgs\/org1\/spaces: the list goes on past 5 pages \(10 items so far\), more than Quire follows, so Quire stopped asking for more\. .*check the API address/,
+    );
+    expect(server.seen).toHaveLength(5);
+  });
+
+  it('stops when a page lists an item an earlier page already listed, whatever its token (issue 17, item 2)', async () => {
+    server = await startServer((req, res) => {
+      const n = Number(req.query.get('page') ?? '1');
+      json(res, 200, { items: [item('a'), item('b')], next: { page: `fresh-${n + 1}` } });
+    });
+    const { client } = clientFor(server);
+
+    await expect(client.listAll((api, query, params) => api.orgs.listOrganizationsForAuthenticatedUser(query, params))).rejects.toThrow(
+      /^GET \/orgs: page 2 of the list repeats “a”, which an earlier page already listed, so Quire stopped asking for more\./,
     );
     expect(server.seen).toHaveLength(2);
   });

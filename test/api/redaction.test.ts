@@ -5,6 +5,7 @@
  */
 import { afterEach, expect, it } from 'vitest';
 import { ApiError } from '../../src/main/core/api';
+import { transformedForms } from '../helpers/token-forms';
 import { clientFor, startServer, TOKEN, type ScriptedServer } from './scripted-server';
 
 let server: ScriptedServer | undefined;
@@ -58,4 +59,31 @@ it('redacts the token from a plain-text error body and from a request path that 
   expect(error).toBeInstanceOf(ApiError);
   expect(everything(error)).not.toContain(TOKEN);
   expect((error as Error).message).toContain('[redacted]');
+});
+
+it('redacts the token in every form a proxy or framework turns it into, wherever the answer carries it (issue 17, item 16)', async () => {
+  const forms = Object.values(transformedForms(TOKEN));
+  server = await startServer((_req, res, n) => {
+    res.writeHead(n === 0 ? 503 : 400, `Rejected ${forms.join(' ')}`, { 'content-type': 'application/json', 'x-echo': forms.join(' ') });
+    res.end(JSON.stringify({ error: { code: forms.join(','), message: `You sent: ${forms.join(' | ')}` } }));
+  });
+  const { client, events } = clientFor(server, { maxAttempts: 2 });
+
+  const error = await client.call((api, p) => api.spaces.getSpaceById('abc', {}, p)).catch((e: unknown) => e);
+
+  expect(error).toBeInstanceOf(ApiError);
+  const all = everything(error) + JSON.stringify(events);
+  for (const [name, form] of Object.entries(transformedForms(TOKEN))) expect(all, name).not.toContain(form);
+  expect(all).toContain('[redacted]');
+});
+
+it('leaves ordinary text alone', async () => {
+  const text = 'GET /spaces/abc: 400 Bad Request — title “Café” (id 6162, base64 aGVsbG8gd29ybGQ=, s e c r e t)';
+  server = await startServer((_req, res) => {
+    res.writeHead(400, 'Bad Request', { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 400, message: text.slice(text.indexOf('title')) } }));
+  });
+  const { client } = clientFor(server, { maxAttempts: 1 });
+
+  await expect(client.call((api, p) => api.spaces.getSpaceById('abc', {}, p))).rejects.toThrow(text);
 });

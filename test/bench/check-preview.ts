@@ -1,10 +1,12 @@
 /**
- * Check and preview benchmark (issue 12 targets), on a generated 2,000-page space of ~3 KB pages
- * in Git Sync layout (nested folders, SUMMARY.md, links with anchors between pages, images,
- * hints, tabs, code):
+ * Check and preview benchmark (issue 12 targets, issue 20: with highlighting and math on), on a
+ * generated 2,000-page space of ~3 KB pages in Git Sync layout (nested folders, SUMMARY.md,
+ * links with anchors between pages, images, hints, tabs, code in several languages, math):
  * - `quire check` over the space, as a process (the bundled CLI; target < 2 s), and in process;
- * - the preview's first render of a 3 KB page, request to full HTML (target < 200 ms);
- * - from a save to the browser showing the change (headless chromium; target < 1 s).
+ * - `quire check` of a page whose frontmatter holds 20,000 keys (issue 17: it was quadratic);
+ * - the preview's first render of a 3 KB page with math and code in three languages, request
+ *   to full HTML (target < 200 ms): the first page with KaTeX and highlight.js to load;
+ * - from a save to the browser showing the change, on that page (headless chromium; target < 1 s).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { checkFolder } from '../../src/main/core/check';
 import { startPreview } from '../../src/main/hosts/preview';
 import { launchBrowser } from '../helpers/chromium';
 import { mulberry32 } from '../helpers/random';
-import { CLI_NODE_FLAGS } from './cli-process';
+import { CLI, CLI_NODE_FLAGS } from './cli-process';
 
 const PAGES = 2000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -22,7 +24,20 @@ const ms = (n: number) => `${Math.round(n)} ms`;
 
 const WORDS = 'metrics server scrape target retention series label query alert dashboard panel export disk memory cluster node replica shard'.split(' ');
 
-/** Writes the space; returns its folder and the path of one page of about 3 KB. */
+/** A page of about 3 KB with math (inline and block) and code in three languages: what the preview's first render is timed on. */
+function mathAndCodePage(): string {
+  const parts = ['# Math and code\n', 'The disk needed grows as $$n \\times r$$ for $$n$$ series kept $$r$$ days.\n'];
+  parts.push('$$\n\\sum_{i=1}^{N} \\frac{s_i \\cdot r}{2^{k}} \\leq \\sqrt{\\int_0^\\infty e^{-x^2}\\,dx}\n$$\n');
+  parts.push(
+    '{% code title="server.js" lineNumbers="true" %}\n```javascript\nimport { createServer } from "node:http";\nconst port = Number(process.env.PORT ?? 9400);\ncreateServer((req, res) => res.end("hello " + req.url)).listen(port);\n```\n{% endcode %}\n',
+  );
+  parts.push('```python\ndef retention(series: int, days: int) -> int:\n    return series * days * 2\n```\n');
+  parts.push('```bash\nlumen serve --port 9400 --retention 30d\n```\n');
+  while (parts.join('\n').length < 2900) parts.push(`${WORDS.join(' ')}. With $$x_{${parts.length}}^2$$ in it.\n`);
+  return parts.join('\n');
+}
+
+/** Writes the space; returns its folder and the path of one page of about 3 KB (with math and code). */
 export function generateSpaceFolder(pages = PAGES, seed = 7): { dir: string; samplePage: string; paths: string[] } {
   const random = mulberry32(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)]!;
@@ -48,26 +63,41 @@ export function generateSpaceFolder(pages = PAGES, seed = 7): { dir: string; sam
         parts.push(`{% tabs %}\n{% tab title="A" %}\n${sentence()}\n{% endtab %}\n{% tab title="B" %}\n${sentence()}\n{% endtab %}\n{% endtabs %}\n`);
       else if (roll < 0.47) parts.push(`![diagram](${rel(path, '.gitbook/assets/diagram.png')})\n`);
       else if (roll < 0.55) parts.push('```yaml\nretention: 30d\nlisten: 0.0.0.0:9400\n```\n');
+      else if (roll < 0.58) parts.push(`The cost is $$${pick(WORDS)} \\times ${section + 1}$$ per day.\n`);
       else parts.push(`${sentence()}. ${sentence()}.\n`);
     }
     if (section === 0) parts.push('## Section 0\n');
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), parts.join('\n'));
   });
-  writeFileSync(join(dir, 'SUMMARY.md'), `# Table of contents\n\n${paths.map((p, i) => `* [Page ${i}](${p})`).join('\n')}\n`);
-  const samplePage = paths.find((p) => Math.abs(readFileSync(join(dir, p)).length - 3000) < 300) ?? paths[0]!;
+  const samplePage = 'math-and-code.md';
+  writeFileSync(join(dir, samplePage), mathAndCodePage());
+  writeFileSync(join(dir, 'SUMMARY.md'), `# Table of contents\n\n${paths.map((p, i) => `* [Page ${i}](${p})`).join('\n')}\n* [Math and code](${samplePage})\n`);
   return { dir, samplePage, paths };
 }
 
-export async function benchCheckPreview(): Promise<Record<string, string | number>> {
-  const { dir, samplePage, paths } = generateSpaceFolder();
+/** `quire check` (in process) of one page whose frontmatter holds `keys` keys. */
+function checkBigFrontmatter(keys: number): number {
+  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-frontmatter-'));
   try {
-    const cli = join(process.cwd(), 'out/cli/quire.mjs');
+    writeFileSync(join(dir, 'README.md'), `---\n${Array.from({ length: keys }, (_, i) => `key${i}: value ${i}`).join('\n')}\n---\n\n# Page\n\nBody.\n`);
+    writeFileSync(join(dir, 'SUMMARY.md'), '* [Page](README.md)\n');
+    const t0 = performance.now();
+    checkFolder(dir, null);
+    return performance.now() - t0;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchCheckPreview(pages = PAGES): Promise<Record<string, string | number>> {
+  const { dir, samplePage, paths } = generateSpaceFolder(pages);
+  try {
     const cliRuns: number[] = [];
     let problems = 0;
     for (let k = 0; k < 3; k++) {
       const t0 = performance.now();
-      const run = spawnSync(process.execPath, [...CLI_NODE_FLAGS, cli, 'check', '--dir', dir, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const run = spawnSync(process.execPath, [...CLI_NODE_FLAGS, CLI, 'check', '--dir', dir, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       cliRuns.push(performance.now() - t0);
       if (run.status !== 0 && run.status !== 3) throw new Error(`quire check failed (${run.status}): ${run.stderr}`);
       problems = JSON.parse(run.stdout).spaces[0].problems.length;
@@ -78,6 +108,7 @@ export async function benchCheckPreview(): Promise<Record<string, string | numbe
       checkFolder(dir, null);
       inProcess.push(performance.now() - t0);
     }
+    const frontmatter = [5000, 20000].map((keys) => [keys, checkBigFrontmatter(keys)] as const);
 
     const server = await startPreview({ dir, log: () => undefined });
     const browser = await launchBrowser();
@@ -115,7 +146,8 @@ export async function benchCheckPreview(): Promise<Record<string, string | numbe
         'problems found (the generated links are all valid)': problems,
         'quire check, whole process (median of 3; target < 2 s)': ms(median(cliRuns)),
         'quire check, in process (median of 3)': ms(median(inProcess)),
-        [`preview first render of a ${readFileSync(join(dir, samplePage)).length}-byte page (target < 200 ms)`]: ms(first),
+        ...Object.fromEntries(frontmatter.map(([keys, t]) => [`quire check of a page with ${keys.toLocaleString('en-US')} frontmatter keys (linear)`, ms(t)])),
+        [`preview first render of a ${readFileSync(join(dir, samplePage)).length}-byte page, math and code on (target < 200 ms)`]: ms(first),
         '  of which rendering on the server': ms(firstServer),
         'preview first render of another page (median of 20)': ms(median(others)),
         'save to browser showing it (median of 10; target < 1 s)': ms(median(saves)),

@@ -11,15 +11,15 @@ import { fileURLToPath } from 'node:url';
 import type { FakeApi } from '../fake';
 
 const REPORT_USAGE = fileURLToPath(new URL('./report-usage.mjs', import.meta.url));
-export const CLI = fileURLToPath(new URL('../../out/cli/quire.mjs', import.meta.url));
+/** The installed `quire` command's file (package.json's `bin`): the launcher of the bundle in out/cli. */
+export const CLI = fileURLToPath(new URL('../../bin/quire.mjs', import.meta.url));
 /**
- * The node flags `quire` runs with, read from its launcher (package.json's `quire` script), so
- * the benchmark runs the command as a user does: `node <flags> out/cli/quire.mjs`.
+ * The node flags `quire` runs with, read from its launcher's first line (`#!/usr/bin/env -S node
+ * <flags>`), so the benchmark runs the command as a user does: `node <flags> bin/quire.mjs`.
  */
 export const CLI_NODE_FLAGS: string[] = (() => {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
-  const words = pkg.scripts.quire!.split(/\s+/);
-  return words.slice(words.indexOf('node') + 1, words.indexOf('out/cli/quire.mjs')).filter((w) => w.startsWith('--'));
+  const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0]!;
+  return shebang.split(/\s+/).filter((w) => w.startsWith('--'));
 })();
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux build). */
 const TICKS_PER_S = 100;

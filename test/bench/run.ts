@@ -5,7 +5,9 @@
 import { benchSync } from './sync';
 import { benchPush } from './push';
 import { benchReview } from './review';
+import { benchReviewView } from './review-view';
 import { benchUi } from './ui';
+import { benchState } from './state';
 import { benchCheckPreview } from './check-preview';
 import { benchFind } from './find';
 import { benchIndexUpkeep } from './index-upkeep';
@@ -22,7 +24,9 @@ const sections: Section[] = [
   { title: 'Sync of a 20,000-page space (~3 KB a page, 20 ms latency)', run: benchBigSpace },
   { title: 'Push (local edits into a change request)', run: benchPush },
   { title: 'Review (200 change requests, 5,000 comments)', run: benchReview },
+  { title: 'Review view (50 change requests, 500 comments)', run: () => benchReviewView() },
   { title: 'Desktop UI (web host in headless Chromium)', run: benchUi },
+  { title: 'Sync state in the window (web host in headless Chromium)', run: benchState },
   { title: 'Check and preview (2,000 pages of ~3 KB)', run: benchCheckPreview },
   { title: 'Search (20,000 pages, 5,000 comments) and history (2,000 pages x 10 versions)', run: benchFind },
   { title: 'Search index upkeep in a pull (2,000 pages of ~3 KB, 20 ms latency)', run: benchIndexUpkeep },

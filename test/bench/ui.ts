@@ -108,7 +108,7 @@ export async function benchUi(): Promise<Record<string, string | number>> {
     const catalog = await stack.service.request('catalog.refresh', {});
     await stack.service.request('spaces.select', { spaceIds: catalog.spaces.map((s) => s.id), selected: true });
     const after = await stack.service.syncOnce();
-    if (after.state !== 'idle') throw new Error(`bench sync ended in state ${after.state}: ${after.message ?? ''}`);
+    if (after.state !== 'in-sync') throw new Error(`bench sync ended in state ${after.state}: ${after.message ?? ''}`);
     const mirrorMs = performance.now() - mirrorStart;
     const unresolved = (await stack.service.request('review.comments', {})).length;
 

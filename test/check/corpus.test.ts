@@ -50,11 +50,11 @@ describe('the corpus', () => {
     expect(run.code).toBe(3);
     expect(run.stdout).toContain('README.md:3: error: The link `guide/missing.md` leads to guide/missing.md, which does not exist.');
     expect(run.stdout).toContain('    fix: Fix the path, or create the page and list it in SUMMARY.md.');
-    expect(run.stdout).toMatch(/13 errors, 5 warnings, 1 info — 13 errors to fix before pushing\.$/);
+    expect(run.stdout).toMatch(/13 errors, 4 warnings, 2 info — 13 errors to fix before pushing\.$/);
     const json = await quire(['check', '--dir', dir, '--json']);
     expect(json.code).toBe(3);
     const report = JSON.parse(json.stdout);
-    expect(report.counts).toEqual({ error: 13, warning: 5, info: 1 });
+    expect(report.counts).toEqual({ error: 13, warning: 4, info: 2 });
     expect(report.spaces[0].problems.map(shape)).toEqual(JSON.parse(readFileSync(join(CORPUS, 'broken.expected.json'), 'utf8')));
   });
 
@@ -146,6 +146,75 @@ describe('checkPageForPush: what would damage a page on the server', () => {
   it('lets through what only `quire check` reports: unknown blocks, stray end tags, broken links', () => {
     expect(checkPageForPush('# T\n\n{% warning %}\n{% endcode %}\n[x](nowhere.md)\n')).toEqual([]);
     expect(checkPageForPush(readFileSync(join(CORPUS, 'clean/guide/install.md'), 'utf8'))).toEqual([]);
+  });
+});
+
+describe('anchors as GitBook resolves them', () => {
+  it('accepts heading anchors in GitBook’s and GitHub’s spelling, explicit ids and numbered repeats; flags the rest', () => {
+    const dir = tempDir('quire-check-anchors-');
+    writeFileSync(join(dir, 'SUMMARY.md'), '# Table of contents\n\n* [Target](target.md)\n* [Links](links.md)\n');
+    writeFileSync(
+      join(dir, 'target.md'),
+      [
+        '# Target',
+        '',
+        '## 1. Create an app',
+        '## Math & TeX',
+        '## Set syntax...',
+        '## Größe der Datei',
+        '## Setup',
+        '## Setup',
+        '### Code block options <a href="#options" id="options"></a>',
+        '',
+        'Text with <a id="loose-anchor"></a> an anchor.',
+        '',
+      ].join('\n'),
+    );
+    const good = [
+      'id-1.-create-an-app',
+      'math-and-tex',
+      'math--tex',
+      'set-syntax...',
+      'größe-der-datei',
+      'gr%C3%B6%C3%9Fe-der-datei',
+      'setup',
+      'setup-1',
+      'options',
+      'loose-anchor',
+      'MATH-AND-TEX',
+    ];
+    const bad = ['setup-2', 'math', 'code-block-options'];
+    writeFileSync(join(dir, 'links.md'), `# Links\n\n${[...good, ...bad].map((a) => `[to ${a}](target.md#${a})`).join('\n\n')}\n`);
+    const broken = problemsOf(dir).filter((p) => p.code === 'broken-anchor');
+    expect(broken.map((p) => p.message.match(/#(\S+), which/)?.[1])).toEqual(bad);
+  });
+});
+
+describe('the output of quire check', () => {
+  it('groups problems by kind with their count, lists at most 20 of a kind, and --errors-only leaves warnings out', async () => {
+    const dir = copyOf('clean');
+    const links = Array.from({ length: 25 }, (_, i) => `[anchor ${i}](README.md#nowhere-${i})`).join('\n\n');
+    writeFileSync(join(dir, 'extra.md'), `# Extra\n\n${links}\n\n[gone](gone.md)\n`);
+    writeFileSync(join(dir, 'SUMMARY.md'), `${readFileSync(join(dir, 'SUMMARY.md'), 'utf8')}* [Extra](extra.md)\n`);
+    const run = await quire(['check', '--dir', dir]);
+    expect(run.code).toBe(3);
+    const lines = run.stdout.split('\n');
+    const head = lines.indexOf('  Links to missing anchors: 25 warnings');
+    expect(lines.indexOf('  Broken links: 1 error')).toBeGreaterThan(-1);
+    expect(lines.indexOf('  Broken links: 1 error')).toBeLessThan(head); // errors first
+    expect(lines.slice(head + 1).filter((l) => l.startsWith('    extra.md:')).length).toBe(20);
+    expect(run.stdout).toContain('    … and 5 more of these (`quire check --json` lists every one)');
+    expect(run.stdout).toMatch(/1 error, 25 warnings, 0 info — 1 error to fix before pushing\.$/);
+    const json = JSON.parse((await quire(['check', '--dir', dir, '--json'])).stdout);
+    expect(json.spaces[0].problems.filter((p: Problem) => p.code === 'broken-anchor')).toHaveLength(25);
+
+    const errorsOnly = await quire(['check', '--dir', dir, '--errors-only']);
+    expect(errorsOnly.code).toBe(3);
+    expect(errorsOnly.stdout).toContain('  Broken links: 1 error');
+    expect(errorsOnly.stdout).not.toContain(': warning:');
+    expect(errorsOnly.stdout).toMatch(/1 error, 25 warnings, 0 info — 1 error to fix before pushing\. \(warnings and info not listed: --errors-only\)$/);
+    const errorsJson = JSON.parse((await quire(['check', '--dir', dir, '--json', '--errors-only'])).stdout);
+    expect(errorsJson.spaces[0].problems.map((p: Problem) => p.code)).toEqual(['broken-link']);
   });
 });
 

@@ -201,7 +201,27 @@ describe('scanBlocks: problems, each with its line and how to fix it', () => {
       ['unknown-block', 1],
       ['unexpected-end', 4],
     ]);
-    expect(scanBlocks('{% hnit %}').problems[0]!.message).toMatch(/^line 1: \{% hnit %\} is not a GitBook block \(known: hint, tabs, .*\): fix the name/);
+    expect(scanBlocks('{% hnit %}').problems[0]!.message).toMatch(
+      /^line 1: \{% hnit %\} is not a block GitBook documents \(known: hint, tabs, .*\); Quire keeps it as written: fix the name/,
+    );
+  });
+
+  it("an integration's block (`{% @vendor/block … %}`) stands alone and is no problem, wherever it sits", () => {
+    const md = '{% hint %}\n{% @github-files/github-code-block url="https://github.com/a/b/blob/main/x.ts" %}\n{% endhint %}\n{% @mermaid/diagram %}\n';
+    const scan = scanBlocks(md);
+    expect(scan.problems).toEqual([]);
+    expect(scan.blocks.map((b) => [b.name, b.startLine, b.endLine, b.parent, b.args])).toEqual([
+      ['hint', 1, 3, null, {}],
+      ['@github-files/github-code-block', 2, 2, 0, { url: 'https://github.com/a/b/blob/main/x.ts' }],
+      ['@mermaid/diagram', 4, 4, null, {}],
+    ]);
+    // Its quoting can still be broken.
+    expect(kinds('{% @github-files/github-code-block url="https://x %}')).toEqual([['malformed-tag', 1]]);
+    // `{% @ %}` or `{% @vendor %}` names no block.
+    expect(kinds('{% @ %}\n{% @vendor %}')).toEqual([
+      ['malformed-tag', 1],
+      ['malformed-tag', 2],
+    ]);
   });
 
   it('a missing required argument', () => {

@@ -136,8 +136,14 @@ describe('parsePageFile', () => {
       expect(err.line).toBeGreaterThanOrEqual(3);
     });
 
-    it('duplicate keys', () => {
-      expect(errorOf('---\nicon: a\nicon: b\n---\n').message).toMatch(/unique/);
+    it('duplicate keys, at the line of the repeated key, nested mappings included', () => {
+      const top = errorOf('---\nicon: a\ndescription: x\nicon: b\n---\n');
+      expect(top.message).toMatch(/not valid YAML at line 4: Map keys must be unique/);
+      expect(top.line).toBe(4);
+      const nested = errorOf('---\nlayout:\n  title:\n    visible: true\n    visible: false\n---\n');
+      expect(nested.line).toBe(5);
+      // The same key in two mappings is no repeat.
+      expect(parsePageFile('---\na:\n  x: 1\nb:\n  x: 2\n---\n').meta).toEqual({ a: { x: 1 }, b: { x: 2 } });
     });
 
     it('no closing line', () => {

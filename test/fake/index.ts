@@ -20,6 +20,7 @@ import { accountRoutes } from './routes/account';
 import { changeRequestRoutes } from './routes/change-requests';
 import { commentRoutes } from './routes/comments';
 import { contentRoutes } from './routes/content';
+import { reviewRoutes } from './routes/reviews';
 import { siteRoutes } from './routes/sites';
 import type { RouteTable } from './routes/types';
 import { Serializer } from './serialize';
@@ -43,6 +44,7 @@ export {
   type PagePatch,
 } from './store';
 export type * from './model';
+export { FakeReviews } from './reviews';
 export { DEFAULT_MARKDOWN, GITBOOK_MARKDOWN, type MarkdownSettings } from './markdown-settings';
 export { parseStableRef, formatStableRef, type StableRef } from './stable-refs';
 
@@ -81,6 +83,7 @@ const ROUTES: RouteTable = {
   ...contentRoutes,
   ...changeRequestRoutes,
   ...commentRoutes,
+  ...reviewRoutes,
   ...siteRoutes,
 };
 

@@ -12,6 +12,8 @@ export interface OrgRec {
   title: string;
   createdAt: string;
   memberIds: string[];
+  /** The organization's merge rules (spaces inherit them by default); none when unset. */
+  mergeRules?: MergeRulesRec;
 }
 
 export interface CollectionRec {
@@ -38,7 +40,22 @@ export interface SpaceRec {
   /** Id of the revision currently live on main. */
   revisionId: string;
   nextChangeRequestNumber: number;
+  /** The space's merge rules (MergeRulesSpaceConfiguration); inherit (the organization's) when unset. */
+  mergeRules?: MergeRulesRec | { type: 'inherit' };
+  /** What the token's user may do here (the Space's `permissions`); every permission when unset. */
+  permissions?: Partial<Record<'edit' | 'comment' | 'merge' | 'review' | 'admin', boolean>>;
 }
+
+/** A merge rule as the OpenAPI document's `MergeRule` has it. */
+export interface MergeRuleRec {
+  rule: string;
+  users?: string[];
+  expression?: string;
+  message?: string;
+}
+
+/** `MergeRulesStandaloneConfiguration`: rules that must all pass, or none. */
+export type MergeRulesRec = { type: 'rules'; rules: MergeRuleRec[] } | { type: 'none' };
 
 export type PageType = 'document' | 'group' | 'link';
 
@@ -136,6 +153,35 @@ export interface ChangeRequestRec {
   mergedBy?: string;
   /** Users asked to review (the `requestedReviewer` list filter); tests set it directly. */
   requestedReviewers?: string[];
+  /** A JSON document (`JSONDocument`), as `updateChangeRequestById` takes it. */
+  description?: unknown;
+}
+
+export type ReviewStatus = 'approved' | 'changes-requested';
+
+/** A formal review of a change request (`ChangeRequestReview`). */
+export interface ReviewRec {
+  id: string;
+  spaceId: string;
+  changeRequestId: string;
+  reviewer: string;
+  status: ReviewStatus;
+  /** The change request's revision when reviewed. */
+  revision: string;
+  /** Superseded by a newer review or review request of the same reviewer. */
+  outdated: boolean;
+  requestedBy?: string;
+  /** The comment posted with it (a comment of the change request), when one was given. */
+  comment?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Who asked a reviewer, when, at which revision (`ChangeRequestRequestedReviewer`). */
+export interface ReviewRequestRec {
+  requestedBy: string;
+  revision: string;
+  createdAt: string;
 }
 
 export interface Reaction {

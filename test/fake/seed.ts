@@ -198,6 +198,12 @@ export function seedDemo(store: FakeStore): DemoSeed {
     changes: [{ operation: 'update_page', page: faq.id, document: { markdown: 'Questions.\n\n## Can I work offline?\n\nYes.' } }],
   });
 
+  // A reviewer's day: Alex asks you (the token's user) to review; Sam already asked for changes;
+  // the handbook merges only with an approving review.
+  store.review.request(handbook.id, editIntro.id, [sam.id, store.currentUser.id], alex.id);
+  store.review.submit(handbook.id, editIntro.id, { status: 'changes-requested', by: sam.id });
+  store.review.setMergeRules({ space: handbook.id }, { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] });
+
   const question = store.addComment(handbook.id, { body: 'Should we link the install guide here?', page: welcome.id, by: sam.id });
   store.addReply(handbook.id, question.id, { body: 'Yes, added in the polish change request.', by: alex.id });
   store.addReply(handbook.id, question.id, { body: 'Thanks!', by: sam.id });

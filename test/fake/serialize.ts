@@ -12,6 +12,8 @@ import type {
   Reaction,
   ReplyRec,
   ReusableContentRec,
+  ReviewRec,
+  ReviewRequestRec,
   RevisionRec,
   ShareLinkRec,
   SiteRec,
@@ -152,7 +154,7 @@ export class Serializer {
       type: 'business',
       inviteLinks: false,
       plan: 'free_2024',
-      mergeRules: { type: 'none' },
+      mergeRules: org.mergeRules ?? { type: 'none' },
       trial: { status: 'notapplicable', count: 0 },
       urls: { location: this.api(`/orgs/${org.id}`), app: this.app(`/o/${org.id}`) },
       permissions: ALL_ORG_PERMISSIONS,
@@ -185,7 +187,7 @@ export class Serializer {
       createdAt: space.createdAt,
       updatedAt: space.updatedAt,
       ...(space.editMode ? { editMode: space.editMode } : {}),
-      mergeRules: { type: 'inherit' },
+      mergeRules: space.mergeRules ?? { type: 'inherit' },
       urls: {
         location: this.api(`/spaces/${space.id}`),
         app: this.app(`/o/${space.orgId}/s/${space.id}`),
@@ -199,7 +201,7 @@ export class Serializer {
       changeRequests: crs.length,
       changeRequestsOpen: crs.filter((cr) => cr.status === 'open').length,
       changeRequestsDraft: crs.filter((cr) => cr.status === 'draft').length,
-      permissions: ALL_SPACE_PERMISSIONS,
+      permissions: { ...ALL_SPACE_PERMISSIONS, ...space.permissions },
     };
   }
 
@@ -323,6 +325,7 @@ export class Serializer {
       number: cr.number,
       status: cr.status,
       subject: cr.subject,
+      ...(cr.description !== undefined ? { description: cr.description } : {}),
       createdBy: this.userById(cr.createdBy),
       createdAt: cr.createdAt,
       updatedAt: cr.updatedAt,
@@ -373,7 +376,7 @@ export class Serializer {
         ...(comment.nodeId !== undefined ? { node: { id: comment.nodeId } } : {}),
       },
       urls: { location: this.api(base) },
-      permissions: { view: true, edit: true, reply: true, delete: true },
+      permissions: this.postPermissions(comment.postedBy),
       status: comment.status,
       ...(comment.status === 'resolved' ? { resolvedAt: comment.resolvedAt, resolvedBy: this.userById(comment.resolvedBy ?? comment.postedBy) } : {}),
     };
@@ -392,7 +395,41 @@ export class Serializer {
       reactions: this.reactions(reply.reactions),
       body: this.body(reply.markdown, format),
       urls: { location: this.api(`${base}/replies/${reply.id}`) },
-      permissions: { view: true, edit: true, reply: true, delete: true },
+      permissions: this.postPermissions(reply.postedBy),
+    };
+  }
+
+  /** Anyone may read and reply; only the author edits or deletes a comment or reply. */
+  private postPermissions(postedBy: string): Json {
+    const own = postedBy === this.store.currentUser.id;
+    return { view: true, edit: own, reply: true, delete: own };
+  }
+
+  review(review: ReviewRec, format: BodyFormat): Json {
+    const comment = review.comment !== undefined ? this.store.comments.get(review.comment) : undefined;
+    return {
+      object: 'change-request-review',
+      id: review.id,
+      revision: review.revision,
+      reviewer: this.userById(review.reviewer),
+      ...(review.requestedBy !== undefined ? { requestedBy: this.userById(review.requestedBy) } : {}),
+      status: review.status,
+      outdated: review.outdated,
+      ...(comment ? { comment: this.comment(comment, format) } : {}),
+      createdAt: review.createdAt,
+      updatedAt: review.updatedAt,
+      urls: { location: this.api(`/spaces/${review.spaceId}/change-requests/${review.changeRequestId}/reviews/${review.id}`) },
+    };
+  }
+
+  requestedReviewer(userId: string, request: ReviewRequestRec): Json {
+    return {
+      object: 'change-request-requested-reviewer',
+      revision: request.revision,
+      requestedBy: this.userById(request.requestedBy),
+      createdAt: request.createdAt,
+      kind: 'user',
+      user: this.userById(userId),
     };
   }
 

@@ -33,6 +33,7 @@ import { blobKeyFor, guessContentType } from './batch-files';
 import { documentIdFor, normaliseBody } from './markdown';
 import { DEFAULT_MARKDOWN, type MarkdownSettings } from './markdown-settings';
 import { mergeRevisions } from './merge';
+import { FakeReviews } from './reviews';
 import { ContentError, pagePath, pagesInOrder, RevisionDraft, type PagePatch } from './tree';
 
 export { BatchError, ContentError };
@@ -128,6 +129,8 @@ export class FakeStore {
   readonly shareLinks = new Map<string, ShareLinkRec>();
   readonly blobs = new Map<string, { bytes: Buffer; contentType: string }>();
   readonly currentUser: UserRec;
+  /** Reviews, requested reviewers and merge rules (reviews.ts). */
+  readonly review: FakeReviews;
   /** Mutable: tests may switch settings at run time. */
   readonly markdown: MarkdownSettings;
 
@@ -138,6 +141,7 @@ export class FakeStore {
   constructor(options: StoreOptions = {}) {
     this.clock = options.now ?? (() => new Date());
     this.markdown = { ...DEFAULT_MARKDOWN, ...options.markdown };
+    this.review = new FakeReviews(this);
     this.currentUser = this.addUser({
       displayName: options.currentUser?.displayName ?? 'Casey Quire',
       email: options.currentUser?.email ?? 'casey@example.com',
@@ -430,7 +434,11 @@ export class FakeStore {
     return [...this.changeRequests.values()].filter((cr) => cr.spaceId === spaceId);
   }
 
-  updateChangeRequestFields(spaceId: string, idOrNumber: string | number, patch: { subject?: string; status?: ChangeRequestStatus }): ChangeRequestRec {
+  updateChangeRequestFields(
+    spaceId: string,
+    idOrNumber: string | number,
+    patch: { subject?: string; status?: ChangeRequestStatus; description?: unknown },
+  ): ChangeRequestRec {
     const cr = this.changeRequest(spaceId, idOrNumber);
     if (patch.status !== undefined && patch.status !== cr.status) {
       if (cr.status === 'merged') throw new InvalidRequestError(`change request #${cr.number} is merged; its status can no longer change`);
@@ -438,6 +446,7 @@ export class FakeStore {
       cr.status = patch.status;
     }
     if (patch.subject !== undefined) cr.subject = patch.subject;
+    if (patch.description !== undefined) cr.description = patch.description;
     cr.updatedAt = this.now();
     return cr;
   }

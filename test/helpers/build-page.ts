@@ -20,7 +20,13 @@ export async function buildPage(entryDir = join(ROOT, 'src/renderer')): Promise<
     base: './',
     logLevel: 'warn',
     plugins: [react()],
-    build: { outDir, emptyOutDir: true, reportCompressedSize: false },
+    // As electron.vite.config.ts: KaTeX's fonts stay files (the window's CSP refuses data: fonts).
+    build: {
+      outDir,
+      emptyOutDir: true,
+      reportCompressedSize: false,
+      assetsInlineLimit: (file: string) => (/\.(?:woff2?|ttf|otf)$/i.test(file) ? false : undefined),
+    },
   });
   return outDir;
 }

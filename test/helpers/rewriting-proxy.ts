@@ -1,9 +1,10 @@
 /**
  * A proxy in front of the fake that can change answers on their way back: a hostile server
- * or a meddling proxy (a token echoed in the status text, a 200 of the wrong shape). The fake
- * itself only ever sends answers that match the API's specification.
+ * or a meddling proxy (a token echoed in the status text, a 200 of the wrong shape, a body that
+ * never ends: see hostile-answers.ts). The fake itself only ever sends answers that match the
+ * API's specification.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 export interface Exchange {
@@ -17,6 +18,8 @@ export interface Exchange {
 }
 
 export interface Rewritten {
+  /** Takes the answer over entirely (streams it, dribbles it, never ends it); the fields below are then unused. */
+  respond?: (res: ServerResponse) => void;
   status?: number;
   statusText?: string;
   headers?: OutgoingHttpHeaders;
@@ -60,6 +63,7 @@ export async function rewritingProxy(target: string, rewrite: Rewrite): Promise<
             return;
           }
           proxy.rewritten++;
+          if (change.respond) return change.respond(res);
           const body = change.body ?? exchange.body;
           const headers: OutgoingHttpHeaders = { ...answer.headers, ...change.headers };
           delete headers['content-length'];

@@ -12,7 +12,7 @@ export interface Stack {
   service: QuireService;
   /** The sync folder. */
   dir: string;
-  /** What the host was asked to open (paths, URLs), instead of launching programs. */
+  /** The links the host was asked to open, instead of launching a browser. */
   opened: string[];
   hostLog: string[];
   close(): Promise<void>;
@@ -21,26 +21,29 @@ export interface Stack {
 /**
  * The fake API, a service over a temporary sync folder, and the web host
  * serving `rendererDir`: everything the browser tests drive. Automatic syncs
- * are off so each test decides when a cycle runs; one attempt per request so
- * "offline" shows at once.
+ * are off (unless `syncIntervalMs` says) so each test decides when a cycle runs;
+ * one attempt per request so "offline" shows at once.
  */
-export async function startStack(options: { rendererDir: string; seed?: (fake: FakeApi) => void; signedIn?: boolean }): Promise<Stack> {
+export async function startStack(options: {
+  rendererDir: string;
+  seed?: (fake: FakeApi) => void;
+  signedIn?: boolean;
+  /** Continuous sync as the app runs it (the watcher, and a cycle every so often); default off. */
+  syncIntervalMs?: number;
+}): Promise<Stack> {
   const fake = await startFakeApi();
   options.seed?.(fake);
   const dir = await mkdtemp(join(tmpdir(), 'quire-sync-'));
   const opened: string[] = [];
   const hostLog: string[] = [];
-  const host: HostCapabilities = {
-    kind: 'web',
-    openExternal: async (url) => void opened.push(url),
-    openPath: async (path) => void opened.push(path),
-  };
+  // As the real web host: links are handed to the system, paths are shown to copy (a browser cannot open local apps).
+  const host: HostCapabilities = { kind: 'web', openExternal: async (url) => void opened.push(url) };
   const service = await createQuireService({
     apiUrl: fake.url,
     folder: dir,
     tokens: new MemoryTokenStore(),
     host,
-    syncIntervalMs: 0,
+    syncIntervalMs: options.syncIntervalMs ?? 0,
     api: { maxAttempts: 1, timeoutMs: 5000 },
     ...(options.signedIn ? { token: fake.token } : {}),
     log: (line) => hostLog.push(line),

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { startFakeApi, type FakeApi, type PageRec, type SpaceRec } from '../fake';
 import { quire, tempDir, type CliRun } from './cli';
@@ -153,6 +154,27 @@ export async function holdingProxy(target: string, hold: { match: (method: strin
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const s of sockets) s.destroy();
+      }),
+  };
+}
+
+/** Another process holding the folder's lock (as a running `quire sync` does), until `release`. */
+export async function folderLockElsewhere(root: string, command: string): Promise<{ pid: number; release(): Promise<void> }> {
+  const script = `import { FolderLock } from './src/main/core/mirror/index.ts';
+    await FolderLock.acquire(${JSON.stringify(root)}, { command: ${JSON.stringify(command)} });
+    console.log('held');
+    setInterval(() => undefined, 60_000);`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('held') && resolve());
+    child.on('exit', (code) => reject(new Error(`the lock holder exited (${code})`)));
+  });
+  return {
+    pid: child.pid!,
+    release: () =>
+      new Promise<void>((resolve) => {
+        child.on('exit', () => resolve());
+        child.kill('SIGKILL');
       }),
   };
 }

@@ -52,6 +52,30 @@ describe('mirror migrations', () => {
     expect(migrate(db, steps.slice(0, 1))).toBe(1);
   });
 
+  it('v14: the change request a space pushes into stays Quire’s own, its subject Quire’s to follow', () => {
+    const dir = tempDir();
+    const v13 = openDatabase(
+      dir,
+      migrations.filter((m) => m.version <= 13),
+    );
+    v13
+      .prepare(`INSERT INTO sync_change_requests (space_id, change_request_id, number, marker, subject, state, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run('s1', 'cr1', 4, 'a1b2c3d4', 'Update “Install” (Quire a1b2c3d4)', 'open', 'then');
+    v13.close();
+    const mirror = Mirror.open(dir);
+    expect(mirror.outbox.changeRequest('s1')).toMatchObject({
+      changeRequestId: 'cr1',
+      number: 4,
+      state: 'open',
+      chosen: false,
+      subjectByUser: false,
+      status: null,
+    });
+    expect(mirror.outbox.parkedChangeRequests('s1')).toEqual([]);
+    expect(mirror.reviews.seen()).toEqual(new Map());
+    mirror.close();
+  });
+
   it('refuses a mirror written by a newer Quire with a clear message', () => {
     const dir = tempDir();
     const db = openDatabase(dir);

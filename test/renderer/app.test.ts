@@ -87,17 +87,66 @@ describe('sign-in', () => {
 });
 
 describe('status bar', () => {
-  it('shows live progress and each state change pushed by the host', async () => {
+  it('shows live progress and each state change pushed by the host, in words, with every reason in full and its action', async () => {
     await mount();
     const state = page.getByTestId('sync-state');
-    await expect.poll(() => state.textContent()).toContain('In sync');
+    const words = page.getByTestId('sync-words');
+    await expect.poll(() => words.textContent()).toBe('In sync');
+    expect(await page.getByTestId('state-banner').count()).toBe(0);
     await emit('sync.status', fx.status({ state: 'syncing', seq: 2, progress: { phase: 'pull', spaceId: 's1', spaceTitle: 'Handbook', done: 3, total: 10 } }));
-    await expect.poll(() => state.textContent()).toContain('Syncing Handbook · 3/10');
+    await expect.poll(() => words.textContent()).toBe('Syncing…');
+    expect(await state.textContent()).toContain('Handbook · 3/10');
     expect(await page.getByTestId('sync-progress').getAttribute('value')).toBe('30');
-    await emit('sync.status', fx.status({ state: 'offline', seq: 3, message: 'Offline: the API cannot be reached.' }));
-    await expect.poll(() => state.textContent()).toContain('Offline: the API cannot be reached.');
-    await emit('sync.status', fx.status({ state: 'token-rejected', seq: 4 }));
-    await expect.poll(() => state.textContent()).toContain('Token rejected');
+    const offline = { kind: 'offline', spaceId: null, message: 'The API could not be reached since 2026-01-02 10:00 UTC.', action: 'sync-now' as const };
+    await emit('sync.status', fx.status({ state: 'offline', seq: 3, reasons: [offline] }));
+    await expect.poll(() => words.textContent()).toBe('Offline');
+    const banner = page.getByTestId('state-banner');
+    await banner.getByText(offline.message).waitFor();
+    await banner.getByRole('button', { name: 'Sync now' }).waitFor();
+    const long = `A held page: ${'this reason is long and must be shown whole, '.repeat(8)}the end.`;
+    const rejected = { kind: 'token-rejected', spaceId: null, message: 'The API rejected the token.', action: 'sign-in' as const };
+    const held = { kind: 'held-page', spaceId: 's1', path: 'guide/intro.md', message: long, action: 'show-file' as const };
+    await emit('sync.status', fx.status({ state: 'needs-you', seq: 4, reasons: [rejected, held] }));
+    await expect.poll(() => words.textContent()).toBe('Needs you');
+    await banner.getByText('the end.').waitFor();
+    const message = banner.locator('.reason-message').nth(1);
+    expect(await message.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+    await respond('session.signOut', fx.signedOut);
+    await banner.getByRole('button', { name: 'Sign in again' }).click();
+    expect((await calls('session.signOut')).length).toBe(1);
+    await banner.getByRole('button', { name: 'Show the file' }).click();
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe('#pages/s1/guide%2Fintro.md');
+  });
+
+  it('offers each action of the banner: restore deleted files, resolve, choose spaces, resume', async () => {
+    await mount();
+    const reasons = [
+      { kind: 'mass-delete', spaceId: 's1', message: 'Stopped before deleting most of “Handbook”.', action: 'restore-deleted' as const },
+      { kind: 'conflict', spaceId: 's1', path: 'a.md', message: 'a.md: edited here and on the server.', action: 'resolve-conflict' as const },
+      { kind: 'paused', spaceId: null, message: 'Sync is paused; 1 edit waits.', action: 'resume' as const },
+    ];
+    await emit('sync.status', fx.status({ state: 'needs-you', seq: 2, reasons }));
+    const banner = page.getByTestId('state-banner');
+    await respond('history.restoreDeleted', { restored: ['handbook/a.md', 'handbook/b.md'], missing: [] });
+    await banner.getByRole('button', { name: 'Restore deleted files' }).click();
+    await banner.getByText('2 files restored.').waitFor();
+    expect((await calls('history.restoreDeleted'))[0]!.params).toEqual({ spaceId: 's1' });
+    await banner.getByRole('button', { name: 'Resolve the conflict' }).click();
+    await page.getByRole('heading', { name: 'Conflicts' }).waitFor();
+    await respond('sync.setPaused', fx.status({ seq: 3 }));
+    await banner.getByRole('button', { name: 'Resume' }).click();
+    expect((await calls('sync.setPaused'))[0]!.params).toEqual({ paused: false });
+    await emit(
+      'sync.status',
+      fx.status({
+        state: 'not-set-up',
+        seq: 4,
+        reasons: [{ kind: 'no-space-chosen', spaceId: null, message: 'No space is chosen.', action: 'choose-spaces' }],
+      }),
+    );
+    await page.getByTestId('sync-words').getByText('Not set up').waitFor();
+    await page.getByTestId('state-banner').getByRole('button', { name: 'Choose spaces' }).click();
+    await page.getByRole('heading', { name: 'Spaces' }).waitFor();
   });
 
   it('asks the host to sync and to pause', async () => {
@@ -168,6 +217,19 @@ describe('conflicts', () => {
     await fail('conflicts.openInEditor', 'internal', 'Could not start xdg-open to open the file. Open it yourself.');
     await page.getByRole('button', { name: 'Open in editor' }).click();
     await page.getByRole('alert').filter({ hasText: 'Open it yourself' }).waitFor();
+    // A browser host cannot open the editor: it answers with the path, shown to copy.
+    await respond('conflicts.openInEditor', { opened: false, path: '/home/casey/Quire/handbook/guide/intro.md' });
+    await page.getByRole('button', { name: 'Open in editor' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Open the file in your editor' });
+    await dialog.getByText('A browser cannot open apps on your computer').waitFor();
+    expect(await dialog.getByTestId('open-path-value').textContent()).toBe('/home/casey/Quire/handbook/guide/intro.md');
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: /Copied|Ctrl\+C/ })
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 });
 

@@ -40,7 +40,18 @@ const TREE: SpacePagesVM[] = [
     spaceId: 's1',
     title: 'Handbook',
     folder: 'handbook',
-    pages: [{ id: 'p-install', title: 'Installation', kind: 'document', path: 'getting-started/install.md', sync: 'synced', children: [] }],
+    pages: [
+      {
+        id: 'p-install',
+        title: 'Installation',
+        kind: 'document',
+        path: 'getting-started/install.md',
+        sync: 'synced',
+        changeRequest: null,
+        why: null,
+        children: [],
+      },
+    ],
   },
 ];
 const INSTALL_PAGE: PageDetailVM = {
@@ -57,6 +68,8 @@ const INSTALL_PAGE: PageDetailVM = {
   problems: [],
   comments: [],
   sync: 'synced',
+  changeRequest: null,
+  why: null,
 };
 
 const RESULTS: SearchResultVM[] = [

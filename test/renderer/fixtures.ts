@@ -11,12 +11,15 @@ export const signedOut: SessionVM = { signedIn: false, apiUrl: 'https://api.exam
 
 export function status(patch: Partial<SyncStatusVM> = {}): SyncStatusVM {
   return {
-    state: 'idle',
+    state: 'in-sync',
+    reasons: [],
     progress: null,
     paused: false,
     conflicts: 0,
     pendingActions: 0,
-    lastCycleAt: null,
+    editsWaiting: 0,
+    lastReachedServerAt: null,
+    offlineSince: null,
     message: null,
     seq: 1,
     changedAt: 0,
@@ -43,7 +46,10 @@ export const catalog: CatalogVM = {
       pendingEdits: 2,
       conflicts: 1,
       lastError: null,
-      state: 'conflicts',
+      state: 'needs-you',
+      reasons: [
+        { kind: 'conflict', spaceId: 's1', path: 'guide/intro.md', message: 'guide/intro.md: edited here and on the server.', action: 'resolve-conflict' },
+      ],
     },
     {
       id: 's2',
@@ -58,7 +64,8 @@ export const catalog: CatalogVM = {
       pendingEdits: 0,
       conflicts: 0,
       lastError: null,
-      state: 'not-synced',
+      state: 'not-chosen',
+      reasons: [],
     },
   ],
   refreshedAt: null,

@@ -14,6 +14,8 @@ beforeEach(async () => {
   const mine = store.addComment(w.space.id, { body: 'My own note', page: w.pages.Guide });
   const myReply = store.addReply(w.space.id, base.spaceComment.id, { body: 'My reply' }).id;
   store.updateComment(base.crComment, { addedReactions: ['🎉'] });
+  store.org(w.org.id).memberIds.push(w.alice.id, w.bob.id);
+  base.open.requestedReviewers = [w.bob.id];
   seeded = { ...base, mine, myReply };
   await w.review.refresh(w.api, { sites: false });
 });
@@ -122,6 +124,43 @@ const cases: Case[] = [
     server: (s) => expect(s.isOutdated(s.changeRequest(w.space.id, seeded.open.id))).toBe(false),
   },
   {
+    name: 'delete one’s own comment',
+    input: () => ({ kind: 'deleteComment', commentId: seeded.mine.id }),
+    local: (r) => {
+      expect(r.comment(seeded.mine.id)).toBeUndefined();
+      expect(r.unresolvedComments().map((c) => c.id)).not.toContain(seeded.mine.id);
+      expect(w.mirror.search.search('clarified OR own').map((h) => ('commentId' in h ? h.commentId : null))).not.toContain(seeded.mine.id);
+    },
+    server: () => expect(w.fake.store.comments.has(seeded.mine.id)).toBe(false),
+  },
+  {
+    name: 'delete one’s own reply',
+    input: () => ({ kind: 'deleteReply', commentId: seeded.spaceComment.id, replyId: seeded.myReply }),
+    local: (r) => {
+      expect(r.replies(seeded.spaceComment.id).map((x) => x.id)).not.toContain(seeded.myReply);
+      expect(r.comment(seeded.spaceComment.id)?.replyCount).toBe(2);
+    },
+    server: () => expect(serverComment(seeded.spaceComment.id).replies.map((x) => x.id)).not.toContain(seeded.myReply),
+  },
+  {
+    name: 'ask a member to review',
+    input: () => ({ kind: 'requestReviewer', spaceId: w.space.id, changeRequestId: seeded.open.id, userId: w.alice.id, displayName: 'Alice Reviewer' }),
+    local: (r) =>
+      expect(
+        r
+          .requestedReviewers(seeded.open.id)
+          .map((x) => x.displayName)
+          .sort(),
+      ).toEqual(['Alice Reviewer', 'Bob Writer']),
+    server: (s) => expect(s.changeRequest(w.space.id, seeded.open.id).requestedReviewers).toEqual([w.bob.id, w.alice.id]),
+  },
+  {
+    name: 'withdraw a review request',
+    input: () => ({ kind: 'removeReviewer', spaceId: w.space.id, changeRequestId: seeded.open.id, userId: w.bob.id }),
+    local: (r) => expect(r.requestedReviewers(seeded.open.id).filter((x) => x.pending !== 'remove')).toEqual([]),
+    server: (s) => expect(s.changeRequest(w.space.id, seeded.open.id).requestedReviewers).toEqual([]),
+  },
+  {
     name: 'merge a change request',
     input: () => ({ kind: 'merge', spaceId: w.space.id, changeRequestId: seeded.open.id }),
     local: (r) => expect(r.changeRequest(seeded.open.id)?.status).toBe('merged'),
@@ -153,7 +192,9 @@ describe('review actions offline', () => {
     const pendingSomewhere =
       w.review.comments({ status: 'all' }).some((c) => c.pending) ||
       w.review.changeRequests().some((cr) => cr.pending) ||
-      w.review.comments({ status: 'all' }).some((c) => w.review.replies(c.id).some((r) => r.pending));
+      w.review.comments({ status: 'all' }).some((c) => w.review.replies(c.id).some((r) => r.pending)) ||
+      // A deletion takes the comment or reply out of view at once; the queue shows it waiting.
+      w.review.actions().some((a) => a.kind === 'deleteComment' || a.kind === 'deleteReply');
     expect(pendingSomewhere).toBe(true);
 
     w.fake.faults.offline = false;
@@ -164,6 +205,54 @@ describe('review actions offline', () => {
     local(w.review);
     expect(w.review.comments({ status: 'all' }).some((c) => c.pending)).toBe(false);
     expect(w.review.changeRequests().some((cr) => cr.pending)).toBe(false);
+  });
+});
+
+describe('deleting', () => {
+  it('a comment posted offline and deleted before it was sent is withdrawn: nothing reaches the server', async () => {
+    // No connection at all: nothing was tried, so nothing can have reached the server.
+    const posted = await w.review.act({ kind: 'postComment', spaceId: w.space.id, pageId: w.pages.Guide, body: 'Never mind' }, null);
+    await w.review.act({ kind: 'reply', commentId: posted.targetId!, body: 'and this' }, null);
+    const deleted = await w.review.act({ kind: 'deleteComment', commentId: posted.targetId! }, null);
+    expect(deleted.outcome).toBe('withdrawn');
+    expect(w.review.comment(posted.targetId!)).toBeUndefined();
+    expect(w.review.actions()).toEqual([]);
+    w.fake.faults.offline = false;
+    w.fake.resetLog();
+    expect((await w.review.replay(w.api)).sent).toEqual([]);
+    expect(w.fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('a comment whose sending may have reached the server is deleted after it, in order', async () => {
+    w.fake.faults.offline = true; // the connection drops: the post may have arrived
+    const posted = await w.review.act({ kind: 'postComment', spaceId: w.space.id, body: 'Sent into the void' }, w.api);
+    const deleted = await w.review.act({ kind: 'deleteComment', commentId: posted.targetId! }, w.api);
+    expect(deleted.outcome).toBe('queued');
+    expect(w.review.comment(posted.targetId!)).toBeUndefined();
+    w.fake.faults.offline = false;
+    const report = await w.review.replay(w.api);
+    expect(report.sent.map((a) => a.kind)).toEqual(['postComment', 'deleteComment']);
+    expect([...w.fake.store.comments.values()].map((c) => c.markdown)).not.toContain('Sent into the void');
+    expect(w.review.comment(posted.targetId!)).toBeUndefined();
+  });
+
+  it('a deletion the server refuses brings the comment back with the reason, and the rest of the queue goes on', async () => {
+    w.fake.faults.offline = true;
+    await w.review.act({ kind: 'deleteComment', commentId: seeded.mine.id }, w.api);
+    await w.review.act({ kind: 'resolve', commentId: seeded.spaceComment.id }, w.api);
+    expect(w.review.comment(seeded.mine.id)).toBeUndefined();
+    // Someone else's comment now, on the server: the deletion will be refused (403).
+    serverComment(seeded.mine.id).postedBy = w.alice.id;
+    w.fake.faults.offline = false;
+    const report = await w.review.replay(w.api);
+    expect(report.refused.map((a) => [a.kind, a.message])).toEqual([['deleteComment', expect.stringMatching(/only delete your own.*\(403\)/)]]);
+    expect(report.sent.map((a) => a.kind)).toEqual(['resolve']);
+    expect(w.review.comment(seeded.mine.id)).toMatchObject({ body: 'My own note', pending: false });
+    expect(w.review.refusedActions().map((a) => a.commentId)).toEqual([seeded.mine.id]);
+  });
+
+  it('refuses at once to delete someone else’s comment (the server’s permissions say so)', async () => {
+    await expect(w.review.act({ kind: 'deleteComment', commentId: seeded.spaceComment.id }, w.api)).rejects.toThrow(/only delete your own/);
   });
 });
 

@@ -98,7 +98,7 @@ describe('review refresh', () => {
     expect(idleMany.filter((r) => r.path.includes('/change-requests/'))).toEqual([]);
   });
 
-  it('lists again only what changed: one change request comments list, one replies list', async () => {
+  it('lists again only what changed: one change request comments list (and its reviews and reviewers), one replies list', async () => {
     const seeded = seedReview(w);
     await w.review.refresh(w.api, { sites: false });
     const { store } = w.fake;
@@ -106,7 +106,9 @@ describe('review refresh', () => {
     const fresh = store.addComment(w.space.id, { body: 'New question on the CR', changeRequest: seeded.open.id, by: w.bob.id });
 
     const requests = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0 }));
-    expect(requests).toHaveLength(7 + 2);
+    // The change request's updatedAt moved: its comments, reviews and requested reviewers are listed again.
+    expect(requests).toHaveLength(7 + 2 + 2);
+    expect(requests).toContainEqual({ method: 'GET', path: `/v1/spaces/${w.space.id}/change-requests/${seeded.open.id}/reviews` });
     expect(requests).toContainEqual({ method: 'GET', path: `/v1/spaces/${w.space.id}/comments/${seeded.spaceComment.id}/replies` });
     expect(requests).toContainEqual({ method: 'GET', path: `/v1/spaces/${w.space.id}/change-requests/${seeded.open.id}/comments` });
     expect(w.review.replies(seeded.spaceComment.id).map((r) => r.body)).toContain('One more thing.');

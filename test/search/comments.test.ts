@@ -50,6 +50,9 @@ describe('comments in the search index', () => {
   });
 
   it('follow an offline edit at once, and keep one entry once it is sent', async () => {
+    // One's own comment: only its author may edit it.
+    w.fake.store.comments.get(seeded.spaceComment.id)!.postedBy = w.fake.store.currentUser.id;
+    await w.review.refresh(w.api, { sites: false, full: true });
     w.review.enqueue({ kind: 'editComment', commentId: seeded.spaceComment.id, body: 'Is this page still accurate?' });
     expect(find('accurate')).toMatchObject([{ id: seeded.spaceComment.id }]);
     expect(find('current')).toEqual([]);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mirror, type SearchHit } from '../../src/main/core/mirror';
-import { plainWordsQuery, snippetParts } from '../../src/main/core/mirror/search';
+import { MAX_QUERY_CHARS, MAX_QUERY_WORDS, plainWordsQuery, SearchQueryTooLargeError, snippetParts } from '../../src/main/core/mirror/search';
 import { pageDocument, searchableMarkdown } from '../../src/main/core/search';
 
 let dir: string;
@@ -171,5 +171,18 @@ describe('helpers', () => {
     expect(pageDocument('---\n: bad: [yaml\n---\n# T\n', 'Fallback')).toEqual({ title: 'Fallback', description: '', body: expect.stringContaining('# T') });
     expect(searchableMarkdown('a <kbd>Ctrl</kbd> b')).toBe('a  Ctrl  b');
     expect(searchableMarkdown('Run:\n\n```sh\nnpm install\n```\n')).toBe('Run:\n\n\nnpm install\n\n');
+  });
+});
+
+describe('a query too large to search', () => {
+  it('is refused with what was too large, before SQLite sees it', () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `install${i}`).join(' ');
+    expect(() => mirror.search.search(words(MAX_QUERY_WORDS))).not.toThrow();
+    expect(() => mirror.search.search(words(20_000))).toThrow(SearchQueryTooLargeError);
+    expect(() => mirror.search.search(words(20_000))).toThrow(/is 2\d\d,\d\d\d characters long; at most 1,000 are searched/);
+    // Words are what the index splits text into: one "word" of 33 hyphenated parts is 33 words.
+    const hyphenated = Array.from({ length: MAX_QUERY_WORDS + 1 }, () => 'ab').join('-');
+    expect(() => mirror.search.search(hyphenated)).toThrow(`The search has ${MAX_QUERY_WORDS + 1} words; at most ${MAX_QUERY_WORDS} are searched at a time.`);
+    expect(() => mirror.search.search('x'.repeat(MAX_QUERY_CHARS + 1))).toThrow(SearchQueryTooLargeError);
   });
 });

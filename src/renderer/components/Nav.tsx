@@ -12,10 +12,34 @@ export const VIEWS: { id: ViewId; label: string }[] = [
   { id: 'history', label: 'History' },
 ];
 
+/** Each view's icon (16×16 strokes): what the sidebar shows alone when it is narrow. */
+const ICONS: Record<ViewId | 'search', string> = {
+  spaces: 'M1.5 3.5h4.5l1.5 1.5h7v8.5h-13z',
+  conflicts: 'M8 1.8l6.6 11.7H1.4zM8 6.2v3.6M8 11.4v.4',
+  review: 'M1.5 2.5h13v8.5h-7.5l-3.5 3v-3h-2z',
+  log: 'M2 3.5h12M2 7.5h12M2 11.5h8',
+  sites: 'M8 1.5a6.5 6.5 0 1 0 0 13a6.5 6.5 0 1 0 0-13zM1.5 8h13M8 1.5c-2.4 2.6-2.4 10.4 0 13M8 1.5c2.4 2.6 2.4 10.4 0 13',
+  pages: 'M3.5 1.5h6l3 3v10h-9zM9.5 1.5v3h3M5.5 8h5M5.5 11h5',
+  history: 'M8 1.5a6.5 6.5 0 1 0 0 13a6.5 6.5 0 1 0 0-13zM8 4.5v3.8l2.6 1.6',
+  search: 'M6.8 1.8a5 5 0 1 0 0 10a5 5 0 1 0 0-10zM10.5 10.5l4 4',
+};
+
+export function Icon({ name }: { name: keyof typeof ICONS }) {
+  return (
+    <svg className="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+      <path d={ICONS[name]} fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 /** Ctrl+K, or ⌘K on a Mac. */
 const SEARCH_KEYS = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘K' : 'Ctrl+K';
 
-/** The view switcher: arrow keys move between entries, Alt+1…7 jumps from anywhere; and the search box's button. */
+/**
+ * The view switcher: arrow keys move between entries, Alt+1…7 jumps from anywhere; and the
+ * search box's button. Below ~1000 px wide it collapses to its icons (the names stay for
+ * screen readers and in each entry's tooltip).
+ */
 export function Nav({
   current,
   onSelect,
@@ -45,8 +69,9 @@ export function Nav({
         aria-keyshortcuts="Control+K Meta+K"
         title={`Search pages and comments (${SEARCH_KEYS})`}
       >
-        <span>Search…</span>
-        <kbd className="muted small">{SEARCH_KEYS}</kbd>
+        <Icon name="search" />
+        <span className="nav-label">Search…</span>
+        <kbd className="muted small nav-label">{SEARCH_KEYS}</kbd>
       </button>
       <ul>
         {VIEWS.map((v, i) => (
@@ -62,7 +87,8 @@ export function Nav({
               onKeyDown={(e) => onKeyDown(e, i)}
               title={`${v.label} (Alt+${i + 1})`}
             >
-              <span>{v.label}</span>
+              <Icon name={v.id} />
+              <span className="nav-label">{v.label}</span>
               {v.id === 'conflicts' && conflicts > 0 && <span className="count danger">{conflicts}</span>}
               {v.id === 'review' && pending > 0 && (
                 <span className="count pending" title="Actions waiting to be sent">
@@ -73,7 +99,7 @@ export function Nav({
           </li>
         ))}
       </ul>
-      <p className="hint muted">Alt+1…{VIEWS.length} switch views</p>
+      <p className="hint muted nav-label">Alt+1…{VIEWS.length} switch views</p>
     </nav>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { SearchResultVM } from '../../shared/contract';
 import type { Route } from '../../shared/routes';
 import { useBridge } from '../hooks/bridge-context';
-import { asYouType } from '../lib/search-query';
+import { prefixLastWord } from '../../shared/search-query';
 import { Snippet } from './Snippet';
 
 const DEBOUNCE_MS = 120;
@@ -21,7 +21,7 @@ function useSearch(typed: string): SearchState {
   const generation = useRef(0);
   useEffect(() => {
     const gen = ++generation.current;
-    const query = asYouType(typed);
+    const query = prefixLastWord(typed);
     if (query === '') {
       setState({ status: 'idle' });
       return;

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ConflictVM } from '../../shared/contract';
 import { useAction, useQuery } from '../hooks/use-query';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { useOpenPath } from '../components/OpenPath';
 import { timeAgo } from '../lib/format';
 import { lineDiff } from '../lib/line-diff';
 
@@ -80,6 +81,7 @@ function Side({ title, text, base, testId }: { title: string; text: string | nul
 
 function ConflictDetail({ conflict }: { conflict: ConflictVM }) {
   const action = useAction();
+  const openPath = useOpenPath();
   const ref = { spaceId: conflict.spaceId, path: conflict.path };
   return (
     <article className="conflict-detail" aria-label={`Conflict in ${conflict.path}`}>
@@ -95,7 +97,7 @@ function ConflictDetail({ conflict }: { conflict: ConflictVM }) {
           <button type="button" disabled={action.busy} onClick={() => void action.run('conflicts.resolve', { ...ref, choice: 'theirs' })}>
             Take theirs
           </button>
-          <button type="button" className="secondary" onClick={() => void action.run('conflicts.openInEditor', ref)}>
+          <button type="button" className="secondary" onClick={() => void openPath('conflicts.openInEditor', ref)}>
             Open in editor
           </button>
         </div>

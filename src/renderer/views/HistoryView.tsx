@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { HistoryPageVM, PageHistoryVM, RestoreResultVM, VersionVM } from '../../shared/contract';
-import { parseRoute, routeHash } from '../../shared/routes';
+import type { Route } from '../../shared/routes';
+import { navigate, useRoute } from '../hooks/use-route';
 import { DiffView } from '../components/DiffView';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { VirtualList } from '../components/VirtualList';
@@ -11,8 +12,7 @@ import { REASON_WORDS } from '../lib/history-words';
 type Selected = { spaceId: string; pageKey: string } | null;
 
 /** The page the address names (`#history/<spaceId>/<page key>`). */
-function selectedFromHash(): Selected {
-  const route = parseRoute(window.location.hash);
+function selectedOf(route: Route | null): Selected {
   return route?.name === 'history.page' ? { spaceId: route.spaceId, pageKey: route.pageKey } : null;
 }
 
@@ -20,16 +20,17 @@ const keyOf = (p: { spaceId: string; pageKey: string }) => `${p.spaceId}/${p.pag
 
 /** Every page Quire kept versions of (deleted ones too), a diff between any two versions, and restore. */
 export function HistoryView() {
-  const [selected, setSelected] = useState<Selected>(selectedFromHash);
+  const { route, hash } = useRoute();
+  const [selected, setSelected] = useState<Selected>(() => selectedOf(route));
   const [text, setText] = useState('');
   const [deletedOnly, setDeletedOnly] = useState(false);
   const pages = useQuery('history.pages', {}, ['history']);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for `route` (a new object each time the address changes).
   useEffect(() => {
-    const onHash = () => setSelected(selectedFromHash() ?? ((s) => s));
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
+    const named = selectedOf(route);
+    if (named) setSelected(named);
+  }, [hash]);
 
   const shown = useMemo(() => {
     const t = text.trim().toLowerCase();
@@ -39,7 +40,7 @@ export function HistoryView() {
   }, [pages.data, text, deletedOnly]);
 
   const choose = (p: HistoryPageVM) => {
-    window.location.hash = routeHash({ name: 'history.page', spaceId: p.spaceId, pageKey: p.pageKey });
+    navigate({ name: 'history.page', spaceId: p.spaceId, pageKey: p.pageKey });
     setSelected({ spaceId: p.spaceId, pageKey: p.pageKey });
   };
 

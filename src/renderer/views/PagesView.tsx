@@ -1,32 +1,50 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { PageDetailVM, PageNodeVM, SpacePagesVM } from '../../shared/contract';
-import { parseRoute, routeHash } from '../../shared/routes';
+import { routeHash } from '../../shared/routes';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { useOpenPath } from '../components/OpenPath';
 import { RenderedHtml } from '../components/RenderedHtml';
 import { Thread } from '../components/Thread';
 import { useAction, useQuery } from '../hooks/use-query';
+import { useRoute } from '../hooks/use-route';
 
-/** The page the address names (`#pages/<spaceId>/<path>`, the route `pages.open`). */
-function pageFromHash(hash: string): { spaceId: string; path: string } | null {
-  const route = parseRoute(hash);
-  return route?.name === 'pages.open' ? { spaceId: route.spaceId, path: route.path } : null;
+type Mark = Pick<PageNodeVM, 'sync' | 'changeRequest' | 'why'>;
+
+/** The marks a page gets: what the writer did to it and where that stands (none when it is as main has it). */
+function marks(p: Mark): { key: string; text: string; className: string; title?: string }[] {
+  const out: { key: string; text: string; className: string; title?: string }[] = [];
+  if (p.sync === 'new') out.push({ key: 'new', text: 'new', className: 'sync-new' });
+  if (p.sync === 'edited') out.push({ key: 'edited', text: 'edited', className: 'sync-edited' });
+  if (p.sync === 'conflict') out.push({ key: 'conflict', text: 'conflict', className: 'sync-conflict' });
+  if (p.sync === 'held') out.push({ key: 'held', text: 'held', className: 'sync-held', title: p.why ?? undefined });
+  if (p.changeRequest !== null) out.push({ key: 'cr', text: `in change request #${p.changeRequest}`, className: 'sync-in-change-request' });
+  return out;
 }
 
-const SYNC_LABEL: Record<PageNodeVM['sync'], string> = { synced: '', 'pending-edit': 'edited', new: 'new', conflict: 'conflict' };
+function Marks({ page }: { page: Mark }) {
+  return (
+    <>
+      {marks(page).map((m) => (
+        <span key={m.key} className={`badge ${m.className}`} title={m.title}>
+          {m.text}
+        </span>
+      ))}
+    </>
+  );
+}
 
-/** Each space's pages as a tree, the chosen page rendered as GitBook shows it, its problems and unresolved comments beside it. */
+/** Each space's pages as the folder has them, the chosen page rendered as GitBook shows it, its problems and unresolved comments beside it. */
 export function PagesView() {
   const tree = useQuery('pages.tree', {}, ['catalog', 'conflicts', 'review']);
-  const [open, setOpen] = useState(() => pageFromHash(window.location.hash));
-
+  const { route } = useRoute();
+  const named = route?.name === 'pages.open' ? { spaceId: route.spaceId, path: route.path } : null;
+  // The page last named stays open when the address moves on to the plain view.
+  const [open, setOpen] = useState(named);
+  const key = named ? `${named.spaceId}/${named.path}` : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `named` (a new object each render).
   useEffect(() => {
-    const onHash = () => {
-      const next = pageFromHash(window.location.hash);
-      if (next) setOpen(next);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
+    if (named) setOpen(named);
+  }, [key]);
 
   return (
     <section className="pages" aria-labelledby="pages-title">
@@ -34,7 +52,7 @@ export function PagesView() {
         <h1 id="pages-title">Pages</h1>
       </div>
       <ErrorNotice error={tree.error} />
-      <div className="split">
+      <div className="split pages-split">
         <nav className="list-pane page-tree" aria-label="Pages by space">
           {tree.data?.length === 0 && <p className="muted empty">No space is synced yet. Choose spaces in Spaces, then sync.</p>}
           {tree.data?.map((space) => (
@@ -55,9 +73,14 @@ function SpaceTree({ space, open }: { space: SpacePagesVM; open: { spaceId: stri
     return (
       <li key={p.id}>
         {p.path ? (
-          <a href={routeHash({ name: 'pages.open', spaceId: space.spaceId, path: p.path })} aria-current={current ? 'page' : undefined} data-sync={p.sync}>
-            {p.title}
-            {p.sync !== 'synced' && <span className={`badge sync-${p.sync}`}>{SYNC_LABEL[p.sync]}</span>}
+          <a
+            href={routeHash({ name: 'pages.open', spaceId: space.spaceId, path: p.path })}
+            aria-current={current ? 'page' : undefined}
+            data-sync={p.sync}
+            data-change-request={p.changeRequest ?? undefined}
+          >
+            <span className="page-title">{p.title}</span>
+            <Marks page={p} />
           </a>
         ) : (
           <span className={`page-${p.kind}`}>{p.title}</span>
@@ -77,12 +100,13 @@ function SpaceTree({ space, open }: { space: SpacePagesVM; open: { spaceId: stri
 function PageDetail({ spaceId, path }: { spaceId: string; path: string }) {
   const page = useQuery('pages.get', { spaceId, path }, ['catalog', 'conflicts', 'review']);
   const action = useAction();
+  const openPath = useOpenPath();
   const { run } = action;
   const openExternal = useCallback((url: string) => void run('app.openExternal', { url }), [run]);
   return (
     <div className="page-detail">
       <ErrorNotice error={page.error ?? action.error} onDismiss={action.clearError} />
-      {page.data && <Loaded page={page.data} onEdit={() => void action.run('pages.openInEditor', { spaceId, path })} onExternal={openExternal} />}
+      {page.data && <Loaded page={page.data} onEdit={() => void openPath('pages.openInEditor', { spaceId, path })} onExternal={openExternal} />}
     </div>
   );
 }
@@ -93,15 +117,20 @@ function Loaded({ page, onEdit, onExternal }: { page: PageDetailVM; onEdit(): vo
     <div className="page-layout" data-testid="page-detail">
       <div className="page-main">
         <div className="page-toolbar">
-          <span className="muted small">
+          <span className="muted small page-where">
             {page.spaceTitle} · {page.path}
           </span>
-          {page.sync !== 'synced' && <span className={`badge sync-${page.sync}`}>{SYNC_LABEL[page.sync] || page.sync}</span>}
+          <Marks page={page} />
           {page.hidden && <span className="badge">hidden</span>}
           <button type="button" onClick={onEdit}>
             Open in editor
           </button>
         </div>
+        {page.sync === 'held' && (
+          <p className="notice warn" role="note" data-testid="page-held">
+            Not pushed: {page.why ?? 'Quire holds it'}. Fix the file; the next sync pushes it.
+          </p>
+        )}
         {page.frontmatterError && (
           <p className="notice error" role="alert">
             {page.frontmatterError}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { ChangeRequestVM, CommentVM } from '../../shared/contract';
-import { parseRoute } from '../../shared/routes';
+import type { Route } from '../../shared/routes';
+import { useRoute } from '../hooks/use-route';
 import { useQuery } from '../hooks/use-query';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { VirtualList } from '../components/VirtualList';
@@ -23,28 +24,25 @@ interface Filters {
 const NO_FILTERS: Filters = { spaceId: '', changeRequestId: '', authorId: '', text: '' };
 
 /** A comment the address names (`#review/comment/<space>/<id>`, from search), to open at once. */
-function commentFromHash(): Open {
-  const route = parseRoute(window.location.hash);
+function commentOf(route: Route | null): Open {
   return route?.name === 'review.comment' ? { kind: 'comment', spaceId: route.spaceId, commentId: route.commentId } : null;
 }
 
 /** Change requests needing the user and unresolved comments across spaces, with a detail pane. */
 export function ReviewView() {
   const [tab, setTab] = useState<Tab>('comments');
-  const [open, setOpen] = useState<Open>(commentFromHash);
+  const { route, hash } = useRoute();
+  const [open, setOpen] = useState<Open>(() => commentOf(route));
   const attention = useQuery('review.attention', {}, ['review']);
   const comments = useQuery('review.comments', {}, ['review']);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `hash` stands for `route` (a new object each time the address changes).
   useEffect(() => {
-    const onHash = () => {
-      const named = commentFromHash();
-      if (!named) return;
-      setTab('comments');
-      setOpen(named);
-    };
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
+    const named = commentOf(route);
+    if (!named) return;
+    setTab('comments');
+    setOpen(named);
+  }, [hash]);
 
   return (
     <section className="review" aria-labelledby="review-title">

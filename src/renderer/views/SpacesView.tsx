@@ -1,17 +1,12 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import type { CatalogVM, CollectionVM, SpaceVM, SyncStatusVM } from '../../shared/contract';
+import { SYNC_STATE_WORDS, type CatalogVM, type CollectionVM, type SpaceVM, type SyncStatusVM } from '../../shared/contract';
 import { useAction, useQuery } from '../hooks/use-query';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { useOpenPath } from '../components/OpenPath';
 import { timeAgo, plural } from '../lib/format';
 
-const STATE_TEXT: Record<SpaceVM['state'], string> = {
-  'not-synced': 'Not synced yet',
-  synced: 'In sync',
-  syncing: 'Syncing',
-  pending: 'Edits to push',
-  conflicts: 'Conflicts',
-  error: 'Error',
-};
+/** A chosen space's state in the words the header uses; a space not chosen says so. */
+const STATE_TEXT: Record<SpaceVM['state'], string> = { ...SYNC_STATE_WORDS, 'not-set-up': 'Not synced yet', 'not-chosen': 'Not chosen' };
 
 /** Organizations, collections and spaces: which to sync, where, and how each is doing. */
 export function SpacesView({ status }: { status: SyncStatusVM | undefined }) {
@@ -27,6 +22,13 @@ export function SpacesView({ status }: { status: SyncStatusVM | undefined }) {
           {action.busy ? 'Refreshing…' : 'Refresh list'}
         </button>
       </div>
+      {catalog.data && catalog.data.spaces.length > 0 && !catalog.data.spaces.some((s) => s.selected) && (
+        <div className="notice first-run" role="note" data-testid="choose-spaces">
+          <span>
+            <strong>No space is chosen for this folder yet.</strong> Tick the spaces to sync below: each one’s first sync starts at once, into its own folder.
+          </span>
+        </div>
+      )}
       <SettingsPanel />
       <ErrorNotice error={action.error ?? catalog.error} onDismiss={action.clearError} />
       {catalog.data && <CatalogTree catalog={catalog.data} status={status} />}
@@ -40,6 +42,7 @@ export function SpacesView({ status }: { status: SyncStatusVM | undefined }) {
 function SettingsPanel() {
   const settings = useQuery('settings.get', {}, ['settings']);
   const action = useAction();
+  const openPath = useOpenPath();
   const [editing, setEditing] = useState<string | null>(null);
   const s = settings.data;
   if (!s) return null;
@@ -58,7 +61,7 @@ function SettingsPanel() {
         {editing === null ? (
           <>
             <code data-testid="sync-folder">{s.folder}</code>
-            <button type="button" className="secondary" onClick={() => void action.run('app.openFolder', {})}>
+            <button type="button" className="secondary" onClick={() => void openPath('app.openFolder', {})}>
               Open folder
             </button>
             <button
@@ -139,13 +142,14 @@ function CatalogTree({ catalog, status }: { catalog: CatalogVM; status: SyncStat
 
 function SpaceRow({ space, depth, status }: { space: SpaceVM; depth: number; status: SyncStatusVM | undefined }) {
   const action = useAction();
+  const openPath = useOpenPath();
   // Shown at once; the host's answer (a catalog refresh) confirms or, on error, reverts it.
   const [optimistic, setOptimistic] = useState<boolean | null>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the effect runs because the host's answer changed space.selected; it resets what was shown meanwhile.
   useEffect(() => setOptimistic(null), [space.selected]);
   const selected = optimistic ?? space.selected;
   const running = status?.state === 'syncing' && status.progress?.spaceId === space.id ? status.progress : null;
-  const state = running ? 'syncing' : space.state;
+  const state = running ? 'syncing' : selected ? (space.state === 'not-chosen' ? 'not-set-up' : space.state) : 'not-chosen';
   return (
     <li className={`space-row state-${state}`} data-testid={`space-${space.id}`} data-state={state}>
       <label className="space-select" style={{ paddingLeft: depth * 16 }}>
@@ -168,18 +172,13 @@ function SpaceRow({ space, depth, status }: { space: SpaceVM; depth: number; sta
       {running && running.total > 0 && (
         <progress max={running.total} value={running.done} aria-label={`Sync progress of ${space.title}`} className="row-progress" />
       )}
-      <span className="muted small">{selected ? `last sync ${timeAgo(space.lastSyncAt)}` : 'not chosen'}</span>
+      {selected && <span className="muted small">last sync {timeAgo(space.lastSyncAt)}</span>}
       {space.pendingEdits > 0 && <span className="badge pending">{plural(space.pendingEdits, 'local edit')}</span>}
       {space.conflicts > 0 && <span className="badge danger">{plural(space.conflicts, 'conflict')}</span>}
       {space.folder && (
-        <button type="button" className="link small" onClick={() => void action.run('app.openFolder', { spaceId: space.id })}>
+        <button type="button" className="link small" onClick={() => void openPath('app.openFolder', { spaceId: space.id })}>
           Open folder
         </button>
-      )}
-      {space.lastError && (
-        <div className="row-error" role="note">
-          {space.lastError}
-        </div>
       )}
       <ErrorNotice error={action.error} onDismiss={action.clearError} />
     </li>

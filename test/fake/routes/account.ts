@@ -12,6 +12,17 @@ export const accountRoutes: RouteTable = {
 
   getOrganizationById: ({ store, json, param }) => ok(json.org(store.org(param('organizationId')))),
 
+  listMembersInOrganizationById: ({ store, json, param, query, pageSize }) => {
+    const org = store.org(param('organizationId'));
+    const search = typeof query.search === 'string' ? query.search.toLowerCase() : '';
+    const users = org.memberIds
+      .map((id) => store.user(id))
+      .filter((u) => search === '' || u.displayName.toLowerCase().includes(search) || u.email.toLowerCase().includes(search));
+    if (query.sort === 'name') users.sort((a, b) => a.displayName.localeCompare(b.displayName));
+    if (query.order === 'desc' && query.sort === 'name') users.reverse();
+    return ok(paginate(users, query, pageSize, (u) => json.member(u.id, org.createdAt)));
+  },
+
   listSpacesInOrganizationById: ({ store, json, param, query, pageSize }) => {
     const org = store.org(param('organizationId'));
     const spaces = [...store.spaces.values()].filter((s) => s.orgId === org.id);

@@ -2,6 +2,7 @@
 import type { ContentChange } from '../batch';
 import { paginate } from '../paging';
 import { changeRequestReads, changesReply } from './content';
+import { ApiError } from '../errors';
 import { created, ok, type RouteTable } from './types';
 
 export const changeRequestRoutes: RouteTable = {
@@ -24,12 +25,21 @@ export const changeRequestRoutes: RouteTable = {
   getChangeRequestById: ({ store, json, param }) => ok(json.changeRequest(store.changeRequest(param('spaceId'), param('changeRequestId')))),
 
   updateChangeRequestById: ({ store, json, param, body, headers }) => {
-    const cr = store.updateChangeRequestFields(param('spaceId'), param('changeRequestId'), { subject: body.subject, status: body.status });
+    const cr = store.updateChangeRequestFields(param('spaceId'), param('changeRequestId'), {
+      subject: body.subject,
+      status: body.status,
+      description: body.description,
+    });
     if (headers.prefer === 'return=minimal') return { status: 204, headers: { 'Preference-Applied': 'return=minimal' } };
     return ok(json.changeRequest(cr));
   },
 
   mergeChangeRequest: ({ store, param }) => {
+    const cr = store.changeRequest(param('spaceId'), param('changeRequestId'));
+    if (store.review.permission(cr.spaceId, 'merge') === false) throw new ApiError(403, 'You do not have permission to merge change requests in this space.');
+    if (cr.status === 'draft') throw new ApiError(400, `Change request #${cr.number} is a draft: mark it as ready for review before merging it.`);
+    const blockers = cr.status === 'open' ? store.review.mergeBlockers(cr, store.currentUser.id) : [];
+    if (blockers.length > 0) throw new ApiError(400, `The merge rules of this space are not met: ${blockers.join('; ')}.`);
     const revision = store.mergeChangeRequest(param('spaceId'), param('changeRequestId'));
     return ok({ revision: revision.id, result: 'merge' });
   },

@@ -1,6 +1,7 @@
 /** Comments, replies and commenters, on a space or on one of its change requests. */
 import { documentInputToMarkdown, type DocumentInput } from '../batch';
-import type { CommentRec } from '../model';
+import { ApiError } from '../errors';
+import type { CommentRec, ReplyRec } from '../model';
 import { paginate } from '../paging';
 import type { BodyFormat } from '../serialize';
 import { noContent, ok, type RouteContext, type RouteTable } from './types';
@@ -34,11 +35,18 @@ const postComment = (ctx: RouteContext) => {
   return ok(json.comment(comment, undefined));
 };
 
+/** Only its author may change what a comment or reply says, or delete it (its permissions say so). */
+function mustOwn(ctx: RouteContext, post: CommentRec | ReplyRec, what: string): void {
+  if (post.postedBy !== ctx.store.currentUser.id) throw new ApiError(403, `You can only ${what} your own comments and replies.`);
+}
+
 const getComment = (ctx: RouteContext) => ok(ctx.json.comment(commentOf(ctx), ctx.query.format as BodyFormat));
 
 const updateComment = (ctx: RouteContext) => {
   const { body } = ctx;
-  const comment = ctx.store.updateComment(commentOf(ctx), {
+  const target = commentOf(ctx);
+  if (body.body !== undefined) mustOwn(ctx, target, 'edit');
+  const comment = ctx.store.updateComment(target, {
     ...(typeof body.resolved === 'boolean' ? { resolved: body.resolved } : {}),
     ...(body.body !== undefined ? { body: documentInputToMarkdown(body.body as DocumentInput) } : {}),
     ...(Array.isArray(body.addedReactions) ? { addedReactions: body.addedReactions as string[] } : {}),
@@ -48,6 +56,7 @@ const updateComment = (ctx: RouteContext) => {
 };
 
 const deleteComment = (ctx: RouteContext) => {
+  mustOwn(ctx, commentOf(ctx), 'delete');
   ctx.store.deleteComment(ctx.param('spaceId'), ctx.param('commentId'), crOf(ctx));
   return noContent();
 };
@@ -74,7 +83,9 @@ const getReply = (ctx: RouteContext) => {
 const updateReply = (ctx: RouteContext) => {
   const comment = commentOf(ctx);
   const { body } = ctx;
-  const reply = ctx.store.updateReply(ctx.store.reply(comment, ctx.param('commentReplyId')), {
+  const target = ctx.store.reply(comment, ctx.param('commentReplyId'));
+  if (body.body !== undefined) mustOwn(ctx, target, 'edit');
+  const reply = ctx.store.updateReply(target, {
     ...(body.body !== undefined ? { body: documentInputToMarkdown(body.body as DocumentInput) } : {}),
     ...(Array.isArray(body.addedReactions) ? { addedReactions: body.addedReactions as string[] } : {}),
     ...(Array.isArray(body.removedReactions) ? { removedReactions: body.removedReactions as string[] } : {}),
@@ -83,8 +94,9 @@ const updateReply = (ctx: RouteContext) => {
 };
 
 const deleteReply = (ctx: RouteContext) => {
-  const comment = ctx.store.comments.get(ctx.param('commentId'));
-  if (comment) comment.replies = comment.replies.filter((r) => r.id !== ctx.param('commentReplyId'));
+  const comment = commentOf(ctx);
+  mustOwn(ctx, ctx.store.reply(comment, ctx.param('commentReplyId')), 'delete');
+  comment.replies = comment.replies.filter((r) => r.id !== ctx.param('commentReplyId'));
   return noContent();
 };
 

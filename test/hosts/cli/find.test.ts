@@ -35,7 +35,7 @@ describe('quire search', () => {
     expect(run.code).toBe(0);
     // The sync indexed each page as it wrote it: the search reads no file.
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/^2 result\(s\) for pelican:/);
+    expect(run.stdout).toMatch(/^2 results for pelican:/);
     expect(run.stdout).toMatch(/ {2}guide\/evil-\S+\.md — Evil \\u001b\]0;pwned\\u0007 title\n/);
     expect(run.stdout).toContain('Contains the word [pelican] and \\u001b[2J a screen clear.');
     expect(run.stdout).toMatch(
@@ -70,14 +70,32 @@ describe('quire search', () => {
   });
 
   it('says what is wrong with a bad invocation, and never shows an SQLite error', async () => {
-    expect((await quire(['search', '--dir', root])).stderr).toMatch(/say what to search for/);
+    expect((await quire(['search', '--dir', root])).stderr).toMatch(/missing <terms>: the words to search for/);
     expect((await quire(['search', 'x', '--dir', root, '--space', 'nope'])).stderr).toMatch(/no space nope in .*quire status/);
     expect((await quire(['search', 'x', '--dir', root, '--kind', 'pages'])).code).toBe(2);
-    expect((await quire(['search', 'x', '--dir', root, '--limit', '0'])).stderr).toMatch(/--limit must be a whole number from 1 to 200/);
+    expect((await quire(['search', 'x', '--dir', root, '--limit', '0'])).stderr).toBe('quire search: --limit 0 is out of range: it takes from 1 to 200.');
     const odd = await quire(['search', 'zebra AND (', '--dir', root]);
     expect(odd.code).toBe(0);
     expect(odd.stdout).toMatch(/^Nothing found for zebra AND \(\./);
     expect(odd.stderr).not.toMatch(/SQLITE|fts5/i);
+  });
+  it('reads a bare last word as the start of a word, as the app’s search box does', async () => {
+    const run = await quire(['search', 'instal', '--dir', root, '--json']);
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout) as SearchJson;
+    expect(json.query).toBe('instal');
+    expect(json.results.map((r) => r.title)).toContain('Install');
+    // A finished word in a phrase, or a word written with its own operator, is left as written.
+    expect(JSON.parse((await quire(['search', '"instal"', '--dir', root, '--json'])).stdout).results).toEqual([]);
+  });
+
+  it('refuses a query too large to search in one line, at once (a 20,000-word query took 45 s)', async () => {
+    const huge = await quire(['search', ...Array.from({ length: 20_000 }, (_, i) => `word${i}`), '--dir', root]);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toBe('quire search: The search is 188,889 characters long; at most 1,000 are searched. Search for a few distinctive words instead.');
+    const many = await quire(['search', ...Array.from({ length: 40 }, () => 'pelican'), '--dir', root]);
+    expect(many.code).toBe(2);
+    expect(many.stderr).toBe('quire search: The search has 40 words; at most 32 are searched at a time. Search for a few distinctive words instead.');
   });
 });
 
@@ -119,10 +137,12 @@ describe('quire history and quire restore', () => {
   it('lists pages with history when no page is named, and sets this folder’s retention', async () => {
     const run = await quire(['history', '--dir', root]);
     expect(run.stdout).toMatch(/^Pages with history, latest change first:\n/);
-    expect(run.stdout).toContain('guide/faq.md — FAQ: 1 version(s), last pulled from the server');
+    expect(run.stdout).toContain('guide/faq.md — FAQ: 1 version, last pulled from the server');
     const set = await quire(['history', '--dir', root, '--keep-days', '30', '--keep-versions', '5']);
-    expect(set.stderr).toBe('This folder now keeps every version from the last 30 day(s), and at least the last 5 of each page.');
-    expect((await quire(['history', '--dir', root, '--keep-versions', '0'])).stderr).toMatch(/at least 1|1 or more/);
+    expect(set.stderr).toBe('This folder now keeps every version from the last 30 days, and at least the last 5 versions of each page.');
+    expect((await quire(['history', '--dir', root, '--keep-versions', '0'])).stderr).toMatch(
+      /--keep-versions 0 is out of range: it takes from 1 to 100000 versions/,
+    );
     expect((await quire(['history', '--dir', root, '--keep-days', 'soon'])).code).toBe(2);
   });
 
@@ -132,6 +152,8 @@ describe('quire history and quire restore', () => {
     expect(missing.stderr).toBe('quire restore: Version 9 of faq.md is not in history (it has version 1). See them with `quire history`.');
     expect((await quire(['history', 'guide/nothing.md', '--dir', root])).stderr).toMatch(/not a page file of a synced space/);
     expect((await quire(['restore', 'guide/faq.md', '--dir', root])).stderr).toMatch(/missing --version/);
-    expect((await quire(['restore', 'guide/faq.md', '--version', 'last', '--dir', root])).stderr).toMatch(/--version must be a version number/);
+    expect((await quire(['restore', 'guide/faq.md', '--version', 'last', '--dir', root])).stderr).toMatch(
+      /--version takes a version number from `quire history`, such as --version 3; got "last"/,
+    );
   });
 });

@@ -46,7 +46,7 @@ describe('in process, against a seeded review world', () => {
       const { code, stdout } = await cli(review, ['review', '--dir', w.dir, '--json']);
       expect(code).toBe(0);
       const json = JSON.parse(stdout);
-      expect(Object.keys(json).sort()).toEqual(['changeRequests', 'comments']);
+      expect(Object.keys(json).sort()).toEqual(['changeRequests', 'comments', 'inbox', 'refreshedAt']);
       expect(json.changeRequests).toEqual([
         { spaceId: w.space.id, id: seeded.open.id, number: seeded.open.number, subject: 'Rewrite the guide', status: 'open', outdated: true },
       ]);
@@ -60,9 +60,10 @@ describe('in process, against a seeded review world', () => {
         author: 'Alice Reviewer',
         body: 'Is this page current?',
         status: 'open',
+        reactions: [{ emoji: '👍', count: 1, users: ['Bob Writer'], mine: false }],
         replies: [
-          { id: seeded.spaceComment.replies[0]!.id, author: 'Bob Writer', body: 'Yes, checked last week.', pending: false },
-          { id: seeded.spaceComment.replies[1]!.id, author: 'Alice Reviewer', body: 'Thanks!', pending: false },
+          { id: seeded.spaceComment.replies[0]!.id, author: 'Bob Writer', body: 'Yes, checked last week.', reactions: [], pending: false },
+          { id: seeded.spaceComment.replies[1]!.id, author: 'Alice Reviewer', body: 'Thanks!', reactions: [], pending: false },
         ],
         pending: false,
       });
@@ -73,7 +74,7 @@ describe('in process, against a seeded review world', () => {
       await cli(review, ['review', '--dir', w.dir]);
       const { code, stdout, stderr } = await cli(review, ['review', '--dir', w.dir], context(false));
       expect(code).toBe(0);
-      expect(stderr).toMatch(/Showing the local mirror.*quire login/);
+      expect(stderr).toMatch(/Showing the local mirror, last refreshed .* UTC.*quire login/);
       expect(stdout).toMatch(/Open change requests \(1\):\n {2}#\d+ Rewrite the guide/);
       expect(stdout).toContain('Is this page current?');
     });
@@ -117,8 +118,10 @@ describe('in process, against a seeded review world', () => {
     it('says what is missing', async () => {
       await expect(cli(comment, ['comment', 'reply', seeded.spaceComment.id, '--dir', w.dir])).rejects.toThrow(UsageError);
       await expect(cli(comment, ['comment', 'react', seeded.spaceComment.id, '--dir', w.dir])).rejects.toThrow(/--emoji/);
-      await expect(cli(comment, ['comment', 'delete', seeded.spaceComment.id, '--dir', w.dir])).rejects.toThrow(/reply, resolve, reopen, react/);
-      await expect(cli(comment, ['comment', 'resolve', '--dir', w.dir])).rejects.toThrow(/needs a comment id/);
+      await expect(cli(comment, ['comment', 'remove', seeded.spaceComment.id, '--dir', w.dir])).rejects.toThrow(
+        /new, edit, delete, reply, resolve, reopen, react/,
+      );
+      await expect(cli(comment, ['comment', 'resolve', '--dir', w.dir])).rejects.toThrow(/missing <commentId>: the comment’s id/);
     });
   });
 });

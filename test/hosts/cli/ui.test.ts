@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +10,7 @@ import { parseArgs } from '../../../src/main/hosts/cli/args';
 import type { CliIo } from '../../../src/main/hosts/cli/io';
 import { MemoryTokenStore } from '../../../src/main/core/secrets';
 import { ui } from '../../../src/main/hosts/cli/commands/ui';
+import { quire } from '../../helpers/cli';
 
 describe('quire ui', () => {
   let fake: FakeApi;
@@ -71,10 +75,30 @@ describe('quire ui', () => {
     await rm(empty, { recursive: true, force: true });
   });
 
-  it('refuses a bad port with a usage error', async () => {
-    const { cliIo } = io();
-    await expect(ui(parseArgs(['ui', '--api', fake.url, '--dir', dir, '--port', 'x']), cliIo, { rendererDir: renderer })).rejects.toThrow(
-      /--port must be a number/,
-    );
+  it('a port already in use is one line, and nothing is left running: no mirror opened, no sync started', async () => {
+    const busy = createServer();
+    await new Promise<void>((listening) => busy.listen(0, '127.0.0.1', listening));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const { cliIo, stdout } = io({ QUIRE_TOKEN: fake.token });
+      const args = parseArgs(['ui', '--api', fake.url, '--dir', dir, '--port', String(port)]);
+      await expect(ui(args, cliIo, { tokens: new MemoryTokenStore(), rendererDir: renderer })).rejects.toThrow(
+        new Error(`Port ${port} is in use. Choose another with --port, or leave --port out to take a free one.`),
+      );
+      expect(stdout).toEqual([]);
+      // Before, the service opened the folder and ran a full sync with no UI, and the process never ended.
+      expect(existsSync(join(dir, '.quire'))).toBe(false);
+      expect(fake.requests).toEqual([]);
+    } finally {
+      await new Promise((closed) => busy.close(closed));
+    }
+  });
+
+  it('refuses a port that is not plain digits from 0 to 65535 with a usage error', async () => {
+    for (const port of ['x', '0x50', '8e1', '65536', '-1']) {
+      const run = await quire(['ui', '--api', fake.url, '--dir', dir, '--port', port]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^quire ui: --port (takes a whole number in plain digits, from 0 to 65535|65536 is out of range)/);
+    }
   });
 });

@@ -3,12 +3,15 @@ import { trayModel } from '../../../src/main/hosts/electron/tray-state';
 import type { SyncStatusVM } from '../../../src/shared/contract';
 
 const status = (patch: Partial<SyncStatusVM>): SyncStatusVM => ({
-  state: 'idle',
+  state: 'in-sync',
+  reasons: [],
   progress: null,
   paused: false,
   conflicts: 0,
   pendingActions: 0,
-  lastCycleAt: null,
+  editsWaiting: 0,
+  lastReachedServerAt: null,
+  offlineSince: null,
   message: null,
   seq: 1,
   changedAt: 0,
@@ -19,15 +22,23 @@ const labels = (s: SyncStatusVM) => trayModel(s).menu.flatMap((m) => ('label' in
 const item = (s: SyncStatusVM, id: string) => trayModel(s).menu.find((m) => m.id === id);
 
 describe('tray model', () => {
-  it('names each sync state in the icon, tooltip and first menu line', () => {
-    expect(trayModel(status({ state: 'idle' }))).toMatchObject({ icon: 'idle', tooltip: 'Quire — In sync', progress: -1 });
+  it('names each sync state in the words the app and `quire status` use, with the first reason in the tooltip', () => {
+    expect(trayModel(status({ state: 'in-sync' }))).toMatchObject({ icon: 'idle', tooltip: 'Quire — In sync', progress: -1 });
     expect(labels(status({ state: 'offline' }))[0]).toBe('Offline');
-    expect(trayModel(status({ state: 'conflicts', conflicts: 2 })).icon).toBe('conflicts');
-    expect(labels(status({ state: 'conflicts', conflicts: 2 }))[0]).toBe('2 conflicts need you');
-    expect(labels(status({ state: 'conflicts', conflicts: 1 }))[0]).toBe('1 conflict need you');
-    expect(trayModel(status({ state: 'token-rejected' }))).toMatchObject({ icon: 'error' });
-    expect(labels(status({ state: 'token-rejected' }))[0]).toBe('Token rejected: sign in again');
-    expect(trayModel(status({ state: 'offline', message: 'The API cannot be reached.' })).tooltip).toBe('Quire — Offline\nThe API cannot be reached.');
+    expect(labels(status({ state: 'not-set-up' }))[0]).toBe('Not set up');
+    const conflict = { kind: 'conflict', spaceId: 's', path: 'a.md', message: 'a.md: edited here and on the server.', action: 'resolve-conflict' as const };
+    const held = { kind: 'held-page', spaceId: 's', path: 'b.md', message: 'b.md is not pushed.', action: 'show-file' as const };
+    expect(trayModel(status({ state: 'needs-you', reasons: [conflict] })).icon).toBe('conflicts');
+    expect(labels(status({ state: 'needs-you', reasons: [conflict] }))[0]).toBe('Needs you');
+    expect(labels(status({ state: 'needs-you', reasons: [conflict, held] }))[0]).toBe('Needs you (2 things)');
+    const rejected = { kind: 'token-rejected', spaceId: null, message: 'The API rejected the token.', action: 'sign-in' as const };
+    expect(trayModel(status({ state: 'needs-you', reasons: [rejected] }))).toMatchObject({
+      icon: 'error',
+      tooltip: 'Quire — Needs you\nThe API rejected the token.',
+    });
+    expect(labels(status({ state: 'paused', paused: true, editsWaiting: 1 }))[0]).toBe('Paused · 1 edit waiting');
+    const offline = { kind: 'offline', spaceId: null, message: 'The API could not be reached.', action: 'sync-now' as const };
+    expect(trayModel(status({ state: 'offline', reasons: [offline] })).tooltip).toBe('Quire — Offline\nThe API could not be reached.');
   });
 
   it('shows progress while syncing, in the menu and as the window progress bar', () => {

@@ -5,7 +5,7 @@
  * shows in the open page within a second.
  * Screenshots land in test-artifacts/e2e (and docs/screenshots with QUIRE_DOCS_SCREENSHOTS=1).
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPreview, type PreviewServer } from '../../../src/main/hosts/preview';
 import { snap } from '../../e2e/screenshots';
 import { launchBrowser, type Browser } from '../../helpers/chromium';
+import { Mirror } from '../../../src/main/core/mirror';
+import { startFakeApi } from '../../fake';
 import { quire, tempDir } from '../../helpers/cli';
+import { seedGuide, syncOnce } from '../../helpers/sync';
 
 const CLEAN = fileURLToPath(new URL('../../fixtures/check/clean/', import.meta.url));
 
@@ -56,6 +59,14 @@ const HOSTILE = `# Hostile HTML
 <iframe src="https://example.com"></iframe><form action="https://example.com"><input name="q"></form>
 
 A [broken link](guide/nowhere.md) for the problem list.
+
+$$\\href{javascript:window.pwned='katex'}{click} \\htmlStyle{background:url(https://example.com/x)}{x} <b onmouseover="window.pwned='tex'">x</b>$$
+
+<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target></th><th data-hidden data-card-cover></th></tr></thead><tbody><tr><td><strong onclick="window.pwned='card'">Card</strong><script>window.pwned='card-script'</script></td><td><a href="javascript:window.pwned='target'">x</a></td><td><a href="javascript:window.pwned='cover'">y</a></td></tr></tbody></table>
+
+<button type="button" class="button primary" onclick="window.pwned='button'" data-action="search">Search</button> <i class="fa-github" onclick="window.pwned='icon'">:github:</i>
+
+{% @evil/block url="javascript:window.pwned='integration'" note="<script>window.pwned='param'</script>" %}
 `;
 
 describe('quire preview in a browser', () => {
@@ -111,7 +122,7 @@ describe('quire preview in a browser', () => {
     await page.locator('a.pv-brand').click(); // the home: one space, so its first page
     await page.waitForURL(`${server.url}README.md`);
     const own = await page.locator('link[rel="stylesheet"], script[src]').evaluateAll((els) => els.map((e) => e.getAttribute('href') ?? e.getAttribute('src')));
-    expect(own).toEqual([`${base}_quire/page.css`, `${base}_quire/preview.css`, `${base}_quire/live.js`]);
+    expect(own).toEqual([`${base}_quire/katex/katex.min.css`, `${base}_quire/page.css`, `${base}_quire/preview.css`, `${base}_quire/live.js`]);
     expect(browser.pageErrors).toEqual([]);
   });
 
@@ -125,19 +136,38 @@ describe('quire preview in a browser', () => {
     const card = page.locator('a.gb-card');
     expect(await card.locator('.gb-card-title').textContent()).toBe('Install');
     expect(await card.getAttribute('href')).toBe(`${base}guide/install.md`);
-    await page.locator('a[href="#why-back-up"]').click();
+    await page.locator('#pv-page a[href="#why-back-up"]').click();
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)).toBe('#why-back-up');
     await snap(page, 'preview-welcome');
   });
 
-  it('renders tabs that switch, and code blocks with their title', async () => {
+  it('renders tabs as a tablist that switches by click and by arrow keys, and code blocks with their title', async () => {
     await open('guide/README.md');
-    const panels = page.locator('.gb-tab-panel');
+    const tablist = page.getByRole('tablist');
+    const tabs = tablist.getByRole('tab');
+    expect(await tabs.allTextContents()).toEqual(['Linux', 'macOS']);
+    const panels = page.getByRole('tabpanel', { includeHidden: true });
+    expect(await panels.count()).toBe(2);
     await expect.poll(() => panels.nth(0).isVisible()).toBe(true);
     expect(await panels.nth(1).isVisible()).toBe(false);
-    await page.locator('.gb-tab-bar label', { hasText: 'macOS' }).click();
+    expect(await tabs.nth(0).getAttribute('aria-selected')).toBe('true');
+    expect(await panels.nth(0).getAttribute('aria-labelledby')).toBe(await tabs.nth(0).getAttribute('id'));
+    await tabs.nth(1).click();
     await expect.poll(() => panels.nth(1).isVisible()).toBe(true);
+    expect(await panels.nth(0).isVisible()).toBe(false);
     expect(await panels.nth(1).textContent()).toContain('brew install lumen');
+    expect(await tabs.nth(1).getAttribute('aria-selected')).toBe('true');
+    // The keyboard: the arrow keys move the selection and the focus, wrapping round.
+    await tabs.nth(1).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => tabs.nth(0).getAttribute('aria-selected')).toBe('true');
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string } } }).document.activeElement.textContent),
+    ).toBe('Linux');
+    expect(await tabs.nth(0).getAttribute('tabindex')).toBe('0');
+    expect(await tabs.nth(1).getAttribute('tabindex')).toBe('-1');
+    await page.keyboard.press('End');
+    await expect.poll(() => panels.nth(1).isVisible()).toBe(true);
     expect(await page.locator('.gb-code figcaption').textContent()).toBe('lumen.yaml');
     expect(await page.locator('.gb-code pre').textContent()).toContain('retention: 30d');
     await snap(page, 'preview-tabs-code');
@@ -167,16 +197,166 @@ describe('quire preview in a browser', () => {
     expect(await page.locator('.footnotes li').textContent()).toContain('Older samples are compacted');
     expect(await page.locator('input.gb-task').count()).toBe(2);
     expect(await page.locator('input.gb-task[checked]').count()).toBe(1);
-    expect(await page.locator('details summary').textContent()).toBe('Advanced options');
-    expect(await page.locator('.gb-math').first().textContent()).toBe('n \\times r');
-    expect(await page.locator('.gb-math-block').textContent()).toContain('2\\,\\text{bytes}');
+    expect(await page.locator('#pv-page details summary').textContent()).toBe('Advanced options');
+    // Typeset by KaTeX, the TeX kept in its MathML annotation.
+    expect(await page.locator('.gb-math .katex annotation').first().textContent()).toBe('n \\times r');
+    expect(await page.locator('.gb-math-block .katex-display annotation').textContent()).toContain('2\\,\\text{bytes}');
     expect(await page.locator('.gb-column').count()).toBe(2);
+  });
+
+  it('renders every GitBook block as GitBook shows it: math, highlighted code, cards, buttons, icons, OpenAPI, integrations, the outline', async () => {
+    await open('guide/showcase.md');
+    // Math: KaTeX's HTML, its positions applied (the CSP refuses inline styles: the page behaviour sets them), its fonts served here.
+    const display = page.locator('.gb-math-block .katex-display');
+    expect(await display.count()).toBe(2); // the $$ lines block, and a paragraph that is one $$…$$
+    expect(await display.first().locator('annotation').textContent()).toContain('\\sqrt{\\frac{1}{N-1}');
+    await expect
+      .poll(() =>
+        page
+          .locator('.katex [data-gb-style]')
+          .first()
+          .evaluate((el) => (el as unknown as { style: { cssText: string } }).style.cssText),
+      )
+      .not.toBe('');
+    expect(
+      await page.evaluate(async () => {
+        const doc = (globalThis as unknown as { document: { fonts: { ready: Promise<unknown>; check(font: string): boolean } } }).document;
+        await doc.fonts.ready;
+        return doc.fonts.check('16px KaTeX_Main');
+      }),
+    ).toBe(true);
+    await snap(page, 'preview-blocks-light', { fullPage: true });
+    // Code: highlighted, numbered and wrapped as {% code %} asks, with a copy button that copies the code.
+    const code = page.locator('.gb-code.gb-line-numbers.gb-wrap');
+    expect(await code.locator('.hljs-keyword').first().textContent()).toBe('import');
+    expect(await code.locator('.gb-line').count()).toBe(3);
+    expect(
+      await code
+        .locator('pre')
+        .evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { whiteSpace: string } }).getComputedStyle(el).whiteSpace),
+    ).toBe('pre-wrap');
+    expect(
+      await code
+        .locator('.gb-line')
+        .nth(1)
+        .evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown, p: string): { content: string } }).getComputedStyle(el, '::before').content),
+    ).toBe('counter(gb-line)');
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+    await code.getByRole('button', { name: 'Copy the code' }).click();
+    await expect.poll(() => code.locator('.gb-copy').textContent()).toBe('Copied');
+    const copied = await page.evaluate(() =>
+      (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+    );
+    expect(copied.split('\n')).toHaveLength(3);
+    expect(copied).toContain("import { createServer } from 'node:http';");
+    expect(await page.locator('.gb-tabs .hljs-keyword', { hasText: 'def' }).count()).toBe(1); // python, loaded for this page
+    // Cards: a grid, each card linked to its target, the cover an image of the folder.
+    const cards = page
+      .getByRole('list')
+      .filter({ has: page.locator('.gb-card-item') })
+      .getByRole('listitem');
+    expect(await cards.count()).toBe(3);
+    expect(await cards.nth(0).locator('.gb-card-heading').textContent()).toBe('Install');
+    expect(await cards.nth(0).locator('a.gb-card-target').getAttribute('href')).toBe(`${base}guide/install.md`);
+    expect(
+      await cards
+        .nth(0)
+        .locator('img.gb-card-cover')
+        .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0);
+    expect(await cards.nth(2).locator('a.gb-card-target').getAttribute('target')).toBe('_blank');
+    // Buttons, and icons by their Font Awesome names.
+    const primary = page.locator('a.button.primary', { hasText: 'Install Lumen' });
+    expect(await primary.getAttribute('href')).toBe(`${base}guide/install.md`);
+    expect(
+      await primary.evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { borderRadius: string } }).getComputedStyle(el).borderRadius),
+    ).not.toBe('0px');
+    expect(await page.locator('h1.gb-title .gb-icon').getAttribute('title')).toBe('house');
+    expect(await page.locator('.gb-icon-inline[title="github"] svg').count()).toBe(1);
+    // GitBook's search button focuses the search box.
+    await page.locator('button[data-action="search"]').click();
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id))
+      .toBe('pv-search');
+    // OpenAPI and swagger blocks as operation cards; an integration's block as a card naming it.
+    const get = page.getByRole('region', { name: 'API operation: GET /pet/{petId}' });
+    expect(await get.locator('.gb-method').textContent()).toBe('GET');
+    const post = page.getByRole('region', { name: 'API operation: POST https://lumen.example.com/v1/metrics' });
+    expect(await post.locator('.gb-op-summary').first().textContent()).toBe('Send samples');
+    expect(await post.locator('.gb-op-required').count()).toBe(1);
+    const integration = page.getByRole('group', { name: 'Integration block: github-files' });
+    expect(await integration.locator('.gb-integration-block').textContent()).toBe('github-code-block');
+    expect(await integration.locator('dd a').getAttribute('href')).toBe('https://github.com/lumen/lumen/blob/main/server.js');
+    expect(await page.locator('#pv-page').textContent()).not.toContain('{%');
+    // The outline: the page's headings, linked to their anchors (GitBook's: "Math & TeX" is #math-and-tex).
+    const outline = page.getByRole('navigation', { name: 'On this page' });
+    expect(await outline.getByRole('link').allTextContents()).toEqual(['Math & TeX', 'Code', 'Cards', 'API', 'Integrations']);
+    expect(await outline.getByRole('link', { name: 'Math & TeX' }).getAttribute('href')).toBe('#math-and-tex');
+    expect(browser.pageErrors).toEqual([]); // no CSP refusal, no script error
+  });
+
+  it('searches the folder from the box in the header', async () => {
+    await open('README.md');
+    const box = page.getByRole('searchbox', { name: 'Search the pages' });
+    await box.fill('brew');
+    const hit = page.locator('#pv-search-results a').first();
+    await hit.waitFor();
+    expect(await hit.locator('.pv-hit-title').textContent()).toBe('Guide');
+    expect(await hit.locator('mark').textContent()).toBe('brew');
+    await hit.click();
+    await page.waitForURL(`${server.url}guide/README.md`);
+    const none = await get(port, `${base}_quire/search?q=${encodeURIComponent('zzz-nothing')}`);
+    expect(JSON.parse(none.body)).toEqual({ query: 'zzz-nothing', results: [] });
+    expect((await get(port, `/_quire/search?q=brew`)).status).toBe(403);
+  });
+
+  it('lays the page out at 800×600 and in dark mode', async () => {
+    const small = await launchBrowser({ width: 800, height: 600 });
+    try {
+      await small.page.goto(`${server.url}guide/showcase.md`);
+      await small.page.locator('#pv-page').waitFor();
+      const widths = await small.page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document;
+        return [doc.documentElement.scrollWidth, doc.documentElement.clientWidth];
+      });
+      expect(widths[0]).toBeLessThanOrEqual(widths[1]!); // nothing wider than the window
+      // The table of contents starts folded, so the page comes first; it opens on demand.
+      const details = small.page.locator('.pv-nav-details');
+      expect(await details.evaluate((d) => (d as unknown as { open: boolean }).open)).toBe(false);
+      const title = await small.page.locator('h1.gb-title').boundingBox();
+      expect(title!.y).toBeLessThan(200);
+      await snap(small.page, 'preview-blocks-800x600');
+      await details.locator('summary').click();
+      await small.page.getByRole('navigation', { name: 'Table of contents' }).getByRole('link', { name: 'Install' }).waitFor();
+      expect(small.pageErrors).toEqual([]);
+    } finally {
+      await small.close();
+    }
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await open('guide/showcase.md');
+      const [body, text] = await page.evaluate(() => {
+        const g = globalThis as unknown as {
+          document: { body: unknown; querySelector(s: string): unknown };
+          getComputedStyle(e: unknown): { backgroundColor: string; color: string };
+        };
+        return [g.getComputedStyle(g.document.body).backgroundColor, g.getComputedStyle(g.document.querySelector('.gb-page')).color];
+      });
+      const lightness = (rgb: string) => (rgb.match(/\d+/g) ?? []).slice(0, 3).reduce((sum, c) => sum + Number(c), 0) / 3;
+      expect(lightness(body)).toBeLessThan(60);
+      expect(lightness(text)).toBeGreaterThan(180);
+      await snap(page, 'preview-blocks-dark', { fullPage: true });
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('shows hidden pages in the navigation, marked, with groups and link pages', async () => {
     await open('reference.md');
     expect(await page.locator('.gb-pill', { hasText: 'Hidden page' }).count()).toBe(1);
-    expect(await page.locator('.gb-pill', { hasText: 'icon: book' }).count()).toBe(1);
+    const icon = page.locator('h1.gb-title .gb-icon');
+    expect(await icon.getAttribute('title')).toBe('book');
+    expect(await icon.locator('svg path').count()).toBeGreaterThan(0);
     const nav = page.getByRole('navigation', { name: 'Table of contents' });
     expect(await nav.locator('.nav-group h2').textContent()).toBe('Reference');
     expect(await nav.locator('.nav-hidden a').textContent()).toContain('hidden');
@@ -191,6 +371,13 @@ describe('quire preview in a browser', () => {
     expect(await page.evaluate(() => (globalThis as unknown as { pwned?: string }).pwned)).toBeUndefined();
     expect(await page.locator('a[href^="javascript"]').count()).toBe(0);
     expect(await page.locator('iframe, form, script:not([src])').count()).toBe(0);
+    expect(await page.locator('[onclick], [onerror], #pv-page [style]:not(.katex *)').count()).toBe(0);
+    expect(await page.locator('a[href^="javascript"], img[src^="javascript"]').count()).toBe(0);
+    await page.locator('#pv-page button.button').click();
+    await page.locator('.gb-card-item').click();
+    await page.locator('.gb-integration').click();
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: string }).pwned)).toBeUndefined();
+    expect(await page.locator('.gb-integration dd').nth(1).textContent()).toBe("<script>window.pwned='param'</script>");
     const external = page.locator('a', { hasText: 'an external link' });
     expect(await external.getAttribute('target')).toBe('_blank');
     expect(await external.getAttribute('rel')).toBe('noopener noreferrer nofollow');
@@ -284,6 +471,72 @@ describe('quire preview in a browser', () => {
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nA [new broken link](gone.md).\n`);
     await page.locator('.pv-problem[data-code="broken-link"]').waitFor();
     expect(browser.pageErrors).toEqual([]);
+  });
+});
+
+describe('quire preview and symlinks made after it started', () => {
+  it('never serves a file outside the folder: a file or .gitbook/assets replaced by a link, a page replaced by one', async () => {
+    const dir = tempDir('quire-preview-links-');
+    cpSync(CLEAN, dir, { recursive: true });
+    const outside = tempDir('quire-preview-outside-');
+    writeFileSync(join(outside, 'logo.png'), 'SECRET-BYTES-OUTSIDE');
+    writeFileSync(join(outside, 'secret.md'), '# Secret\n\nSECRET-TEXT-OUTSIDE\n');
+    const server = await startPreview({ dir, log: () => {} });
+    try {
+      const port = Number(new URL(server.url).port);
+      const base = new URL(server.url).pathname;
+      expect((await get(port, `${base}.gitbook/assets/logo.png`)).status).toBe(200);
+      expect((await get(port, `${base}guide/configure.md`)).status).toBe(200);
+
+      // A file replaced by a link out of the folder.
+      rmSync(join(dir, '.gitbook/assets/cheatsheet.pdf'));
+      symlinkSync(join(outside, 'logo.png'), join(dir, '.gitbook/assets/cheatsheet.pdf'));
+      // A page replaced by a link, and a new page that is one.
+      rmSync(join(dir, 'guide/configure.md'));
+      symlinkSync(join(outside, 'secret.md'), join(dir, 'guide/configure.md'));
+      symlinkSync(join(outside, 'secret.md'), join(dir, 'leak.md'));
+      // The whole assets folder replaced by a link to a folder holding a file of the same name.
+      renameSync(join(dir, '.gitbook/assets'), join(dir, '.gitbook/assets-old'));
+      symlinkSync(outside, join(dir, '.gitbook/assets'));
+      // Whatever the watcher has seen by the time a later save shows, the answers stay inside the folder.
+      writeFileSync(join(dir, 'guide/install.md'), `${readFileSync(join(dir, 'guide/install.md'), 'utf8')}\nSentinel line.\n`);
+      await expect.poll(() => server.site.index.get('guide/install.md')?.file.text?.includes('Sentinel line.') ?? false, { timeout: 5000 }).toBe(true);
+
+      for (const path of ['.gitbook/assets/logo.png', '.gitbook/assets/cheatsheet.pdf', 'guide/configure.md', 'leak.md', '.gitbook/assets/secret.md']) {
+        const answer = await get(port, `${base}${path}`);
+        expect(answer.status, path).toBe(404);
+        expect(answer.body, path).not.toContain('SECRET');
+      }
+      expect((await get(port, `${base}guide/install.md`)).body).toContain('Sentinel line.');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('quire preview over a sync folder', () => {
+  it('answers its search box from the mirror’s full-text index: ranked, accents and prefixes as `quire search` reads them', async () => {
+    const fake = await startFakeApi();
+    seedGuide(fake);
+    const root = tempDir('quire-preview-fts-');
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    const mirror = Mirror.open(root);
+    const server = await startPreview({ dir: root, mirror, log: () => {} });
+    try {
+      const port = Number(new URL(server.url).port);
+      const base = new URL(server.url).pathname;
+      const ask = async (q: string) => JSON.parse((await get(port, `${base}_quire/search?q=${encodeURIComponent(q)}`)).body);
+      const answer = await ask('instal*');
+      expect(answer.results.map((r: { path: string }) => r.path)).toEqual(['guide/getting-started/install.md']);
+      expect(answer.results[0]).toMatchObject({ title: 'Install', url: `${base}guide/getting-started/install.md` });
+      // FTS query syntax, as `quire search` has it: a title: term.
+      expect((await ask('title:faq')).results.map((r: { title: string }) => r.title)).toEqual(['FAQ']);
+      expect((await ask('x'.repeat(201))).error).toMatch(/too long/);
+    } finally {
+      await server.close();
+      mirror.close();
+      await fake.close();
+    }
   });
 });
 

@@ -2,7 +2,8 @@
  * The app never combines a folder with a token meant for another API (issue 9, item 6): a
  * token handed over at start is used only for the API it came with; switching to a folder
  * that syncs with another API takes that API and the token saved for it, and leaves the
- * folder's address as it was.
+ * folder's address as it was. A folder the app synced remembers its API for the command line
+ * (issue 18, item 6).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -80,7 +81,7 @@ it('switching to a folder of another API takes that API and its own saved token,
   first.resetLog();
   await service.request('settings.update', { folder: other });
   expect(await service.request('session.get', {})).toMatchObject({ signedIn: true, apiUrl: second.url });
-  expect((await service.syncOnce()).state).toBe('idle');
+  expect((await service.syncOnce()).state).toBe('in-sync');
   expect(second.requests.length).toBeGreaterThan(0);
   expect(first.requests).toEqual([]);
   expect(JSON.parse((await quire(['status', '--dir', other, '--json'])).stdout)).toMatchObject({ apiUrl: second.url });
@@ -98,4 +99,25 @@ it('switching to a folder of another API with no token saved for it signs out, s
   expect(session).toMatchObject({ signedIn: false, apiUrl: second.url });
   expect(session.reason).toContain(`This folder syncs with ${second.url}`);
   expect(JSON.parse((await quire(['status', '--dir', other, '--json'])).stdout)).toMatchObject({ apiUrl: second.url });
+});
+
+it('remembers the API of a folder the app (or quire ui) synced, for the command line: status shows it, comment needs no --api', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'quire-api-address-'));
+  dirs.push(folder);
+  const spaceId = [...first.store.spaces.values()][0]!.id;
+  const page = first.store.pageByTitle(spaceId, 'Intro');
+  const comment = first.store.addComment(spaceId, { body: 'Still true?', page: page.id });
+  // As `quire ui --api … --dir …` starts it with QUIRE_TOKEN: no sign-in, so nothing but the sync can remember the address.
+  const service = await open({ apiUrl: first.url, folder, token: first.token });
+  await service.request('catalog.refresh', {});
+  await service.request('spaces.select', { spaceIds: [spaceId], selected: true });
+  expect((await service.syncOnce()).state).toBe('in-sync');
+  await service.close();
+
+  const status = await quire(['status', '--dir', folder]);
+  expect(status.stdout.split('\n')).toContain(`API: ${first.url} (remembered by this folder; its token is looked up for this address)`);
+  expect(JSON.parse((await quire(['status', '--dir', folder, '--json'])).stdout)).toMatchObject({ apiUrl: first.url });
+  const reply = await quire(['comment', 'reply', comment.id, '--dir', folder, '--body', 'Yes.'], { env: { QUIRE_TOKEN: first.token } });
+  expect(reply.stdout).toMatch(/: sent/);
+  expect(first.store.comment(spaceId, comment.id).replies.map((r) => r.markdown)).toEqual(['Yes.']);
 });

@@ -81,7 +81,7 @@ it('pushes a save within seconds, with the 60-second timer far off', async () =>
   expect((await quire(['sync', '--api', fake.url, '--dir', dir, '--once', '--space', space.id], { env: { QUIRE_TOKEN: fake.token } })).code).toBe(0);
   await open(60_000);
   // The first cycle runs at once, then the watcher starts and a second cycle catches up.
-  await until(() => cyclesStarted() >= 2 && service.status().state === 'idle', 'the first two cycles');
+  await until(() => cyclesStarted() >= 2 && service.status().state === 'in-sync', 'the first two cycles');
 
   const savedAt = Date.now();
   writeFileSync(join(dir, 'handbook/faq.md'), '# FAQ\n\nAnswered from the app’s folder.\n');
@@ -103,6 +103,6 @@ it('waits for its turn while another process holds the folder, saying who, then 
   expect(fake.requests.filter((r) => r.path.includes('/content'))).toEqual([]);
 
   other.release();
-  expect((await synced).state).toBe('idle');
+  expect((await synced).state).toBe('in-sync');
   expect(fake.requests.some((r) => r.path === `/v1/spaces/${space.id}/content`)).toBe(true);
 });

@@ -75,7 +75,7 @@ it('the line stays in the status bar through the first sync, which starts the fr
     expectSetAside(notice, folder);
     await service.request('catalog.refresh', {});
     const after = await service.syncOnce();
-    expect(after).toMatchObject({ state: 'idle', message: notice });
+    expect(after).toMatchObject({ state: 'not-set-up', message: notice });
     expect((await service.syncOnce()).message).toBeNull();
   } finally {
     await service?.close();

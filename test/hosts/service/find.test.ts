@@ -46,7 +46,7 @@ beforeEach(async () => {
   await service.request('session.signIn', { apiUrl: fake.url, token: fake.token });
   await service.request('catalog.refresh', {});
   await service.request('spaces.select', { spaceIds: [spaceId], selected: true });
-  expect((await service.syncOnce()).state).toBe('idle');
+  expect((await service.syncOnce()).state).toBe('in-sync');
   const folder = (await service.request('catalog.get', {})).spaces[0]!.folder!;
   spaceDir = join(dir, folder);
 });

@@ -54,7 +54,7 @@ beforeEach(async () => {
   await service.request('session.signIn', { apiUrl: proxy.url, token: fake.token });
   await service.request('catalog.refresh', {});
   await service.request('spaces.select', { spaceIds: [space.id], selected: true });
-  expect((await service.syncOnce()).state).toBe('idle');
+  expect((await service.syncOnce()).state).toBe('in-sync');
 });
 afterEach(async () => {
   proxy.release();
@@ -86,7 +86,7 @@ it('history.restore waits for a running sync cycle, then writes', async () => {
   expect(await readFile(file, 'utf8')).toBe(EDITED);
 
   proxy.release();
-  expect((await cycle).state).toBe('idle');
+  expect((await cycle).state).toBe('in-sync');
   expect(await restore).toMatchObject({ version: 1, file: `${space.folder}/setup.md`, outcome: 'written' });
   expect(await readFile(file, 'utf8')).toBe(PULLED);
   // The cycle pushed the text it had read; the restore came after it.

@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
 import { MemoryTokenStore, KeychainUnavailableError, type TokenStore } from '../../../src/main/core/secrets';
 import { createQuireService, emojiText, normaliseApiUrl, type QuireService } from '../../../src/main/hosts/service';
-import type { PushedEvent, SyncState } from '../../../src/shared/contract';
+import { quire } from '../../helpers/cli';
+import type { PageNodeVM, PushedEvent, SyncState } from '../../../src/shared/contract';
 
 describe('service', () => {
   let fake: FakeApi;
@@ -44,7 +45,7 @@ describe('service', () => {
     await service.request('spaces.select', { spaceIds: [spaceId], selected: true });
     expect(catalog.spaces.map((s) => s.title)).toEqual(['Handbook']);
     const status = await service.syncOnce();
-    expect(status.state).toBe('idle');
+    expect(status.state).toBe('in-sync');
     const space = (await service.request('catalog.get', {})).spaces[0]!;
     return join(dir, space.folder!);
   }
@@ -121,29 +122,39 @@ describe('service', () => {
     const folder = await signInAndSync();
     fake.faults.latencyMs = 0;
     expect(await readFile(join(folder, 'README.md'), 'utf8')).toContain('First line.');
-    expect(states()).toEqual(expect.arrayContaining(['idle', 'syncing']));
+    expect(states()).toEqual(expect.arrayContaining(['not-set-up', 'syncing', 'in-sync']));
     const progress = events.flatMap((e) => (e.name === 'sync.status' && e.payload.progress ? [e.payload.progress] : []));
     expect(progress.some((p) => p.phase === 'pull' && p.spaceTitle === 'Handbook' && p.total > 0)).toBe(true);
     const seqs = events.flatMap((e) => (e.name === 'sync.status' ? [e.payload.seq] : []));
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
     const space = (await service.request('catalog.get', {})).spaces[0]!;
-    expect(space).toMatchObject({ state: 'synced', emoji: '📘', pendingEdits: 0, conflicts: 0 });
+    expect(space).toMatchObject({ state: 'in-sync', emoji: '📘', pendingEdits: 0, conflicts: 0, reasons: [] });
 
     await writeFile(join(folder, 'README.md'), `${await readFile(join(folder, 'README.md'), 'utf8')}\nMore.\n`);
-    expect((await service.request('catalog.get', {})).spaces[0]).toMatchObject({ state: 'pending', pendingEdits: 1 });
+    expect((await service.request('catalog.get', {})).spaces[0]).toMatchObject({
+      state: 'syncing',
+      pendingEdits: 1,
+      reasons: [expect.objectContaining({ kind: 'edits-waiting', action: 'sync-now' })],
+    });
     expect(events.some((e) => e.name === 'data.changed' && e.payload.areas.includes('catalog'))).toBe(true);
   });
 
-  it('reports offline and a rejected token as sync states with a message', async () => {
+  it('reports offline and a rejected token as sync states with their reasons', async () => {
     await signInAndSync();
     fake.faults.offline = true;
-    expect(await service.syncOnce()).toMatchObject({ state: 'offline', message: expect.stringContaining('Offline') });
+    const offline = await service.syncOnce();
+    expect(offline).toMatchObject({
+      state: 'offline',
+      offlineSince: expect.any(String),
+      reasons: [expect.objectContaining({ kind: 'offline', action: 'sync-now' })],
+    });
+    expect(offline.lastReachedServerAt).not.toBeNull();
     fake.faults.offline = false;
-    expect((await service.syncOnce()).state).toBe('idle');
+    expect((await service.syncOnce()).state).toBe('in-sync');
     fake.faults.fail(1, 401);
-    expect(await service.syncOnce()).toMatchObject({ state: 'token-rejected', message: expect.stringContaining('sign in with a new token') });
+    expect(await service.syncOnce()).toMatchObject({ state: 'needs-you', reasons: [expect.objectContaining({ kind: 'token-rejected', action: 'sign-in' })] });
     const log = await service.request('log.list', { kind: 'error' });
-    expect(log[0]?.message).toContain('rejected your token');
+    expect(log[0]?.message).toContain('token rejected');
   });
 
   it('says, in the app’s terms, when the mass-delete fail-safe stops a sync, and deletes nothing', async () => {
@@ -151,23 +162,55 @@ describe('service', () => {
     const folder = await signInAndSync();
     for (const file of ['setup.md', 'usage.md', 'limits.md']) await rm(join(folder, file));
     const status = await service.syncOnce();
-    expect(status.message).toMatch(/^Stopped before deleting most of “Handbook”: this sync would delete 3 of its 4 pages on the server/);
-    expect(status.message).toContain('Open folder');
-    expect(status.message).toContain('Sync now');
+    expect(status.state).toBe('needs-you');
+    expect(status.reasons[0]).toMatchObject({
+      kind: 'mass-delete',
+      action: 'restore-deleted',
+      message: expect.stringMatching(/^Stopped before deleting most of “Handbook”: this sync would delete 3 of its 4 pages on the server/),
+    });
     expect(fake.store.pages(spaceId).map((p) => p.title)).toEqual(expect.arrayContaining(['Setup', 'Usage', 'Limits']));
+
+    // One click puts them back from history; the next cycle finds nothing to delete.
+    const restored = await service.request('history.restoreDeleted', { spaceId });
+    expect(restored.restored.sort()).toEqual(['handbook/limits.md', 'handbook/setup.md', 'handbook/usage.md']);
+    expect(await readFile(join(folder, 'usage.md'), 'utf8')).toContain('Usage.');
+    expect((await service.syncOnce()).state).toBe('in-sync');
   });
 
   it('pauses and resumes', async () => {
     await signInAndSync();
     expect(await service.request('sync.setPaused', { paused: true })).toMatchObject({ state: 'paused', paused: true });
-    expect(await service.request('sync.setPaused', { paused: false })).toMatchObject({ state: 'idle', paused: false });
+    // Resuming runs a cycle for what changed meanwhile: syncing, then in sync.
+    expect((await service.request('sync.setPaused', { paused: false })).paused).toBe(false);
+    expect(await service.syncOnce()).toMatchObject({ state: 'in-sync', paused: false });
+  });
+
+  it('keeps the pause in the folder: quire status says paused with the edits waiting, a restart starts paused, quire sync resumes it', async () => {
+    const folder = await signInAndSync();
+    await service.request('sync.setPaused', { paused: true });
+    await writeFile(join(folder, 'README.md'), `${await readFile(join(folder, 'README.md'), 'utf8')}\nWritten while paused.\n`);
+    const status = JSON.parse((await quire(['status', '--dir', dir, '--json'])).stdout) as { state: string; reasons: { kind: string; message: string }[] };
+    expect(status.state).toBe('paused');
+    expect(status.reasons).toEqual([expect.objectContaining({ kind: 'paused', message: expect.stringMatching(/1 edit waits/) })]);
+
+    await service.close();
+    service = await open();
+    expect(service.status()).toMatchObject({ state: 'paused', paused: true, editsWaiting: 1 });
+    expect(fake.store.changeRequestsOf(spaceId)).toEqual([]);
+    await service.close();
+
+    const sync = await quire(['sync', '--dir', dir, '--once'], { env: { QUIRE_TOKEN: fake.token } });
+    expect(sync.stderr).toMatch(/was paused \(since .*\); `quire sync` resumes it/);
+    expect(fake.store.changeRequestsOf(spaceId)).toHaveLength(1);
+    service = await open();
+    expect(service.status()).toMatchObject({ state: 'in-sync', paused: false });
   });
 
   async function makeConflict(folder: string) {
     const file = join(folder, 'README.md');
     await writeFile(file, (await readFile(file, 'utf8')).replace('First line.', 'First line, mine.'));
     fake.store.editPage(spaceId, pageId, { markdown: 'First line, theirs.\n\nSecond line.' });
-    expect((await service.syncOnce()).state).toBe('conflicts');
+    expect(await service.syncOnce()).toMatchObject({ state: 'needs-you', reasons: [expect.objectContaining({ kind: 'conflict', path: 'README.md' })] });
     const [conflict] = await service.request('conflicts.list', {});
     expect(conflict).toMatchObject({ spaceId, path: 'README.md', spaceTitle: 'Handbook' });
     expect(conflict!.local).toContain('First line, mine.');
@@ -180,8 +223,8 @@ describe('service', () => {
     expect(await service.request('conflicts.resolve', { spaceId, path: 'README.md', choice: 'theirs' })).toEqual([]);
     expect(await readFile(file, 'utf8')).toContain('First line, theirs.');
     await expect(access(file.replace(/\.md$/, '.remote.md'))).rejects.toThrow();
-    expect(service.status().state).toBe('idle');
-    expect((await service.syncOnce()).state).toBe('idle');
+    // The cycle that records it starts at once.
+    expect((await service.syncOnce()).state).toBe('in-sync');
     expect(await service.request('conflicts.list', {})).toEqual([]);
   });
 
@@ -233,9 +276,34 @@ describe('service', () => {
     expect(fake.store.comment(spaceId, comment.id).status).toBe('open');
 
     fake.faults.offline = false;
-    expect(await service.syncOnce()).toMatchObject({ state: 'idle', pendingActions: 0 });
+    expect(await service.syncOnce()).toMatchObject({ state: 'in-sync', pendingActions: 0 });
     expect(fake.store.comment(spaceId, comment.id).status).toBe('resolved');
     expect(await service.request('review.comments', {})).toEqual([]);
+  });
+
+  it('builds the Pages view from the folder: pages created here appear, each marked new, edited, in change request #N, held (why) or conflict', async () => {
+    for (const title of ['Setup', 'Usage']) fake.store.addPage(spaceId, { title, markdown: `${title} steps.\n` });
+    const folder = await signInAndSync();
+    await writeFile(join(folder, 'release.md'), '# Release notes\n\nWritten here.\n');
+    await writeFile(join(folder, 'setup.md'), '# Setup\n\nSetup steps, and one more.\n');
+    await service.syncOnce();
+    const number = fake.store.changeRequestsOf(spaceId).at(-1)!.number;
+    await writeFile(join(folder, 'setup.md'), '# Setup\n\n{% hint style="info" %}\nNever closed.\n');
+    await writeFile(join(folder, 'README.md'), (await readFile(join(folder, 'README.md'), 'utf8')).replace('First line.', 'First line, mine.'));
+    fake.store.editPage(spaceId, pageId, { markdown: 'First line, theirs.\n\nSecond line.' });
+    await service.syncOnce();
+    await writeFile(join(folder, 'draft.md'), '# A draft idea\n\nNot pushed yet.\n');
+    await writeFile(join(folder, 'usage.md'), '# Usage\n\nUsage steps, edited.\n');
+
+    const [tree] = await service.request('pages.tree', {});
+    const flat = (nodes: PageNodeVM[]): PageNodeVM[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+    const byPath = new Map(flat(tree!.pages).map((n) => [n.path, n]));
+    expect(byPath.get('README.md')).toMatchObject({ sync: 'conflict' });
+    expect(byPath.get('setup.md')).toMatchObject({ sync: 'held', why: expect.stringMatching(/hint/), changeRequest: number });
+    expect(byPath.get('usage.md')).toMatchObject({ sync: 'edited', changeRequest: null });
+    expect(byPath.get('release.md')).toMatchObject({ title: 'Release notes', sync: 'new', changeRequest: number });
+    expect(byPath.get('draft.md')).toMatchObject({ title: 'A draft idea', sync: 'new', changeRequest: null });
+    expect(await service.request('pages.get', { spaceId, path: 'release.md' })).toMatchObject({ title: 'Release notes', sync: 'new', changeRequest: number });
   });
 
   it('opens only web links in the browser', async () => {
@@ -271,7 +339,7 @@ describe('service', () => {
     await service.request('sync.now', {});
     expect(service.status().state).toBe('syncing');
     await service.close();
-    expect(states().at(-1)).toBe('idle');
+    expect(states().at(-1)).toBe('in-sync');
     const reopened = await open();
     try {
       const space = (await reopened.request('catalog.get', {})).spaces[0]!;

@@ -58,13 +58,16 @@ afterEach(async () => {
 });
 
 it('keeps the token out of the status message, the sync log, request errors and host log lines', async () => {
+  const catalog = await service.request('catalog.refresh', {});
+  await service.request('spaces.select', { spaceIds: catalog.spaces.map((s) => s.id), selected: true });
+  await service.syncOnce();
   hostile = /^\/v1\/orgs/;
   const refused = await service.request('catalog.refresh', {}).catch((e: unknown) => e as Error);
   expect(refused).toBeInstanceOf(Error);
 
   const status = await service.syncOnce();
-  expect(status.state).toBe('error');
-  expect(status.message).toContain('[redacted]');
+  expect(status.state).toBe('needs-you');
+  expect(status.reasons[0]).toMatchObject({ kind: 'sync-failed', message: expect.stringContaining('[redacted]') });
   const log = await service.request('log.list', {});
 
   const everything = JSON.stringify({ refused: (refused as Error).message, status, log, events, hostLog });

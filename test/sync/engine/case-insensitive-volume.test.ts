@@ -98,7 +98,7 @@ describe('where the volume cannot hold a GitBook name', () => {
       expect.objectContaining({ title: 'Ratio a:b', gitbookPath: 'a:b.md', path: 'a-b.md', reason: 'characters', below: 0 }),
     ]);
     const text = (await quire(['status', '--dir', root], { env: {} })).stdout;
-    expect(text).toContain("paths unlike GitBook's (GitBook's Git Sync writes them elsewhere): 2");
+    expect(text).toContain("paths unlike GitBook's (GitBook's Git Sync writes them elsewhere): 2 pages");
     expect(text).toContain(
       `guide-${short}.md — GitBook: guide.md (“guide”): another page there has the same name in other letter case, and this volume does not tell case apart`,
     );

@@ -22,9 +22,8 @@
  *   for `dir/`), and Quire escapes `&` in a title (`\&`), where GitBook writes it as it is.
  *
  * Where Quire's path is not the repository's, it is listed below (KNOWN_PATHS) with the reason,
- * and the test checks it still is so. Problems `quire check` still reports on constructs GitBook
- * accepts, and raw `{%` the preview still shows, are listed likewise (REMAINING_*): they are
- * being fixed on another branch; the lists make each visible until then.
+ * and the test checks it still is so. `quire check` finds no error and the preview leaves no raw
+ * `{%` on what GitBook accepts; errors on links the repository itself breaks are counted apart.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -72,19 +71,13 @@ const KNOWN_PATHS: Record<string, { repo: string; quire: string; why: string }[]
 };
 
 /**
- * `quire check` errors still reported on constructs GitBook accepts ("space/file: code"), being
- * fixed on another branch (issue 20, item 5): the integration block `{% @github-files/github-code-block … %}`
- * is read as "`{% %}` holds no block name". Remove an entry once check accepts it.
+ * `quire check` errors still reported on constructs GitBook accepts ("space/file: code"), and pages
+ * whose preview still shows a raw `{%`: none since check and the preview took integration blocks
+ * (`{% @github-files/github-code-block … %}`). A construct found wanting goes here with the reason
+ * until it is fixed; the test fails on an entry that no longer occurs.
  */
-const REMAINING_CHECK_ERRORS: readonly string[] = [
-  'beefree-sdk-docs/quickstart-guides/react-no-code-email-builder.md: block-malformed-tag',
-  'beefree-sdk-docs/quickstart-guides/vue.js-no-code-email-builder.md: block-malformed-tag',
-];
-/** Pages whose preview still shows a raw `{%` (the same integration block), fixed on another branch (issue 20, items 3–4). */
-const REMAINING_RAW_TAGS: readonly string[] = [
-  'beefree-sdk-docs/quickstart-guides/react-no-code-email-builder.md',
-  'beefree-sdk-docs/quickstart-guides/vue.js-no-code-email-builder.md',
-];
+const REMAINING_CHECK_ERRORS: readonly string[] = [];
+const REMAINING_RAW_TAGS: readonly string[] = [];
 
 let fake: FakeApi;
 let root: string;

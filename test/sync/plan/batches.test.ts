@@ -1,6 +1,6 @@
 /** Batch building: planned pushes turned into the API's change-request content changes, in batches. */
 import { describe, expect, it } from 'vitest';
-import { buildBatches, changeRequestSubject, markerOf, resolveChange, slugFor } from '../../../src/main/core/sync/change-request';
+import { buildBatches, changeRequestSubject, resolveChange, slugFor, subjectItemsOf } from '../../../src/main/core/sync/change-request';
 import type { PushOp } from '../../../src/main/core/sync/plan';
 
 describe('batch building', () => {
@@ -86,13 +86,37 @@ describe('batch building', () => {
     expect(changes.find((c) => c.operation === 'insert_page')).toMatchObject({ title: 'notes', slug: 'notes' });
   });
 
-  it('makes slugs the API accepts and subjects that say what changed, with a marker it can find again', () => {
+  it('makes slugs the API accepts and subjects that say in words what changed (issue 18)', () => {
     expect(slugFor('getting-started')).toBe('getting-started');
     expect(slugFor('Café Menu!')).toBe('cafe-menu');
     expect(slugFor('***')).toBeNull();
-    const subject = changeRequestSubject([update(1), update(2), update(3), { op: 'delete', id: 'x', path: 'old/README.md' }], 'a1b2c3d4');
-    expect(subject).toBe('Update “P1”, “P2” and 2 more (Quire a1b2c3d4)');
-    expect(markerOf(subject)).toBe('a1b2c3d4');
-    expect(markerOf('Fix typos')).toBeNull();
+    const ops: PushOp[] = [
+      update(1),
+      update(2),
+      { op: 'delete', id: 'x', path: 'old/README.md' },
+      {
+        op: 'insert',
+        key: 'new:my-new-page.md',
+        path: 'my-new-page.md',
+        text: '# My new page\n\nHi.\n',
+        parentKey: null,
+        after: null,
+        last: true,
+        name: 'my-new-page',
+      },
+      { ...update(3), text: null, record: null, rename: 'moved', name: 'moved' } as PushOp,
+    ];
+    expect(changeRequestSubject(subjectItemsOf(ops))).toBe('Add “My new page”, edit “P1” (+3 more)');
+    expect(changeRequestSubject(subjectItemsOf([update(1)]))).toBe('Edit “P1”');
+    expect(changeRequestSubject(subjectItemsOf([{ op: 'delete', id: 'x', path: 'old/README.md' }]))).toBe('Delete “old”');
+    expect(changeRequestSubject(subjectItemsOf([{ ...update(3), text: null, record: null, rename: 'moved', name: 'moved' } as PushOp]))).toBe('Move “moved”');
+    const long = changeRequestSubject([
+      { verb: 'add', title: 'x'.repeat(300) },
+      { verb: 'edit', title: 'y'.repeat(300) },
+      { verb: 'edit', title: 'z' },
+    ]);
+    expect(long.length).toBeLessThanOrEqual(100);
+    expect(long).toMatch(/^Add “x+…”, edit “y+…” \(\+1 more\)$/);
+    expect(long).not.toMatch(/Quire [0-9a-f]/);
   });
 });

@@ -1,9 +1,11 @@
 import { GitBookAPI } from '@gitbook/api';
-import { ApiError, CancelledError, NetworkError, UnexpectedResponseError } from './errors';
+import { AnswerTooLargeError, ApiError, CancelledError, NetworkError, PagingError, UnexpectedResponseError, type RequestDescription } from './errors';
 import type { ApiEvent, ApiStats } from './events';
-import { createPacedFetch } from './fetch-adapter';
+import { LargeAnswers } from './answer-body';
+import { answeredRequest, createPacedFetch } from './fetch-adapter';
 import { exchangeThroughFetch, nodeHttpExchange } from './http-exchange';
 import { Pacer } from './pacer';
+import { ServerVerdict } from './verdict';
 import { followPages, type Page } from './paging';
 import { redactSecrets, rememberSecret } from '../secrets';
 import { fanOut, linkSignals } from './signals';
@@ -19,6 +21,18 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Attempts per request, first one included. Default 6. */
   maxAttempts?: number;
+  /**
+   * Longest the client goes without an answer from the server, across a request's attempts and
+   * backoffs; when nothing at all was answered in that time, the rest of the cycle is not sent
+   * (verdict.ts). Default 60 000.
+   */
+  deadlineMs?: number;
+  /** Most bytes one API answer may be, on the wire and decoded. Default 32 MiB. */
+  maxAnswerBytes?: number;
+  /** Most bytes one downloaded file may be, on the wire and decoded. Default 128 MiB. */
+  maxDownloadBytes?: number;
+  /** Most pages the client follows in one list. Default 100 (100 000 items at the API's 1 000 per page). */
+  maxPages?: number;
   /** Cancels everything this client does. */
   signal?: AbortSignal;
   /** Send through this fetch instead of node:http (tests that lose answers on purpose). */
@@ -51,6 +65,17 @@ export interface PaginateOptions extends CallOptions {
 export const MAX_PAGE_LIMIT = 1000;
 
 /**
+ * What the client reads at most, far above any real GitBook answer: a page's markdown is at most
+ * a few MB, a list page at most 1 000 items, a file at most 100 MB (GitBook's upload limit).
+ */
+const DEFAULT_LIMITS = {
+  deadlineMs: 60_000,
+  maxAnswerBytes: 32 * 1024 * 1024,
+  maxDownloadBytes: 128 * 1024 * 1024,
+  maxPages: 100,
+} as const;
+
+/**
  * Thin wrapper around the official `GitBookAPI`: every request it makes goes through our transport
  * (concurrency and rate-limit pacing, per-attempt timeout, retries with backoff, clear errors).
  *
@@ -63,7 +88,9 @@ export class ApiClient {
   readonly #apiBase: URL;
   readonly #signal: AbortSignal | undefined;
   readonly #pacer: Pacer;
+  readonly #verdict: ServerVerdict;
   readonly #transport: Transport;
+  readonly #maxPages: number;
   readonly #counters = { requests: 0, retries: 0, throttled: 0, backoffMs: 0 };
 
   constructor(options: ApiClientOptions) {
@@ -80,6 +107,8 @@ export class ApiClient {
     rememberSecret(options.token);
     this.#apiBase = new URL(`${endpoint}/v1`);
     this.#signal = fanOut(options.signal);
+    this.#verdict = new ServerVerdict(options.deadlineMs ?? DEFAULT_LIMITS.deadlineMs, now);
+    this.#maxPages = Math.max(1, options.maxPages ?? DEFAULT_LIMITS.maxPages);
     this.#pacer = new Pacer({
       concurrency: options.concurrency ?? 8,
       now,
@@ -91,6 +120,10 @@ export class ApiClient {
       apiBase: this.#apiBase,
       timeoutMs: options.timeoutMs ?? 30_000,
       maxAttempts: Math.max(1, options.maxAttempts ?? 6),
+      verdict: this.#verdict,
+      maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_LIMITS.maxAnswerBytes,
+      maxDownloadBytes: options.maxDownloadBytes ?? DEFAULT_LIMITS.maxDownloadBytes,
+      largeAnswers: new LargeAnswers(),
       signal: this.#signal,
       random: options.random ?? Math.random,
       now,
@@ -111,22 +144,29 @@ export class ApiClient {
     return { requests, retries, throttled, waitedMs: Math.round(backoffMs + this.#pacer.heldMs) };
   }
 
+  /**
+   * A sync cycle begins: the server is tried again even if the last one found it unusable
+   * (within a cycle, once it did not answer for `deadlineMs` or sent a bomb, the rest is not sent).
+   */
+  beginCycle(): void {
+    this.#verdict.beginCycle();
+  }
+
   /** Runs one operation of the official client and returns its `data`. */
   async call<T>(fn: Operation<T>, options?: CallOptions): Promise<T> {
-    const link = linkSignals(this.#signal, fanOut(options?.signal));
-    try {
-      return (await fn(this.gitbook, { signal: link.signal })).data;
-    } catch (error) {
-      throw normalizeError(error, link.signal);
-    } finally {
-      link.dispose();
-    }
+    return (await this.#answer(fn, options)).data;
   }
 
   /** Every item of a paged list, following `next.page`; pages are fetched lazily. */
   paginate<T>(fn: PagedOperation<T>, options?: PaginateOptions): AsyncIterable<T> {
     const limit = options?.limit ?? MAX_PAGE_LIMIT;
-    return followPages((page) => this.call((api, params) => fn(api, { page, limit }, params), options));
+    return followPages(
+      async (page) => {
+        const answer = await this.#answer((api, params) => fn(api, { page, limit }, params), options);
+        return { page: answer.data, where: answer.where };
+      },
+      { maxPages: this.#maxPages, fail: (where, problem) => new PagingError(where, problem) },
+    );
   }
 
   async listAll<T>(fn: PagedOperation<T>, options?: PaginateOptions): Promise<T[]> {
@@ -144,7 +184,20 @@ export class ApiClient {
     const headers: Record<string, string> = target.origin === this.#apiBase.origin ? { Authorization: `Bearer ${this.#token}` } : {};
     const link = linkSignals(this.#signal, fanOut(options?.signal));
     try {
-      return (await this.#transport.send({ url: target.href, headers, signal: link.signal })).body;
+      return (await this.#transport.send({ url: target.href, headers, signal: link.signal, download: true })).body;
+    } catch (error) {
+      throw normalizeError(error, link.signal);
+    } finally {
+      link.dispose();
+    }
+  }
+
+  /** An operation's `data`, with the request that answered it (for errors about the answer). */
+  async #answer<T>(fn: Operation<T>, options?: CallOptions): Promise<{ data: T; where: RequestDescription | undefined }> {
+    const link = linkSignals(this.#signal, fanOut(options?.signal));
+    try {
+      const response = await fn(this.gitbook, { signal: link.signal });
+      return { data: response.data, where: answeredRequest(response) };
     } catch (error) {
       throw normalizeError(error, link.signal);
     } finally {
@@ -158,7 +211,15 @@ export class ApiClient {
  * anything else is the caller's own, and leaves the client with its message redacted too.
  */
 function normalizeError(error: unknown, signal: AbortSignal): unknown {
-  if (error instanceof ApiError || error instanceof NetworkError || error instanceof CancelledError || error instanceof UnexpectedResponseError) return error;
+  if (
+    error instanceof ApiError ||
+    error instanceof NetworkError ||
+    error instanceof CancelledError ||
+    error instanceof UnexpectedResponseError ||
+    error instanceof AnswerTooLargeError ||
+    error instanceof PagingError
+  )
+    return error;
   if (signal.aborted) return new CancelledError();
   if (error instanceof Error) error.message = redactSecrets(error.message);
   return error;

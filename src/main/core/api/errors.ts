@@ -54,15 +54,102 @@ export class NetworkError extends Error {
   /** True when a non-idempotent request was sent but no answer came back: the server may have applied it. */
   readonly mayHaveBeenApplied: boolean;
 
-  constructor(where: RequestDescription, init: { reason: string; attempts: number; mayHaveBeenApplied: boolean; cause?: unknown }) {
+  constructor(where: RequestDescription, init: { reason: string; attempts: number; mayHaveBeenApplied: boolean; cause?: unknown; message?: string }) {
     const what = init.mayHaveBeenApplied
       ? `${init.reason}; the request may or may not have been applied, so it was not retried automatically`
-      : `could not reach the API after ${init.attempts} attempt${init.attempts === 1 ? '' : 's'} (${init.reason})`;
-    super(`${where.method} ${where.path}: ${what}. Check your connection; edits are kept and will sync later.`, { cause: init.cause });
+      : `could not reach the API after ${plural(init.attempts, 'attempt')} (${init.reason})`;
+    super(init.message ?? `${where.method} ${where.path}: ${what}. Check your connection; edits are kept and will sync later.`, { cause: init.cause });
     this.method = where.method;
     this.path = where.path;
     this.attempts = init.attempts;
     this.mayHaveBeenApplied = init.mayHaveBeenApplied;
+  }
+}
+
+/**
+ * The API did not answer within the client's deadline (`deadlineMs`, verdict.ts): a request's
+ * attempts got no answer for that long — a server that accepts connections and then dribbles
+ * its answer, or sends none.
+ */
+export class NoAnswerError extends NetworkError {
+  override name = 'NoAnswerError';
+  readonly deadlineMs: number;
+
+  constructor(where: RequestDescription, init: { deadlineMs: number; attempts: number; reason: string }) {
+    super(where, {
+      reason: init.reason,
+      attempts: init.attempts,
+      mayHaveBeenApplied: false,
+      message:
+        `the API did not answer ${where.method} ${where.path} within ${describeDuration(init.deadlineMs)} ` +
+        `(${plural(init.attempts, 'attempt')}; the last: ${init.reason}). The server (or a proxy in between) takes requests ` +
+        'but answers too slowly or not at all: check the API address and your connection, then sync again; edits are kept.',
+    });
+    this.deadlineMs = init.deadlineMs;
+  }
+}
+
+/**
+ * A request stopped in flight, or not sent, because another of the same cycle found the server
+ * unusable (verdict.ts): it did not answer, or sent an answer larger than Quire reads.
+ */
+export class SkippedRequestError extends NetworkError {
+  override name = 'SkippedRequestError';
+
+  constructor(where: RequestDescription, init: { sent: boolean; because: Error; mayHaveBeenApplied?: boolean }) {
+    const outcome = init.mayHaveBeenApplied ? ' (it may or may not have been applied; the next sync checks)' : '';
+    super(where, {
+      reason: init.sent ? 'stopped' : 'not sent',
+      attempts: init.sent ? 1 : 0,
+      mayHaveBeenApplied: init.mayHaveBeenApplied ?? false,
+      message: `${where.method} ${where.path} was ${init.sent ? 'stopped' : 'not sent'}${outcome}, because ${init.because.message}`,
+    });
+  }
+}
+
+/**
+ * An answer larger than the client reads (`maxAnswerBytes`, `maxDownloadBytes`), on the wire or
+ * once decoded: no GitBook answer is that large, so it is a compression bomb, an endless body or
+ * something that is not the API. The connection is closed at the limit; nothing of it is kept.
+ */
+export class AnswerTooLargeError extends Error {
+  override name = 'AnswerTooLargeError';
+  readonly method: string;
+  readonly path: string;
+  readonly limitBytes: number;
+
+  constructor(where: RequestDescription, init: { limitBytes: number; kind: 'answer' | 'file'; encoding?: string }) {
+    const decoded = init.encoding ? ` once ${init.encoding}-decoded` : '';
+    const safe = where.method === 'GET' || where.method === 'HEAD';
+    const outcome = safe ? 'Nothing was changed.' : 'The server may have applied the request; the next sync checks what it holds.';
+    const what =
+      init.kind === 'file'
+        ? `the file is larger than the ${describeBytes(init.limitBytes)} Quire downloads (GitBook takes files up to 100 MB)`
+        : `the answer is larger than the ${describeBytes(init.limitBytes)} Quire reads from one answer${decoded}, far more than any GitBook answer`;
+    super(
+      `${where.method} ${where.path}: ${what}, so Quire stopped reading it. A proxy or a server that is not GitBook-compatible may be in the way: ` +
+        `check the API address, then try again. ${outcome}`,
+    );
+    this.method = where.method;
+    this.path = where.path;
+    this.limitBytes = init.limitBytes;
+  }
+}
+
+/** A paged list that does not end: more pages than the client follows, or pages that repeat. */
+export class PagingError extends Error {
+  override name = 'PagingError';
+  readonly method: string;
+  readonly path: string;
+
+  constructor(where: RequestDescription | undefined, problem: string) {
+    const request = where ? `${where.method} ${where.path}: ` : '';
+    super(
+      `${request}${problem}, so Quire stopped asking for more. The server (or a proxy in between) does not page like the GitBook API: ` +
+        'check the API address, then try again. Nothing of that list was used.',
+    );
+    this.method = where?.method ?? '';
+    this.path = where?.path ?? '';
   }
 }
 
@@ -125,4 +212,24 @@ export function readErrorBody(body: string, contentType: string | null): { code?
     if (!text || /html/i.test(contentType ?? '')) return {};
     return { message: text.length > 200 ? `${text.slice(0, 200)}…` : text };
   }
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** 60000 → "60 s", 1500 → "1.5 s", 250 → "250 ms". */
+export function describeDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** 33554432 → "32 MiB", 1536 → "1.5 KiB". */
+function describeBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${Number(value.toFixed(1))} ${units[unit]}`;
 }

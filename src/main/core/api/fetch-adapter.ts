@@ -1,4 +1,4 @@
-import { ApiError, UnexpectedResponseError } from './errors';
+import { ApiError, UnexpectedResponseError, type RequestDescription } from './errors';
 import { responseShape } from './response-shapes';
 import { ShapeProblem } from './shape';
 import type { HttpResult, Transport } from './transport';
@@ -19,6 +19,14 @@ export function createPacedFetch(transport: Transport): typeof fetch {
   };
 }
 
+/** Where our answers keep the request they answer (the official client returns the answer itself, with its `data`). */
+const ANSWERS = Symbol('answers');
+
+/** The request an answer of the official client came from, if it came through our fetch. */
+export function answeredRequest(answer: object): RequestDescription | undefined {
+  return (answer as { [ANSWERS]?: RequestDescription })[ANSWERS];
+}
+
 /**
  * The answer as the official client reads it (ok, status, json/text/arrayBuffer/blob): a plain
  * object over the bytes already read, not a Response (whose web stream costs more than the rest).
@@ -26,6 +34,7 @@ export function createPacedFetch(transport: Transport): typeof fetch {
 function toResponse(result: HttpResult): Response {
   const { status, statusText, headers, body, where } = result;
   const response = {
+    [ANSWERS]: where,
     ok: status >= 200 && status < 300,
     status,
     statusText,

@@ -7,18 +7,22 @@
  * took ~1 ms of CPU each (measured here), with node:http about a third of that.
  *
  * It does what fetch did for us: keep-alive connections, gzip/deflate/br answers decoded,
- * redirects followed (the Authorization header dropped when one leaves the origin), aborts.
+ * redirects followed (the Authorization header dropped when one leaves the origin), aborts;
+ * and what fetch did not: an answer is read only up to a limit, on the wire and decoded
+ * (answer-body.ts).
  * A body it cannot send as bytes (FormData, Blob, a stream) goes through fetch instead.
  */
 import http from 'node:http';
 import https from 'node:https';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { type BodyLimit, OverLimit, readFetchLimited, readLimited } from './answer-body';
 
 export interface ExchangeRequest {
   method: string;
   headers?: RequestInit['headers'];
   body?: RequestInit['body'];
   signal: AbortSignal;
+  /** How much of the answer's body is read (OverLimit past it). */
+  limit: BodyLimit;
 }
 
 /** An answer's headers, as the transport reads them (a fetch Headers is one too). */
@@ -40,9 +44,9 @@ const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new htt
 
 /** An exchange through a fetch (the global one, or one a test gives). */
 export function exchangeThroughFetch(fetchImpl: typeof fetch): HttpExchange {
-  return async (url, { method, headers, body, signal }) => {
+  return async (url, { method, headers, body, signal, limit }) => {
     const response = await fetchImpl(url, { method, headers, body: body ?? null, redirect: 'follow', signal });
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const bytes = await readFetchLimited(response, limit);
     return { status: response.status, statusText: response.statusText, headers: response.headers, body: bytes };
   };
 }
@@ -58,7 +62,7 @@ export const nodeHttpExchange: HttpExchange = async (url, request) => {
   let headers = plainHeaders(request.headers);
   let body = payload;
   for (let hop = 0; ; hop++) {
-    const answer = await exchangeOnce(target, method, headers, body, request.signal);
+    const answer = await exchangeOnce(target, method, headers, body, request);
     const location = answer.headers.get('location');
     if (!isRedirect(answer.status) || location === null || hop >= MAX_REDIRECTS) return answer;
     const next = new URL(location, target);
@@ -74,30 +78,29 @@ export const nodeHttpExchange: HttpExchange = async (url, request) => {
   }
 };
 
-function exchangeOnce(url: URL, method: string, headers: Record<string, string>, body: Uint8Array | null, signal: AbortSignal): Promise<ExchangeAnswer> {
+function exchangeOnce(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Uint8Array | null,
+  { signal, limit }: ExchangeRequest,
+): Promise<ExchangeAnswer> {
   const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
   const send = protocol === 'https:' ? https.request : http.request;
   const sendHeaders: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...headers };
   if (body !== null) sendHeaders['content-length'] = String(body.byteLength);
   return new Promise((resolve, reject) => {
     const req = send(url, { method, headers: sendHeaders, agent: agents[protocol], signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', (err) => reject(dropped(err)));
-      res.on('aborted', () => reject(dropped(new Error('the connection closed before the whole answer came'))));
-      res.on('end', () => {
-        if (!res.complete) return reject(dropped(new Error('the connection closed before the whole answer came')));
-        try {
+      readLimited(res, limit).then(
+        (decoded) =>
           resolve({
             status: res.statusCode ?? 0,
             statusText: res.statusMessage ?? '',
             headers: new RawHeaders(res.rawHeaders),
-            body: decode(Buffer.concat(chunks), res.headers['content-encoding']),
-          });
-        } catch (err) {
-          reject(dropped(err));
-        }
-      });
+            body: new Uint8Array(decoded.buffer as ArrayBuffer, decoded.byteOffset, decoded.byteLength),
+          }),
+        (err: unknown) => reject(err instanceof OverLimit ? err : dropped(err)),
+      );
     });
     req.on('error', reject);
     req.end(body ?? undefined);
@@ -108,27 +111,6 @@ function exchangeOnce(url: URL, method: string, headers: Record<string, string>,
 function dropped(err: unknown): Error {
   const cause = err instanceof Error ? err : new Error(String(err));
   return Object.assign(new Error(`connection dropped: ${cause.message}`, { cause }), { code: 'ECONNRESET' });
-}
-
-function decode(bytes: Buffer, encoding: string | undefined): Uint8Array<ArrayBuffer> {
-  const decoded = (() => {
-    switch (encoding?.trim().toLowerCase()) {
-      case undefined:
-      case '':
-      case 'identity':
-        return bytes;
-      case 'gzip':
-      case 'x-gzip':
-        return gunzipSync(bytes);
-      case 'deflate':
-        return inflateSync(bytes);
-      case 'br':
-        return brotliDecompressSync(bytes);
-      default:
-        throw new Error(`the answer is encoded as "${encoding}", which Quire cannot read`);
-    }
-  })();
-  return new Uint8Array(decoded.buffer as ArrayBuffer, decoded.byteOffset, decoded.byteLength);
 }
 
 const isRedirect = (status: number): boolean => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;

@@ -1,6 +1,16 @@
 export { ApiClient } from './client';
 export type { ApiClientOptions } from './client';
-export { ApiError, CancelledError, NetworkError, TokenRejectedError, UnexpectedResponseError } from './errors';
+export {
+  AnswerTooLargeError,
+  ApiError,
+  CancelledError,
+  NetworkError,
+  NoAnswerError,
+  PagingError,
+  SkippedRequestError,
+  TokenRejectedError,
+  UnexpectedResponseError,
+} from './errors';
 export type { ApiEvent } from './events';
 
 export { API_URL_META, InvalidApiUrlError, normaliseApiUrl } from './url';

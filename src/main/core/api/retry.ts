@@ -10,7 +10,7 @@ export type Failure =
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 
-function isIdempotent(method: string): boolean {
+export function isIdempotent(method: string): boolean {
   return IDEMPOTENT.has(method.toUpperCase());
 }
 

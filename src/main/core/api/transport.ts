@@ -1,9 +1,20 @@
-import { ApiError, CancelledError, NetworkError, TokenRejectedError, readErrorBody, type RequestDescription } from './errors';
+import { type LargeAnswers, OverLimit } from './answer-body';
+import {
+  AnswerTooLargeError,
+  ApiError,
+  CancelledError,
+  describeDuration,
+  NetworkError,
+  TokenRejectedError,
+  readErrorBody,
+  type RequestDescription,
+} from './errors';
 import type { ApiEvent } from './events';
 import type { AnswerHeaders, HttpExchange } from './http-exchange';
 import type { Pacer } from './pacer';
+import type { ServerVerdict } from './verdict';
 import { readRateLimit, type RateLimitInfo } from './rate-limit-headers';
-import { backoffDelayMs, parseRetryAfter, shouldRetry, type Failure } from './retry';
+import { backoffDelayMs, isIdempotent, parseRetryAfter, shouldRetry, type Failure } from './retry';
 import { linkSignals, sleep } from './signals';
 
 export interface TransportOptions {
@@ -14,6 +25,13 @@ export interface TransportOptions {
   apiBase: URL;
   timeoutMs: number;
   maxAttempts: number;
+  /** What one request learns about the server for the rest of the cycle: the deadline for an answer, bombs (verdict.ts). */
+  verdict: ServerVerdict;
+  /** The most one answer's body may be, on the wire and decoded; a download's (`download: true`). */
+  maxAnswerBytes: number;
+  maxDownloadBytes: number;
+  /** Past 1 MiB, one answer at a time grows (answer-body.ts). */
+  largeAnswers: LargeAnswers;
   signal?: AbortSignal;
   random: () => number;
   now: () => number;
@@ -29,6 +47,8 @@ export interface HttpRequest {
   headers?: RequestInit['headers'];
   body?: RequestInit['body'];
   signal?: AbortSignal | null;
+  /** A file's bytes rather than an API answer (its own size limit). */
+  download?: boolean;
 }
 
 /** A 2xx answer with its body fully read (inside the attempt, so timeouts and retries cover the body too). */
@@ -51,7 +71,7 @@ interface Target {
 
 type Outcome =
   | { kind: 'response'; status: number; statusText: string; headers: AnswerHeaders; body: Uint8Array<ArrayBuffer> }
-  | { kind: 'timeout' }
+  | { kind: 'timeout'; afterMs: number }
   | { kind: 'refused' | 'dropped'; cause: unknown };
 
 /** Sends one request with pacing, per-attempt timeout, retries and error conversion. */
@@ -75,18 +95,26 @@ export class Transport {
       budgeted: url.origin === this.o.apiBase.origin,
     };
     const link = linkSignals(this.o.signal, request.signal);
+    const { verdict } = this.o;
+    // Since when this request has had no answer (reset by any answer): bounded by the deadline.
+    let waiting: { since: number } | undefined;
     try {
       for (let attempt = 1; ; attempt++) {
-        const outcome = await this.attempt(target, attempt, link.signal);
+        const outcome = await this.attempt(target, attempt, link.signal, () => (waiting ??= { since: this.o.now() }));
         if (outcome.kind === 'response' && outcome.status >= 200 && outcome.status < 300) {
           return { where: target.where, ...outcome };
         }
         const failure: Failure = outcome.kind === 'response' ? { kind: 'status', status: outcome.status } : outcome;
-        if (attempt >= this.o.maxAttempts || !shouldRetry(failure, method)) {
-          throw this.finalError(outcome, target, attempt);
-        }
+        if (!shouldRetry(failure, method)) throw this.finalError(outcome, target, attempt);
         const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.headers.get('retry-after'), this.o.now()) : undefined;
         const delayMs = retryAfter ?? backoffDelayMs(attempt, this.o.random);
+        const last = attempt >= this.o.maxAttempts;
+        // No answer for the whole deadline (or none possible before it, after the backoff): stop now.
+        if (outcome.kind !== 'response' && this.o.now() + (last ? 0 : delayMs) >= waiting!.since + verdict.deadlineMs) {
+          throw verdict.noAnswer(target.where, { attempts: attempt, reason: this.reason(outcome), waitingSince: waiting!.since });
+        }
+        if (last) throw this.finalError(outcome, target, attempt);
+        if (outcome.kind === 'response') waiting = undefined;
         this.o.counters.retries++;
         this.o.counters.backoffMs += delayMs;
         this.o.emit({ type: 'retry', ...target.where, attempt, delayMs, reason: this.reason(outcome) });
@@ -97,14 +125,19 @@ export class Transport {
     }
   }
 
-  private async attempt(target: Target, attempt: number, signal: AbortSignal): Promise<Outcome> {
+  private async attempt(target: Target, attempt: number, signal: AbortSignal, sending: () => { since: number }): Promise<Outcome> {
     const permit = await this.o.pacer.acquire(signal, target.budgeted);
-    this.o.counters.requests++;
-    const started = this.o.now();
     let info: RateLimitInfo | undefined;
     try {
-      const outcome = await this.exchange(target, signal);
+      // The server was found unusable earlier in this cycle: this one is not sent.
+      this.o.verdict.check(target.where);
+      this.o.counters.requests++;
+      const started = this.o.now();
+      const waitingSince = sending().since;
+      const timeoutMs = Math.max(1, Math.min(this.o.timeoutMs, waitingSince + this.o.verdict.deadlineMs - started));
+      const outcome = await this.exchange(target, signal, timeoutMs);
       if (outcome.kind === 'response') {
+        this.o.verdict.answered();
         const durationMs = this.o.now() - started;
         this.o.emit({ type: 'response', ...target.where, status: outcome.status, attempt, durationMs });
         if (target.budgeted) info = readRateLimit(outcome.headers, this.o.now());
@@ -122,16 +155,29 @@ export class Transport {
     if (budgeted) this.o.pacer.noteThrottled(parseRetryAfter(headers.get('retry-after'), this.o.now()));
   }
 
-  private async exchange({ url, method, request }: Target, signal: AbortSignal): Promise<Outcome> {
+  private async exchange({ url, method, request, where, budgeted }: Target, signal: AbortSignal, timeoutMs: number): Promise<Outcome> {
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.o.timeoutMs);
-    const link = linkSignals(signal, timeout.signal);
+    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    const stopped = this.o.verdict.signal;
+    const link = linkSignals(signal, timeout.signal, stopped);
+    const maxBytes = request.download ? this.o.maxDownloadBytes : this.o.maxAnswerBytes;
     try {
-      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: link.signal });
+      const limit = { maxBytes, large: this.o.largeAnswers };
+      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: link.signal, limit });
       return { kind: 'response', ...answer };
     } catch (error) {
       if (signal.aborted) throw new CancelledError();
-      if (timeout.signal.aborted) return { kind: 'timeout' };
+      if (timeout.signal.aborted) return { kind: 'timeout', afterMs: timeoutMs };
+      if (stopped.aborted) throw this.o.verdict.stopped(where, !isIdempotent(method));
+      if (error instanceof OverLimit) {
+        const tooLarge = new AnswerTooLargeError(where, {
+          limitBytes: error.limitBytes,
+          kind: request.download ? 'file' : 'answer',
+          encoding: error.decodedFrom,
+        });
+        // A bomb from the API is seldom alone; one file too large (from a storage host) is that file's problem only.
+        throw budgeted && !request.download ? this.o.verdict.tooLarge(tooLarge) : tooLarge;
+      }
       const kind = classifyConnectionFailure(error);
       if (kind) return { kind, cause: error };
       throw error;
@@ -170,7 +216,7 @@ export class Transport {
       case 'response':
         return this.o.redact(`${outcome.status} ${outcome.statusText}`.trim());
       case 'timeout':
-        return `no answer within ${this.o.timeoutMs} ms`;
+        return `no answer within ${describeDuration(outcome.afterMs)}`;
       case 'refused':
         return `connection failed: ${this.o.redact(describeCause(outcome.cause))}`;
       case 'dropped':

@@ -1,13 +1,19 @@
 /**
  * The anchors a page defines, for checking `page.md#anchor` links and for the preview's heading
- * ids: explicit ids (GitBook writes a heading's anchor as `## Title <a href="#x" id="x"></a>`;
- * writers add `<a id>` / `<a name>` too) and the slug of every heading.
+ * ids: explicit ids (GitBook writes a heading's anchor as `## Title <a href="#x" id="x"></a>`
+ * when it differs from the default; writers add `<a id>` / `<a name>` too) and the slug of every
+ * heading.
  *
- * GitBook's own heading ids are computed by its server and not documented; its exports use the
- * lower-case, hyphenated form of the heading text. A link is accepted when its anchor equals an
- * explicit id or the heading's slug in either common spelling (GitHub's, which keeps one hyphen
- * per removed space, or with runs of hyphens collapsed), compared without case: the check must
- * not call a working link broken.
+ * GitBook computes a heading's default anchor on its server and does not document the rule. Its
+ * own docs (GitbookIO/public-docs, links its editor wrote to headings without an explicit
+ * anchor) show it: lower case, `&` spelled `and`, dots kept, other punctuation dropped, spaces
+ * as one hyphen, unicode letters kept, and `id-` before an anchor that starts with a digit
+ * ("1. Create an app" → `id-1.-create-an-app`, "Math & TeX" → `math-and-tex`). That is the id
+ * the preview gives a heading. A link is accepted when its anchor, compared without case, is
+ * an explicit id, or a heading's anchor in GitBook's spelling or GitHub's (one hyphen per
+ * removed space: what writers copy from other tools), with runs of hyphens collapsed or not:
+ * the check must not call a working link broken. A heading whose anchor repeats an earlier
+ * one's gets `-1`, `-2`… (GitHub's rule; GitBook's docs show no repeat).
  */
 import { lexMarkdown } from '../content/markdown-lex';
 
@@ -45,6 +51,17 @@ export function headingSlug(text: string): string {
     .replace(/ /g, '-');
 }
 
+/** GitBook's default anchor of a heading (see the module comment). */
+export function gitbookAnchor(text: string): string {
+  const slug = text
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}. -]/gu, '')
+    .trim()
+    .replace(/[\s-]+/g, '-');
+  return /^[0-9]/.test(slug) ? `id-${slug}` : slug;
+}
+
 const collapse = (slug: string): string => slug.replace(/-{2,}/g, '-').replace(/^-|-$/g, '');
 
 /** The headings of a page outside code and frontmatter, in order. */
@@ -75,7 +92,7 @@ export function pageHeadings(markdown: string): PageHeading[] {
     const explicit = EXPLICIT_ID.exec(raw);
     const explicitId = explicit ? (explicit[1] ?? explicit[2] ?? explicit[3] ?? null) : null;
     const text = headingText(raw);
-    let id = explicitId ?? headingSlug(text);
+    let id = explicitId ?? gitbookAnchor(text);
     if (explicitId === null) {
       const n = seen.get(id) ?? 0;
       seen.set(id, n + 1);
@@ -86,25 +103,37 @@ export function pageHeadings(markdown: string): PageHeading[] {
   return headings;
 }
 
-/** Every anchor a link may use to reach a place in this page (lower case). */
-export function pageAnchors(markdown: string): Set<string> {
-  const anchors = new Set<string>();
-  for (const h of pageHeadings(markdown)) {
-    anchors.add(h.id.toLowerCase());
-    const slug = headingSlug(h.text);
-    anchors.add(slug);
-    anchors.add(collapse(slug));
+/** Every anchor a link may use to reach a place in this page (lower case), each with the id of the element it reaches. */
+export type PageAnchors = ReadonlyMap<string, string>;
+
+export function pageAnchors(markdown: string): PageAnchors {
+  const anchors = new Map<string, string>();
+  const add = (alias: string, id: string) => {
+    if (alias !== '' && !anchors.has(alias)) anchors.set(alias, id);
+  };
+  const headings = pageHeadings(markdown);
+  for (const h of headings) add(h.id.toLowerCase(), h.id);
+  for (const h of headings) {
+    if (h.explicitId !== null) continue;
+    const github = headingSlug(h.text);
+    for (const alias of [github, collapse(github), collapse(h.id.toLowerCase())]) add(alias, h.id);
   }
   if (!/\b(?:id|name)\s*=/i.test(markdown)) return anchors; // no HTML id anywhere: skip the tokenizer
   for (const atom of lexMarkdown(markdown).atoms) {
     if (atom.type !== 'html') continue;
-    for (const a of atom.attributes) if ((a.name === 'id' || a.name === 'name') && a.value) anchors.add(a.value.value.toLowerCase());
+    for (const a of atom.attributes) if ((a.name === 'id' || a.name === 'name') && a.value) add(a.value.value.toLowerCase(), a.value.value);
   }
   return anchors;
 }
 
-/** Whether `anchor` (decoded) names a place in a page with these anchors. */
-export function hasAnchor(anchors: ReadonlySet<string>, anchor: string): boolean {
+/** The id of the place `anchor` (decoded) reaches in a page with these anchors; '' for the page itself; null when it reaches nothing. */
+export function anchorTarget(anchors: PageAnchors, anchor: string): string | null {
   const a = anchor.toLowerCase();
-  return a === '' || anchors.has(a) || anchors.has(collapse(a));
+  if (a === '') return '';
+  return anchors.get(a) ?? anchors.get(collapse(a)) ?? null;
+}
+
+/** Whether `anchor` (decoded) names a place in a page with these anchors. */
+export function hasAnchor(anchors: PageAnchors, anchor: string): boolean {
+  return anchorTarget(anchors, anchor) !== null;
 }

@@ -1,8 +1,10 @@
 /**
  * GitBook `{% %}` blocks, from content/blocks.ts's scanner: unclosed and mismatched blocks,
  * stray end tags, unreadable tags and missing arguments are errors (GitBook cannot rebuild the
- * block, so text around it is swallowed or shown raw); unknown, misplaced and unterminated tags
- * are warnings (shown as text).
+ * block, so text around it is swallowed or shown raw); misplaced and unterminated tags are
+ * warnings (shown as text); a well-formed block of a name GitBook does not document is info
+ * (Quire keeps it byte for byte, and GitBook keeps blocks it has no editor for); an
+ * integration's block (`{% @vendor/block … %}`) is GitBook's to render and is no problem at all.
  */
 import { type BlockProblem, type BlockProblemKind, scanBlocks } from '../content/blocks';
 import type { Problem, ProblemCode, Severity } from './problem';
@@ -13,7 +15,7 @@ const SEVERITY: Record<BlockProblemKind, Severity> = {
   'mismatched-end': 'error',
   'malformed-tag': 'error',
   'missing-argument': 'error',
-  'unknown-block': 'warning',
+  'unknown-block': 'info',
   misplaced: 'warning',
   'unterminated-tag': 'warning',
 };

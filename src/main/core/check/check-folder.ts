@@ -7,10 +7,11 @@
 import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type Mirror, STATE_DIR } from '../mirror';
-import { type SpaceReport, checkSpaces } from './check-space';
+import { type SpaceReport, checkingSpaces } from './check-space';
 import { type CheckedSpace, FolderIndex, type MirrorFacts } from './folder-index';
 import { countBySeverity, type SeverityCounts } from './problem';
-import { readSpaceFolder, SUMMARY_FILE } from './space-files';
+import { readingSpaceFolder, SUMMARY_FILE } from './space-files';
+import { atOnce, inTurns, type StepProgress, type Steps } from './steps';
 
 /** The check could not run (nothing to check, an unknown space): the host says so and exits 1. */
 export class CheckSetupError extends Error {
@@ -65,6 +66,10 @@ function discoverSpaces(root: string): { title: string; folder: string }[] {
 
 /** Reads the spaces of `root` into an index; `spaceIds` narrows what is checked (it needs the mirror). */
 export function loadFolder(root: string, mirror: Mirror | null, spaceIds: readonly string[] = []): LoadedFolder {
+  return atOnce(loadingFolder(root, mirror, spaceIds));
+}
+
+function* loadingFolder(root: string, mirror: Mirror | null, spaceIds: readonly string[]): Steps<LoadedFolder> {
   const facts = mirror ? mirrorFacts(mirror) : null;
   let found: { spaceId: string | null; title: string; folder: string }[];
   if (mirror) {
@@ -90,7 +95,8 @@ export function loadFolder(root: string, mirror: Mirror | null, spaceIds: readon
       throw new CheckSetupError(`No synced space has the id ${id} in ${root} (synced: ${found.map((s) => `${s.spaceId} "${s.title}"`).join(', ')}).`);
     }
   }
-  const spaces: CheckedSpace[] = found.map((s) => ({ ...s, files: readSpaceFolder(s.folder === '' ? root : join(root, s.folder)) }));
+  const spaces: CheckedSpace[] = [];
+  for (const s of found) spaces.push({ ...s, files: yield* readingSpaceFolder(s.folder === '' ? root : join(root, s.folder)) });
   const index = new FolderIndex(spaces, facts, (rootPath) => existsSync(join(root, rootPath)));
   const selected = spaceIds.length === 0 ? spaces : spaces.filter((s) => s.spaceId !== null && spaceIds.includes(s.spaceId));
   return { index, selected };
@@ -98,7 +104,24 @@ export function loadFolder(root: string, mirror: Mirror | null, spaceIds: readon
 
 /** Checks a folder on disk. Throws CheckSetupError when there is nothing it can check. */
 export function checkFolder(root: string, mirror: Mirror | null, spaceIds: readonly string[] = []): FolderCheck {
-  const { index, selected } = loadFolder(root, mirror, spaceIds);
-  const spaces = checkSpaces(index, selected);
+  return atOnce(checkingFolder(root, mirror, spaceIds));
+}
+
+/**
+ * checkFolder in turns that leave the event loop free (steps.ts): a host shows `onProgress`
+ * (files checked of how many) and stops it with `signal`, which it throws once aborted.
+ */
+export function checkFolderInTurns(
+  root: string,
+  mirror: Mirror | null,
+  spaceIds: readonly string[],
+  options: { signal?: AbortSignal; onProgress?: (p: StepProgress) => void },
+): Promise<FolderCheck> {
+  return inTurns(checkingFolder(root, mirror, spaceIds), options);
+}
+
+function* checkingFolder(root: string, mirror: Mirror | null, spaceIds: readonly string[]): Steps<FolderCheck> {
+  const { index, selected } = yield* loadingFolder(root, mirror, spaceIds);
+  const spaces = yield* checkingSpaces(index, selected);
   return { root, spaces, counts: countBySeverity(spaces.flatMap((s) => s.problems)) };
 }

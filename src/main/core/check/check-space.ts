@@ -11,6 +11,7 @@ import { checkFrontmatter } from './frontmatter';
 import { checkLinks } from './links';
 import { checkCaseClashes } from './names';
 import { type Problem, sortProblems } from './problem';
+import { atOnce, type Steps } from './steps';
 import { checkSummary } from './summary';
 import { unusedAssets } from './unused-assets';
 
@@ -32,10 +33,19 @@ function fileProblems(index: FolderIndex, f: IndexedFile): { problems: Problem[]
 
 /** Checks every space of the index; reports in the index's order, problems sorted. */
 export function checkSpaces(index: FolderIndex, spaces: readonly CheckedSpace[] = index.spaces): SpaceReport[] {
+  return atOnce(checkingSpaces(index, spaces));
+}
+
+/** checkSpaces, one step per file, saying how many of how many are done (steps.ts). */
+export function* checkingSpaces(index: FolderIndex, spaces: readonly CheckedSpace[] = index.spaces): Steps<SpaceReport[]> {
   const reached = new Set<string>();
-  const perSpace = spaces.map((space) => {
+  const total = spaces.reduce((n, s) => n + s.files.length, 0);
+  let done = 0;
+  const perSpace: { space: CheckedSpace; problems: Problem[] }[] = [];
+  for (const space of spaces) {
     const problems: Problem[] = [];
     for (const file of space.files) {
+      yield { done: done++, total };
       const indexed = index.get(joinRoot(space.folder, file.path));
       if (!indexed) continue;
       const found = fileProblems(index, indexed);
@@ -44,8 +54,8 @@ export function checkSpaces(index: FolderIndex, spaces: readonly CheckedSpace[] 
     }
     const summary = checkSummary(space);
     problems.push(...summary.problems, ...checkCaseClashes(space), ...checkEncodingAndSize(space));
-    return { space, problems };
-  });
+    perSpace.push({ space, problems });
+  }
   return perSpace.map(({ space, problems }) => ({
     spaceId: space.spaceId,
     title: space.title,

@@ -6,7 +6,7 @@
  * the watcher reports saves.
  */
 import { posix } from 'node:path';
-import { pageAnchors } from './anchors';
+import { type PageAnchors, pageAnchors } from './anchors';
 import type { SpaceFile } from './space-files';
 
 export interface CheckedSpace {
@@ -45,7 +45,7 @@ export class FolderIndex {
   private readonly byPath = new Map<string, IndexedFile>();
   private readonly byFold = new Map<string, string[]>();
   private readonly byName = new Map<string, string[]>();
-  private readonly anchorCache = new Map<string, Set<string>>();
+  private readonly anchorCache = new Map<string, PageAnchors>();
 
   constructor(
     readonly spaces: readonly CheckedSpace[],
@@ -76,7 +76,7 @@ export class FolderIndex {
   }
 
   /** The anchors the markdown file at `rootPath` defines; null when it is not an indexed, readable markdown file. */
-  anchors(rootPath: string): Set<string> | null {
+  anchors(rootPath: string): PageAnchors | null {
     const cached = this.anchorCache.get(rootPath);
     if (cached) return cached;
     const text = this.byPath.get(rootPath)?.file.text;

@@ -3,12 +3,22 @@
  * view), and the push guard the planner asks before sending a page. Hosts import it from here.
  */
 export { checkPage, checkSpaces, type SpaceReport } from './check-space';
-export { CheckSetupError, checkFolder, type FolderCheck, hasMirror, type LoadedFolder, loadFolder, mirrorFacts } from './check-folder';
+export {
+  CheckSetupError,
+  checkFolder,
+  checkFolderInTurns,
+  type FolderCheck,
+  hasMirror,
+  type LoadedFolder,
+  loadFolder,
+  mirrorFacts,
+} from './check-folder';
+export type { StepProgress } from './steps';
 export { type CheckedSpace, FolderIndex, type IndexedFile, joinRoot, type MirrorFacts } from './folder-index';
 export { MAX_ASSET_BYTES, MAX_PAGE_BYTES } from './limits';
 export { countBySeverity, type Problem, type ProblemCode, type Severity, type SeverityCounts, sortProblems } from './problem';
 export { checkPageForPush, pushGuard } from './push-guard';
 export { type Resolution, resolveHref } from './resolve';
 export { fileKind, isContentPath, readSpaceFile, readSpaceFolder, type SpaceFile, type SpaceFileKind } from './space-files';
-export { hasAnchor, headingSlug, type PageHeading, pageAnchors, pageHeadings } from './anchors';
+export { anchorTarget, gitbookAnchor, hasAnchor, headingSlug, type PageAnchors, type PageHeading, pageAnchors, pageHeadings } from './anchors';
 export { summaryEntries, summaryEntryFile } from './summary';

@@ -9,11 +9,12 @@
  * content. Synchronous on purpose, as sync's scan is: thousands of small reads are several
  * times faster without a promise each.
  */
-import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isIgnoredDir, isTempName } from '../sync/ignore';
 import { isRemoteCopy } from '../sync/plan/layout';
 import { MAX_PAGE_BYTES } from './limits';
+import { atOnce, type Steps } from './steps';
 import { decodeUtf8 } from './utf8';
 
 export const ASSETS_PREFIX = '.gitbook/assets/';
@@ -51,14 +52,14 @@ export function isContentPath(path: string): boolean {
   return !(parts.length === 1 && name.startsWith('.'));
 }
 
-/** Reads one file of a space folder; null when it is gone or not content. */
+/** Reads one file of a space folder; null when it is gone, not content, or a symlink (never followed, as sync never follows one). */
 export function readSpaceFile(spaceDir: string, path: string): SpaceFile | null {
   const nfc = path.normalize('NFC');
   if (!isContentPath(nfc)) return null;
   const abs = join(spaceDir, path);
   let size: number;
   try {
-    const st = statSync(abs);
+    const st = lstatSync(abs);
     if (!st.isFile()) return null;
     size = st.size;
   } catch {
@@ -80,8 +81,13 @@ export function readSpaceFile(spaceDir: string, path: string): SpaceFile | null 
 
 /** Every content file of a space folder, sorted by path; [] when the folder does not exist. */
 export function readSpaceFolder(spaceDir: string): SpaceFile[] {
+  return atOnce(readingSpaceFolder(spaceDir));
+}
+
+/** readSpaceFolder, one step per file (steps.ts). */
+export function* readingSpaceFolder(spaceDir: string): Steps<SpaceFile[]> {
   const out: SpaceFile[] = [];
-  const walk = (rel: string): void => {
+  function* walk(rel: string): Steps<void> {
     let entries: Dirent[];
     try {
       entries = readdirSync(rel === '' ? spaceDir : join(spaceDir, rel), { withFileTypes: true });
@@ -93,13 +99,14 @@ export function readSpaceFolder(spaceDir: string): SpaceFile[] {
     for (const e of entries) {
       const childRel = rel === '' ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
-        if (!isIgnoredDir(e.name)) walk(childRel);
+        if (!isIgnoredDir(e.name)) yield* walk(childRel);
       } else if (e.isFile()) {
         const file = readSpaceFile(spaceDir, childRel);
         if (file) out.push(file);
+        yield;
       }
     }
-  };
-  walk('');
+  }
+  yield* walk('');
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -11,6 +11,8 @@
  * - `include` and `page-ref` never have an end tag.
  * - Blocks marked legacy come from GitBook's previous editor (`page-ref`, `code-tabs`,
  *   `swagger`, `api-method`); Git Sync still reads them, so they are not reported as unknown.
+ * - An integration's block, `{% @github-files/github-code-block url="…" %}` (`@<integration>/<block>`),
+ *   stands alone and is GitBook's to render: it is neither unknown nor ever closed.
  *
  * Tags inside code (fenced, indented, code spans) and comments do not count (markdown-lex.ts).
  */
@@ -130,6 +132,11 @@ export interface BlockScan {
   problems: BlockProblem[];
 }
 
+/** Whether `name` is an integration's block (`@github-files/github-code-block`). */
+export function isIntegrationBlock(name: string): boolean {
+  return name.startsWith('@');
+}
+
 /** The end tag `{% endname %}` closes `name`; null when `tagName` is not an end tag. */
 export function endTagTarget(tagName: string): string | null {
   return tagName.length > 3 && tagName.startsWith('end') && !BLOCKS_BY_NAME.has(tagName) ? tagName.slice(3) : null;
@@ -222,6 +229,10 @@ class BlockScanner {
     };
     const index = this.blocks.push(block) - 1;
     this.openedNames.add(tag.name);
+    if (isIntegrationBlock(tag.name)) {
+      if (tag.error) this.problem('malformed-tag', line, `{% ${tag.name} %} cannot be read: ${tag.error}; fix the quoting`);
+      return;
+    }
     this.check(block, known, tag, parent === null ? null : (this.blocks[parent] ?? null));
     if (known?.end !== 'none') this.stack.push({ index, block });
   }
@@ -234,7 +245,7 @@ class BlockScanner {
       this.problem(
         'unknown-block',
         line,
-        `{% ${tag.name} %} is not a GitBook block (known: ${names.join(', ')}): fix the name, or escape it as {\\% if it is text`,
+        `{% ${tag.name} %} is not a block GitBook documents (known: ${names.join(', ')}); Quire keeps it as written: fix the name if it is a typo, or escape it as {\\% if it is text`,
       );
       return;
     }

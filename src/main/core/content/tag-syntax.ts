@@ -1,6 +1,6 @@
 /**
  * Reading one `{% name arguments %}` tag, as GitBook writes them: a name (`hint`,
- * `content-ref`, `endhint`), then `key="value"` pairs (`key='value'` and unquoted
+ * `content-ref`, `endhint`, or an integration's block `@github-files/github-code-block`), then `key="value"` pairs (`key='value'` and unquoted
  * `required=true` occur too), quoted positional values (`{% include "a.md" %}`), or a free
  * expression (`{% if visitor.claims.x %}`: see `rest`). A tag never spans lines.
  *
@@ -32,7 +32,8 @@ export interface TagSyntax {
   error: string | null;
 }
 
-const NAME = /[A-Za-z][A-Za-z0-9_-]*/y;
+/** A block name, or an integration's `@<integration>/<block>`. */
+const NAME = /@[A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9][A-Za-z0-9_.-]*|[A-Za-z][A-Za-z0-9_-]*/y;
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 function isSpace(code: number): boolean {

@@ -21,7 +21,16 @@ export interface SpaceRow {
   syncedRevision: string | null;
   lastSyncAt: string | null;
   lastError: string | null;
+  /** The last cycle of this space that reached the server and completed. */
+  reachedAt: string | null;
+  /** Since the last reach: the first and the last attempt that failed, and how (null: none failed). */
+  failingSince: string | null;
+  failedAt: string | null;
+  failureKind: FailureKind | null;
 }
+
+/** How an attempt to sync failed: the API could not be reached, it rejected the token, or anything else. */
+export type FailureKind = 'offline' | 'token-rejected' | 'error';
 
 export interface RemoteSpace {
   id: string;
@@ -46,6 +55,10 @@ interface SpaceRecord {
   synced_revision: string | null;
   last_sync_at: string | null;
   last_error: string | null;
+  reached_at: string | null;
+  failing_since: string | null;
+  failed_at: string | null;
+  failure_kind: FailureKind | null;
 }
 
 function toSpaceRow(r: SpaceRecord): SpaceRow {
@@ -62,6 +75,10 @@ function toSpaceRow(r: SpaceRecord): SpaceRow {
     syncedRevision: r.synced_revision,
     lastSyncAt: r.last_sync_at,
     lastError: r.last_error,
+    reachedAt: r.reached_at,
+    failingSince: r.failing_since,
+    failedAt: r.failed_at,
+    failureKind: r.failure_kind,
   };
 }
 
@@ -157,6 +174,22 @@ export class CatalogStore {
 
   markError(spaceId: string, message: string): void {
     this.sql(`UPDATE spaces SET last_error = ? WHERE id = ?`).run(redactSecrets(message), spaceId);
+  }
+
+  /** A cycle of the space reached the server and completed at `at`: failures before it are over. */
+  markReached(spaceId: string, at: string): void {
+    this.sql(`UPDATE spaces SET reached_at = ?, failing_since = NULL, failed_at = NULL, failure_kind = NULL, last_error = NULL WHERE id = ?`).run(at, spaceId);
+  }
+
+  /** An attempt to sync the space failed at `at`; the first failure since the last reach is kept as `failingSince`. */
+  markFailed(spaceId: string, kind: FailureKind, message: string, at: string): void {
+    this.sql(`UPDATE spaces SET failing_since = COALESCE(failing_since, ?), failed_at = ?, failure_kind = ?, last_error = ? WHERE id = ?`).run(
+      at,
+      at,
+      kind,
+      redactSecrets(message),
+      spaceId,
+    );
   }
 
   getMeta(key: string): string | undefined {

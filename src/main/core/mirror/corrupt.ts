@@ -5,7 +5,7 @@
  * takes its place. Rebuilding what it held from the server and the folder is the engine's
  * job: an empty mirror beside a non-empty folder means "rebuild".
  */
-import { closeSync, existsSync, openSync, readSync, renameSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATE_DIR } from './state-dir';
 
@@ -29,7 +29,8 @@ const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 export function notADatabase(syncFolder: string): Error | null {
   let fd: number;
   try {
-    fd = openSync(join(syncFolder, STATE_DIR, MIRROR_FILE), 'r');
+    // Never through a link (state-files.ts refuses one, with a line that says so).
+    fd = openSync(join(syncFolder, STATE_DIR, MIRROR_FILE), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
     return null;
   }

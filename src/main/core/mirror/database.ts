@@ -1,25 +1,35 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MIRROR_FILE } from './corrupt';
 import { migrations as defaultMigrations, type Migration } from './migrations';
-import { STATE_DIR } from './state-dir';
+import { checkStateFile, lstatOrNull, stateDir } from './state-files';
 
 export type Db = Database.Database;
+
+/** The mirror's file and the companions SQLite opens beside it by name. */
+const MIRROR_FILES = ['', '-wal', '-shm', '-journal'].map((suffix) => `${MIRROR_FILE}${suffix}`);
+
+/** How long a write waits for another connection's write to finish before SQLITE_BUSY. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** `.quire`, with the mirror's files in it checked (state-files.ts): none is a link, a folder or a device. */
+export function checkMirrorFiles(syncFolder: string, options: { create: boolean }): string {
+  const dir = stateDir(syncFolder, options);
+  for (const name of MIRROR_FILES) checkStateFile(join(dir, name));
+  return dir;
+}
 
 /**
  * Opens (creating if needed) the mirror of a sync folder and brings its
  * schema up to date. WAL lets the UI read while the engine writes.
  */
 export function openDatabase(syncFolder: string, migrations: Migration[] = defaultMigrations): Db {
-  const dir = join(syncFolder, STATE_DIR);
-  mkdirSync(dir, { recursive: true });
-  const db = new Database(join(dir, MIRROR_FILE));
+  const dir = checkMirrorFiles(syncFolder, { create: true });
+  const db = new Database(join(dir, MIRROR_FILE), { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    configure(db);
     migrate(db, migrations);
     // Reading the schema finds a damaged one now, not halfway through a cycle.
     db.prepare('SELECT count(*) FROM sqlite_schema').get();
@@ -28,6 +38,51 @@ export function openDatabase(syncFolder: string, migrations: Migration[] = defau
     db.close();
     throw err;
   }
+}
+
+/**
+ * The mirror for a dry run, which writes nothing anywhere: the folder's own, read as it is
+ * (never created, migrated or set aside; a read-write connection that writes nothing leaves
+ * no file behind when it closes, unlike a read-only one, which leaves -wal and -shm). A folder
+ * without a mirror — or with none yet in a folder that does not exist — gets an empty one in
+ * memory; a mirror from an older Quire is copied into memory and brought up to date there.
+ */
+export function openDatabaseToPlan(syncFolder: string, migrations: Migration[] = defaultMigrations): Db {
+  const dir = checkMirrorFiles(syncFolder, { create: false });
+  const found = lstatOrNull(join(dir, MIRROR_FILE));
+  if (!found || found.size === 0) return inMemory(null, migrations);
+  const db = new Database(join(dir, MIRROR_FILE), { timeout: BUSY_TIMEOUT_MS, fileMustExist: true });
+  try {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    const newest = Math.max(0, ...migrations.map((m) => m.version));
+    if (current < newest) {
+      const copy = inMemory(db.serialize(), migrations);
+      db.close();
+      return copy;
+    }
+    configure(db);
+    migrate(db, migrations); // refuses a newer schema; nothing to apply otherwise
+    db.prepare('SELECT count(*) FROM sqlite_schema').get();
+    return db;
+  } catch (err) {
+    if (db.open) db.close();
+    throw err;
+  }
+}
+
+function inMemory(image: Buffer | null, migrations: Migration[]): Db {
+  // A WAL file's header says so (bytes 18-19 = 2), which an in-memory database cannot open: say rollback (1).
+  if (image && image.length >= 20) image.fill(1, 18, 20);
+  const db = image ? new Database(image) : new Database(':memory:');
+  configure(db);
+  migrate(db, migrations);
+  return db;
+}
+
+/** Per-connection settings (the journal mode is the file's own). */
+function configure(db: Db): void {
+  db.pragma('foreign_keys = ON');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
 }
 
 /** Applies every migration newer than the database, each in its own transaction. */

@@ -13,25 +13,27 @@
  *
  * Who holds it (pid, host, since, command) is written beside it, in `sync.lock.json`, only
  * to tell a waiting process whom it waits for.
+ *
+ * The lock file holds nothing (the OS lock is on the file, not in its bytes), so it is never
+ * mistaken for the mirror: a lock file SQLite cannot read (stray bytes) is emptied in place —
+ * the same file, so a live holder keeps its lock and is waited for as usual — and a link there is
+ * replaced by a file of Quire's own (state-files.ts: nothing in `.quire` is used through a link).
+ * Each is said in one line. A folder in its place is refused by name.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, ftruncateSync, openSync, rmSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { isCorruptionError } from './corrupt';
+import { describeHolder, HOLDER_FILE, type LockHolder, readHolder, writeHolder } from './lock-holder';
+import { checkStateFile, linkTarget, lstatOrNull, stateDir as checkedStateDir } from './state-files';
 import { STATE_DIR } from './state-dir';
+import { explainStorageError } from './storage-errors';
 
 const LOCK_FILE = 'sync.lock';
-const HOLDER_FILE = 'sync.lock.json';
+/** SQLite's journal for the lock's (empty) transaction, opened by name if it is there. */
+const LOCK_JOURNAL = 'sync.lock-journal';
 const POLL_MS = 200;
-
-export interface LockHolder {
-  pid: number;
-  host: string;
-  /** When it took the lock (ISO time). */
-  since: string;
-  /** What it is, e.g. "quire sync --once" or "the Quire app". */
-  command: string;
-}
 
 export interface FolderLockOptions {
   /** What the caller is, written for others to read while it holds the lock. */
@@ -42,6 +44,8 @@ export interface FolderLockOptions {
   onWait?: (holder: LockHolder | null) => void;
   /** Stops waiting (rejects with the signal's reason). */
   signal?: AbortSignal;
+  /** A lock file Quire could not use was replaced: the one line to show. */
+  onNotice?: (line: string) => void;
 }
 
 /** Another process holds the folder past the wait. */
@@ -56,12 +60,6 @@ export class FolderBusyError extends Error {
   }
 }
 
-/** "pid 4242 on laptop (quire sync --once), since 2024-05-01T10:00:00.000Z" */
-export function describeHolder(holder: LockHolder | null): string {
-  if (!holder) return 'a process that has just started';
-  return `pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`} (${holder.command}), since ${holder.since}`;
-}
-
 export class FolderLock {
   private constructor(
     private readonly db: Database.Database,
@@ -71,12 +69,11 @@ export class FolderLock {
 
   /** Takes the folder's lock, waiting as the options say; throws FolderBusyError when the wait is over. */
   static async acquire(syncFolder: string, options: FolderLockOptions): Promise<FolderLock> {
-    const stateDir = join(syncFolder, STATE_DIR);
-    mkdirSync(stateDir, { recursive: true });
     const deadline = Date.now() + (options.waitMs ?? 0);
     let told = false;
     for (;;) {
-      const lock = FolderLock.tryAcquire(stateDir, options.command);
+      const stateDir = checkedStateDir(syncFolder, { create: true });
+      const lock = FolderLock.tryAcquire(syncFolder, stateDir, options);
       if (lock) return lock;
       const holder = readHolder(stateDir);
       if (Date.now() >= deadline) throw new FolderBusyError(syncFolder, holder);
@@ -88,19 +85,30 @@ export class FolderLock {
     }
   }
 
-  private static tryAcquire(stateDir: string, command: string): FolderLock | null {
-    // timeout 0: busy is an answer, not something to block the event loop on.
-    const db = new Database(join(stateDir, LOCK_FILE), { timeout: 0 });
-    try {
-      db.exec('BEGIN IMMEDIATE');
-    } catch (err) {
-      db.close();
-      if ((err as { code?: unknown }).code === 'SQLITE_BUSY') return null;
-      throw err;
+  private static tryAcquire(syncFolder: string, stateDir: string, options: FolderLockOptions): FolderLock | null {
+    const say = options.onNotice ?? (() => undefined);
+    for (const name of [LOCK_FILE, LOCK_JOURNAL, HOLDER_FILE]) replaceLink(join(stateDir, name), say);
+    let emptied = false;
+    for (;;) {
+      let db: Database.Database | null = null;
+      try {
+        // timeout 0: busy is an answer, not something to block the event loop on.
+        db = new Database(join(stateDir, LOCK_FILE), { timeout: 0 });
+        db.exec('BEGIN IMMEDIATE');
+      } catch (err) {
+        db?.close();
+        if ((err as { code?: unknown }).code === 'SQLITE_BUSY') return null;
+        if (isCorruptionError(err) && !emptied) {
+          emptied = true;
+          emptyLockFile(join(stateDir, LOCK_FILE), err, say);
+          continue;
+        }
+        throw explainStorageError(err, syncFolder, LOCK_FILE);
+      }
+      const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command: options.command };
+      writeHolder(stateDir, holder);
+      return new FolderLock(db, stateDir, holder);
     }
-    const holder: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
-    writeHolder(stateDir, holder);
-    return new FolderLock(db, stateDir, holder);
   }
 
   /** Lets the next one in. Safe to call twice. */
@@ -110,6 +118,29 @@ export class FolderLock {
     if (current?.pid === this.holder.pid && current.since === this.holder.since) rmSync(join(this.stateDir, HOLDER_FILE), { force: true });
     this.db.exec('ROLLBACK');
     this.db.close();
+  }
+}
+
+/**
+ * Whether another process (or this one) is syncing the folder right now, and who: null when
+ * nobody is. Never waits: the lock is tried once and let go at once, and nothing is written.
+ */
+export function folderBusy(syncFolder: string): { holder: LockHolder | null } | null {
+  const stateDir = join(syncFolder, STATE_DIR);
+  const path = join(stateDir, LOCK_FILE);
+  // None yet, or something Quire never uses through (a link: the next sync replaces it): nobody holds it.
+  if (!lstatOrNull(path)?.isFile()) return null;
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { timeout: 0 });
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    return null;
+  } catch (err) {
+    // Busy is the answer; a lock file SQLite cannot read holds no lock either (the next sync empties it).
+    return (err as { code?: unknown }).code === 'SQLITE_BUSY' ? { holder: readHolder(stateDir) } : null;
+  } finally {
+    db?.close();
   }
 }
 
@@ -123,20 +154,29 @@ export async function withFolderLock<T>(syncFolder: string, options: FolderLockO
   }
 }
 
-function readHolder(stateDir: string): LockHolder | null {
-  try {
-    const parsed = JSON.parse(readFileSync(join(stateDir, HOLDER_FILE), 'utf8')) as Partial<LockHolder>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.since !== 'string') return null;
-    return { pid: parsed.pid, host: String(parsed.host ?? ''), since: parsed.since, command: String(parsed.command ?? 'another Quire') };
-  } catch {
-    return null;
+/** A link where a lock file goes holds nothing of Quire's: it is removed (never followed), and a file made in its place. */
+function replaceLink(path: string, say: (line: string) => void): void {
+  if (!lstatOrNull(path)?.isSymbolicLink()) {
+    checkStateFile(path); // a folder or a device is refused by name
+    return;
   }
+  const target = linkTarget(path);
+  unlinkSync(path);
+  say(
+    `${path} was a symbolic link (to ${target}): Quire never uses a link in ${STATE_DIR}, so it was replaced with a file of Quire's own; the sync state in mirror.db was not touched.`,
+  );
 }
 
-function writeHolder(stateDir: string, holder: LockHolder): void {
-  const tmp = join(stateDir, `${HOLDER_FILE}.${process.pid}.tmp`);
-  writeFileSync(tmp, JSON.stringify(holder));
-  renameSync(tmp, join(stateDir, HOLDER_FILE));
+/** The lock file holds bytes SQLite cannot read: emptied in place (the same file, so a live holder keeps its OS lock). */
+function emptyLockFile(path: string, cause: unknown, say: (line: string) => void): void {
+  const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+  try {
+    ftruncateSync(fd, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  say(`${path} held something other than Quire's lock (${reason}): it was emptied and used as the lock again; the sync state in mirror.db was not touched.`);
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -274,6 +274,14 @@ export class HistoryStore {
   }
 
   /** The page whose file was last seen at `path` (deleted pages included), if any. */
+  /** Pages this folder pushed a version of (the writer's own pages), by space. */
+  pushedPageKeys(): Map<string, Set<string>> {
+    const rows = this.sql(`SELECT DISTINCT space_id, page_key FROM history_versions WHERE reason = 'pushed'`).all() as { space_id: string; page_key: string }[];
+    const out = new Map<string, Set<string>>();
+    for (const r of rows) out.set(r.space_id, (out.get(r.space_id) ?? new Set()).add(r.page_key));
+    return out;
+  }
+
   keyAtPath(spaceId: string, path: string): string | undefined {
     const latest = this.sql(`SELECT page_key FROM history_pages WHERE space_id = ? AND path = ? ORDER BY last_at DESC LIMIT 1`).get(spaceId, path) as
       | { page_key: string }

@@ -5,20 +5,24 @@
  */
 import { CatalogStore } from './catalog';
 import { ContentStore } from './content';
-import { CorruptMirrorError, isCorruptionError, notADatabase, type SetAside, setAsideCorrupt } from './corrupt';
-import { type Db, openDatabase } from './database';
+import { join } from 'node:path';
+import { CorruptMirrorError, isCorruptionError, MIRROR_FILE, notADatabase, type SetAside, setAsideCorrupt } from './corrupt';
+import { checkMirrorFiles, type Db, openDatabase, openDatabaseToPlan } from './database';
+import { type Damage, findDamage, type HistoryRebuild, mayBeDerivedDamage, rebuildHistory, rebuildSearch } from './derived';
 import { FolderStore } from './folder';
 import { HistoryStore } from './history';
 import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
 import { ReviewQueries } from './review/queries';
+import { ReviewsStore } from './review/reviews';
 import { RevisionPageStore } from './review/revision-pages';
 import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
 import { SearchIndex } from './search';
+import { STATE_DIR } from './state-dir';
 
-export type { SpaceRow } from './catalog';
+export type { FailureKind, SpaceRow } from './catalog';
 export type { BaseRow, ConflictRow, FileRow, PageRow } from './content';
 export type { AssetRow, FileStatRow, FolderNodeRow } from './folder';
 export {
@@ -32,7 +36,11 @@ export {
   type VersionInfo,
 } from './history';
 export {
+  checkQuerySize,
+  MAX_QUERY_CHARS,
+  MAX_QUERY_WORDS,
   SEARCH_KINDS,
+  SearchQueryTooLargeError,
   type CommentEntry,
   type CommentHit,
   type PageEntry,
@@ -47,19 +55,25 @@ export {
 
 export { STATE_DIR } from './state-dir';
 export { CorruptMirrorError, isCorruptionError, type SetAside } from './corrupt';
-export { describeHolder, FolderBusyError, FolderLock, type LockHolder, withFolderLock } from './folder-lock';
+export { FolderBusyError, FolderLock, folderBusy, type FolderLockOptions, withFolderLock } from './folder-lock';
+export { currentHolder, describeHolder, type LockHolder } from './lock-holder';
+export { StateFileError, stagingDir } from './state-files';
+export { explainStorageError, type ExplainOptions, StorageError } from './storage-errors';
+export { refuseSyncFolder, UnsafeSyncFolderError } from './sync-folder';
 
 export interface OpenOptions {
   /**
    * A damaged mirror (not a database, malformed, unreadable schema): `fail` (the default, for
    * read-only commands) throws CorruptMirrorError and leaves it as it is; `set-aside` (sync and
-   * the app) moves it aside for inspection and starts a fresh one (`Mirror.setAside` says so).
+   * the app) moves it aside for inspection and starts a fresh one (`Mirror.setAside` says so),
+   * and makes again a search or history table found missing (`Mirror.notices` say so).
    */
   ifCorrupt?: 'fail' | 'set-aside';
 }
 
-export type { OutboxRow, OutboxStore, PushedFile } from './outbox';
+export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
+export type { ReviewsStore } from './review/reviews';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
 export { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './review/store';
@@ -79,6 +93,8 @@ export class Mirror {
   readonly reviewActions: ReviewActionLog;
   /** The review questions the UI asks, answered from the mirror alone. */
   readonly reviewQueries: ReviewQueries;
+  /** Reviews and requested reviewers of change requests, organization members, the inbox's read marks. */
+  readonly reviews: ReviewsStore;
   readonly sites: SiteStore;
   /** Revisions' pages, for change request diffs. */
   readonly revisionPages: RevisionPageStore;
@@ -89,8 +105,16 @@ export class Mirror {
 
   /** Set when opening found the mirror damaged and moved it aside: hosts show `notice` once. */
   setAside: SetAside | null = null;
+  /** Lines saying what opening set aside or repaired (search or history made again): hosts show each once. */
+  readonly notices: string[] = [];
+  /** Errors repairAfter looked into and found not to be damage of search or history alone. */
+  private readonly notRepaired = new WeakSet<object>();
 
-  private constructor(private readonly db: Db) {
+  private constructor(
+    private readonly db: Db,
+    /** The sync folder. */
+    readonly syncFolder: string,
+  ) {
     this.catalog = new CatalogStore(db);
     this.content = new ContentStore(db);
     this.folder = new FolderStore(db);
@@ -101,37 +125,128 @@ export class Mirror {
     this.history = new HistoryStore(db);
     this.review = new ReviewStore(db, this.reviewActions, this.search);
     this.reviewQueries = new ReviewQueries(db, () => this.review.me().id);
+    this.reviews = new ReviewsStore(db, this.review, this.reviewActions);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);
   }
 
   static open(syncFolder: string, options: OpenOptions = {}): Mirror {
+    let mirror: Mirror;
     try {
+      checkMirrorFiles(syncFolder, { create: false }); // no link, before anything reads through one
       const foreign = notADatabase(syncFolder);
       if (foreign) throw foreign;
-      return new Mirror(openDatabase(syncFolder));
+      mirror = new Mirror(openDatabase(syncFolder), syncFolder);
     } catch (err) {
       if (!isCorruptionError(err)) throw err;
       if (options.ifCorrupt !== 'set-aside') throw new CorruptMirrorError(syncFolder, err);
       const moved = setAsideCorrupt(syncFolder, err);
-      const mirror = new Mirror(openDatabase(syncFolder));
+      mirror = new Mirror(openDatabase(syncFolder), syncFolder);
       mirror.setAside = moved;
+      mirror.notices.push(moved.notice);
       mirror.log.add('error', moved.notice);
       return mirror;
+    }
+    // Syncs repair search and history before they start when a table is plainly missing (cheap: the schema).
+    if (options.ifCorrupt === 'set-aside') {
+      const damage = findDamage(mirror.db, { thorough: false });
+      if (damage.derived.size > 0) mirror.notices.push(...mirror.rebuild(damage));
+    }
+    return mirror;
+  }
+
+  /**
+   * The mirror a dry run plans with, which writes nothing anywhere: the folder's own as it is,
+   * or one in memory when the folder has none yet (or one from an older Quire). A damaged one
+   * is reported (CorruptMirrorError), never set aside.
+   */
+  static openToPlan(syncFolder: string): Mirror {
+    try {
+      const foreign = notADatabase(syncFolder);
+      if (foreign) throw foreign;
+      return new Mirror(openDatabaseToPlan(syncFolder), syncFolder);
+    } catch (err) {
+      if (isCorruptionError(err)) throw new CorruptMirrorError(syncFolder, err);
+      throw err;
     }
   }
 
   /**
-   * Damage found while working (a malformed page): closes this mirror and moves its file
-   * aside, so the next open starts fresh. Returns the line to show.
+   * Damage found while working (a malformed page): search or history damaged alone are made
+   * again in place (repairAfter); anything else closes this mirror and moves its file aside, so
+   * the next open starts fresh. Returns the line to show (`keptAs` empty when nothing was moved).
    */
   static setAsideAfter(mirror: Mirror, syncFolder: string, err: unknown): SetAside {
+    const repaired = mirror.repairAfter(err);
     mirror.close();
+    if (repaired) return { keptAs: '', reason: repaired.join(' '), notice: repaired.join(' ') };
     const moved = setAsideCorrupt(syncFolder, err);
-    const fresh = new Mirror(openDatabase(syncFolder));
+    const fresh = new Mirror(openDatabase(syncFolder), syncFolder);
     fresh.log.add('error', moved.notice);
     fresh.close();
     return moved;
+  }
+
+  /**
+   * `err` came from using this mirror. When it is damage to search or history and nothing else
+   * (derived.ts looks, with quick_check), that part is made again and the lines saying so are
+   * returned: the caller runs again. Null otherwise (damage to the mirror itself is not repaired
+   * in place), and inside a transaction.
+   */
+  repairAfter(err: unknown): string[] | null {
+    if (!this.db.open || this.db.inTransaction || !mayBeDerivedDamage(err) || this.notRepaired.has(err as object)) return null;
+    let damage: Damage;
+    try {
+      damage = findDamage(this.db, { thorough: true });
+    } catch {
+      return null;
+    }
+    if (damage.core.length > 0 || damage.derived.size === 0) {
+      this.notRepaired.add(err as object); // the next caller handed the same error need not look again (seconds on a large mirror)
+      return null;
+    }
+    try {
+      return this.rebuild(damage);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Runs `fn`; when it fails on damaged search or history (repairAfter), that part is made again,
+   * `say` is told each line, and `fn` runs once more. For work that may run twice: reads, and
+   * writes in one transaction.
+   */
+  async withRepair<T>(fn: () => T | Promise<T>, say: (line: string) => void): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      const repaired = this.repairAfter(err);
+      if (!repaired) throw err;
+      for (const line of repaired) say(line);
+      return await fn();
+    }
+  }
+
+  private rebuild(damage: Damage): string[] {
+    const where = join(this.syncFolder, STATE_DIR, MIRROR_FILE);
+    const lines: string[] = [];
+    if (damage.derived.has('search')) {
+      rebuildSearch(this.db);
+      lines.push(
+        `The search index in ${where} was damaged (${damage.reason}): it was made again (comments now, pages from your folder as the next sync or search reads them). Nothing else was affected.`,
+      );
+    }
+    if (damage.derived.has('history')) {
+      const { kept, lost } = rebuildHistory(this.db);
+      lines.push(
+        kept
+          ? `Page history in ${where} was damaged (${damage.reason}): its list of pages was made again from the versions kept; no version was lost.`
+          : `Page history in ${where} was damaged (${damage.reason}) and could not be kept: ${describeLost(lost)}, and it starts again from now. Your files and the sync state are not affected.`,
+      );
+    }
+    for (const line of lines) this.log.add('error', line);
+    return lines;
   }
 
   transaction<T>(fn: () => T): T {
@@ -141,4 +256,14 @@ export class Mirror {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+/** "12 versions of 3 pages are lost", as far as they could be counted. */
+function describeLost(lost: HistoryRebuild['lost']): string {
+  const n = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+  const are = (count: number) => (count === 1 ? 'is' : 'are');
+  if (lost.versions !== null && lost.pages !== null) return `${n(lost.versions, 'version')} of ${n(lost.pages, 'page')} ${are(lost.versions)} lost`;
+  if (lost.pages !== null) return `the versions of ${n(lost.pages, 'page')} are lost`;
+  if (lost.versions !== null) return `${n(lost.versions, 'version')} ${are(lost.versions)} lost`;
+  return 'the versions kept until now are lost';
 }

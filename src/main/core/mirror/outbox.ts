@@ -12,16 +12,36 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { statementCache } from './review/statements';
 
-export type ChangeRequestRowState = 'creating' | 'open';
+/** new: the next push opens it (`quire cr new`); creating: its create was sent, answer not seen yet; open: pushes go into it. */
+export type ChangeRequestRowState = 'new' | 'creating' | 'open';
 
 export interface ChangeRequestRow {
   spaceId: string;
   changeRequestId: string | null;
   number: number | null;
   marker: string;
+  /** The subject it has: the user's, or the last one Quire gave it. */
   subject: string;
   state: ChangeRequestRowState;
   createdAt: string;
+  /** The user chose it (`quire cr new` / `cr use`): pushes keep going there whatever its review state. */
+  chosen: boolean;
+  /** The user set its subject: Quire never replaces it. */
+  subjectByUser: boolean;
+  /** Its status when Quire last looked (draft, open). */
+  status: string | null;
+}
+
+/** A change request pushes went to before another took over, with what it holds. */
+export interface ParkedChangeRequest {
+  changeRequestId: string;
+  number: number | null;
+  subject: string;
+  subjectByUser: boolean;
+  chosen: boolean;
+  pages: PushedPageRow[];
+  files: PushedFile[];
+  parkedAt: string;
 }
 
 export type OutboxState = 'sending' | 'applied' | 'not-applied' | 'refused' | 'reconciled';
@@ -82,6 +102,16 @@ export interface HoldRow {
   at: string;
 }
 
+/** Something the last completed cycle of a space did not push and left for the writer (sync's Held fits). */
+export interface AttentionRow {
+  reason: string;
+  path: string;
+  line?: number;
+  title?: string;
+  /** The page it is about, when there is one. */
+  key: string | null;
+}
+
 export interface LocalEditRow {
   spaceId: string;
   path: string;
@@ -121,13 +151,136 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
   // ---- the change request ------------------------------------------------------------
 
   changeRequest(spaceId: string): ChangeRequestRow | undefined {
-    return this.sql(
-      `SELECT space_id AS spaceId, change_request_id AS changeRequestId, number, marker, subject, state, created_at AS createdAt
+    const r = this.sql(
+      `SELECT space_id AS spaceId, change_request_id AS changeRequestId, number, marker, subject, state, created_at AS createdAt,
+           chosen, subject_by_user AS subjectByUser, status
          FROM sync_change_requests WHERE space_id = ?`,
-    ).get(spaceId) as ChangeRequestRow | undefined;
+    ).get(spaceId) as (Omit<ChangeRequestRow, 'chosen' | 'subjectByUser'> & { chosen: number; subjectByUser: number }) | undefined;
+    return r && { ...r, chosen: r.chosen === 1, subjectByUser: r.subjectByUser === 1 };
   }
 
-  /** Recorded (and committed) before the create request goes out. */
+  /** The next push of the space opens a new change request (with the user's subject, if given). */
+  planNew(spaceId: string, subject: string | null, at: string): void {
+    this.sql(
+      `INSERT INTO sync_change_requests (space_id, change_request_id, number, marker, subject, state, created_at, chosen, subject_by_user, status)
+         VALUES (?, NULL, NULL, '', ?, 'new', ?, 1, ?, NULL)
+         ON CONFLICT (space_id) DO UPDATE SET change_request_id = NULL, number = NULL, marker = '', subject = excluded.subject, state = 'new',
+           created_at = excluded.created_at, chosen = 1, subject_by_user = excluded.subject_by_user, status = NULL`,
+    ).run(spaceId, subject ?? '', at, subject === null ? 0 : 1);
+  }
+
+  /** The space's pushes go into this existing change request from now on. */
+  pointAt(
+    spaceId: string,
+    cr: { id: string; number: number; subject: string; subjectByUser: boolean; chosen: boolean; status: string | null },
+    at: string,
+  ): void {
+    this.sql(
+      `INSERT INTO sync_change_requests (space_id, change_request_id, number, marker, subject, state, created_at, chosen, subject_by_user, status)
+         VALUES (?, ?, ?, '', ?, 'open', ?, ?, ?, ?)
+         ON CONFLICT (space_id) DO UPDATE SET change_request_id = excluded.change_request_id, number = excluded.number, marker = '',
+           subject = excluded.subject, state = 'open', created_at = excluded.created_at, chosen = excluded.chosen,
+           subject_by_user = excluded.subject_by_user, status = excluded.status`,
+    ).run(spaceId, cr.id, cr.number, cr.subject, at, cr.chosen ? 1 : 0, cr.subjectByUser ? 1 : 0, cr.status);
+  }
+
+  /** The subject it has now, and whether it is the user's. */
+  setSubject(spaceId: string, subject: string, byUser: boolean): void {
+    this.sql(`UPDATE sync_change_requests SET subject = ?, subject_by_user = ? WHERE space_id = ?`).run(subject, byUser ? 1 : 0, spaceId);
+  }
+
+  setStatusSeen(spaceId: string, status: string): void {
+    this.sql(`UPDATE sync_change_requests SET status = ? WHERE space_id = ?`).run(status, spaceId);
+  }
+
+  // ---- change requests set aside -------------------------------------------------------------
+
+  /**
+   * Sets the space's change request aside, with what it holds, so another one takes the pushes;
+   * `pointAt` or `planNew` then names the next. Nothing happens to a row without a change request.
+   */
+  park(spaceId: string, at: string): ParkedChangeRequest | null {
+    const row = this.changeRequest(spaceId);
+    if (!row?.changeRequestId) return null;
+    const parked: ParkedChangeRequest = {
+      changeRequestId: row.changeRequestId,
+      number: row.number,
+      subject: row.subject,
+      subjectByUser: row.subjectByUser,
+      chosen: row.chosen,
+      pages: [...this.pushedPages(spaceId).values()],
+      files: this.pushedFiles(spaceId),
+      parkedAt: at,
+    };
+    this.sql(
+      `INSERT INTO sync_parked_change_requests (space_id, change_request_id, number, subject, subject_by_user, chosen, pages, files, parked_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (space_id, change_request_id) DO UPDATE SET number = excluded.number, subject = excluded.subject,
+           subject_by_user = excluded.subject_by_user, chosen = excluded.chosen, pages = excluded.pages, files = excluded.files,
+           parked_at = excluded.parked_at`,
+    ).run(
+      spaceId,
+      parked.changeRequestId,
+      parked.number,
+      parked.subject,
+      parked.subjectByUser ? 1 : 0,
+      parked.chosen ? 1 : 0,
+      JSON.stringify(parked.pages),
+      JSON.stringify(parked.files),
+      at,
+    );
+    this.forgetChangeRequest(spaceId);
+    return parked;
+  }
+
+  /** Takes a change request set aside back: what it holds becomes the space's record again (call after park, before pointAt). */
+  unpark(spaceId: string, changeRequestId: string, at: string): ParkedChangeRequest | null {
+    const parked = this.parkedChangeRequests(spaceId).find((p) => p.changeRequestId === changeRequestId) ?? null;
+    if (!parked) return null;
+    for (const p of parked.pages) this.upsertPushedPage(spaceId, p, at);
+    for (const f of parked.files) this.upsertPushedFile(spaceId, f);
+    this.dropParked(spaceId, changeRequestId);
+    return parked;
+  }
+
+  parkedChangeRequests(spaceId: string): ParkedChangeRequest[] {
+    const rows = this.sql(`SELECT * FROM sync_parked_change_requests WHERE space_id = ? ORDER BY parked_at`).all(spaceId) as {
+      change_request_id: string;
+      number: number | null;
+      subject: string;
+      subject_by_user: number;
+      chosen: number;
+      pages: string;
+      files: string;
+      parked_at: string;
+    }[];
+    return rows.map((r) => ({
+      changeRequestId: r.change_request_id,
+      number: r.number,
+      subject: r.subject,
+      subjectByUser: r.subject_by_user === 1,
+      chosen: r.chosen === 1,
+      pages: JSON.parse(r.pages) as PushedPageRow[],
+      files: JSON.parse(r.files) as PushedFile[],
+      parkedAt: r.parked_at,
+    }));
+  }
+
+  /** The user gave a change request set aside a subject of their own. */
+  setParkedSubject(spaceId: string, changeRequestId: string, subject: string): void {
+    this.sql(`UPDATE sync_parked_change_requests SET subject = ?, subject_by_user = 1 WHERE space_id = ? AND change_request_id = ?`).run(
+      subject,
+      spaceId,
+      changeRequestId,
+    );
+  }
+
+  /** Forgets a change request set aside (merged or archived since). */
+  dropParked(spaceId: string, changeRequestId: string): void {
+    this.sql(`DELETE FROM sync_parked_change_requests WHERE space_id = ? AND change_request_id = ?`).run(spaceId, changeRequestId);
+  }
+
+  /** Recorded (and committed) before the create request goes out; a row `planNew` made keeps who chose it and whose subject it is. */
   beginCreate(spaceId: string, marker: string, subject: string, at: string): void {
     this.sql(
       `INSERT INTO sync_change_requests (space_id, change_request_id, number, marker, subject, state, created_at)
@@ -296,6 +449,32 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
   /** Clears the watcher's records seen at or before `upTo` (they were handled by a cycle that started later). */
   clearLocalEdits(spaceId: string, upTo: string): void {
     this.sql(`DELETE FROM sync_local_edits WHERE space_id = ? AND seen_at <= ?`).run(spaceId, upTo);
+  }
+
+  // ---- what a completed cycle left for the writer ----------------------------------------
+
+  /** Replaces what the space's cycles left for the writer with what the last completed one left. */
+  setAttention(spaceId: string, rows: readonly AttentionRow[], at: string): void {
+    this.sql(`DELETE FROM sync_attention WHERE space_id = ?`).run(spaceId);
+    const insert = this.sql(`INSERT INTO sync_attention (space_id, seq, reason, path, line, title, page_key, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    for (const [seq, r] of rows.entries()) insert.run(spaceId, seq, r.reason, r.path, r.line ?? null, r.title ?? null, r.key, at);
+  }
+
+  attention(spaceId: string): AttentionRow[] {
+    const rows = this.sql(`SELECT reason, path, line, title, page_key AS key FROM sync_attention WHERE space_id = ? ORDER BY seq`).all(spaceId) as {
+      reason: string;
+      path: string;
+      line: number | null;
+      title: string | null;
+      key: string | null;
+    }[];
+    return rows.map((r) => ({
+      reason: r.reason,
+      path: r.path,
+      key: r.key,
+      ...(r.line !== null ? { line: r.line } : {}),
+      ...(r.title !== null ? { title: r.title } : {}),
+    }));
   }
 
   hold(spaceId: string): HoldRow | undefined {

@@ -15,6 +15,9 @@
  * - Queries are FTS5 syntax (`"a phrase"`, `prefix*`, `title:word`, AND/OR/NOT); anything FTS5
  *   refuses is searched again as plain words, so a person never sees an SQLite error.
  * - `unicode61 remove_diacritics 2`: "cafe" finds "café", and the other way round.
+ * - A query is bounded (MAX_QUERY_CHARS, MAX_QUERY_WORDS) before SQLite sees it: FTS5's cost
+ *   grows faster than the number of terms (250 copies of a common word took a minute over
+ *   2,000 pages), and a query it cannot be stopped in the middle of must stay short.
  */
 import type { Db } from './database';
 import { statementCache } from './review/statements';
@@ -93,6 +96,15 @@ export interface CommentHit extends HitBase {
 
 export type SearchHit = PageHit | CommentHit;
 
+/** The longest query searched, in characters, and the most words (runs of letters and digits, as the index splits text). */
+export const MAX_QUERY_CHARS = 1000;
+export const MAX_QUERY_WORDS = 32;
+
+/** A query past MAX_QUERY_CHARS or MAX_QUERY_WORDS; its message says which, and what to do. */
+export class SearchQueryTooLargeError extends RangeError {
+  override name = 'SearchQueryTooLargeError';
+}
+
 const MARK_START = '\u0002';
 const MARK_END = '\u0003';
 const DEFAULT_LIMIT = 20;
@@ -170,6 +182,22 @@ export function plainWordsQuery(query: string): string {
     })
     .filter((w) => w !== '')
     .join(' ');
+}
+
+/** Throws SearchQueryTooLargeError past the limits; reads at most MAX_QUERY_CHARS characters of the query. */
+export function checkQuerySize(query: string): void {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new SearchQueryTooLargeError(
+      `The search is ${n(query.length)} characters long; at most ${n(MAX_QUERY_CHARS)} are searched. Search for a few distinctive words instead.`,
+    );
+  }
+  const words = query.match(/[\p{L}\p{N}\p{Co}]+/gu)?.length ?? 0;
+  if (words > MAX_QUERY_WORDS) {
+    throw new SearchQueryTooLargeError(
+      `The search has ${n(words)} words; at most ${MAX_QUERY_WORDS} are searched at a time. Search for a few distinctive words instead.`,
+    );
+  }
 }
 
 /** SQLite's words for a MATCH expression FTS5 cannot parse. */
@@ -298,6 +326,7 @@ export class SearchIndex {
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const trimmed = query.trim();
     if (trimmed === '') return [];
+    checkQuerySize(trimmed);
     if (this.parses(trimmed)) return this.run(trimmed, options);
     const plain = plainWordsQuery(trimmed);
     if (plain === '') return [];

@@ -4,13 +4,17 @@
  * rule then pairs the tags the way content/blocks.ts's scanner does (`embed` and `file` may end
  * themselves, `include` never has an end, an unknown block ends itself unless its end tag is in
  * the page, an unclosed block is closed at the end of the page), and the render rules turn each
- * block into the HTML GitBook shows: hints, tabs, steppers, columns, titled code, content-ref
- * cards, embeds as links, files as cards, includes with their title.
+ * block into the HTML GitBook shows: hints, tabs (a tablist: page-behaviour.js switches them,
+ * with the arrow keys too), steppers, columns, titled code, content-ref cards, embeds as links,
+ * files as cards, includes with their title, OpenAPI and swagger blocks as an operation card
+ * (method, path, summary; the operation's details are GitBook's to fetch from the spec), and an
+ * integration's block as a card naming it and its parameters.
  */
 import type { MarkdownIt, StateBlock, StateCore, Token } from 'markdown-it';
-import { BLOCKS_BY_NAME, endTagTarget } from '../content/blocks';
+import { BLOCKS_BY_NAME, endTagTarget, isIntegrationBlock } from '../content/blocks';
 import { parseTag } from '../content/tag-syntax';
-import { escapeHtml } from './sanitize';
+import { iconHtml } from './icons';
+import { escapeHtml, isSafeUrl } from './sanitize';
 
 export interface TagMeta {
   name: string;
@@ -99,7 +103,7 @@ function pairTags(state: StateCore): void {
     if (meta.role === 'open') {
       popEndingItself(null);
       meta.parent = stack.at(-1) ?? null;
-      if (BLOCKS_BY_NAME.get(meta.name)?.end === 'none') meta.role = 'void';
+      if (BLOCKS_BY_NAME.get(meta.name)?.end === 'none' || isIntegrationBlock(meta.name)) meta.role = 'void';
       else stack.push(meta);
       out.push(token);
       continue;
@@ -176,14 +180,17 @@ function openHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
       return `<div class="gb-hint gb-hint-${style}" role="note" aria-label="${HINT_LABEL[style]}"><div class="gb-hint-body">\n`;
     }
     case 'tabs': {
-      const inputs = meta.tabs!.map(
-        (_, i) => `<input class="gb-tab-input" type="radio" name="${meta.group}" id="${meta.group}-${i}"${i === 0 ? ' checked' : ''}>`,
+      const tabs = meta.tabs!.map(
+        (t, i) =>
+          `<button type="button" role="tab" class="gb-tab" id="${meta.group}-tab-${i}" aria-controls="${meta.group}-panel-${i}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${escapeHtml(t)}</button>`,
       );
-      const labels = meta.tabs!.map((t, i) => `<label for="${meta.group}-${i}">${escapeHtml(t)}</label>`);
-      return `<div class="gb-tabs">${inputs.join('')}<div class="gb-tab-bar">${labels.join('')}</div><div class="gb-tab-panels">\n`;
+      return `<div class="gb-tabs"><div class="gb-tab-bar" role="tablist">${tabs.join('')}</div><div class="gb-tab-panels">\n`;
     }
-    case 'tab':
-      return `<div class="gb-tab-panel" data-title="${escapeHtml(a.title ?? '')}">\n`;
+    case 'tab': {
+      if (meta.group === undefined || meta.tabIndex === undefined) return `<div class="gb-tab-panel">\n`;
+      const id = `${meta.group}-panel-${meta.tabIndex}`;
+      return `<div class="gb-tab-panel" role="tabpanel" id="${id}" aria-labelledby="${meta.group}-tab-${meta.tabIndex}" tabindex="0"${meta.tabIndex > 0 ? ' hidden' : ''}>\n`;
+    }
     case 'stepper':
       return '<ol class="gb-stepper">\n';
     case 'step':
@@ -204,6 +211,26 @@ function openHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
       return `<div class="gb-if"><div class="gb-if-label">Shown when <code>${escapeHtml(meta.rest)}</code></div>\n`;
     case 'updates':
       return '<div class="gb-updates">\n';
+    case 'openapi':
+    case 'openapi-operation':
+    case 'swagger':
+    case 'api-method':
+      return operationCard(a.method ?? '', `${a.baseUrl ?? a.host ?? ''}${a.path ?? ''}`, a.summary ?? null, a.src ?? a.spec ?? null);
+    case 'openapi-webhook':
+      return operationCard(a.method ?? '', a.name ?? '', 'Webhook', a.spec ?? null);
+    case 'openapi-schemas':
+      return `<section class="gb-openapi gb-openapi-schemas" aria-label="API schemas"><header class="gb-op-head"><span class="gb-method">Schemas</span><code class="gb-op-path">${escapeHtml(a.schemas ?? '')}</code></header>${a.spec ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(a.spec)}</code></p>` : ''}<div class="gb-op-body">\n`;
+    case 'swagger-description':
+    case 'api-method-description':
+      return '<div class="gb-op-description">\n';
+    case 'api-method-summary':
+      return '<div class="gb-op-summary">\n';
+    case 'swagger-parameter':
+    case 'api-method-parameter':
+      return `<div class="gb-op-param"><div class="gb-op-param-head"><code>${escapeHtml(a.name ?? '')}</code>${a.in ? ` <span class="gb-op-in">${escapeHtml(a.in)}</span>` : ''}${a.type ? ` <span class="gb-op-type">${escapeHtml(a.type)}</span>` : ''}${a.required === 'true' ? ' <span class="gb-op-required">required</span>' : ''}</div>\n`;
+    case 'swagger-response':
+    case 'api-method-response':
+      return `<div class="gb-op-response"><div class="gb-op-param-head"><span class="gb-op-status">${escapeHtml(a.status ?? a.httpCode ?? '')}</span>${a.description ? ` ${escapeHtml(a.description)}` : ''}</div>\n`;
     case 'update':
       return `<section class="gb-update">${a.date ? `<header>${escapeHtml(a.date)}</header>` : ''}\n`;
     default:
@@ -223,6 +250,18 @@ function closeHtml(meta: TagMeta): string {
       return `${marker}</div></div>\n`;
     case 'stepper':
       return `${marker}</ol>\n`;
+    case 'openapi':
+    case 'openapi-operation':
+    case 'openapi-webhook':
+    case 'openapi-schemas':
+    case 'swagger':
+    case 'api-method':
+      return `${marker}</div></section>\n`;
+    case 'swagger-parameter':
+    case 'api-method-parameter':
+    case 'swagger-response':
+    case 'api-method-response':
+      return `${marker}</div>\n`;
     case 'step':
       return `${marker}</li>\n`;
     case 'code':
@@ -248,11 +287,40 @@ function voidHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
     case 'page-ref':
       return hooks.contentRef(a.page ?? '');
     default: {
+      if (isIntegrationBlock(meta.name)) return integrationCard(meta);
       const known = BLOCKS_BY_NAME.has(meta.name);
-      if (known) return `<div class="gb-block gb-${escapeHtml(meta.name)}">{% ${escapeHtml(meta.name)} %}</div>\n`;
-      return `<div class="gb-error" role="note">{% ${escapeHtml(meta.name)} %} is not a GitBook block: GitBook shows it as text.</div>\n`;
+      if (known) return `<div class="gb-block gb-${escapeHtml(meta.name)}">${escapeHtml(meta.name)}</div>\n`;
+      return `<div class="gb-unknown-block" role="note">Block “${escapeHtml(meta.name)}”: not one GitBook documents; Quire keeps it as written.</div>\n`;
     }
   }
+}
+
+const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace']);
+
+/** The head of an OpenAPI or swagger block: method badge, path, summary when given, the spec it comes from; the block's body follows. */
+function operationCard(method: string, path: string, summary: string | null, spec: string | null): string {
+  const m = method.toLowerCase();
+  const badge = `<span class="gb-method${METHODS.has(m) ? ` gb-method-${m}` : ''}">${escapeHtml(method.toUpperCase() || '?')}</span>`;
+  const label = `API operation: ${method.toUpperCase()} ${path}`.trim();
+  return `<section class="gb-openapi" aria-label="${escapeHtml(label)}"><header class="gb-op-head">${badge}<code class="gb-op-path">${escapeHtml(path)}</code></header>${summary ? `<p class="gb-op-summary">${escapeHtml(summary)}</p>` : ''}${spec ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(spec)}</code>; GitBook shows its parameters and responses.</p>` : ''}<div class="gb-op-body">\n`;
+}
+
+/**
+ * An integration's block (`{% @github-files/github-code-block url="…" %}`): GitBook renders it
+ * with the integration's own code, which the preview does not run; it shows a card naming the
+ * integration, the block and its parameters (a web address as a link that opens outside).
+ */
+function integrationCard(meta: TagMeta): string {
+  const [integration, block] = meta.name.slice(1).split('/') as [string, string];
+  const value = (v: string) =>
+    /^https?:\/\//i.test(v) && isSafeUrl(v, 'href')
+      ? `<a href="${escapeHtml(v)}" target="_blank" rel="noopener noreferrer nofollow">${escapeHtml(v)}</a>`
+      : escapeHtml(v);
+  const params = [...Object.entries(meta.args), ...meta.values.map((v) => ['', v] as const)];
+  const list = params.length
+    ? `<dl class="gb-integration-params">${params.map(([k, v]) => `<dt>${escapeHtml(k || 'value')}</dt><dd>${value(v)}</dd>`).join('')}</dl>`
+    : '';
+  return `<div class="gb-integration" role="group" aria-label="Integration block: ${escapeHtml(integration)}"><div class="gb-integration-head">${iconHtml('puzzle-piece', 'gb-icon gb-integration-badge')}<span class="gb-integration-name">${escapeHtml(integration)}</span><span class="gb-integration-block">${escapeHtml(block)}</span></div>${list}<p class="gb-integration-note">Rendered by the ${escapeHtml(integration)} integration on GitBook.</p></div>\n`;
 }
 
 export function gitbookBlocks(md: MarkdownIt): void {

@@ -5,7 +5,7 @@
  */
 import { parsePageFile } from '../content';
 import type { FolderIndex, Resolution } from '../check';
-import { resolveHref } from '../check';
+import { anchorTarget, resolveHref } from '../check';
 import type { LinkedPage, LinkOutcome, RenderContext } from './context';
 import { isSafeUrl } from './sanitize';
 
@@ -35,17 +35,24 @@ export function pageTitle(index: FolderIndex, rootPath: string): string {
   return title;
 }
 
-function outcome(index: FolderIndex, r: Resolution, urls: PreviewUrls, attribute: string): LinkOutcome {
+/** The id an anchor reaches in the page at `rootPath` (a heading written `#math--tex` is `math-and-tex` there), else the anchor as written. */
+function targetId(index: FolderIndex, rootPath: string, anchor: string | null): string | null {
+  if (anchor === null || anchor === '') return anchor;
+  const anchors = index.anchors(rootPath);
+  return (anchors && anchorTarget(anchors, anchor)) || anchor;
+}
+
+function outcome(index: FolderIndex, from: string, r: Resolution, urls: PreviewUrls, attribute: string): LinkOutcome {
   const ok = (href: string | null): LinkOutcome => ({ href, external: false, broken: null });
   switch (r.kind) {
     case 'external':
       return isSafeUrl(r.url, attribute) ? { href: r.url, external: true, broken: null } : { href: null, external: false, broken: 'Unsafe link: not shown' };
     case 'same-page':
-      return ok(`#${encodeURIComponent(r.anchor)}`);
+      return ok(`#${encodeURIComponent(targetId(index, from, r.anchor) ?? '')}`);
     case 'file': {
       const isPage = /\.md$/i.test(r.rootPath);
       if (!r.target && !index.exists(r.rootPath)) return { href: null, external: false, broken: `${r.rootPath} does not exist` };
-      return ok(isPage && attribute === 'href' ? urls.page(r.rootPath, r.anchor) : urls.asset(r.rootPath));
+      return ok(isPage && attribute === 'href' ? urls.page(r.rootPath, targetId(index, r.rootPath, r.anchor)) : urls.asset(r.rootPath));
     }
     case 'missing':
       return { href: null, external: false, broken: `${r.rootPath} does not exist` };
@@ -62,7 +69,7 @@ function outcome(index: FolderIndex, r: Resolution, urls: PreviewUrls, attribute
 export function folderRenderContext(index: FolderIndex, rootPath: string, urls: PreviewUrls): RenderContext {
   return {
     rootPath,
-    link: (href, from, attribute) => outcome(index, resolveHref(index, from, href), urls, attribute),
+    link: (href, from, attribute) => outcome(index, from, resolveHref(index, from, href), urls, attribute),
     linkedPage(href, from): LinkedPage | null {
       const r = resolveHref(index, from, href);
       const target = r.kind === 'file' || (r.kind === 'stable' && r.what === 'page') ? r.rootPath : null;

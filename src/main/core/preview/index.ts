@@ -5,6 +5,18 @@
  */
 export type { LinkedPage, LinkOutcome, RenderContext } from './context';
 export { folderRenderContext, pageTitle, type PreviewUrls } from './folder-context';
+export { iconHtml } from './icons';
 export { renderNavigation } from './navigation';
 export { type RenderedPage, renderPage } from './render-page';
 export { escapeHtml, isSafeUrl, sanitizeHtml, type UrlRewriter } from './sanitize';
+
+import { preloadHighlighter } from './highlight';
+import { preloadMath } from './math';
+import { previewMarkdown } from './markdown';
+
+/** Loads the renderer's larger parts (markdown-it's rules, KaTeX, highlight.js's core) ahead of the first page. */
+export function preloadRenderer(): void {
+  previewMarkdown();
+  preloadMath();
+  preloadHighlighter();
+}

@@ -1,9 +1,11 @@
 /**
  * The markdown-it instance the preview renders with: CommonMark plus GitHub tables and
  * strikethrough (markdown-it's defaults), footnotes (markdown-it-footnote), GitBook's blocks,
- * task lists and math (our plugins), and three rules that need the page's context (env): every
- * link and image goes through the host's link policy, the writer's raw HTML through the
- * sanitiser, and headings get the ids `quire check` checks anchors against.
+ * task lists and math (our plugins), code highlighted (highlight.ts) with a copy button and one
+ * element per line (for `{% code lineNumbers="true" %}`), GitBook's cards tables (cards.ts) and
+ * inline icons (`<i class="fa-github">`, icons.ts), and three rules that need the page's
+ * context (env): every link and image goes through the host's link policy, the writer's raw
+ * HTML through the sanitiser, and headings get the ids `quire check` checks anchors against.
  *
  * Why markdown-it: it is CommonMark-compliant, fast enough to render a page in a few
  * milliseconds, has no dependencies beyond its own small helpers, and is extended through
@@ -13,8 +15,11 @@
 import markdownIt, { type MarkdownIt, type StateCore, type Token } from 'markdown-it';
 import footnote from 'markdown-it-footnote';
 import { type BlockRenderHooks, gitbookBlocks } from './blocks-plugin';
+import { renderCards } from './cards';
 import type { LinkOutcome } from './context';
-import { escapeHtml, sanitizeHtml, type UrlRewriter } from './sanitize';
+import { highlightCode, splitHighlightedLines } from './highlight';
+import { iconHtml } from './icons';
+import { escapeHtml, sanitizeHtml, type UrlRewriter, unescapeAll } from './sanitize';
 import { gitbookExtras } from './small-plugins';
 
 /** What one render needs (markdown-it's env). */
@@ -65,21 +70,51 @@ function setLink(token: Token, attribute: 'href' | 'src', outcome: LinkOutcome):
   }
 }
 
+const ICON_OPEN = /^<i\s+class\s*=\s*"([^"]*\bfa-[a-z0-9-]+[^"]*)"\s*>$/i;
+
+/** GitBook's inline icon, `<i class="fa-github">:github:</i>`, as the icon itself (icons.ts). */
+function inlineIcons(state: StateCore): void {
+  for (const token of state.tokens) {
+    const children = token.children;
+    if (token.type !== 'inline' || !children) continue;
+    for (let i = 0; i + 2 < children.length; i++) {
+      const open = ICON_OPEN.exec(children[i]!.type === 'html_inline' ? children[i]!.content : '');
+      const close = children[i + 2]!;
+      if (!open || children[i + 1]!.type !== 'text' || close.type !== 'html_inline' || !/^<\/i\s*>$/i.test(close.content)) continue;
+      const icon = new state.Token('html_inline', '', 0);
+      icon.content = iconHtml(open[1]!, 'gb-icon gb-icon-inline');
+      icon.meta = { trusted: true };
+      children.splice(i, 3, icon);
+    }
+  }
+}
+
+/** A fenced code block: highlighted, one `gb-line` element per line, and a copy button the page behaviour shows. */
+function fence(code: string, info: string): string {
+  const lang = unescapeAll(info).trim().split(/\s+/)[0] ?? '';
+  const text = code.replace(/\n$/, '');
+  const highlighted = lang === '' ? null : highlightCode(text, lang);
+  const lines = highlighted === null ? escapeHtml(text).split('\n') : splitHighlightedLines(highlighted);
+  const langAttr = lang === '' ? '' : ` data-lang="${escapeHtml(lang)}"`;
+  const codeClass = `hljs${lang === '' ? '' : ` language-${escapeHtml(lang)}`}`;
+  return `<div class="gb-fence"${langAttr}><button type="button" class="gb-copy" aria-label="Copy the code" hidden>Copy</button><pre><code class="${codeClass}">${lines.map((l) => `<span class="gb-line">${l}</span>`).join('\n')}</code></pre></div>\n`;
+}
+
 function createMarkdown(): MarkdownIt {
   const md = markdownIt({ html: true, linkify: false, typographer: false });
   md.use(footnote).use(gitbookBlocks).use(gitbookExtras);
   md.core.ruler.push('preview_links', applyLinks);
-  md.renderer.rules.html_block = (tokens, idx, _o, env) => sanitizeHtml(tokens[idx]!.content, (env as unknown as PreviewEnv).rewriteUrl);
+  md.core.ruler.push('gitbook_icons', inlineIcons);
+  md.renderer.rules.html_block = (tokens, idx, _o, env) => {
+    const { rewriteUrl } = env as unknown as PreviewEnv;
+    const html = tokens[idx]!.content;
+    return renderCards(html, rewriteUrl) ?? sanitizeHtml(html, rewriteUrl);
+  };
   md.renderer.rules.html_inline = (tokens, idx, _o, env) => {
     const token = tokens[idx]!;
     return token.meta?.trusted === true ? token.content : sanitizeHtml(token.content, (env as unknown as PreviewEnv).rewriteUrl);
   };
-  const fence = md.renderer.rules.fence!;
-  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
-    const info = tokens[idx]!.info.trim();
-    const html = fence(tokens, idx, options, env, self);
-    return info ? `<div class="gb-fence" data-lang="${escapeHtml(info.split(/\s+/)[0]!)}">${html}</div>` : html;
-  };
+  md.renderer.rules.fence = (tokens, idx) => fence(tokens[idx]!.content, tokens[idx]!.info);
   return md;
 }
 

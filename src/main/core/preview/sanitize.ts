@@ -15,7 +15,7 @@ export type UrlRewriter = (url: string, attribute: string, tag: string) => strin
 const words = (list: string): ReadonlySet<string> => new Set(list.split(' '));
 
 const ALLOWED_TAGS = words(
-  'a abbr b blockquote br caption center cite code col colgroup dd del details div dl dt em figcaption figure h1 ' +
+  'a abbr b blockquote br button caption center cite code col colgroup dd del details div dl dt em figcaption figure h1 ' +
     'h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p picture pre q s samp small source span strike strong sub summary ' +
     'sup table tbody td tfoot th thead tr u ul var wbr',
 );
@@ -25,13 +25,14 @@ const DROPPED_WITH_CONTENT = words('script style template textarea title xmp nos
 
 const ALLOWED_ATTRIBUTES = words(
   'id class title lang dir align valign width height alt colspan rowspan start reversed type open name scope ' +
-    'headers datetime media sizes data-size data-type data-view data-card-target data-card-cover data-hidden ' +
-    'data-full-width data-line-numbers',
+    'headers datetime media sizes data-size data-type data-view data-card-target data-card-cover data-card-cover-dark ' +
+    'data-card-size data-hidden data-full-width data-line-numbers data-action data-icon data-query',
 );
 
 const URL_ATTRIBUTES = new Set(['href', 'src', 'srcset', 'poster']);
 
-const unescapeAll = markdownIt().utils.unescapeAll;
+/** An attribute value as the browser reads it (character references decoded). */
+export const unescapeAll = markdownIt().utils.unescapeAll;
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -1,11 +1,12 @@
 /**
  * Two small markdown-it plugins for what GitBook pages hold and CommonMark does not: task list
- * items (`- [x] done`) shown as checkboxes, and `$$…$$` math (inline, or a block of lines between
- * `$$` lines) kept as TeX source in a math element — the preview does not typeset it, it shows
- * exactly what the writer wrote, safe from markdown's backslash escapes.
+ * items (`- [x] done`) shown as checkboxes, and `$$…$$` math as GitBook writes it — inline
+ * within a line of text, or a block: lines between two `$$` lines, or a paragraph that is
+ * nothing but one `$$…$$` (GitBook's export of a math block) — typeset by KaTeX (math.ts), the
+ * TeX read before markdown's backslash escapes can touch it.
  */
 import type { MarkdownIt, StateBlock, StateCore, StateInline } from 'markdown-it';
-import { escapeHtml } from './sanitize';
+import { renderMath } from './math';
 
 function taskLists(state: StateCore): void {
   const tokens = state.tokens;
@@ -52,11 +53,27 @@ function mathBlock(state: StateBlock, startLine: number, endLine: number, silent
   return true;
 }
 
+/** A paragraph holding only one inline `$$…$$` is a math block, as GitBook exports one. */
+function mathParagraphs(state: StateCore): void {
+  const tokens = state.tokens;
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    const inline = tokens[i]!;
+    const children = inline.children ?? [];
+    if (inline.type !== 'inline' || tokens[i - 1]!.type !== 'paragraph_open' || tokens[i + 1]!.type !== 'paragraph_close') continue;
+    if (children.length !== 1 || children[0]!.type !== 'math_inline' || tokens[i - 1]!.hidden) continue;
+    const block = new state.Token('math_block', 'div', 0);
+    block.block = true;
+    block.content = children[0]!.content;
+    block.map = tokens[i - 1]!.map;
+    tokens.splice(i - 1, 3, block);
+  }
+}
+
 export function gitbookExtras(md: MarkdownIt): void {
+  md.core.ruler.after('inline', 'gitbook_math_paragraphs', mathParagraphs);
   md.core.ruler.after('inline', 'gitbook_task_lists', taskLists);
   md.inline.ruler.before('escape', 'math_inline', mathInline);
   md.block.ruler.before('fence', 'math_block', mathBlock, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
-  md.renderer.rules.math_inline = (tokens, idx) => `<code class="gb-math" title="Math (TeX), typeset by GitBook">${escapeHtml(tokens[idx]!.content)}</code>`;
-  md.renderer.rules.math_block = (tokens, idx) =>
-    `<pre class="gb-math-block" title="Math (TeX), typeset by GitBook"><code>${escapeHtml(tokens[idx]!.content)}</code></pre>\n`;
+  md.renderer.rules.math_inline = (tokens, idx) => `<span class="gb-math">${renderMath(tokens[idx]!.content, false)}</span>`;
+  md.renderer.rules.math_block = (tokens, idx) => `<div class="gb-math-block">${renderMath(tokens[idx]!.content, true)}</div>\n`;
 }

@@ -25,7 +25,11 @@ export type ActionInput =
       status?: ChangeRequestStatusChange;
     }
   | { kind: 'updateFromMain'; spaceId: string; changeRequestId: string }
-  | { kind: 'merge'; spaceId: string; changeRequestId: string };
+  | { kind: 'merge'; spaceId: string; changeRequestId: string }
+  | { kind: 'deleteComment'; commentId: string }
+  | { kind: 'deleteReply'; commentId: string; replyId: string }
+  /** Asks an organization member to review (`userId`), or no longer (`removeReviewer`); `displayName` shows while pending. */
+  | { kind: 'requestReviewer' | 'removeReviewer'; spaceId: string; changeRequestId: string; userId: string; displayName?: string };
 
 const ACTION_KINDS: readonly ActionKind[] = [
   'reply',
@@ -39,6 +43,10 @@ const ACTION_KINDS: readonly ActionKind[] = [
   'editChangeRequest',
   'updateFromMain',
   'merge',
+  'deleteComment',
+  'deleteReply',
+  'requestReviewer',
+  'removeReviewer',
 ];
 
 /** Prefix of ids given to comments and replies created offline: `local:<action id>`. */
@@ -78,6 +86,10 @@ export function validateInput(input: ActionInput): void {
       }
       if (input.status !== undefined) need(['draft', 'open', 'archived'].includes(input.status), 'the status must be draft, open or archived');
       break;
+    case 'requestReviewer':
+    case 'removeReviewer':
+      need(typeof input.userId === 'string' && input.userId.trim().length > 0, 'no user given');
+      break;
     default:
       break;
   }
@@ -96,6 +108,10 @@ export function describeKind(kind: ActionKind): string {
     editChangeRequest: 'edit the change request',
     updateFromMain: 'update the change request from main',
     merge: 'merge the change request',
+    deleteComment: 'delete the comment',
+    deleteReply: 'delete the reply',
+    requestReviewer: 'ask for the review',
+    removeReviewer: 'withdraw the review request',
   };
   return words[kind];
 }

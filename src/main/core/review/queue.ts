@@ -87,6 +87,8 @@ export class ActionQueue {
       case 'editChangeRequest':
       case 'updateFromMain':
       case 'merge':
+      case 'requestReviewer':
+      case 'removeReviewer':
         return this.resolveChangeRequestAction(input, cannot);
       default:
         return this.resolveCommentAction(input, actionId, cannot);
@@ -94,7 +96,7 @@ export class ActionQueue {
   }
 
   private resolveChangeRequestAction(
-    input: Extract<ActionInput, { kind: 'editChangeRequest' | 'updateFromMain' | 'merge' }>,
+    input: Extract<ActionInput, { kind: 'editChangeRequest' | 'updateFromMain' | 'merge' | 'requestReviewer' | 'removeReviewer' }>,
     cannot: (why: string) => Error,
   ): ResolvedInput {
     const cr = this.store.serverChangeRequest(input.changeRequestId);
@@ -104,7 +106,15 @@ export class ActionQueue {
       if (this.store.spacePermissions(spaceId)?.merge === false) throw cannot('you do not have permission to merge in this space');
       if (cr.status === 'merged') throw cannot('it is already merged');
     }
+    if ((input.kind === 'requestReviewer' || input.kind === 'removeReviewer') && (cr.status === 'merged' || cr.status === 'archived')) {
+      throw cannot(`change request #${cr.number} is ${cr.status}`);
+    }
+    if (input.kind === 'editChangeRequest' && input.status !== undefined && cr.status === 'merged') throw cannot('it is already merged');
     const payload: ActionPayload = {};
+    if (input.kind === 'requestReviewer' || input.kind === 'removeReviewer') {
+      payload.userId = input.userId;
+      if (input.displayName !== undefined) payload.displayName = input.displayName;
+    }
     if (input.kind === 'editChangeRequest') {
       if (input.subject !== undefined) payload.subject = input.subject;
       if (input.description !== undefined) payload.description = input.description;
@@ -114,7 +124,7 @@ export class ActionQueue {
   }
 
   private resolveCommentAction(
-    input: Exclude<ActionInput, { kind: 'postComment' | 'editChangeRequest' | 'updateFromMain' | 'merge' }>,
+    input: Exclude<ActionInput, { kind: 'postComment' | 'editChangeRequest' | 'updateFromMain' | 'merge' | 'requestReviewer' | 'removeReviewer' }>,
     actionId: string,
     cannot: (why: string) => Error,
   ): ResolvedInput {
@@ -129,15 +139,31 @@ export class ActionQueue {
     }
     // The server says what the user may do: refuse now rather than queue something bound to fail.
     const comment = this.store.serverComment(commentId);
-    const edited = input.kind === 'editReply' && replyId ? this.store.serverReply(replyId) : comment;
+    const edited = (input.kind === 'editReply' || input.kind === 'deleteReply') && replyId !== null ? this.store.serverReply(replyId) : comment;
     if ((input.kind === 'editComment' || input.kind === 'editReply') && edited?.permissions?.edit === false) {
       throw cannot('you may only edit your own comments and replies');
+    }
+    if ((input.kind === 'deleteComment' || input.kind === 'deleteReply') && edited?.permissions?.delete === false) {
+      throw cannot('you may only delete your own comments and replies');
     }
     if (input.kind === 'reply' && comment?.permissions?.reply === false) throw cannot('you may not reply to this comment');
     const payload: ActionPayload = {};
     if ('body' in input) payload.body = input.body;
     if ('emoji' in input) payload.emoji = input.emoji;
     return { kind: input.kind, spaceId: where.spaceId, changeRequestId: where.changeRequestId, commentId, replyId, payload };
+  }
+
+  /**
+   * A comment or reply created offline and not sent yet: deleting it withdraws its creation
+   * (and what was queued on it) instead of queueing a deletion. True when that is what happened.
+   */
+  withdrawCreation(id: string): boolean {
+    const current = this.currentId(id);
+    if (!isLocalId(current)) return false;
+    const creator = this.actions.action(actionIdOfLocal(current));
+    if (creator?.state !== 'queued') return false;
+    this.dismiss(creator.id);
+    return true;
   }
 
   /** Withdraws a refused action from view, or cancels one not sent yet (and what depends on it). */
@@ -277,6 +303,23 @@ export class ActionQueue {
         store.materializeComment(commentId);
         break;
       }
+      case 'deleted': {
+        this.actions.setActionState(a.id, 'done', { message: null });
+        if (a.kind === 'deleteReply' && a.replyId && a.commentId) {
+          store.deleteReply(a.replyId);
+          this.uncountReply(a.commentId);
+        } else if (a.commentId) store.deleteComment(a.commentId);
+        break;
+      }
+      case 'reviewers': {
+        this.actions.setActionState(a.id, 'done', { message: null });
+        const crId = a.changeRequestId!;
+        const added = new Set(outcome.added.map((r) => r.user?.id));
+        const kept = this.mirror.reviews.serverReviewers(crId).filter((r) => r.user?.id !== outcome.removed && !added.has(r.user?.id));
+        this.mirror.reviews.setReviews(crId, null, [...kept, ...outcome.added]);
+        store.materializeChangeRequest(crId);
+        break;
+      }
       case 'changeRequest': {
         this.actions.setActionState(a.id, 'done', { message: outcome.note ?? null });
         const cr = outcome.changeRequest ?? { ...store.serverChangeRequest(a.changeRequestId!)!, ...outcome.patch };
@@ -285,6 +328,14 @@ export class ActionQueue {
       }
     }
     return this.actions.action(a.id)!;
+  }
+
+  /** Takes a reply we deleted off its comment's server copy, so counts are right before the next refresh. */
+  private uncountReply(commentId: string): void {
+    const server = this.store.serverComment(commentId);
+    const where = this.store.commentLocation(commentId);
+    if (!server || !where) return;
+    this.store.putComment(where.spaceId, where.changeRequestId, { ...server, replies: Math.max(0, (server.replies ?? 0) - 1) });
   }
 
   /** Adds a reply we posted to its comment's server copy, so counts are right before the next refresh. */

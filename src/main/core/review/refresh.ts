@@ -21,6 +21,7 @@ import {
   type ReviewStore,
 } from '../mirror';
 import { refreshDiff } from './diff-fetch';
+import { refreshReviewsOf } from './lifecycle';
 import { mirrorSites } from './sites';
 
 const DEFAULT_SWEEP = 2;
@@ -58,6 +59,8 @@ export interface RefreshReport {
   changeRequestsRelisted: number;
   /** Comments whose replies were listed again. */
   commentsRelisted: number;
+  /** Change requests whose reviews and requested reviewers were listed. */
+  reviewsListed: number;
   diffsFetched: number;
   requests: number;
   ms: number;
@@ -83,6 +86,7 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, options: Ref
     sites: 0,
     changeRequestsRelisted: 0,
     commentsRelisted: 0,
+    reviewsListed: 0,
     diffsFetched: 0,
     requests: 0,
     ms: 0,
@@ -108,6 +112,7 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, options: Ref
     report.sites = (await Promise.all(orgs.map((org) => mirrorSites(api, mirror, org)))).reduce((a, b) => a + b, 0);
   }
   mirror.transaction(() => {
+    store.setRefreshedAt(new Date().toISOString());
     mirror.revisionPages.prune();
     mirror.reviewActions.pruneFinishedActions(new Date(Date.now() - FINISHED_ACTIONS_KEPT_MS).toISOString());
   });
@@ -141,6 +146,7 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
 
   const known = store.changeRequestStates(spaceId);
   const relist: RemoteChangeRequest[] = [];
+  let relistedByFingerprint = 0;
   const diffs: RemoteChangeRequest[] = [];
   const repliesToFetch: { commentId: string; changeRequestId: string | null; fingerprint: string }[] = [];
   mirror.transaction(() => {
@@ -164,9 +170,17 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
       .longestUnlisted(spaceId, sweep + listed.size)
       .filter((id) => !listed.has(id))
       .slice(0, sweep);
+    relistedByFingerprint = relist.length;
     for (const id of swept) relist.push(byId.get(id)!);
     repliesToFetch.push(...mergeComments(ctx, spaceId, null, spaceComments));
   });
+
+  // Reviews and review requests move a change request's updatedAt: those whose fingerprint moved (not the sweep's).
+  const swept = new Set(relist.slice(relistedByFingerprint).map((cr) => cr.id));
+  const reviewed = new Set(relist.filter((cr) => (cr.status === 'open' || cr.status === 'draft') && !swept.has(cr.id)).map((cr) => cr.id));
+  for (const cr of changeRequests) if ((cr.status === 'open' || cr.status === 'draft') && !mirror.reviews.reviewsKnown(cr.id)) reviewed.add(cr.id);
+  const reviewsListed = Promise.all([...reviewed].map((id) => refreshReviewsOf(api, mirror, spaceId, id, options.signal)));
+  reviewsListed.catch(() => undefined); // awaited below
 
   await Promise.all(
     relist.map(async (cr) => {
@@ -203,6 +217,9 @@ async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promis
       ctx.report.commentsRelisted += 1;
     }),
   );
+
+  await reviewsListed;
+  ctx.report.reviewsListed += reviewed.size;
 
   for (const cr of diffs) {
     options.signal?.throwIfAborted();

@@ -4,12 +4,19 @@
  * there instead of being sent a second time.
  */
 import type { ApiClient } from '../api/client';
-import type { ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReply, RemoteUser } from '../mirror';
+import { ApiError } from '../api/errors';
+import type { ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReply, RemoteRequestedReviewer, RemoteUser } from '../mirror';
 
 export type SendOutcome =
   | { type: 'comment'; comment: RemoteComment }
   | { type: 'reply'; reply: RemoteReply }
-  | { type: 'changeRequest'; changeRequest: RemoteChangeRequest | null; patch: Partial<RemoteChangeRequest>; note?: string };
+  | { type: 'changeRequest'; changeRequest: RemoteChangeRequest | null; patch: Partial<RemoteChangeRequest>; note?: string }
+  /** The comment or reply is gone from the server (deleted now, or already). */
+  | { type: 'deleted' }
+  /** Reviewers asked (the server's answer), or the one withdrawn. */
+  | { type: 'reviewers'; added: RemoteRequestedReviewer[]; removed: string | null };
+
+const gone = (err: unknown): boolean => err instanceof ApiError && err.status === 404;
 
 /** How far back a reply or comment found on the server may predate our send (clock skew). */
 const SKEW_MS = 10 * 60_000;
@@ -99,6 +106,35 @@ export async function send(api: ApiClient, a: ActionRecord): Promise<SendOutcome
       if (a.payload.status !== undefined) data.status = a.payload.status;
       const updated = await api.call<RemoteChangeRequest>((c, params) => c.spaces.updateChangeRequestById(a.spaceId, cr, data, params));
       return { type: 'changeRequest', changeRequest: updated, patch: {} };
+    }
+    case 'deleteComment':
+    case 'deleteReply': {
+      const { spaceId, cr, comment, reply } = ids(a);
+      try {
+        await api.call((c, params) => {
+          if (a.kind === 'deleteReply' && reply)
+            return cr
+              ? c.spaces.deleteCommentReplyInChangeRequest(spaceId, cr, comment, reply, params)
+              : c.spaces.deleteCommentReplyInSpace(spaceId, comment, reply, params);
+          return cr ? c.spaces.deleteCommentInChangeRequest(spaceId, cr, comment, params) : c.spaces.deleteCommentInSpace(spaceId, comment, params);
+        });
+      } catch (err) {
+        // Already gone (deleted by an earlier attempt whose answer was lost, or by someone else): done.
+        if (!gone(err)) throw err;
+      }
+      return { type: 'deleted' };
+    }
+    case 'requestReviewer': {
+      const cr = requireChangeRequest(a);
+      const answer = await api.call<{ users?: RemoteRequestedReviewer[] }>((c, params) =>
+        c.spaces.requestReviewersForChangeRequest(a.spaceId, cr, { users: [a.payload.userId ?? ''] }, params),
+      );
+      return { type: 'reviewers', added: answer?.users ?? [], removed: null };
+    }
+    case 'removeReviewer': {
+      const cr = requireChangeRequest(a);
+      await api.call((c, params) => c.spaces.removeRequestedReviewerFromChangeRequest(a.spaceId, cr, a.payload.userId ?? '', params));
+      return { type: 'reviewers', added: [], removed: a.payload.userId ?? null };
     }
     case 'updateFromMain':
     case 'merge': {

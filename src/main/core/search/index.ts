@@ -11,4 +11,4 @@ export { type FolderSearchHit, searchFolder } from './find';
 export { type PageDocument, pageDocument, searchableMarkdown } from './page-document';
 export { currentKeyAt, pageAtPath, pagePath } from './page-paths';
 export type { SearchHit, SearchKind, SearchOptions, SnippetPart } from '../mirror';
-export { SEARCH_KINDS } from '../mirror';
+export { checkQuerySize, MAX_QUERY_CHARS, MAX_QUERY_WORDS, SEARCH_KINDS, SearchQueryTooLargeError } from '../mirror';

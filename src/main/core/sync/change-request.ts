@@ -236,28 +236,65 @@ export function describeEffect(effect: PushEffect): string {
   }
 }
 
-/** A subject that says what the change request is about, ending with the marker Quire finds it by. */
-export function changeRequestSubject(ops: readonly PushOp[], marker: string): string {
-  const titles: string[] = [];
-  for (const op of ops) {
-    if (op.op === 'insert' || op.op === 'update') {
-      const text = op.op === 'insert' ? op.text : (op.text ?? op.record);
-      titles.push((text === null ? null : pageTitleOf(text)) ?? op.name);
-    }
-    if (op.op === 'delete' && op.path) titles.push(op.path.replace(/(\/README)?\.md$/i, ''));
-    if (op.op === 'files') titles.push(...op.assets.map((a) => a.name));
-  }
-  const unique = [...new Set(titles.map((t) => t.trim()).filter((t) => t !== ''))];
-  const quote = (t: string) => `“${t.length > 60 ? `${t.slice(0, 57)}…` : t}”`;
-  let what: string;
-  if (unique.length === 0) what = 'Edits from Quire';
-  else if (unique.length === 1) what = `Update ${quote(unique[0]!)}`;
-  else if (unique.length === 2) what = `Update ${quote(unique[0]!)} and ${quote(unique[1]!)}`;
-  else what = `Update ${quote(unique[0]!)}, ${quote(unique[1]!)} and ${unique.length - 2} more`;
-  return `${what} (Quire ${marker})`;
+/** One thing a change request holds, for its subject: an added, edited, moved or deleted page (or an added file). */
+export interface SubjectItem {
+  verb: 'add' | 'edit' | 'move' | 'delete';
+  title: string;
 }
 
-/** The marker at the end of a subject written by changeRequestSubject, or null. */
-export function markerOf(subject: string): string | null {
-  return /\(Quire ([a-z0-9]{6,})\)\s*$/.exec(subject)?.[1] ?? null;
+const VERB_ORDER: Record<SubjectItem['verb'], number> = { add: 0, edit: 1, move: 2, delete: 3 };
+/** The API's limit (`ChangeRequestSubject`). */
+export const MAX_SUBJECT = 100;
+
+/** What a push holds, page by page: an insert is an add, a text change an edit, a place-only change a move, a delete a delete. */
+export function subjectItemsOf(ops: readonly PushOp[]): SubjectItem[] {
+  const items: SubjectItem[] = [];
+  for (const op of ops) {
+    if (op.op === 'insert') items.push({ verb: 'add', title: pageTitleOf(op.text) ?? op.name });
+    if (op.op === 'update') {
+      const text = op.text ?? op.record;
+      items.push({ verb: op.text === null && (op.move || op.rename) ? 'move' : 'edit', title: (text === null ? null : pageTitleOf(text)) ?? op.name });
+    }
+    if (op.op === 'delete' && op.path) items.push({ verb: 'delete', title: titleOfPath(op.path) });
+    if (op.op === 'files') items.push(...op.assets.map((a) => ({ verb: 'add' as const, title: a.name })));
+  }
+  return items;
+}
+
+/** A page's name from its file path when nothing better is known: `guide/README.md` is “guide”. */
+export function titleOfPath(path: string): string {
+  return (
+    path
+      .replace(/(\/README)?\.md$/i, '')
+      .split('/')
+      .pop() || path
+  );
+}
+
+/**
+ * A subject that says in words what the change request holds: `Add “My new page”, edit “Install”
+ * (+2 more)`. Adds first, then edits, moves and deletes; at most two named, within the API's 100
+ * characters.
+ */
+export function changeRequestSubject(items: readonly SubjectItem[]): string {
+  const seen = new Set<string>();
+  const unique = [...items]
+    .map((i) => ({ ...i, title: i.title.replace(/\s+/g, ' ').trim() }))
+    .filter((i) => i.title !== '' && !seen.has(`${i.verb}\u0000${i.title}`) && seen.add(`${i.verb}\u0000${i.title}`))
+    .sort((a, b) => VERB_ORDER[a.verb] - VERB_ORDER[b.verb]);
+  if (unique.length === 0) return 'Edits from Quire';
+  for (const [named, width] of [
+    [2, 40],
+    [2, 24],
+    [1, 60],
+    [1, 30],
+  ] as const) {
+    const shown = unique.slice(0, named);
+    const rest = unique.length - shown.length;
+    const quote = (t: string) => `“${t.length > width ? `${t.slice(0, width - 1)}…` : t}”`;
+    const words = shown.map((i, n) => `${n === 0 ? i.verb[0]!.toUpperCase() + i.verb.slice(1) : i.verb} ${quote(i.title)}`).join(', ');
+    const subject = rest > 0 ? `${words} (+${rest} more)` : words;
+    if (subject.length <= MAX_SUBJECT) return subject;
+  }
+  return `${unique.length} changes from Quire`;
 }

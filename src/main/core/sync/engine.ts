@@ -6,10 +6,8 @@
  * full across many small spaces; then writes again the links of files in other spaces that point
  * at pages which moved, appeared or went away.
  */
-import { join } from 'node:path';
 import { CancelledError, TokenRejectedError, type ApiClient } from '../api';
-import type { Mirror } from '../mirror';
-import { STATE_DIR } from '../mirror';
+import { explainStorageError, type Mirror } from '../mirror';
 import { refreshCatalog } from './catalog';
 import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
@@ -18,6 +16,7 @@ import { layoutOutdated, nameRulesOf, recordLayout } from './name-rules';
 import type { NameRules } from './plan/names';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
+import { recordFailed, recordReached } from './outcome';
 import { forEachBounded } from './remote';
 import type { CycleReport, SpaceReport } from './report';
 
@@ -73,10 +72,41 @@ export class SyncEngine {
   constructor(private readonly options: SyncEngineOptions) {}
 
   async runCycle(hint: CycleRequest = { changed: 'all' }): Promise<CycleReport> {
+    const startedAt = new Date().toISOString();
     try {
       return await this.cycle(hint);
     } catch (err) {
-      throw explainMirrorError(err, this.options.root);
+      // Search or history damaged (derived data): made again, and the cycle runs again over every file.
+      const repaired = this.options.dryRun ? null : this.options.mirror.repairAfter(err);
+      if (!repaired) {
+        this.recordFailure(err, startedAt);
+        throw explainMirrorError(err, this.options.root);
+      }
+      try {
+        return { ...(await this.cycle({ changed: 'all' })), repaired };
+      } catch (again) {
+        this.recordFailure(again, startedAt);
+        throw explainMirrorError(again, this.options.root);
+      }
+    }
+  }
+
+  /** The chosen spaces this cycle neither completed nor already recorded a failure for failed with `err` (not a cancel, not a dry run). */
+  private recordFailure(err: unknown, startedAt: string): void {
+    const { mirror } = this.options;
+    if (this.options.dryRun || err instanceof CancelledError || this.options.signal?.aborted) return;
+    try {
+      const untold = mirror.catalog
+        .selectedSpaces()
+        .filter((s) => !(s.reachedAt !== null && s.reachedAt >= startedAt) && !(s.failedAt !== null && s.failedAt >= startedAt));
+      recordFailed(
+        mirror,
+        untold.map((s) => s.id),
+        err,
+        new Date().toISOString(),
+      );
+    } catch {
+      // The mirror cannot be read or written: the error says so already.
     }
   }
 
@@ -84,10 +114,22 @@ export class SyncEngine {
     const { api, mirror, onProgress, signal } = this.options;
     const dryRun = this.options.dryRun ?? false;
     const before = api.stats.requests;
+    // The deadline for reaching the server is per cycle: a server that did not answer the last one is tried again.
+    api.beginCycle();
     onProgress?.({ phase: 'catalog', done: 0, total: 1 });
     const choice = this.options.spaces;
     const catalog = await refreshCatalog(api, mirror, typeof choice === 'object' ? choice.ids : undefined, { store: !dryRun });
-    if (!dryRun && (choice === 'all' || typeof choice === 'object')) mirror.transaction(() => mirror.catalog.setSelected(catalog.ids, true));
+    if (!dryRun && (choice === 'all' || typeof choice === 'object')) {
+      mirror.transaction(() => {
+        // Listed spaces are the folder's choice from now on: the others it synced before are left out.
+        if (typeof choice === 'object')
+          mirror.catalog.setSelected(
+            mirror.catalog.selectedSpaces().flatMap((s) => (catalog.ids.includes(s.id) ? [] : [s.id])),
+            false,
+          );
+        mirror.catalog.setSelected(catalog.ids, true);
+      });
+    }
     const selected = dryRun ? new Set(choice === 'selected' ? mirror.catalog.selectedSpaces().map((s) => s.id) : catalog.ids) : null;
     const targets: { id: string; title: string; folder: string | null; syncedRevision: string | null; remoteRevision: string }[] = dryRun
       ? catalog.spaces
@@ -136,17 +178,12 @@ export class SyncEngine {
             report,
           ),
         );
+        if (!dryRun) recordReached(mirror, report, new Date().toISOString());
       } catch (err) {
         if (err instanceof TokenRejectedError || err instanceof CancelledError || signal?.aborted) throw err;
         const explained = explainMirrorError(err, this.options.root);
         report.error = explained.message;
-        if (!dryRun) {
-          try {
-            mirror.catalog.markError(space.id, report.error);
-          } catch {
-            // The mirror itself cannot be written (full disk): the error says so already.
-          }
-        }
+        if (!dryRun) recordFailed(mirror, [space.id], explained, new Date().toISOString());
         firstError ??= explained;
       }
     });
@@ -198,17 +235,10 @@ function spaceHint(hint: CycleRequest, folder: string): ScanHint {
   return hint.changed.flatMap((p) => (p.startsWith(prefix) ? [p.slice(prefix.length)] : []));
 }
 
-/** SQLite failing to write the mirror (full disk, read-only folder) said in plain words. */
+/** SQLite failing to write the mirror (full disk, read-only folder, another writer) said in plain words. */
 export function explainMirrorError(err: unknown, root: string): Error {
-  const code = (err as { code?: unknown })?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return err as Error;
-  const where = join(root, STATE_DIR, 'mirror.db');
-  const kept = 'Your files were not changed beyond what was already written, and every edit is still in them.';
-  if (code.startsWith('SQLITE_FULL') || code.startsWith('SQLITE_IOERR')) {
-    return new Error(`Could not save the sync state in ${where}: the disk is full (or failing). Free some space, then sync again. ${kept}`, { cause: err });
-  }
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM')) {
-    return new Error(`Could not save the sync state in ${where}: the folder is read-only. Make it writable, then sync again. ${kept}`, { cause: err });
-  }
-  return err as Error;
+  return explainStorageError(err, root, undefined, {
+    again: 'sync again',
+    reassurance: 'Your files were not changed beyond what was already written, and every edit is still in them.',
+  });
 }

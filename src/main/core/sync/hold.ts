@@ -32,6 +32,8 @@ export function describeNotPushed(h: Held): string {
       return `${where} was deleted here, but ${h.title ?? 'a page'} still shows it: the image stays on GitBook; restore the file or remove it from the page.`;
     case 'unsafe':
       return `${where} is not pushed: ${h.title ?? 'GitBook would damage it'}. Fix the file; the next sync pushes it.`;
+    case 'other-change-request':
+      return `${where} is not pushed: ${h.title ?? 'it exists only in another change request'}.`;
     default:
       return `${where}: not pushed (${h.reason}).`;
   }

@@ -6,12 +6,15 @@
 export { deletedAssets } from './assets';
 export { describeDeviation, type PathDeviation, pathDeviations } from './deviations';
 export { refreshCatalog } from './catalog';
+export { describeConflict } from './conflict-words';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
 export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
 export { describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable } from './hold';
 export { pendingEdits } from './local-changes';
+export { recordFailed as recordAttemptFailed } from './outcome';
 export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';
 export { resolveInside } from './safe-fs';
+export { type ChangeRequestTarget, changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from './targets';

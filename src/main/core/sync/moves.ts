@@ -3,6 +3,7 @@
  * goes to the staging folder first, then to its new path, so swaps never overwrite each other,
  * and a process killed mid-move has every file put back on the next run.
  */
+import { constants } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { explainFsError, resolveInside, writeFileAtomic } from './safe-fs';
@@ -25,7 +26,8 @@ export interface MoveOutcome {
 export async function recoverStaging(spaceDir: string, stagingDir: string): Promise<string[]> {
   let journal: { moves: { from: string; to: string; staged: string }[] };
   try {
-    journal = JSON.parse(await readFile(join(stagingDir, JOURNAL), 'utf8')) as typeof journal;
+    // Never through a link (nothing in .quire is): one there is no journal of Quire's.
+    journal = JSON.parse(await readFile(join(stagingDir, JOURNAL), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW })) as typeof journal;
   } catch {
     return [];
   }

@@ -48,6 +48,8 @@ export interface SpaceReport {
   rebuilt?: number;
   dryRun?: DryRunReport;
   error?: string;
+  /** Why the edits went into another change request than before (the previous one was merged, closed, or is under review). */
+  notice?: string;
 }
 
 export interface CycleReport {
@@ -63,6 +65,8 @@ export interface CycleReport {
   notPushed: number;
   requests: number;
   dryRun: boolean;
+  /** Search or history was found damaged and made again before the cycle ran again: one line each to show. */
+  repaired?: string[];
 }
 
 /** True when the writer has to do something (exit code 3 for `sync --once`). */

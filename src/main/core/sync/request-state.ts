@@ -1,17 +1,17 @@
 /**
  * The change request Quire writes into, per space: where it stands (one request), creating it
  * on first need, finding it again after a create whose answer was lost, and bringing main's
- * newer changes into it.
+ * newer changes into it. Which one it is, and when a new topic opens a new one, is targets.ts's.
  *
- * The change request is created with a subject ending in a marker; the create is recorded
- * first, so if the answer is lost, the next run finds the change request by its marker instead
- * of creating a second one.
+ * The create is recorded first (with its subject and when), so if the answer is lost, the next
+ * run finds the change request the user opened with that subject since then, instead of
+ * creating a second one.
  */
 import { randomBytes } from 'node:crypto';
-import type { ChangeRequest, ChangeRequestStatus } from '@gitbook/api';
+import type { ChangeRequest, ChangeRequestStatus, User } from '@gitbook/api';
 import { type ApiClient, ApiError, NetworkError } from '../api';
 import type { Mirror } from '../mirror';
-import { changeRequestSubject, markerOf } from './change-request';
+import { changeRequestSubject, subjectItemsOf } from './change-request';
 import type { PushStore } from './outbox';
 import type { ChangeRequestState, PushOp } from './plan';
 
@@ -39,10 +39,13 @@ export interface PushReport {
   applied: Set<string>;
 }
 
-/** The change request was merged or closed while Quire was writing into it. */
+/** The change request was merged or closed while Quire was writing into it (or set aside for a new topic): the edits go into a new one. */
 export class ChangeRequestGoneError extends Error {
   override name = 'ChangeRequestGoneError';
 }
+
+/** How far back a change request found after a lost create may have been created (clock skew). */
+const SKEW_MS = 10 * 60_000;
 
 export const nowIso = (ctx: PushContext) => (ctx.now ?? (() => new Date().toISOString()))();
 
@@ -100,25 +103,39 @@ async function settleCreate(ctx: PushContext): Promise<{ id: string; number: num
     (c, q, p) => c.spaces.listChangeRequestsForSpace(ctx.spaceId, { ...q, status: 'open' as ChangeRequestStatus }, p),
     { signal: ctx.signal },
   );
-  const mine = open.find((cr) => markerOf(cr.subject ?? '') === row.marker);
+  // Ours: the user's, with the subject we sent, created since we sent it (the newest, should there be two).
+  const me = ctx.mirror.review.knowsMe()
+    ? ctx.mirror.review.me().id
+    : (await ctx.api.call<User>((c, p) => c.user.getAuthenticatedUser(p), { signal: ctx.signal })).id;
+  const since = Date.parse(row.createdAt) - SKEW_MS;
+  const mine = open
+    .filter((cr) => cr.createdBy?.id === me && cr.subject === row.subject && Date.parse(cr.createdAt) >= since)
+    .sort((a, b) => b.number - a.number)[0];
   if (mine) {
     ctx.store.markOpen(ctx.spaceId, mine.id, mine.number);
     ctx.mirror.log.add('info', `found change request #${mine.number} created before the connection was lost`, ctx.spaceId);
     return { id: mine.id, number: mine.number };
   }
-  ctx.store.forgetChangeRequest(ctx.spaceId);
+  // Never created: a change request the user asked for (`quire cr new`) is still to be opened, with their subject.
+  if (row.chosen) ctx.store.planNew(ctx.spaceId, row.subjectByUser ? row.subject : null, row.createdAt);
+  else ctx.store.forgetChangeRequest(ctx.spaceId);
   return null;
 }
 
 export async function ensureChangeRequest(ctx: PushContext, ops: readonly PushOp[]): Promise<{ id: string; number: number }> {
-  const row = ctx.store.changeRequest(ctx.spaceId);
-  if (row?.state === 'open' && row.changeRequestId !== null) return { id: row.changeRequestId, number: row.number ?? 0 };
+  let row = ctx.store.changeRequest(ctx.spaceId);
+  if (row?.state === 'open' && row.changeRequestId !== null) {
+    await routeNewTopics(ctx, ops);
+    return { id: row.changeRequestId, number: row.number ?? 0 };
+  }
   if (row?.state === 'creating') {
     const found = await settleCreate(ctx);
     if (found) return found;
+    row = ctx.store.changeRequest(ctx.spaceId);
   }
+  // A subject the user gave (`quire cr new --subject`) is the one; otherwise it says what the push holds.
+  const subject = row?.subjectByUser ? row.subject : changeRequestSubject(subjectItemsOf(ops));
   const marker = randomBytes(4).toString('hex');
-  const subject = changeRequestSubject(ops, marker);
   ctx.store.beginCreate(ctx.spaceId, marker, subject, nowIso(ctx));
   let cr: ChangeRequest;
   try {
@@ -128,8 +145,36 @@ export async function ensureChangeRequest(ctx: PushContext, ops: readonly PushOp
     throw err;
   }
   ctx.store.markOpen(ctx.spaceId, cr.id, cr.number);
+  ctx.store.setStatusSeen(ctx.spaceId, cr.status);
   ctx.mirror.log.add('pushed', `opened change request #${cr.number}: ${subject}`, ctx.spaceId);
   return { id: cr.id, number: cr.number };
+}
+
+/**
+ * Quire's own change request (not one the user chose) that went to review takes no new topic:
+ * a push with a page it does not hold yet sets it aside and goes into a new one (the caller
+ * plans again for it). Pushes that only touch its pages, or a page that exists only in it, stay.
+ */
+async function routeNewTopics(ctx: PushContext, ops: readonly PushOp[]): Promise<void> {
+  const row = ctx.store.changeRequest(ctx.spaceId);
+  if (!row?.changeRequestId || row.chosen) return;
+  const held = ctx.store.pushedPages(ctx.spaceId);
+  const ids = ops.flatMap((op) => (op.op === 'update' || op.op === 'delete' ? [op.id] : []));
+  const newTopic = ops.some((op) => op.op === 'insert') || ids.some((id) => !held.has(id));
+  const onlyInIt = ids.some((id) => held.has(id) && !held.get(id)!.deleted && !ctx.mirror.content.basePage(ctx.spaceId, id));
+  if (!newTopic || onlyInIt) return;
+  const crId = row.changeRequestId;
+  const call = { signal: ctx.signal };
+  const [cr, reviewers, reviews] = await Promise.all([
+    ctx.api.call<ChangeRequest>((c, p) => c.spaces.getChangeRequestById(ctx.spaceId, crId, p), call),
+    ctx.api.listAll<unknown>((c, q, p) => c.spaces.getRequestedReviewersByChangeRequestId(ctx.spaceId, crId, q, p), call),
+    ctx.api.listAll<unknown>((c, q, p) => c.spaces.getReviewsByChangeRequestId(ctx.spaceId, crId, q, p), call),
+  ]);
+  const movedToReview = row.status === 'draft' && cr.status === 'open';
+  if (!movedToReview && reviewers.length === 0 && reviews.length === 0) return;
+  ctx.store.park(ctx.spaceId, nowIso(ctx));
+  const words = `change request #${row.number} is under review, so new edits go into a new change request (to add them to #${row.number} instead, run \`quire cr use ${row.number} --space ${ctx.spaceId}\`)`;
+  throw new ChangeRequestGoneError(`${words[0]!.toUpperCase()}${words.slice(1)}.`);
 }
 
 /**

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path';
 import type { ApiClient } from '../api';
-import { type Mirror, STATE_DIR } from '../mirror';
+import { type Mirror, stagingDir } from '../mirror';
 import { applyFileOps, type ApplyResult } from './apply';
 import { deletedAssetsInUse, pullAssets } from './assets';
 import { dryRunOf } from './dry-run';
@@ -31,6 +31,7 @@ import type { SpaceReport } from './report';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace } from './scan';
 import { adoptCreatedIds, afterPush, guardPush, readAssets, recordUploadedAssets } from './space-push';
 import { cycleView } from './space-view';
+import { followSubject, heldForOtherChangeRequests } from './targets';
 import { writeSummaryFile } from './summary-file';
 
 export interface SpaceSyncContext {
@@ -129,9 +130,10 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     await pushPlan(c, seen, plan);
   } catch (err) {
     if (!(err instanceof ChangeRequestGoneError) || round > 0) throw err;
-    // Merged or closed while Quire wrote into it: the cycle runs once more, into a new one.
+    // Merged or closed while Quire wrote into it (or under review, for a new topic): the cycle runs once more, into a new one.
     c.store.forgetChangeRequest(space.id);
     ctx.mirror.log.add('info', err.message, space.id);
+    report.notice = err.message;
     return syncSpace(ctx, space, hint, report, round + 1);
   }
   return c.touched;
@@ -143,7 +145,7 @@ function startCycle(ctx: SpaceSyncContext, space: SyncSpace, report: SpaceReport
     ctx,
     space,
     spaceDir: join(ctx.root, space.folder),
-    stagingDir: join(ctx.root, STATE_DIR, 'staging', space.id),
+    stagingDir: stagingDir(ctx.root, space.id), // checked: neither it nor .quire is a link
     store,
     pushCtx: { api: ctx.api, mirror: ctx.mirror, store, spaceId: space.id, signal: ctx.signal },
     startedAt: new Date().toISOString(),
@@ -344,6 +346,7 @@ async function pushPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<void> {
   onProgress?.({ phase: 'push', spaceId, spaceTitle, done: 0, total: ops.length });
   const sent = await pushChanges(c.pushCtx, ops, await readAssets(c.spaceDir, ops));
   c.report.push = sent;
+  await followSubject(c.pushCtx.api, mirror, spaceId, c.pushCtx.signal);
   followPush(mirror, spaceId, ops, sent.applied, `change request #${sent.changeRequest?.number ?? '?'}`, c.startedAt);
   afterPush(mirror, spaceId, plan, sent.applied);
   recordUploadedAssets(mirror, spaceId, seen.scan);
@@ -357,6 +360,10 @@ function pushable(c: SpaceCycle, push: readonly PushOp[]): PushOp[] {
   const spaceId = c.space.id;
   const refused = c.store.refused(spaceId);
   const unsafe = guardPush(c.ctx.pushGuard, push, c.report);
+  for (const h of heldForOtherChangeRequests(c.ctx.mirror, spaceId, push)) {
+    unsafe.add(h.key ?? '');
+    c.report.notPushed.push(h);
+  }
   return (
     push
       .filter((op) => !unsafe.has(pushKey(op) ?? ''))

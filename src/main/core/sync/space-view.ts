@@ -9,11 +9,11 @@ import { parseStableRef, toStableLinks } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
 import type { LinkResolver } from './link-targets';
-import { pushStoreOf } from './outbox';
 import type { BasePage, ChangeRequestState, FolderNode, LocalChanges, OpenConflict, PushedPage, RemotePage, SpaceView } from './plan';
 import { basePageOf, type RemoteDiff, type RemoteTree, retitledText } from './remote';
 import { resolveInside } from './safe-fs';
 import { type ScanResult, toStableChanges } from './scan';
+import { pushedForPlan } from './targets';
 
 export interface ViewSources {
   mirror: Mirror;
@@ -49,7 +49,8 @@ export function cycleView(src: CycleSources): () => SpaceView {
   const toStable = stableReader(src);
   const local = toStableChanges(scan.local, toStable);
   const conflicts = openConflicts(src);
-  const pushed = pushStoreOf(mirror).pushedPages(spaceId);
+  // What the change request holds, and the pages only a change request set aside has (targets.ts).
+  const pushed = pushedForPlan(mirror, spaceId);
   return () =>
     mirrorView({
       mirror,

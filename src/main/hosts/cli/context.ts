@@ -1,8 +1,9 @@
-import { ApiClient, type ApiClientOptions, API_URL_META, InvalidApiUrlError, normaliseApiUrl as parseApiUrl } from '../../core/api';
-import { Mirror, type OpenOptions } from '../../core/mirror';
-import { KeytarTokenStore, type TokenStore } from '../../core/secrets';
+import { ApiClient, type ApiClientOptions, type ApiEvent, API_URL_META, InvalidApiUrlError, normaliseApiUrl as parseApiUrl } from '../../core/api';
+import { Mirror, type OpenOptions, refuseSyncFolder, UnsafeSyncFolderError } from '../../core/mirror';
+import { KeytarTokenStore, redactSecrets, type TokenStore } from '../../core/secrets';
 import { UsageError } from './args';
 import type { CliIo } from './io';
+import { safeField } from './terminal-text';
 
 /** What commands share: opening a folder's mirror and an authenticated API client. */
 export class CliContext {
@@ -55,7 +56,39 @@ export class CliContext {
 
   async apiFor(mirror: Mirror, explicitUrl?: string): Promise<ApiClient> {
     const baseUrl = this.apiUrlFor(mirror, explicitUrl);
-    return new ApiClient({ ...this.apiOptions, baseUrl, token: await this.token(baseUrl), signal: this.io.signal });
+    return this.client(baseUrl, await this.token(baseUrl));
+  }
+
+  /** A client for `baseUrl` that says each retry on stderr as it is decided. */
+  client(baseUrl: string, token: string, options: Partial<ApiClientOptions> = {}): ApiClient {
+    const given = { ...this.apiOptions, ...options };
+    const onEvent = (event: ApiEvent): void => {
+      given.onEvent?.(event);
+      const line = retryLine(event);
+      if (line !== null) this.io.stderr(line);
+    };
+    return new ApiClient({ ...given, baseUrl, token, signal: this.io.signal, onEvent });
+  }
+}
+
+/**
+ * One stderr line per retry, as it is decided (a dead API shows at once, not after the backoffs):
+ * `GET /orgs: connection failed: ECONNREFUSED …; retrying… (attempt 2, in 0.4 s)`. The request and
+ * the reason may carry server text: made safe for a terminal, and never the token.
+ */
+function retryLine(event: ApiEvent): string | null {
+  if (event.type !== 'retry') return null;
+  const wait = event.delayMs < 1000 ? `${(event.delayMs / 1000).toFixed(1)} s` : `${Math.round(event.delayMs / 1000)} s`;
+  return safeField(redactSecrets(`${event.method} ${event.path}: ${event.reason}; retrying… (attempt ${event.attempt + 1}, in ${wait})`));
+}
+
+/** `--dir` names the root of the file system or a home folder itself: a usage error (exit 2), one line. */
+export function refuseUnsafeDir(dir: string): void {
+  try {
+    refuseSyncFolder(dir);
+  } catch (e) {
+    if (e instanceof UnsafeSyncFolderError) throw new UsageError(`--dir ${e.message}`, { usage: false });
+    throw e;
   }
 }
 

@@ -3,6 +3,7 @@
  * JSON for scripts). Every path and title the server sent is made terminal-safe.
  */
 import type { CycleReport } from '../../core/sync';
+import { plural } from '../../../shared/plural';
 import { safeField } from './terminal-text';
 
 export function describeDryRun(report: CycleReport): string {
@@ -37,7 +38,7 @@ export function describeDryRun(report: CycleReport): string {
     const pushed = d.push.insert.length + d.push.update.length + d.push.move.length + d.push.delete.length + d.push.files.length;
     if (counted + pushed + d.conflicts.length + d.held.length === 0 && !d.massDelete) lines.push('  nothing to do');
   }
-  lines.push(`Dry run: nothing was written, nothing was sent (${report.requests} read request(s)).`);
+  lines.push(`Dry run: nothing was written, nothing was sent (${plural(report.requests, 'read request')}).`);
   return lines.join('\n');
 }
 

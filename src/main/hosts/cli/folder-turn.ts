@@ -19,6 +19,7 @@ export function withFolderTurn<T>(dir: string, command: string, io: CliIo, fn: (
       waitMs: BRIEF_WAIT_MS,
       signal: io.signal,
       onWait: (holder) => io.stderr(`Another Quire is syncing this folder (${describeHolder(holder)}); waiting up to ${BRIEF_WAIT_MS / 1000} s for it.`),
+      onNotice: io.stderr,
     },
     fn,
   );

@@ -2,12 +2,14 @@ import { runCli } from './run';
 import { EXIT, processIo } from './io';
 import { terminalSafe } from './terminal-text';
 
-// Entry point of `npm run quire -- <command>`.
+// Entry point of the `quire` command (bin/quire.mjs runs its bundle).
 const controller = new AbortController();
 let stopping = false;
+let finished = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
-    if (stopping) process.exit(EXIT.stopped); // a second Ctrl-C forces it
+    // A second Ctrl-C forces it; so does any once the command has returned (nothing left to finish).
+    if (stopping || finished) process.exit(finished ? (process.exitCode ?? EXIT.stopped) : EXIT.stopped);
     stopping = true;
     controller.abort();
   });
@@ -15,9 +17,13 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 
 runCli(process.argv.slice(2), processIo(controller.signal)).then(
   (code) => {
+    finished = true;
     process.exitCode = code;
+    // Stopped: what the command left running (a read, an index being built) is not waited for.
+    if (code === EXIT.stopped) process.exit(code);
   },
   (err) => {
+    finished = true;
     process.stderr.write(`quire: ${terminalSafe((err as Error).message)}\n`);
     process.exitCode = EXIT.error;
   },

@@ -1,4 +1,4 @@
-import type { SyncStatusVM } from '../../../shared/contract';
+import { SYNC_STATE_WORDS, type SyncStatusVM } from '../../../shared/contract';
 
 export type TrayIconState = 'idle' | 'syncing' | 'offline' | 'conflicts' | 'error' | 'paused' | 'signed-out';
 
@@ -15,26 +15,31 @@ export interface TrayModel {
   progress: number;
 }
 
+/** The state in the words every host uses (the app's header, `quire status`), with what the tray adds. */
 function stateLine(s: SyncStatusVM): { icon: TrayIconState; text: string } {
   switch (s.state) {
     case 'syncing': {
       const p = s.progress;
       const where = p?.spaceTitle ? ` ${p.spaceTitle}` : '';
       const count = p && p.total > 0 ? ` (${p.done}/${p.total})` : '';
-      return { icon: 'syncing', text: `Syncing${where}${count}` };
+      return { icon: 'syncing', text: where || count ? `Syncing${where}${count}` : SYNC_STATE_WORDS.syncing };
     }
-    case 'idle':
-      return { icon: 'idle', text: 'In sync' };
+    case 'in-sync':
+      return { icon: 'idle', text: SYNC_STATE_WORDS['in-sync'] };
     case 'offline':
-      return { icon: 'offline', text: 'Offline' };
-    case 'conflicts':
-      return { icon: 'conflicts', text: `${s.conflicts} conflict${s.conflicts === 1 ? '' : 's'} need you` };
-    case 'token-rejected':
-      return { icon: 'error', text: 'Token rejected: sign in again' };
+      return { icon: 'offline', text: SYNC_STATE_WORDS.offline };
+    case 'needs-you': {
+      const n = s.reasons.filter((r) => r.action !== 'none').length;
+      const signIn = s.reasons.some((r) => r.action === 'sign-in');
+      return { icon: signIn ? 'error' : 'conflicts', text: `${SYNC_STATE_WORDS['needs-you']}${n > 1 ? ` (${n} things)` : ''}` };
+    }
     case 'paused':
-      return { icon: 'paused', text: 'Paused' };
-    case 'error':
-      return { icon: 'error', text: 'Sync failed' };
+      return {
+        icon: 'paused',
+        text: `${SYNC_STATE_WORDS.paused}${s.editsWaiting > 0 ? ` · ${s.editsWaiting} edit${s.editsWaiting === 1 ? '' : 's'} waiting` : ''}`,
+      };
+    case 'not-set-up':
+      return { icon: 'paused', text: SYNC_STATE_WORDS['not-set-up'] };
     case 'signed-out':
       return { icon: 'signed-out', text: 'Signed out' };
   }
@@ -46,9 +51,11 @@ export function trayModel(s: SyncStatusVM): TrayModel {
   const signedIn = s.state !== 'signed-out';
   const pending = s.pendingActions > 0 ? ` · ${s.pendingActions} pending` : '';
   const progress = s.state === 'syncing' ? (s.progress && s.progress.total > 0 ? Math.min(1, s.progress.done / s.progress.total) : 2) : -1;
+  // The first reason in full, as the app's banner says it (the others are one click away, in the window).
+  const why = s.reasons[0]?.message ?? s.message;
   return {
     icon,
-    tooltip: `Quire — ${text}${pending}${s.message && s.state !== 'syncing' ? `\n${s.message}` : ''}`,
+    tooltip: `Quire — ${text}${pending}${why && s.state !== 'syncing' && s.state !== 'in-sync' ? `\n${why}` : ''}`,
     progress,
     menu: [
       { id: 'status', label: `${text}${pending}`, enabled: false },

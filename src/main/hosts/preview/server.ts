@@ -1,22 +1,26 @@
 /**
  * `quire preview`'s server: the folder rendered as GitBook renders it, on 127.0.0.1 under the
- * per-launch secret's path `/s/<secret>/` (hosts/loopback's checkDoor, as the web host): every
- * page, file and the live-reload stream (server-sent events) live below it, and no cookie
- * carries the secret (a cookie would reach any other server on 127.0.0.1). Pages get a
- * strict CSP (only our own script and styles, images from the folder, no frames, no forms, no
- * plugins); files of the folder are served only when they are content of a space (never
- * Quire's state), images inline and everything else as a download, each under a CSP that runs
- * nothing (an SVG or HTML asset cannot script the preview).
+ * per-launch secret's path `/s/<secret>/` (hosts/loopback's server, as the web host): every
+ * page, file, the live-reload stream (server-sent events) and the search endpoint live below
+ * it, and no cookie carries the secret (a cookie would reach any other server on 127.0.0.1).
+ * Pages get a strict CSP (only our own script, styles and fonts — KaTeX's, served from the
+ * package —, images from the folder, no frames, no forms, no plugins); files of the folder are
+ * served only when they are content of a space (never Quire's state) and, checked at every
+ * request, neither a symlink nor reached through one out of the folder; images inline and
+ * everything else as a download, each under a CSP that runs nothing (an SVG or HTML asset
+ * cannot script the preview).
  */
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 import type { Mirror } from '../../core/mirror';
-import { appPath, checkDoor, createSecret, redactSecret } from '../loopback';
+import { preloadRenderer } from '../../core/preview';
+import { appPath, COMMON_HEADERS, createSecret, send, startLoopbackServer } from '../loopback';
 import { projectRoot } from '../service/renderer-files';
 import { LIVE_RELOAD_SCRIPT, PREVIEW_LAYOUT_CSS } from './client';
 import { homeDocument, notFoundDocument, pageDocument } from './document';
+import { MAX_QUERY_CHARS, searchPreview } from './search';
 import { OWN_PREFIX, PreviewSite } from './site';
 import { watchFolder } from './watch';
 
@@ -43,6 +47,7 @@ const PAGE_CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self' data:",
+  "font-src 'self'",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -62,55 +67,34 @@ const IMAGE_TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-const COMMON_HEADERS = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-};
-
 export async function startPreview(options: PreviewOptions): Promise<PreviewServer> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const secret = createSecret();
   const site = PreviewSite.load(options.dir, options.mirror ?? null, appPath(secret));
   const pageCss = await readFile(join(projectRoot(), 'src', 'shared', 'page.css'), 'utf8');
   const streams = new Set<ServerResponse>();
-  let port = 0;
 
-  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
-    res.writeHead(status, { ...COMMON_HEADERS, 'Content-Type': type, ...extra });
-    res.end(body);
-  };
+  const behaviour = await readFile(join(projectRoot(), 'src', 'shared', 'page-behaviour.js'), 'utf8');
+  const katexDir = join(dirname(createRequire(import.meta.url).resolve('katex/package.json')), 'dist');
 
   /** The preview's own files, by their name below `<base>_quire/`. */
   const ownFiles = new Map([
     ['page.css', { type: 'text/css; charset=utf-8', body: pageCss }],
     ['preview.css', { type: 'text/css; charset=utf-8', body: PREVIEW_LAYOUT_CSS }],
     ['live.js', { type: 'text/javascript; charset=utf-8', body: LIVE_RELOAD_SCRIPT }],
+    ['page-behaviour.js', { type: 'text/javascript; charset=utf-8', body: behaviour }],
   ]);
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const verdict = checkDoor({ url: req.url ?? '/', host: req.headers.host }, secret, port);
-    if (!verdict.ok) {
-      log(`preview: refused ${req.method} ${redactSecret(req.url, secret)}: ${verdict.reason}`);
-      send(
-        res,
-        403,
-        'text/plain; charset=utf-8',
-        'Quire refused this request: it needs the secret printed when `quire preview` started. Open the exact address from its first output line.\n',
-      );
-      return;
-    }
-    if (verdict.path === '') {
-      // `/s/<secret>` without its slash: the pages' links start from the slash.
-      res.writeHead(301, { ...COMMON_HEADERS, Location: appPath(secret) }).end();
-      return;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD' }).end();
-      return;
-    }
-    const path = verdict.path;
+  /** KaTeX's stylesheet and fonts, served from the package (no CDN: the preview works offline and its CSP allows only itself). */
+  async function katexFile(name: string): Promise<{ type: string; body: Buffer } | null> {
+    const font = /^fonts\/(KaTeX_[A-Za-z0-9_-]+)\.(woff2|woff|ttf)$/.exec(name);
+    if (name !== 'katex.min.css' && !font) return null;
+    const body = await readFile(join(katexDir, name)).catch(() => null);
+    if (!body) return null;
+    return { type: font ? `font/${font[2]}` : 'text/css; charset=utf-8', body };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const own = path.startsWith(`/${OWN_PREFIX}`) ? path.slice(OWN_PREFIX.length + 1) : null;
     if (own === 'events') {
       res.writeHead(200, { ...COMMON_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
@@ -119,8 +103,22 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       req.on('close', () => streams.delete(res));
       return;
     }
+    if (own === 'search') {
+      const query = new URL(req.url ?? '/', 'http://placeholder').searchParams.get('q') ?? '';
+      if (query.length > MAX_QUERY_CHARS) {
+        return send(
+          res,
+          200,
+          'application/json; charset=utf-8',
+          JSON.stringify({ query: '', results: [], error: `That search is too long (over ${MAX_QUERY_CHARS} characters): use fewer words.` }),
+        );
+      }
+      return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ query, results: searchPreview(site, options.mirror ?? null, query) }));
+    }
     const ownFile = own === null ? undefined : ownFiles.get(own);
     if (ownFile) return send(res, 200, ownFile.type, ownFile.body);
+    const katex = own?.startsWith('katex/') ? await katexFile(own.slice('katex/'.length)) : null;
+    if (katex) return send(res, 200, katex.type, katex.body, { 'Cache-Control': 'max-age=86400' });
     const route = site.route(path);
     const html = (status: number, body: string) => send(res, status, 'text/html; charset=utf-8', body, { 'Content-Security-Policy': PAGE_CSP });
     if (route.kind === 'home') {
@@ -132,6 +130,10 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       return html(200, homeDocument(site));
     }
     if (route.kind === 'missing') return html(404, notFoundDocument(site, path));
+    // Checked at every request: the file may have become a symlink (or a folder on its way a
+    // link out of the folder) since the preview read it.
+    const abs = site.realPathInside(route.rootPath);
+    if (abs === null) return html(404, notFoundDocument(site, path));
     if (route.kind === 'page') {
       const t0 = performance.now();
       const body = pageDocument(site, route.rootPath);
@@ -139,7 +141,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
       return html(200, body);
     }
     const type = IMAGE_TYPES[extname(route.rootPath).toLowerCase()];
-    const bytes = await readFile(join(options.dir, route.rootPath)).catch(() => null);
+    const bytes = await readFile(abs).catch(() => null);
     if (!bytes) return html(404, notFoundDocument(site, path));
     const name = encodeURIComponent(route.rootPath.slice(route.rootPath.lastIndexOf('/') + 1));
     send(res, 200, type ?? 'application/octet-stream', bytes, {
@@ -148,13 +150,6 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     });
   }
 
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((e: unknown) => {
-      log(`preview: ${e instanceof Error ? e.message : String(e)}`);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Quire could not render this page; see the terminal.\n');
-    });
-  });
-
   const watcher = await watchFolder(options.dir, (paths) => {
     let changed = false;
     for (const p of paths) changed = site.fileChanged(p) || changed;
@@ -162,38 +157,41 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     for (const stream of streams) stream.write(`event: change\ndata: ${site.version}\n\n`);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  const loopback = await startLoopbackServer({
+    name: 'preview',
+    port: options.port,
+    log,
+    secret,
+    refusal: 'Quire refused this request: it needs the secret printed when `quire preview` started. Open the exact address from its first output line.\n',
+    failure: 'Quire could not render this page; see the terminal.\n',
+    handle,
   }).catch(async (e: unknown) => {
     await watcher.close();
     throw e;
   });
-  port = (server.address() as AddressInfo).port;
-  // Build the navigation and the space-wide checks now, while the writer opens the address, not on the first page view.
+  // Load the renderer and build the navigation and the space-wide checks now, while the writer opens the address, not on the first page view.
   setImmediate(() => {
     const first = site.spaces[0] && site.firstPage(site.spaces[0]);
     if (first) {
       try {
+        preloadRenderer();
         pageDocument(site, first);
       } catch (e) {
         log(`preview: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
   });
-  const origin = `http://127.0.0.1:${port}`;
   let closed = false;
   return {
-    url: `${origin}${appPath(secret)}`,
-    origin,
+    url: loopback.url,
+    origin: loopback.origin,
     site,
     async close() {
       if (closed) return;
       closed = true;
       await watcher.close();
       for (const stream of streams) stream.end();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await loopback.close();
     },
   };
 }

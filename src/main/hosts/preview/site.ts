@@ -6,7 +6,8 @@
  * secret as the address bar does, so navigation needs no cookie. Rendering the documents is
  * document.ts's job.
  */
-import { relative, sep } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { type CheckedSpace, type FolderIndex, joinRoot, loadFolder, readSpaceFile } from '../../core/check';
 import type { Mirror } from '../../core/mirror';
 import { escapeHtml, type PreviewUrls, renderNavigation } from '../../core/preview';
@@ -92,6 +93,24 @@ export class PreviewSite {
     return nav.html.replace(link, `${link.slice(0, -1)} aria-current="page">`);
   }
 
+  /**
+   * Where a file of the folder really is on disk, or null when it is not there, is itself a
+   * symlink, or lies outside the folder once every link on its way is followed (a folder such as
+   * `.gitbook/assets` replaced by a link). Asked at every request: links made after the preview
+   * started are caught, nothing outside the folder is ever read or served.
+   */
+  realPathInside(rootPath: string): string | null {
+    try {
+      const abs = join(this.root, rootPath);
+      if (lstatSync(abs).isSymbolicLink()) return null;
+      const real = realpathSync(abs);
+      const root = realpathSync(this.root);
+      return real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`) ? real : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** A file changed on disk (absolute path): re-reads it into the index. Returns whether the folder's content changed. */
   fileChanged(absPath: string): boolean {
     const rootPath = relative(this.root, absPath).split(sep).join('/').normalize('NFC');
@@ -99,7 +118,8 @@ export class PreviewSite {
     const space = this.index.spaceOf(rootPath);
     if (!space) return false;
     const path = space.folder === '' ? rootPath : rootPath.slice(space.folder.length + 1);
-    const file = readSpaceFile(space.folder === '' ? this.root : `${this.root}/${space.folder}`, path);
+    const inside = this.realPathInside(rootPath) !== null;
+    const file = inside ? readSpaceFile(space.folder === '' ? this.root : `${this.root}/${space.folder}`, path) : null;
     if (file) this.index.setFile(space, file);
     else if (this.index.get(rootPath)) this.index.removeFile(space, path);
     else return false;

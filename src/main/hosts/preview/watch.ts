@@ -19,7 +19,8 @@ export async function watchFolder(root: string, onPaths: (paths: string[]) => vo
     if (rel === '' || rel.startsWith('..')) return false;
     return !isContentPath(rel) && !isContentPath(`${rel}/x`);
   };
-  const watcher: FSWatcher = watch(root, { ignored, ignoreInitial: true, persistent: true });
+  // followSymlinks off: a link is reported as itself (the site refuses it), never walked into.
+  const watcher: FSWatcher = watch(root, { ignored, ignoreInitial: true, persistent: true, followSymlinks: false });
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   const seen = (p: string) => {

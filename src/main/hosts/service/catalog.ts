@@ -1,7 +1,8 @@
-import { join } from 'node:path';
-import { QuireError, type CatalogVM, type SpaceVM } from '../../../shared/contract';
+import { QuireError, type CatalogVM, type SpaceVM, type StateReasonVM } from '../../../shared/contract';
 import type { SpaceRow } from '../../core/mirror';
-import { pendingEdits as findPendingEdits, refreshCatalog } from '../../core/sync';
+import { readSyncFacts, rememberSpaceSelection, type SpaceFacts, type SpaceState, syncState } from '../../core/status';
+import { refreshCatalog } from '../../core/sync';
+import type { SyncRunner } from './sync-runner';
 import { toQuireError } from './errors';
 import { needApi, type ServiceState } from './state';
 import type { HandlersFor } from './types';
@@ -15,20 +16,10 @@ export interface Catalog {
   handlers: HandlersFor<'catalog.get' | 'catalog.refresh' | 'spaces.select'>;
 }
 
-export function createCatalog(state: ServiceState): Catalog {
-  async function spaceVM(row: SpaceRow, conflictsBySpace: Map<string, number>): Promise<SpaceVM> {
-    let pendingEdits = 0;
-    if (row.selected && row.folder && row.syncedRevision) {
-      try {
-        const c = await findPendingEdits(state.mirror, row.id, join(state.folder, row.folder));
-        pendingEdits = c.modified.length + c.added.length + c.deleted.length;
-      } catch {
-        pendingEdits = 0;
-      }
-    }
-    const conflicts = conflictsBySpace.get(row.id) ?? 0;
-    const spaceState: SpaceVM['state'] =
-      !row.selected || !row.syncedRevision ? 'not-synced' : row.lastError ? 'error' : conflicts > 0 ? 'conflicts' : pendingEdits > 0 ? 'pending' : 'synced';
+export function createCatalog(state: ServiceState, runner: Pick<SyncRunner, 'chosen'>): Catalog {
+  function spaceVM(row: SpaceRow, states: Map<string, SpaceState>, facts: Map<string, SpaceFacts>): SpaceVM {
+    const s = states.get(row.id);
+    const f = facts.get(row.id);
     return {
       id: row.id,
       organizationId: row.organizationId,
@@ -38,23 +29,28 @@ export function createCatalog(state: ServiceState): Catalog {
       visibility: row.visibility,
       selected: row.selected,
       folder: row.folder,
-      lastSyncAt: row.lastSyncAt,
-      pendingEdits,
-      conflicts,
+      lastSyncAt: row.reachedAt,
+      pendingEdits: f ? f.pendingEdits.modified.length + f.pendingEdits.added.length + f.pendingEdits.deleted.length : 0,
+      conflicts: f?.conflicts.length ?? 0,
       lastError: row.lastError,
-      state: spaceState,
+      // The one sync state, per space (a space not chosen has none).
+      state: row.selected && s ? s.state : 'not-chosen',
+      reasons: row.selected && s ? (s.reasons as StateReasonVM[]) : [],
     };
   }
 
   async function vm(): Promise<CatalogVM> {
-    const conflictsBySpace = new Map<string, number>();
-    for (const c of state.mirror.content.conflicts()) conflictsBySpace.set(c.spaceId, (conflictsBySpace.get(c.spaceId) ?? 0) + 1);
-    const spaces = await Promise.all(state.mirror.catalog.spaces().map((s) => spaceVM(s, conflictsBySpace)));
+    const { mirror, folder } = state;
+    const facts = state.token ? await readSyncFacts(mirror, folder) : null;
+    const syncing = state.status.syncingSpace();
+    const computed = facts ? syncState(facts, { syncing: syncing !== null, syncingSpaceId: syncing?.spaceId ?? null }) : null;
+    const states = new Map((computed?.spaces ?? []).map((s) => [s.spaceId, s]));
+    const factsById = new Map((facts?.spaces ?? []).map((s) => [s.spaceId, s]));
     // Read after the await: a folder switch meanwhile means the new mirror.
     return {
       organizations: state.mirror.catalog.organizations(),
       collections: state.mirror.catalog.collections(),
-      spaces,
+      spaces: state.mirror.catalog.spaces().map((row) => spaceVM(row, states, factsById)),
       refreshedAt: state.mirror.catalog.getMeta('catalog.refreshedAt') ?? null,
     };
   }
@@ -65,7 +61,7 @@ export function createCatalog(state: ServiceState): Catalog {
       await refreshCatalog(client, state.mirror);
       state.mirror.catalog.setMeta('catalog.refreshedAt', new Date().toISOString());
     } catch (e) {
-      throw toQuireError(e, 'list your organizations and spaces');
+      throw toQuireError(e, 'list your organizations and spaces', state.folder);
     } finally {
       state.events.changed('catalog');
     }
@@ -85,8 +81,15 @@ export function createCatalog(state: ServiceState): Catalog {
         const known = new Set(mirror.catalog.spaces().map((s) => s.id));
         const unknown = spaceIds.filter((id) => !known.has(id));
         if (unknown.length > 0) throw new QuireError('not-found', `Unknown space ${unknown[0]}. Refresh the list of spaces and try again.`);
-        mirror.transaction(() => mirror.catalog.setSelected(spaceIds, selected));
+        mirror.transaction(() => {
+          mirror.catalog.setSelected(spaceIds, selected);
+          // The folder keeps to the spaces chosen here, for `quire sync` too.
+          rememberSpaceSelection(mirror, 'listed');
+        });
         state.events.changed('catalog');
+        // A space just chosen is synced now, not at the next interval.
+        if (selected) runner.chosen();
+        await state.status.refresh();
         return vm();
       },
     },

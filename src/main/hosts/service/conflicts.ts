@@ -1,6 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { QuireError, type ConflictVM } from '../../../shared/contract';
 import { ConflictNotFoundError, readConflict, resolveConflict, type ConflictChoice, resolveInside } from '../../core/sync';
+import { openOrShow } from './app-actions';
 import { spaceDir, spaceTitle, type ServiceState } from './state';
 import type { SyncRunner } from './sync-runner';
 import type { HandlersFor } from './types';
@@ -42,14 +43,13 @@ export function conflictHandlers(state: ServiceState, runner: SyncRunner): Handl
       const running = runner.running();
       if (running) await running;
       await resolve(state, spaceId, path, choice);
-      state.status.update(runner.idleState());
+      await state.status.refresh();
       state.events.changed('conflicts', 'catalog', 'log');
-      if (choice === 'mine' && state.token) void runner.request();
+      // Mine is pushed; theirs is recorded as in sync: either way a cycle settles it now, not at the next interval.
+      if (state.token) void runner.request();
       return conflictsVM(state);
     },
-    'conflicts.openInEditor': async ({ spaceId, path }) => {
-      await state.options.host.openPath(conflictFile(state, spaceId, path));
-    },
+    'conflicts.openInEditor': ({ spaceId, path }) => openOrShow(state, conflictFile(state, spaceId, path)),
   };
 }
 

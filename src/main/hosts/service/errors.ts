@@ -1,5 +1,6 @@
 import { QuireError } from '../../../shared/contract';
 import { ApiError, NetworkError, TokenRejectedError, InvalidApiUrlError } from '../../core/api';
+import { explainStorageError, StorageError } from '../../core/mirror';
 import { KeychainUnavailableError, redactSecrets } from '../../core/secrets';
 
 /** An error's message for a log line or the UI, with tokens redacted. */
@@ -7,9 +8,12 @@ export function describeError(e: unknown): string {
   return redactSecrets(e instanceof Error ? e.message : String(e));
 }
 
-/** Maps core failures to contract errors that say what happened and what to do; no message carries a token. */
-export function toQuireError(e: unknown, doing: string): QuireError {
-  const mapped = mapError(e, doing);
+/**
+ * Maps core failures to contract errors that say what happened and what to do; no message carries
+ * a token. `folder`: the sync folder, when the work used its mirror (SQLite's words are said plainly).
+ */
+export function toQuireError(e: unknown, doing: string, folder?: string): QuireError {
+  const mapped = mapError(folder === undefined ? e : explainStorageError(e, folder), doing);
   const message = redactSecrets(mapped.message);
   return message === mapped.message ? mapped : new QuireError(mapped.code, message);
 }
@@ -31,6 +35,7 @@ function mapError(e: unknown, doing: string): QuireError {
   }
   if (e instanceof KeychainUnavailableError) return new QuireError('keychain-unavailable', e.message);
   if (e instanceof InvalidApiUrlError) return new QuireError('invalid-request', e.message);
+  if (e instanceof StorageError) return new QuireError(e.reason === 'busy' ? 'busy' : 'internal', e.message);
   return new QuireError('internal', `Could not ${doing}: ${describeError(e)}.`);
 }
 

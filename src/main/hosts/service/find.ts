@@ -1,6 +1,8 @@
 import { QuireError, type HistoryPageVM, type PageHistoryVM, type SearchResultVM } from '../../../shared/contract';
+import { join } from 'node:path';
 import {
   fileInSyncFolder,
+  findPage,
   type HistoryPage,
   PageNotFoundError,
   recordSyncedBaselines,
@@ -11,12 +13,13 @@ import {
 } from '../../core/history';
 import type { Mirror } from '../../core/mirror';
 import { type FolderSearchHit, indexNewSpaces, searchFolder } from '../../core/search';
+import { pendingEdits } from '../../core/sync';
 import { toQuireError } from './errors';
-import { spaceTitle, type ServiceState } from './state';
+import { spaceDir, spaceTitle, type ServiceState } from './state';
 import type { SyncRunner } from './sync-runner';
 import type { HandlersFor } from './types';
 
-type FindRequest = 'search.query' | 'history.pages' | 'history.versions' | 'history.text' | 'history.restore';
+type FindRequest = 'search.query' | 'history.pages' | 'history.versions' | 'history.text' | 'history.restore' | 'history.restoreDeleted';
 
 function toResultVM(h: FolderSearchHit): SearchResultVM {
   const base = { spaceId: h.spaceId, spaceTitle: h.spaceTitle, title: h.title, snippet: h.snippet, file: h.file };
@@ -33,24 +36,31 @@ function toResultVM(h: FolderSearchHit): SearchResultVM {
   };
 }
 
-/** `runner`: history.restore writes into the folder under its lock, never during a sync cycle. */
-export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'holdingFolder'>): HandlersFor<FindRequest> {
-  /** Mirrors already brought up to date (a folder switch opens another). */
-  const searchReady = new WeakMap<Mirror, Promise<void>>();
+/** `runner`: history.restore and restoreDeleted write into the folder under its lock, never during a sync cycle. */
+export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'holdingFolder' | 'request'>): HandlersFor<FindRequest> {
+  /** Indexing under way, per mirror (a folder switch opens another); searches meanwhile wait for it. */
+  const indexing = new WeakMap<Mirror, Promise<void>>();
   const historyReady = new WeakSet<Mirror>();
 
+  /**
+   * Spaces the index has not seen are indexed from their files first: once per space, and again
+   * after the index was made again (damaged). With nothing to index, a lookup per space.
+   */
   const readyToSearch = (): Promise<void> => {
     const mirror = state.mirror;
-    let ready = searchReady.get(mirror);
+    let ready = indexing.get(mirror);
     if (!ready) {
-      ready = indexNewSpaces(mirror, state.folder).then(
-        () => undefined,
-        (e: unknown) => {
-          searchReady.delete(mirror);
-          throw toQuireError(e, 'index the folder for search');
-        },
-      );
-      searchReady.set(mirror, ready);
+      // Search damaged: made again (said in the log), then indexed from the folder.
+      ready = mirror
+        .withRepair(() => indexNewSpaces(mirror, state.folder), state.log)
+        .then(
+          () => undefined,
+          (e: unknown) => {
+            throw toQuireError(e, 'index the folder for search', state.folder);
+          },
+        )
+        .finally(() => indexing.delete(mirror));
+      indexing.set(mirror, ready);
     }
     return ready;
   };
@@ -104,14 +114,51 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
     },
     'history.restore': async ({ spaceId, pageKey, version }) => {
       try {
-        const result = await runner.holdingFolder('restoring a version', () => restoreVersion(history(), state.folder, { spaceId, pageKey, version }));
+        const result = await runner.holdingFolder('restoring a version', () =>
+          state.mirror.withRepair(() => restoreVersion(history(), state.folder, { spaceId, pageKey, version }), state.log),
+        );
         return { version, file: result.file, outcome: result.outcome, savedVersion: result.saved?.number ?? null, besideOther: result.besideOther };
       } catch (e) {
         if (e instanceof VersionNotFoundError || e instanceof PageNotFoundError) throw new QuireError('not-found', e.message);
-        throw toQuireError(e, 'restore that version');
+        throw toQuireError(e, 'restore that version', state.folder);
       } finally {
         state.events.changed('history');
       }
     },
+    'history.restoreDeleted': async ({ spaceId }) => {
+      const mirror = history();
+      const dir = spaceDir(state, spaceId);
+      const restored: string[] = [];
+      const missing: string[] = [];
+      try {
+        await runner.holdingFolder('restoring deleted files', async () => {
+          for (const path of (await pendingEdits(mirror, spaceId, dir)).deleted) {
+            const ref = pageAtPathOrNull(mirror, join(dir, path));
+            const newest = ref ? mirror.history.versions(ref.spaceId, ref.pageKey)[0] : undefined;
+            if (!ref || !newest) {
+              missing.push(path);
+              continue;
+            }
+            restored.push((await restoreVersion(mirror, state.folder, { spaceId: ref.spaceId, pageKey: ref.pageKey, version: newest.number })).file);
+          }
+        });
+      } catch (e) {
+        throw toQuireError(e, 'restore the deleted files', state.folder);
+      } finally {
+        state.events.changed('history', 'catalog', 'conflicts');
+      }
+      // The files are back: the next cycle finds nothing to delete, and the stop is over.
+      if (restored.length > 0 && state.token) void runner.request();
+      return { restored, missing };
+    },
   };
+
+  function pageAtPathOrNull(mirror: Mirror, file: string) {
+    try {
+      return findPage(mirror, state.folder, file);
+    } catch (e) {
+      if (e instanceof PageNotFoundError) return null;
+      throw e;
+    }
+  }
 }

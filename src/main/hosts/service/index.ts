@@ -8,7 +8,10 @@
  * This file wires the parts; each request area has its own module.
  */
 import { QuireError, type Params, type RequestName, type Result } from '../../../shared/contract';
+import { explainStorageError } from '../../core/mirror';
 import { redactSecrets } from '../../core/secrets';
+import type { Mirror } from '../../core/mirror';
+import { readSyncFacts } from '../../core/status';
 import { logHandlers } from './activity-log';
 import { appHandlers } from './app-actions';
 import { createCatalog } from './catalog';
@@ -18,6 +21,7 @@ import { EventHub } from './events';
 import { pageHandlers } from './pages';
 import { findHandlers } from './find';
 import { reviewHandlers } from './review-handlers';
+import { reviewLifecycleHandlers } from './review-lifecycle';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
 import { StatusHolder } from './status';
@@ -41,10 +45,20 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
   connectCore(state);
 
   const runner = createSyncRunner(state);
-  status.update(runner.settled());
-  if (state.mirror.setAside) runner.announce(state.mirror.setAside.notice);
+  // The state is read from whichever folder is open, while signed in: its files are looked at once
+  // (edits made while Quire was closed); after that the watcher and the cycles keep the mirror told.
+  let scanned: Mirror | null = null;
+  status.setSource(async () => {
+    if (!state.token) return null;
+    const mirror = state.mirror;
+    const edits = scanned === mirror ? 'recorded' : 'scan';
+    scanned = mirror;
+    return readSyncFacts(mirror, state.folder, { edits });
+  });
+  await status.refresh();
+  if (state.mirror.notices.length > 0) runner.announce(state.mirror.notices.join(' '));
 
-  const catalog = createCatalog(state);
+  const catalog = createCatalog(state, runner);
   const session = createSession(state, runner, catalog.refresh);
   const handlers: Handlers = {
     ...session.handlers,
@@ -53,6 +67,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...runner.handlers,
     ...conflictHandlers(state, runner),
     ...reviewHandlers(state),
+    ...reviewLifecycleHandlers(state, runner),
     ...logHandlers(state),
     ...findHandlers(state, runner),
     ...appHandlers(state),
@@ -71,7 +86,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
       if (!session.user()) await session.learnUser(client);
       if (state.mirror.catalog.spaces().length === 0) await catalog.refresh();
     } catch (e) {
-      log(`start-up: ${describeError(e)}`);
+      log(`start-up: ${describeError(explainStorageError(e, state.folder))}`);
     }
     if (!state.stopping) await runner.schedule();
   }
@@ -83,9 +98,17 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
       if (state.stopping) throw new QuireError('busy', 'Quire is stopping.');
       const handler = handlers[name] as Handler<N>;
       try {
-        return await handler(params);
+        // Search or history damaged: made again (the status bar says so), and the request runs again.
+        return await state.mirror.withRepair(
+          () => handler(params),
+          (line) => {
+            log(line);
+            runner.announce(line);
+          },
+        );
       } catch (e) {
-        throw withoutSecrets(e);
+        // SQLite's words (disk full, read-only, another writer) are said plainly.
+        throw withoutSecrets(explainStorageError(e, state.folder));
       }
     },
     subscribe: (listener) => events.subscribe(listener),

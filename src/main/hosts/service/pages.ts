@@ -10,11 +10,15 @@
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { type CommentVM, type PageDetailVM, type PageNodeVM, type PageSyncState, QuireError, type SpacePagesVM } from '../../../shared/contract';
+
+/** Where a page stands, as the Pages view marks it. */
+type PageMark = { sync: PageSyncState; changeRequest: number | null; why: string | null };
 import { routeHash } from '../../../shared/routes';
 import { checkPage, type LoadedFolder, loadFolder, MAX_ASSET_BYTES } from '../../core/check';
-import { pageKind } from '../../core/content';
+import { pageTitleOf } from '../../core/content';
 import { folderRenderContext, type PreviewUrls, renderPage } from '../../core/preview';
-import { pendingEdits, resolveInside } from '../../core/sync';
+import { describeNotPushed, pendingEdits, resolveInside } from '../../core/sync';
+import { openOrShow } from './app-actions';
 import { spaceDir, type ServiceState } from './state';
 import type { HandlersFor } from './types';
 
@@ -60,35 +64,82 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
     },
   });
 
-  async function syncStates(spaceId: string): Promise<{ state(path: string | null): PageSyncState; added: string[] }> {
-    const conflicts = new Set(state.mirror.content.conflicts(spaceId).map((c) => c.path));
-    const edits = await pendingEdits(state.mirror, spaceId, spaceDir(state, spaceId));
+  /** How each page file of a space stands: the writer's own work (new, edited, in Quire's change request, held, in conflict). */
+  async function syncMarks(spaceId: string): Promise<{ of(path: string | null, key: string | null): PageMark; added: string[] }> {
+    const { mirror } = state;
+    const conflicts = new Set(mirror.content.conflicts(spaceId).map((c) => c.path));
+    const edits = await pendingEdits(mirror, spaceId, spaceDir(state, spaceId));
     const modified = new Set(edits.modified);
+    const added = new Set(edits.added);
+    const held = new Map<string, string>();
+    for (const a of mirror.outbox.attention(spaceId)) {
+      held.set(a.path, a.reason === 'unsafe' ? (a.title ?? 'GitBook would damage it') : describeNotPushedReason(a));
+    }
+    for (const r of mirror.outbox.refused(spaceId).values()) if (r.path !== null) held.set(r.path, `the server refused it: ${r.message}`);
+    const cr = mirror.outbox.changeRequest(spaceId);
+    const pushed = cr?.changeRequestId ? mirror.outbox.pushedPages(spaceId) : new Map<string, never>();
+    const inRequest = new Map<string, { key: string }>();
+    for (const p of pushed.values()) if (p.path !== null && !p.deleted) inRequest.set(p.path, { key: p.id });
     return {
-      state: (path) => (path === null ? 'synced' : conflicts.has(path) ? 'conflict' : modified.has(path) ? 'pending-edit' : 'synced'),
       added: edits.added,
+      of(path, key) {
+        const none: PageMark = { sync: 'synced', changeRequest: null, why: null };
+        if (path === null) return none;
+        const pushedHere = inRequest.get(path) ?? (key !== null && pushed.has(key) ? { key } : undefined);
+        const changeRequest = pushedHere ? (cr?.number ?? null) : null;
+        // A page created here lives only in the change request until it is merged.
+        const created = pushedHere !== undefined && mirror.content.page(spaceId, pushedHere.key) === undefined;
+        const base = { changeRequest, why: null };
+        if (conflicts.has(path)) return { ...base, sync: 'conflict' };
+        const why = held.get(path);
+        if (why !== undefined) return { ...base, sync: 'held', why };
+        if (added.has(path) || created) return { ...base, sync: 'new' };
+        if (modified.has(path)) return { ...base, sync: 'edited' };
+        if (pushedHere) return { ...base, sync: 'in-change-request' };
+        return none;
+      },
     };
   }
 
+  /**
+   * A space's pages as the folder has them: the folder's tree (pages created here and pushed
+   * into the change request included, not only main's), and files not pushed yet under the page
+   * whose folder holds them, titled by their heading.
+   */
   async function tree(): Promise<SpacePagesVM[]> {
     const out: SpacePagesVM[] = [];
     for (const space of state.mirror.catalog.selectedSpaces()) {
       if (!space.folder) continue;
-      const rows = state.mirror.content.pages(space.id).sort((a, b) => a.position - b.position);
-      const sync = await syncStates(space.id);
-      const byParent = new Map<string | null, typeof rows>();
-      for (const r of rows) byParent.set(r.parentId, [...(byParent.get(r.parentId) ?? []), r]);
-      const build = (parent: string | null): PageNodeVM[] =>
-        (byParent.get(parent) ?? []).map((r) => ({
-          id: r.id,
-          title: r.title,
-          kind: pageKind(r.type),
-          path: r.path,
-          sync: sync.state(r.path),
-          children: build(r.id),
-        }));
-      const added = sync.added.map((path): PageNodeVM => ({ id: `new:${path}`, title: path, kind: 'document', path, sync: 'new', children: [] }));
-      out.push({ spaceId: space.id, title: space.title, folder: space.folder, pages: [...build(null), ...added] });
+      const nodes = state.mirror.folder.tree(space.id);
+      const marks = await syncMarks(space.id);
+      const byParent = new Map<string | null, typeof nodes>();
+      for (const n of nodes) byParent.set(n.parentKey, [...(byParent.get(n.parentKey) ?? []), n]);
+      const added = new Map<string | null, PageNodeVM[]>();
+      for (const path of marks.added) {
+        const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : null;
+        const parent = dir === null ? null : (state.mirror.folder.byFolder(space.id, dir) ?? null);
+        const node: PageNodeVM = {
+          id: `new:${path}`,
+          title: titleOfFile(join(state.folder, space.folder, path), path.replace(/^.*\//, '').replace(/\.md$/i, '')),
+          kind: 'document',
+          path,
+          ...marks.of(path, null),
+          children: [],
+        };
+        added.set(parent, [...(added.get(parent) ?? []), node]);
+      }
+      const build = (parent: string | null): PageNodeVM[] => [
+        ...(byParent.get(parent) ?? [])
+          .sort((a, b) => a.position - b.position)
+          .map((n) => {
+            const mark = marks.of(n.path, n.key.startsWith('new:') ? null : n.key);
+            // A page created here is titled by its file (its heading), as the server will title it.
+            const title = mark.sync === 'new' && n.path ? titleOfFile(join(state.folder, space.folder!, n.path), n.title) : n.title;
+            return { id: n.key, title, kind: n.kind, path: n.path, ...mark, children: build(n.key) };
+          }),
+        ...(added.get(parent) ?? []),
+      ];
+      out.push({ spaceId: space.id, title: space.title, folder: space.folder, pages: build(null) });
     }
     return out;
   }
@@ -106,7 +157,8 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
       throw new QuireError('not-found', `${path} is not a page of “${space.title}” (it was moved or deleted). Choose it again in the tree.`);
     const row = state.mirror.content.pageAt(spaceId, path) ?? null;
     const rendered = found.file.text === null ? null : renderPage(found.file.text, folderRenderContext(folder().index, rootPath, urls()));
-    const sync = await syncStates(spaceId);
+    const marks = await syncMarks(spaceId);
+    const key = state.mirror.folder.byPath(spaceId, path) ?? null;
     return {
       spaceId,
       spaceTitle: space.title,
@@ -120,7 +172,7 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
       frontmatterError: rendered?.frontmatterError ?? null,
       problems: checkPage(folder().index, rootPath).map(({ line, severity, code, message, fix }) => ({ line, severity, code, message, fix })),
       comments: comments(spaceId, row?.id ?? null),
-      sync: row ? sync.state(path) : 'new',
+      ...marks.of(path, key !== null && !key.startsWith('new:') ? key : null),
     };
   }
 
@@ -132,9 +184,7 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
       if (!target) throw new QuireError('not-found', 'That page has no file here (a group, a link, or not pulled yet).');
       state.events.emit('pages.opened', { spaceId, path: target });
     },
-    'pages.openInEditor': async ({ spaceId, path }) => {
-      await state.options.host.openPath(resolveInside(spaceDir(state, spaceId), path));
-    },
+    'pages.openInEditor': ({ spaceId, path }) => openOrShow(state, resolveInside(spaceDir(state, spaceId), path)),
     'review.renderedDiff': ({ spaceId, changeRequestId, pageId }) =>
       withFolder(async () => {
         if (!state.review) throw new QuireError('signed-out', 'You are signed out. Sign in with an API token first.');
@@ -150,4 +200,18 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
         return { before: render(diff.before, diff.previousPath ?? diff.path), after: render(diff.after, diff.path) };
       }),
   };
+}
+
+/** A page file's title (its heading, else its frontmatter's), else `fallback`. */
+function titleOfFile(file: string, fallback: string): string {
+  try {
+    return pageTitleOf(readFileSync(file, 'utf8')) || fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** A held entry (not the push guard's) said as the sync says it, without the path it is about. */
+function describeNotPushedReason(a: { reason: string; path: string; line?: number; title?: string }): string {
+  return describeNotPushed({ key: null, ...a, reason: a.reason as never }).replace(/^[^:]*: /, '');
 }

@@ -10,15 +10,34 @@ import {
 } from '../../../shared/contract';
 import type { ApiClient } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
-import { ReviewCadence, ReviewService, type ActionInput, type CommentView } from '../../core/review';
+import { ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView } from '../../core/review';
 import { describeError } from './errors';
-import { changeRequestVM, commentVM, replyVM, siteVM, type CommentLookups } from './review-view-models';
+import { changeRequestVM, commentVM, replyVM, requestedReviewerVM, reviewVM, siteVM, type CommentLookups } from './review-view-models';
 import type { AttentionSnapshot } from './types';
+import type { ActOutcomeVM, ChangeRequestActionsVM } from '../../../shared/contract';
+import { changeRequestTarget } from '../../core/sync';
+import type { LifecycleAction } from '../../core/review';
+
+const ACTIONS: (keyof ChangeRequestActionsVM & LifecycleAction)[] = ['merge', 'update', 'archive', 'reopen', 'edit', 'review', 'reviewers', 'comment'];
 
 /** The review core seen through the contract's view models. */
 export interface ReviewAdapter {
-  /** After a sync cycle: replays queued actions; refreshes review and site state when due (REVIEW_REFRESH_MS) or `force`d. */
-  afterCycle(signal?: AbortSignal, force?: boolean): Promise<void>;
+  /** What the request handlers of review-lifecycle.ts act on. */
+  readonly core: { review: ReviewService; api: ApiClient; mirror: Mirror };
+  /**
+   * After a sync cycle: replays queued actions; refreshes review and site state when due
+   * (REVIEW_REFRESH_MS) or `force`d, else the spaces `pushedTo` (the cycle pushed into their change requests).
+   */
+  afterCycle(signal?: AbortSignal, force?: boolean, pushedTo?: readonly string[]): Promise<void>;
+  /** Sends what is queued, then refreshes everything now; false when the API could not be reached. */
+  refreshNow(signal?: AbortSignal): Promise<boolean>;
+  /** Whether the last refresh attempt reached the server. */
+  reachedServer(): boolean;
+  /** Queues an action (shown pending at once, views told), then, online, sends the queue and says what became of it. */
+  actNow(input: ActionInput): Promise<ActOutcomeVM>;
+  /** Comments and replies with the lookups their view models need. */
+  threads(list: CommentView[]): ThreadVM[];
+  lookups(): CommentLookups;
   pendingCount(): number;
   attention(): ChangeRequestVM[];
   comments(filter: Params<'review.comments'>): CommentVM[];
@@ -35,6 +54,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
   const cadence = new ReviewCadence(review);
   let replaying: Promise<void> | null = null;
   let replayAgain = false;
+  let reached = true;
 
   const titles = () => new Map(mirror.catalog.spaces().map((s) => [s.id, s.title]));
   const failures = () => {
@@ -78,7 +98,23 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
     };
   };
 
-  const commentLookups = (): CommentLookups => ({ spaceTitles: titles(), crNumbers: crNumbers(), failures: failures(), pageTitle: pageTitles() });
+  /** A page's file in its space folder, when the folder has it (for links to the Pages view and the preview). */
+  const pagePaths = () => {
+    const seen = new Map<string, string | null>();
+    return (spaceId: string, pageId: string): string | null => {
+      const key = `${spaceId}/${pageId}`;
+      if (!seen.has(key)) seen.set(key, mirror.folder.node(spaceId, pageId)?.path ?? null);
+      return seen.get(key) ?? null;
+    };
+  };
+
+  const commentLookups = (): CommentLookups => ({
+    spaceTitles: titles(),
+    crNumbers: crNumbers(),
+    failures: failures(),
+    pageTitle: pageTitles(),
+    pagePath: pagePaths(),
+  });
 
   const threads = (list: CommentView[]): ThreadVM[] => {
     const lookups = commentLookups();
@@ -90,9 +126,55 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
   };
 
   return {
-    async afterCycle(signal, force) {
-      await cadence.afterCycle(api, { signal, force });
+    core: { review, api, mirror },
+    async afterCycle(signal, force, pushedTo) {
+      try {
+        const { replay } = await cadence.afterCycle(api, { signal, force, ...(pushedTo ? { pushedTo } : {}) });
+        reached = replay.stoppedBy === null;
+      } catch (e) {
+        reached = false;
+        throw e;
+      }
     },
+    async refreshNow(signal) {
+      try {
+        const { refresh } = await review.sync(api, { signal });
+        reached = refresh !== null;
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        log(`review refresh: ${describeError(e)}`);
+        reached = false;
+      }
+      onChange();
+      return reached;
+    },
+    reachedServer: () => reached,
+    async actNow(input) {
+      let action: ActionRecord;
+      try {
+        action = review.enqueue(input);
+      } catch (e) {
+        throw new QuireError('invalid-request', describeError(e));
+      }
+      onChange();
+      if (action.state === 'dismissed') {
+        return { outcome: 'withdrawn', message: 'It had not been sent yet: it is withdrawn, nothing reaches the server.', targetId: null, actionId: action.id };
+      }
+      if (online()) {
+        try {
+          await review.replay(api);
+        } catch (e) {
+          log(`review replay: ${describeError(e)}`);
+        }
+        onChange();
+      }
+      const now = mirror.reviewActions.action(action.id)!;
+      const outcome: ActOutcomeVM['outcome'] = now.state === 'done' ? 'sent' : now.state === 'refused' ? 'refused' : 'queued';
+      const message = outcome === 'queued' ? (now.message ?? 'Offline: it is sent when the API is back.') : now.message;
+      return { outcome, message, targetId: review.targetOf(now), actionId: now.id };
+    },
+    threads,
+    lookups: commentLookups,
     pendingCount: () => review.actions().length,
     attention() {
       const spaceTitles = titles();
@@ -135,10 +217,15 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       const spaceTitles = titles();
       const fail = failures();
       const reasons: AttentionReason[] = [];
+      const actions = Object.fromEntries(ACTIONS.map((a) => [a, review.blockers(changeRequestId, a)])) as unknown as ChangeRequestActionsVM;
       return {
         changeRequest: changeRequestVM(cr, reasons, spaceTitles, fail),
-        description: null,
-        canMerge: cr.status === 'open',
+        description: review.description(changeRequestId),
+        canMerge: actions.merge.length === 0,
+        reviews: review.reviews(changeRequestId).map(reviewVM),
+        requestedReviewers: review.requestedReviewers(changeRequestId).map(requestedReviewerVM),
+        actions,
+        receivesYourEdits: changeRequestTarget(mirror, cr.spaceId).changeRequestId === changeRequestId,
         diff: (diff?.pages ?? []).map((p) => ({
           pageId: p.pageId,
           title: p.title,

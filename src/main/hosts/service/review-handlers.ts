@@ -1,4 +1,5 @@
 import { QuireError } from '../../../shared/contract';
+import { keepUserSubject } from '../../core/sync';
 import { toQuireError } from './errors';
 import type { ReviewAdapter } from './review-adapter';
 import { needApi, type ServiceState } from './state';
@@ -15,8 +16,6 @@ type ReviewRequest =
   | 'review.reopen'
   | 'review.setSubject'
   | 'review.setStatus'
-  | 'review.updateFromMain'
-  | 'review.merge'
   | 'sites.list';
 
 /** Review and site requests, answered by the review adapter of the current session. */
@@ -32,9 +31,9 @@ export function reviewHandlers(state: ServiceState): HandlersFor<ReviewRequest> 
     try {
       run();
     } catch (e) {
-      throw toQuireError(e, 'do that');
+      throw toQuireError(e, 'do that', state.folder);
     } finally {
-      state.status.update({ pendingActions: state.review?.pendingCount() ?? 0 });
+      void state.status.refresh();
       state.events.changed('review');
     }
   }
@@ -50,11 +49,13 @@ export function reviewHandlers(state: ServiceState): HandlersFor<ReviewRequest> 
     'review.resolve': (p) => act(() => needReview().act({ kind: 'resolve', commentId: p.commentId })),
     'review.reopen': (p) => act(() => needReview().act({ kind: 'reopen', commentId: p.commentId })),
     'review.setSubject': (p) =>
-      act(() => needReview().act({ kind: 'editChangeRequest', spaceId: p.spaceId, changeRequestId: p.changeRequestId, subject: p.subject })),
+      act(() => {
+        needReview().act({ kind: 'editChangeRequest', spaceId: p.spaceId, changeRequestId: p.changeRequestId, subject: p.subject });
+        // The writer's subject: Quire never replaces it with one it generates.
+        keepUserSubject(state.mirror, p.spaceId, p.changeRequestId, p.subject);
+      }),
     'review.setStatus': (p) =>
       act(() => needReview().act({ kind: 'editChangeRequest', spaceId: p.spaceId, changeRequestId: p.changeRequestId, status: p.status })),
-    'review.updateFromMain': (p) => act(() => needReview().act({ kind: 'updateFromMain', spaceId: p.spaceId, changeRequestId: p.changeRequestId })),
-    'review.merge': (p) => act(() => needReview().act({ kind: 'merge', spaceId: p.spaceId, changeRequestId: p.changeRequestId })),
     'sites.list': () => (state.review ? state.review.sites() : []),
   };
 }

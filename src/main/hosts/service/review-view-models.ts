@@ -1,5 +1,5 @@
-import type { AttentionReason, ChangeRequestVM, CommentVM, ReplyVM, SiteVM } from '../../../shared/contract';
-import type { ChangeRequestView, CommentView, ReplyView, SiteTree } from '../../core/review';
+import type { AttentionReason, ChangeRequestVM, CommentVM, ReactionVM, ReplyVM, RequestedReviewerVM, ReviewVM, SiteVM } from '../../../shared/contract';
+import type { ChangeRequestView, CommentView, ReplyView, RequestedReviewerView, ReviewView, SiteTree } from '../../core/review';
 import { person } from './view-models';
 
 /** Lookups read once per answer and shared by every comment in it. */
@@ -9,7 +9,12 @@ export interface CommentLookups {
   /** Why the server refused a queued action, by the id of the comment, reply or change request it targeted. */
   failures: Map<string, string>;
   pageTitle(spaceId: string, pageId: string): string | null;
+  /** The page's file in its space folder, when the folder has it. */
+  pagePath(spaceId: string, pageId: string): string | null;
 }
+
+const reactionVMs = (list: CommentView['reactions']): ReactionVM[] =>
+  list.map((r) => ({ emoji: r.emoji, count: r.count, mine: r.mine, users: r.users.map((u) => ({ id: u.id, displayName: u.displayName })) }));
 
 export function commentVM(c: CommentView, lookups: CommentLookups): CommentVM {
   const failure = lookups.failures.get(c.id);
@@ -21,13 +26,15 @@ export function commentVM(c: CommentView, lookups: CommentLookups): CommentVM {
     changeRequestNumber: c.changeRequestId ? (lookups.crNumbers.get(c.changeRequestId) ?? null) : null,
     pageId: c.pageId,
     pageTitle: c.pageId ? lookups.pageTitle(c.spaceId, c.pageId) : null,
+    pagePath: c.pageId ? lookups.pagePath(c.spaceId, c.pageId) : null,
     author: person(c.author),
     postedAt: c.postedAt,
     markdown: c.body,
     status: c.status,
     replyCount: c.replyCount,
-    reactions: c.reactions.map((r) => ({ emoji: r.emoji, count: r.count, mine: r.mine })),
+    reactions: reactionVMs(c.reactions),
     pending: c.pending,
+    mine: c.mine,
     ...(failure ? { failure } : {}),
   };
 }
@@ -39,8 +46,9 @@ export function replyVM(r: ReplyView, failures: Map<string, string>): ReplyVM {
     author: person(r.author),
     postedAt: r.postedAt,
     markdown: r.body,
-    reactions: r.reactions.map((x) => ({ emoji: x.emoji, count: x.count, mine: x.mine })),
+    reactions: reactionVMs(r.reactions),
     pending: r.pending,
+    mine: r.mine,
     ...(failure ? { failure } : {}),
   };
 }
@@ -67,6 +75,21 @@ export function changeRequestVM(
     pending: cr.pending,
     ...(failure ? { failure } : {}),
   };
+}
+
+export function reviewVM(r: ReviewView): ReviewVM {
+  return {
+    id: r.id,
+    reviewer: { id: r.reviewer.id, displayName: r.reviewer.displayName },
+    status: r.status,
+    outdated: r.outdated,
+    comment: r.comment,
+    at: r.at,
+  };
+}
+
+export function requestedReviewerVM(r: RequestedReviewerView): RequestedReviewerVM {
+  return { id: r.id, displayName: r.displayName, requestedBy: person(r.requestedBy), pending: r.pending };
 }
 
 export function siteVM(s: SiteTree, orgTitles: Map<string, string>): SiteVM {

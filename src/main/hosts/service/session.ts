@@ -93,7 +93,7 @@ export function createSession(state: ServiceState, runner: SyncRunner, refreshCa
           state.mirror.catalog.setMeta(USER_META, JSON.stringify(toUserVM(me)));
         });
         connectCore(state);
-        status.update(runner.settled());
+        await status.refresh();
         events.emit('session.changed', vm());
         // The catalog first, so the first cycle knows the spaces; then continuous sync.
         void refreshCatalog()
@@ -112,7 +112,7 @@ export function createSession(state: ServiceState, runner: SyncRunner, refreshCa
         }
         state.token = null;
         connectCore(state);
-        status.update(runner.settled());
+        status.signedOut();
         events.emit('session.changed', vm());
         return vm();
       },

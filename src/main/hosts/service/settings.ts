@@ -1,12 +1,11 @@
-import { mkdirSync } from 'node:fs';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { QuireError, type SettingsVM } from '../../../shared/contract';
 import { API_URL_META } from '../../core/api';
-import { Mirror } from '../../core/mirror';
+import { type Mirror, StateFileError, StorageError, UnsafeSyncFolderError } from '../../core/mirror';
 import { describeError } from './errors';
 import type { Session } from './session';
 import { loadStoredToken } from './session';
-import { connectCore, sameApi, type ServiceState } from './state';
+import { connectCore, openFolder, sameApi, type ServiceState } from './state';
 import type { SyncRunner } from './sync-runner';
 import type { HandlersFor } from './types';
 
@@ -30,12 +29,13 @@ export function settingsHandlers(
     const target = resolvePath(next);
     if (target === state.folder) return;
     if (runner.running()) throw new QuireError('busy', 'A sync is running. Wait for it to finish, then change the folder.');
+    let opened: Mirror;
     try {
-      mkdirSync(target, { recursive: true });
+      opened = openFolder(target);
     } catch (e) {
+      if (e instanceof UnsafeSyncFolderError || e instanceof StateFileError || e instanceof StorageError) throw new QuireError('invalid-request', e.message);
       throw new QuireError('invalid-request', `Cannot use ${target} as the sync folder: ${describeError(e)}. Pick a folder you can write to.`);
     }
-    const opened = Mirror.open(target, { ifCorrupt: 'set-aside' });
     await runner.halt(); // the watcher and timer were the old folder's
     state.mirror.close();
     state.mirror = opened;
@@ -52,8 +52,8 @@ export function settingsHandlers(
       state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
     }
     connectCore(state);
-    state.status.update(runner.settled());
-    if (opened.setAside) runner.announce(opened.setAside.notice);
+    await state.status.refresh();
+    if (opened.notices.length > 0) runner.announce(opened.notices.join(' '));
     void runner.schedule();
   }
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { QuireError, type SessionVM } from '../../../shared/contract';
 import { ApiClient, API_URL_META, normaliseApiUrl } from '../../core/api';
-import { Mirror } from '../../core/mirror';
+import { explainStorageError, Mirror, refuseSyncFolder } from '../../core/mirror';
 import type { EventHub } from './events';
 import { createReviewAdapter, type ReviewAdapter } from './review-adapter';
 import type { StatusHolder } from './status';
@@ -35,9 +35,8 @@ export interface ServiceState {
 /** Opens (creating if needed) the sync folder and its mirror; signed out until a token is found. */
 export function openState(options: QuireServiceOptions, log: (line: string) => void, events: EventHub, status: StatusHolder): ServiceState {
   const folder = resolvePath(options.folder);
-  mkdirSync(folder, { recursive: true });
-  const mirror = Mirror.open(folder, { ifCorrupt: 'set-aside' });
-  if (mirror.setAside) log(mirror.setAside.notice);
+  const mirror = openFolder(folder);
+  for (const notice of mirror.notices) log(notice);
   const apiUrl = mirror.catalog.getMeta(API_URL_META) ?? options.apiUrl;
   // A token handed over at start (QUIRE_TOKEN) is meant for the API it came with, never for another one this folder remembers.
   const token = options.token && sameApi(apiUrl, options.apiUrl) ? options.token : null;
@@ -63,6 +62,21 @@ export function openState(options: QuireServiceOptions, log: (line: string) => v
     stopping: false,
     abort: new AbortController(),
   };
+}
+
+/**
+ * Opens (creating if needed) a sync folder and its mirror, as the app does on start and when the
+ * folder is changed: never the root of the file system or a home folder itself; a mirror that
+ * cannot be opened is said in plain words; a damaged one is set aside (`Mirror.notices` say so).
+ */
+export function openFolder(folder: string): Mirror {
+  refuseSyncFolder(folder);
+  try {
+    mkdirSync(folder, { recursive: true });
+    return Mirror.open(folder, { ifCorrupt: 'set-aside' });
+  } catch (err) {
+    throw explainStorageError(err, folder);
+  }
 }
 
 /** Two API addresses name the same API (a trailing /v1 or slash aside). */
@@ -93,7 +107,7 @@ export function connectCore(state: ServiceState): void {
       })
     : null;
   const reviewChanged = () => {
-    status.update({ pendingActions: state.review?.pendingCount() ?? 0 });
+    void status.refresh();
     state.events.changed('review');
   };
   state.review = state.api ? createReviewAdapter(state.api, state.mirror, () => status.get().state !== 'offline', reviewChanged, state.log) : null;

@@ -6,21 +6,11 @@
  * same cadence as the CLI's. This module turns what happens into the sync status the views show.
  */
 import { pushGuard } from '../../core/check';
-import type { SyncProgressVM, SyncStatusVM } from '../../../shared/contract';
-import { CancelledError } from '../../core/api';
-import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
-import {
-  ContinuousSync,
-  OwnWrites,
-  type CycleReport,
-  type CycleRequest,
-  describeMassDelete,
-  describeMissingFolder,
-  describeNotPushed,
-  describeUnreadable,
-  SyncEngine,
-  type SyncProgress,
-} from '../../core/sync';
+import type { SyncProgressVM } from '../../../shared/contract';
+import { API_URL_META, CancelledError } from '../../core/api';
+import { describeHolder, explainStorageError, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
+import { ContinuousSync, OwnWrites, type CycleReport, type CycleRequest, recordAttemptFailed, SyncEngine, type SyncProgress } from '../../core/sync';
+import { pausedSince, setPaused } from '../../core/status';
 import { describeError, toQuireError } from './errors';
 import { connectCore, needApi, spaceTitle, type ServiceState } from './state';
 import type { HandlersFor } from './types';
@@ -43,30 +33,9 @@ export interface SyncRunner {
   holdingFolder<T>(what: string, fn: () => Promise<T>): Promise<T>;
   /** Shows a line in the status bar through the next cycle (a damaged mirror set aside), instead of the next cycle clearing it. */
   announce(notice: string): void;
-  /** The status fields for "not syncing right now". */
-  idleState(): Partial<SyncStatusVM>;
-  /** `idleState` when signed in, the signed-out status otherwise. */
-  settled(): Partial<SyncStatusVM>;
+  /** Runs a cycle now for a space just chosen (its first sync starts at once, not at the next interval). */
+  chosen(): void;
   handlers: HandlersFor<'sync.status' | 'sync.now' | 'sync.setPaused'>;
-}
-
-/**
- * The mass-delete fail-safe stopped spaces: what it would have deleted, and what the app offers.
- * The app has no switch to let such a sync through on purpose; the command line has one.
- */
-function heldMessage(report: CycleReport): string | null {
-  const held = report.spaces.flatMap((s) => (s.held ? [describeMassDelete(s.held, s)] : []));
-  if (held.length > 0) {
-    return `${held.join(' ')} Restore the files (Open folder, under Spaces), then choose Sync now. To delete that much on purpose, run \`quire sync --once --allow-deletes\` in a terminal.`;
-  }
-  // What else the cycle left for the writer, said as the CLI says it (first few, then a count).
-  const lines = report.spaces.flatMap((s) => [
-    ...(s.missingFolder ? [describeMissingFolder(s)] : []),
-    ...s.unreadable.map((u) => `${s.title}: ${describeUnreadable(u)}`),
-    ...s.notPushed.map((h) => `${s.title}: ${describeNotPushed(h)}`),
-  ]);
-  if (lines.length === 0) return null;
-  return lines.length <= 3 ? lines.join(' ') : `${lines.slice(0, 3).join(' ')} And ${lines.length - 3} more like these.`;
 }
 
 export function createSyncRunner(state: ServiceState): SyncRunner {
@@ -83,18 +52,13 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   /** A line that stays in the status bar until a cycle has run with it shown. */
   let notice: string | null = null;
 
-  const idleState = (): Partial<SyncStatusVM> => {
-    const conflicts = state.mirror.content.conflicts().length;
-    return {
-      state: status.get().paused ? 'paused' : conflicts > 0 ? 'conflicts' : 'idle',
-      conflicts,
-      pendingActions: state.review?.pendingCount() ?? 0,
-      progress: null,
-    };
-  };
-
-  const settled = (): Partial<SyncStatusVM> =>
-    state.token ? { ...idleState() } : { state: 'signed-out' as const, progress: null, conflicts: 0, pendingActions: 0 };
+  const refresh = () => void status.refresh();
+  // The pause is the folder's: when another host resumed it (`quire sync`) or paused it, follow.
+  status.onFacts((facts) => {
+    if (!scheduler) return;
+    if (facts.pausedSince === null && scheduler.paused) scheduler.resume();
+    else if (facts.pausedSince !== null && !scheduler.paused) scheduler.pause();
+  });
 
   const onProgress = (p: SyncProgress) => {
     const progress: SyncProgressVM = {
@@ -104,11 +68,20 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       done: p.done,
       total: p.total,
     };
-    status.update({ progress });
+    status.progress(progress);
   };
 
   /** The folder's lock as this app takes it: waiting for its turn, however long, until the app stops. */
-  const folderLock = (what: string) => ({ command: what, waitMs: Number.POSITIVE_INFINITY, signal: state.abort.signal });
+  const folderLock = (what: string) => ({
+    command: what,
+    waitMs: Number.POSITIVE_INFINITY,
+    signal: state.abort.signal,
+    // A lock file Quire could not use was replaced: said in the log and the status bar.
+    onNotice: (line: string) => {
+      state.log(line);
+      announce(line);
+    },
+  });
 
   function holdingFolder<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return withFolderLock(
@@ -123,6 +96,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
 
   async function runCycle(request: CycleRequest): Promise<CycleReport> {
     const client = needApi(state);
+    // One API address per folder: whichever host syncs it remembers it, for the CLI too (`quire status`, `quire comment`).
+    if (state.mirror.catalog.getMeta(API_URL_META) !== state.apiUrl) state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
     const force = userAsked;
     userAsked = false;
     const engine = new SyncEngine({
@@ -143,33 +118,63 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       },
       () => engine.runCycle(request),
     );
+    if (report.repaired) announce(report.repaired.join(' '));
     if (state.review) {
-      status.update({ progress: { phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 } });
-      await state.review.afterCycle(state.abort.signal, force);
+      status.progress({ phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 });
+      // The spaces this cycle pushed into: their change requests are listed at once (the writer's own included).
+      const pushedTo = report.spaces.filter((s) => s.push?.changeRequest).map((s) => s.spaceId);
+      try {
+        await state.review.afterCycle(state.abort.signal, force, pushedTo);
+      } catch (err) {
+        // The API went away (or rejected the token) after the cycle reached it: that is the last attempt now.
+        if (!(err instanceof CancelledError))
+          recordAttemptFailed(
+            state.mirror,
+            state.mirror.catalog.selectedSpaces().map((s) => s.id),
+            err,
+          );
+        throw err;
+      }
     }
     return report;
   }
 
   function onError(e: unknown): boolean {
     state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
+    status.setSyncing(false);
     if (e instanceof CancelledError || (e as Error)?.name === 'AbortError' || state.stopping) {
-      status.update({ ...idleState() });
+      refresh();
+      return false;
+    }
+    // Search or history damaged outside a cycle (a review refresh): made again, and the next cycle runs as usual.
+    const repaired = state.mirror.repairAfter(e);
+    if (repaired) {
+      announce(repaired.join(' '));
+      refresh();
       return false;
     }
     if (isCorruptionError(e)) {
       void setAsideCorruptMirror(e);
       return false;
     }
-    const err = toQuireError(e, 'sync');
-    const failed = err.code === 'token-rejected' ? 'token-rejected' : err.code === 'offline' ? 'offline' : 'error';
+    const err = toQuireError(e, 'sync', state.folder);
+    const plain = describeError(explainStorageError(e, state.folder));
     const message =
-      failed === 'offline'
-        ? 'Offline: the API cannot be reached. Your edits and review actions are kept and sent when it is back.'
-        : failed === 'token-rejected'
-          ? 'The API rejected your token. Sign out and sign in with a new token.'
-          : `Sync failed: ${describeError(e)}`;
-    state.mirror.log.add(failed === 'offline' ? 'retry' : 'error', message);
-    status.update({ ...idleState(), state: failed, message });
+      err.code === 'offline'
+        ? 'Offline: the API cannot be reached.'
+        : err.code === 'token-rejected'
+          ? `The API rejected the token (${plain}).`
+          : `Sync failed: ${plain}`;
+    status.setFailure({ kind: err.code === 'offline' ? 'offline' : err.code === 'token-rejected' ? 'token-rejected' : 'error', message: plain });
+    try {
+      state.mirror.log.add(err.code === 'offline' ? 'retry' : 'error', message);
+    } catch {
+      // The mirror itself may be what failed (a full disk, another writer): the line beside the state says so.
+    }
+    // The engine recorded the failed attempt in the mirror: the state (offline, a rejected token, a failed sync) comes
+    // from there. A failure it may not have been able to record (the mirror itself failing) is also said beside it.
+    if (err.code !== 'offline' && err.code !== 'token-rejected') status.update({ message });
+    refresh();
     state.log(`sync: ${describeError(e)}`);
     return false;
   }
@@ -180,8 +185,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     const moved = Mirror.setAsideAfter(state.mirror, state.folder, e);
     state.mirror = Mirror.open(state.folder, { ifCorrupt: 'set-aside' });
     connectCore(state);
-    status.update(settled());
     announce(moved.notice);
+    await status.refresh();
     state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
     await schedule();
   }
@@ -194,14 +199,20 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       ownWrites,
       // 0: no automatic cycles (tests drive them); otherwise the watcher and the interval.
       intervalMs: every,
-      paused: status.get().paused,
+      paused: pausedSince(state.mirror) !== null,
       signal: state.abort.signal,
-      onCycleStart: () => status.update({ state: 'syncing', progress: null, message: notice }),
-      onReport: (report) => {
-        status.update({ ...idleState(), lastCycleAt: new Date().toISOString(), message: heldMessage(report) ?? notice });
+      onCycleStart: () => {
+        status.update({ progress: null, message: notice });
+        status.setSyncing(true);
+      },
+      onReport: () => {
+        status.setSyncing(false);
+        status.update({ message: notice });
         notice = null;
+        refresh();
         state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
       },
+      onRecorded: refresh,
       onError,
     });
 
@@ -243,25 +254,31 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     schedule,
     halt,
     announce,
-    idleState,
-    settled,
+    chosen: () => {
+      if (!state.token || pausedSince(state.mirror) !== null) return;
+      userAsked = true; // its change requests and comments too, not at the review cadence
+      void request();
+    },
     handlers: {
       'sync.status': () => status.get(),
-      'sync.now': () => {
+      'sync.now': async () => {
         needApi(state);
-        if (status.get().paused) {
-          status.update({ paused: false });
+        if (pausedSince(state.mirror) !== null) {
+          setPaused(state.mirror, false);
           scheduler?.resume();
         }
         userAsked = true;
         void request();
+        await status.refresh();
         return status.get();
       },
-      'sync.setPaused': ({ paused }) => {
-        status.update({ paused, ...(paused && status.get().state !== 'syncing' ? { state: 'paused' as const } : {}) });
+      'sync.setPaused': async ({ paused }) => {
+        // The folder records it: every host opening the folder (and \`quire status\`) sees it paused.
+        setPaused(state.mirror, paused);
         if (paused) scheduler?.pause();
         else scheduler?.resume();
-        if (!paused) status.update(state.token ? idleState() : settled());
+        await status.refresh();
+        state.events.changed('catalog');
         return status.get();
       },
     },

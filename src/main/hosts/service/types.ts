@@ -5,7 +5,8 @@ import type { TokenStore } from '../../core/secrets';
 export interface HostCapabilities {
   kind: HostKind;
   openExternal(url: string): Promise<void>;
-  openPath(path: string): Promise<void>;
+  /** Opens a file or folder with the desktop's default app; absent where there is none to reach (a browser cannot start local apps). */
+  openPath?(path: string): Promise<void>;
   /** A native folder picker; absent where there is none (the web host). */
   chooseFolder?(): Promise<string | null>;
 }

@@ -12,7 +12,7 @@ export function openerCommand(platform: NodeJS.Platform, target: string): { comm
   return { command: 'xdg-open', args: [target] };
 }
 
-/** Hands a URL or path to the desktop's default handler (the web host runs on the user's machine). */
+/** Hands a URL to the desktop's default handler (the web host runs on the user's machine). */
 function openDetached(target: string): Promise<void> {
   const { command, args } = openerCommand(process.platform, target);
   return new Promise((resolve, reject) => {
@@ -25,9 +25,6 @@ function openDetached(target: string): Promise<void> {
   });
 }
 
-export function systemOpener(): { openExternal(url: string): Promise<void>; openPath(path: string): Promise<void> } {
-  return {
-    openExternal: (url) => openDetached(checkExternalUrl(url)),
-    openPath: (path) => openDetached(path),
-  };
+export function systemOpener(): { openExternal(url: string): Promise<void> } {
+  return { openExternal: (url) => openDetached(checkExternalUrl(url)) };
 }

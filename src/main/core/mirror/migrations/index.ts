@@ -8,8 +8,10 @@ import { twoWaySync } from './v10-two-way-sync';
 import { structuredHolds } from './v11-structured-holds';
 import { folderTree } from './v12-folder-tree';
 import { searchAndHistory } from './v13-search-history';
+import { reviewLifecycle } from './v14-review-lifecycle';
+import { syncState } from './v16-sync-state';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
 
-export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds, folderTree, searchAndHistory];
+export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds, folderTree, searchAndHistory, reviewLifecycle, syncState];

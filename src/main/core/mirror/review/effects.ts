@@ -6,7 +6,13 @@
 import type { ActionKind, ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReaction, RemoteReply, RemoteUser } from './types';
 
 /** Actions on a change request (the others act on a comment or a reply). */
-export const CHANGE_REQUEST_KINDS: ReadonlySet<ActionKind> = new Set<ActionKind>(['editChangeRequest', 'updateFromMain', 'merge']);
+export const CHANGE_REQUEST_KINDS: ReadonlySet<ActionKind> = new Set<ActionKind>([
+  'editChangeRequest',
+  'updateFromMain',
+  'merge',
+  'requestReviewer',
+  'removeReviewer',
+]);
 
 function withReaction(reactions: RemoteReaction[] | undefined, emoji: string, me: RemoteUser, add: boolean, at: string): RemoteReaction[] {
   const list = (reactions ?? []).map((r) => ({ ...r, users: [...r.users] }));
@@ -50,6 +56,10 @@ export function applyToComment(comment: RemoteComment | null, a: ActionRecord, m
   switch (a.kind) {
     case 'reply':
       return { ...comment, replies: (comment.replies ?? 0) + 1 };
+    case 'deleteComment':
+      return null;
+    case 'deleteReply':
+      return { ...comment, replies: Math.max(0, (comment.replies ?? 0) - 1) };
     case 'editComment':
       return { ...comment, body: { markdown: a.payload.body ?? '' }, editedAt: at };
     case 'resolve':
@@ -75,6 +85,8 @@ export function applyToReply(reply: RemoteReply | null, a: ActionRecord, me: Rem
   }
   if (!reply) return null;
   switch (a.kind) {
+    case 'deleteReply':
+      return null;
     case 'editReply':
       return { ...reply, body: { markdown: a.payload.body ?? '' }, editedAt: at };
     case 'addReaction':

@@ -150,6 +150,7 @@ export class ReviewQueries {
       replyCount: r[11],
       reactions: r[12] === '[]' ? [] : reactionsOf(r[12], meId),
       pending: r[13] === 1,
+      mine: r[5] === meId,
     }));
   }
 
@@ -183,6 +184,7 @@ export class ReviewQueries {
         editedAt: r.edited_at,
         reactions: r.reactions === '[]' ? [] : reactionsOf(r.reactions, meId),
         pending: r.pending === 1,
+        mine: r.author_id === meId,
       });
     }
     return out;

@@ -15,6 +15,7 @@ import { statementCache } from './statements';
 import type { ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReaction, RemoteReply, RemoteUser } from './types';
 
 const ME_KEY = 'review.me';
+const REFRESHED_KEY = 'review.refreshedAt';
 /** Used for optimistic authorship before the signed-in user is known. */
 const UNKNOWN_ME: RemoteUser = { id: 'me', displayName: 'You' };
 
@@ -69,7 +70,7 @@ export class ReviewStore {
   setMe(user: RemoteUser): void {
     this.sql(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(
       ME_KEY,
-      JSON.stringify({ id: user.id, displayName: user.displayName ?? user.email ?? user.id }),
+      JSON.stringify({ id: user.id, displayName: user.displayName ?? user.email ?? user.id, ...(user.email ? { email: user.email } : {}) }),
     );
     this.cachedMe = undefined;
     this.rememberUser(user);
@@ -198,15 +199,21 @@ export class ReviewStore {
     return r && { spaceId: r.space_id, changeRequestId: r.change_request_id };
   }
 
-  /** Rewrites a comment's effective columns; creates the row for one posted offline, drops one that no longer exists. */
-  materializeComment(id: string, known?: RemoteComment): void {
+  /**
+   * Rewrites a comment's effective columns; creates the row for one posted offline, drops one
+   * that no longer exists. A comment whose deletion is pending leaves the views and search but
+   * keeps its server copy (and its replies), so a withdrawn or refused deletion brings it back;
+   * `where` says where it lives when its row must come back.
+   */
+  materializeComment(id: string, known?: RemoteComment, where?: { spaceId: string; changeRequestId: string | null }): void {
     const server = known ?? this.serverComment(id);
     const pending = this.actions.pendingFor('comment_id', id);
     const me = this.me();
     let c: RemoteComment | null = server;
     for (const a of pending) c = applyToComment(c, a, me);
     if (!c) {
-      this.deleteCommentsWhere(`id = ?`, id);
+      if (server) this.hideComment(id);
+      else this.deleteCommentsWhere(`id = ?`, id);
       return;
     }
     const create = pending.find((a) => a.kind === 'postComment');
@@ -217,6 +224,19 @@ export class ReviewStore {
         create.changeRequestId,
         c.postedAt,
       );
+    }
+    const shown = this.commentLocation(id) !== undefined;
+    if (!shown && server) {
+      // Back from a deletion that was withdrawn or refused: its row, and its replies in search, return.
+      const spaceId = where?.spaceId ?? server.target?.space;
+      if (!spaceId) return;
+      this.sql(`INSERT OR IGNORE INTO comments (id, space_id, change_request_id, body, posted_at, on_server) VALUES (?, ?, ?, '', ?, 1)`).run(
+        id,
+        spaceId,
+        where?.changeRequestId ?? server.target?.changeRequest ?? null,
+        server.postedAt,
+      );
+      for (const replyId of this.replyIdsOf(id)) this.materializeReply(replyId);
     }
     this.sql(
       `UPDATE comments SET page_id = ?, node_id = ?, author_id = ?, body = ?, resolved = ?, posted_at = ?, edited_at = ?,
@@ -239,8 +259,8 @@ export class ReviewStore {
       pending.some((a) => a.replyId === null) ? 1 : 0,
       id,
     );
-    const where = this.commentLocation(id);
-    if (where) this.search.indexComment({ id, spaceId: where.spaceId, author: authorName(c.postedBy), body: c.body?.markdown ?? '' });
+    const location = this.commentLocation(id);
+    if (location) this.search.indexComment({ id, spaceId: location.spaceId, author: authorName(c.postedBy), body: c.body?.markdown ?? '' });
   }
 
   setRepliesFingerprint(commentId: string, fingerprint: string | null): void {
@@ -263,6 +283,34 @@ export class ReviewStore {
     this.sql(`DELETE FROM comment_sources WHERE id = ?`).run(id);
     this.sql(`UPDATE comments SET on_server = 0 WHERE id = ?`).run(id);
     this.materializeComment(id);
+  }
+
+  /** A comment whose deletion is pending: out of the views and out of search, its server copy and replies kept. */
+  private hideComment(id: string): void {
+    this.search.removeComment(id);
+    for (const replyId of this.replyIdsOf(id)) this.search.removeReply(replyId);
+    this.sql(`DELETE FROM comments WHERE id = ?`).run(id);
+  }
+
+  private replyIdsOf(commentId: string): string[] {
+    return (this.sql(`SELECT id FROM replies WHERE comment_id = ?`).all(commentId) as { id: string }[]).map((r) => r.id);
+  }
+
+  /** The server deleted the comment (our deletion went through): it goes, with its replies. */
+  deleteComment(id: string): void {
+    this.deleteCommentsWhere(`id = ?`, id);
+    this.search.removeComment(id);
+    for (const replyId of this.replyIdsOf(id)) this.search.removeReply(replyId);
+    this.sql(`DELETE FROM reply_sources WHERE id IN (SELECT id FROM replies WHERE comment_id = ?)`).run(id);
+    this.sql(`DELETE FROM replies WHERE comment_id = ?`).run(id);
+    this.sql(`DELETE FROM comment_sources WHERE id = ?`).run(id);
+  }
+
+  /** The server deleted the reply (our deletion went through). */
+  deleteReply(id: string): void {
+    this.sql(`DELETE FROM reply_sources WHERE id = ?`).run(id);
+    this.sql(`DELETE FROM replies WHERE id = ?`).run(id);
+    this.search.removeReply(id);
   }
 
   private deleteCommentsWhere(where: string, arg: string): void {
@@ -289,6 +337,11 @@ export class ReviewStore {
     return r ? (JSON.parse(r.json) as RemoteReply) : null;
   }
 
+  /** The comment a reply belongs to, if the mirror has the reply. */
+  replyComment(id: string): string | null {
+    return (this.sql(`SELECT comment_id FROM replies WHERE id = ?`).get(id) as { comment_id: string } | undefined)?.comment_id ?? null;
+  }
+
   replyExists(id: string): boolean {
     return this.sql(`SELECT 1 FROM replies WHERE id = ?`).get(id) !== undefined;
   }
@@ -304,13 +357,15 @@ export class ReviewStore {
     this.materializeReply(id);
   }
 
-  materializeReply(id: string, known?: RemoteReply): void {
+  /** As materializeComment, for a reply; `where` names its comment when its row must come back. */
+  materializeReply(id: string, known?: RemoteReply, where?: { commentId: string; spaceId: string }): void {
     const server = known ?? this.serverReply(id);
     const pending = this.actions.pendingFor('reply_id', id);
     const me = this.me();
     let r: RemoteReply | null = server;
     for (const a of pending) r = applyToReply(r, a, me);
     if (!r) {
+      // A pending deletion keeps the server copy (reply_sources) for a withdrawal to bring back.
       this.sql(`DELETE FROM replies WHERE id = ?`).run(id);
       this.search.removeReply(id);
       return;
@@ -323,6 +378,13 @@ export class ReviewStore {
         create.spaceId,
         r.postedAt,
       );
+    } else if (server && where) {
+      this.sql(`INSERT OR IGNORE INTO replies (id, comment_id, space_id, body, posted_at, on_server) VALUES (?, ?, ?, '', ?, 1)`).run(
+        id,
+        where.commentId,
+        where.spaceId,
+        r.postedAt,
+      );
     }
     this.sql(`UPDATE replies SET author_id = ?, body = ?, posted_at = ?, edited_at = ?, reactions = ?, pending = ? WHERE id = ?`).run(
       r.postedBy?.id ?? null,
@@ -333,7 +395,10 @@ export class ReviewStore {
       pending.length > 0 ? 1 : 0,
       id,
     );
-    const row = this.sql(`SELECT comment_id, space_id FROM replies WHERE id = ?`).get(id) as { comment_id: string; space_id: string } | undefined;
+    // A reply of a comment whose deletion is pending stays out of search with it.
+    const row = this.sql(`SELECT comment_id, space_id FROM replies WHERE id = ? AND comment_id IN (SELECT id FROM comments)`).get(id) as
+      | { comment_id: string; space_id: string }
+      | undefined;
     if (row) this.search.indexReply({ id, commentId: row.comment_id, spaceId: row.space_id, author: authorName(r.postedBy), body: r.body?.markdown ?? '' });
   }
 
@@ -351,13 +416,13 @@ export class ReviewStore {
   }
 
   /** Re-applies pending actions to every row they touch (after the queue changed). */
-  materializeTargetsOf(a: Pick<ActionRecord, 'commentId' | 'replyId' | 'changeRequestId' | 'kind'>): void {
+  materializeTargetsOf(a: Pick<ActionRecord, 'commentId' | 'replyId' | 'changeRequestId' | 'kind' | 'spaceId'>): void {
     if (CHANGE_REQUEST_KINDS.has(a.kind)) {
       if (a.changeRequestId) this.materializeChangeRequest(a.changeRequestId);
       return;
     }
-    if (a.commentId) this.materializeComment(a.commentId);
-    if (a.replyId) this.materializeReply(a.replyId);
+    if (a.commentId) this.materializeComment(a.commentId, undefined, { spaceId: a.spaceId, changeRequestId: a.changeRequestId });
+    if (a.replyId) this.materializeReply(a.replyId, undefined, a.commentId ? { commentId: a.commentId, spaceId: a.spaceId } : undefined);
   }
 
   /** Ids of comments and replies the mirror holds from the server. */
@@ -391,6 +456,26 @@ export class ReviewStore {
     this.sql(`DELETE FROM comment_sources WHERE id IN (SELECT id FROM comments WHERE ${notKept})`).run(keepJson);
     this.sql(`DELETE FROM comments WHERE ${notKept}`).run(keepJson);
     this.sql(`DELETE FROM change_requests WHERE ${notKept}`).run(keepJson);
+  }
+
+  /** The merge rules that apply in a space (its own, else its organization's), as the server last sent them. */
+  mergeRules(spaceId: string): { type: string; rules?: { rule: string; users?: string[] }[] } | null {
+    type Rules = { type: string; rules?: { rule: string; users?: string[] }[] };
+    const r = this.sql(`SELECT json, organization_id FROM spaces WHERE id = ?`).get(spaceId) as { json: string; organization_id: string } | undefined;
+    if (!r) return null;
+    const own = (JSON.parse(r.json) as { mergeRules?: Rules }).mergeRules;
+    if (own && own.type !== 'inherit') return own;
+    const org = this.sql(`SELECT json FROM organizations WHERE id = ?`).get(r.organization_id) as { json: string } | undefined;
+    return org ? ((JSON.parse(org.json) as { mergeRules?: Rules }).mergeRules ?? null) : null;
+  }
+
+  /** When review state was last refreshed from the server (ISO), or null. */
+  refreshedAt(): string | null {
+    return this.meta(REFRESHED_KEY) ?? null;
+  }
+
+  setRefreshedAt(at: string): void {
+    this.sql(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(REFRESHED_KEY, at);
   }
 
   spacePermissions(spaceId: string): Record<string, boolean> | undefined {

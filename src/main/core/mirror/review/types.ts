@@ -30,7 +30,7 @@ export interface RemoteReply {
   editedAt?: string;
   reactions?: RemoteReaction[];
   body?: RemoteBody;
-  permissions?: { edit?: boolean; reply?: boolean };
+  permissions?: { edit?: boolean; reply?: boolean; delete?: boolean };
 }
 
 export interface RemoteComment extends RemoteReply {
@@ -64,6 +64,28 @@ export interface RemoteChangeRequest {
   revisionMerged?: string;
   comments?: number;
   outdated?: boolean;
+}
+
+/** A formal review of a change request (`ChangeRequestReview`). */
+export interface RemoteReview {
+  id: string;
+  reviewer: RemoteUser;
+  status: 'approved' | 'changes-requested' | string;
+  outdated?: boolean;
+  revision?: string;
+  requestedBy?: RemoteUser;
+  comment?: RemoteComment;
+  createdAt: string;
+  updatedAt?: string;
+}
+
+/** A review asked of a user or a team (`ChangeRequestRequestedReviewer`). */
+export interface RemoteRequestedReviewer {
+  kind?: 'user' | 'team' | string;
+  user?: RemoteUser;
+  team?: { id: string; title?: string };
+  requestedBy?: RemoteUser;
+  createdAt?: string;
 }
 
 /** A person as the mirror knows them: enough to show a name. */
@@ -100,6 +122,26 @@ export interface ChangeRequestView {
   pending: boolean;
 }
 
+export interface ReviewView {
+  id: string;
+  reviewer: Person;
+  status: 'approved' | 'changes-requested';
+  /** Superseded by a newer review or review request of the same reviewer. */
+  outdated: boolean;
+  /** The comment given with it, if any (markdown). */
+  comment: string | null;
+  at: string;
+}
+
+export interface RequestedReviewerView {
+  /** A user id, or `team:<id>` for a team. */
+  id: string;
+  displayName: string;
+  requestedBy: Person | null;
+  /** Asked, or withdrawn, by an action not sent yet. */
+  pending: 'add' | 'remove' | null;
+}
+
 export interface NeedingUser extends ChangeRequestView {
   reasons: ('review-requested' | 'outdated')[];
 }
@@ -113,6 +155,8 @@ export interface ReplyView {
   editedAt: string | null;
   reactions: Reaction[];
   pending: boolean;
+  /** Written by the signed-in user: theirs to edit or delete. */
+  mine: boolean;
 }
 
 export interface CommentView {
@@ -130,6 +174,8 @@ export interface CommentView {
   replyCount: number;
   reactions: Reaction[];
   pending: boolean;
+  /** Written by the signed-in user: theirs to edit or delete. */
+  mine: boolean;
 }
 
 export interface CommentFilter {
@@ -226,7 +272,11 @@ export type ActionKind =
   | 'reopen'
   | 'editChangeRequest'
   | 'updateFromMain'
-  | 'merge';
+  | 'merge'
+  | 'deleteComment'
+  | 'deleteReply'
+  | 'requestReviewer'
+  | 'removeReviewer';
 
 /** queued: not sent yet; sending: may have reached the server; done; refused by the server; dismissed by the user. */
 export type ActionState = 'queued' | 'sending' | 'done' | 'refused' | 'dismissed';
@@ -239,6 +289,10 @@ export interface ActionPayload {
   subject?: string;
   description?: unknown;
   status?: ChangeRequestStatusChange;
+  /** The user asked to review, or no longer asked. */
+  userId?: string;
+  /** That user's name when the action was taken (shown while pending). */
+  displayName?: string;
 }
 
 /** An action as stored in the mirror, with every id it touches resolved. */

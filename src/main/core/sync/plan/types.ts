@@ -238,7 +238,17 @@ export interface Held {
   /** SUMMARY.md lines: where, and the entry's title. */
   line?: number;
   title?: string;
-  reason: UnreadableReason | 'new-group' | 'new-link' | 'link-target' | 'group-removed' | 'link-removed' | 'asset-in-use' | 'unsafe';
+  reason:
+    | UnreadableReason
+    | 'new-group'
+    | 'new-link'
+    | 'link-target'
+    | 'group-removed'
+    | 'link-removed'
+    | 'asset-in-use'
+    | 'unsafe'
+    /** A page that exists only in a change request set aside (sync/targets.ts); `title` says what to do. */
+    | 'other-change-request';
 }
 
 export interface PlanStats {

@@ -10,9 +10,10 @@ import {
   versionListing,
 } from '../../../core/history';
 import type { Mirror } from '../../../core/mirror';
-import { dirFlag, flag, has, UsageError, type ParsedArgs } from '../args';
+import { countFlag, dirFlag, has, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 
 export interface HistoryJson {
@@ -40,31 +41,36 @@ export const REASON_WORDS: Record<HistoryReason, string> = {
 export async function history(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'openMirror'>): Promise<number> {
   const dir = dirFlag(args);
   const target = args.positionals[0];
-  if (args.positionals.length > 1) throw new UsageError('name one page: quire history <file or page id> --dir <folder>');
+  const keep = {
+    days: countFlag(args, 'keep-days', { min: 0, max: 36_500, unit: 'days', example: 90 }),
+    minVersions: countFlag(args, 'keep-versions', { min: 1, max: 100_000, unit: 'versions', example: 20 }),
+  };
   const mirror = ctx.openMirror(dir);
   try {
-    const retention = retentionFlags(args, mirror);
-    if (retention) {
+    if (keep.days !== undefined || keep.minVersions !== undefined) {
+      const current = mirror.history.retention();
+      const retention: Retention = { days: keep.days ?? current.days, minVersions: keep.minVersions ?? current.minVersions };
       mirror.history.setRetention(retention);
-      io.stderr(`This folder now keeps every version from the last ${retention.days} day(s), and at least the last ${retention.minVersions} of each page.`);
+      io.stderr(
+        `This folder now keeps every version from the last ${plural(retention.days, 'day')}, and at least the last ${plural(retention.minVersions, 'version')} of each page.`,
+      );
       if (target === undefined) return EXIT.ok;
     }
-    recordSyncedBaselines(mirror);
-    if (target === undefined) {
-      const pages = mirror.history.pages({ limit: 200 });
-      if (has(args, 'json')) io.stdout(JSON.stringify({ pages: pages.map((p) => pageJson(mirror, p)) }, null, 2));
-      else io.stdout(formatPages(mirror, pages));
-      return EXIT.ok;
-    }
-    const ref = findPage(mirror, dir, target);
-    const versions = mirror.history.versions(ref.spaceId, ref.pageKey);
-    const page = mirror.history.page(ref.spaceId, ref.pageKey);
-    if (has(args, 'json')) {
+    // History damaged (a table gone): made again, said on stderr, and read again.
+    const text = await mirror.withRepair(() => {
+      recordSyncedBaselines(mirror);
+      if (target === undefined) {
+        const pages = mirror.history.pages({ limit: 200 });
+        return has(args, 'json') ? JSON.stringify({ pages: pages.map((p) => pageJson(mirror, p)) }, null, 2) : formatPages(mirror, pages);
+      }
+      const ref = findPage(mirror, dir, target);
+      const versions = mirror.history.versions(ref.spaceId, ref.pageKey);
+      const page = mirror.history.page(ref.spaceId, ref.pageKey);
+      if (!has(args, 'json')) return formatVersions(mirror, ref, page, versions, target, dir);
       const json: HistoryJson = { page: refJson(mirror, ref, page), versions: versions.map(versionListing) };
-      io.stdout(JSON.stringify(json, null, 2));
-    } else {
-      io.stdout(formatVersions(mirror, ref, page, versions, target, dir));
-    }
+      return JSON.stringify(json, null, 2);
+    }, io.stderr);
+    io.stdout(text);
     return EXIT.ok;
   } catch (err) {
     if (err instanceof RangeError) throw new UsageError(err.message);
@@ -72,21 +78,6 @@ export async function history(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
   } finally {
     mirror.close();
   }
-}
-
-function retentionFlags(args: ParsedArgs, mirror: Mirror): Retention | null {
-  const days = flag(args, 'keep-days');
-  const versions = flag(args, 'keep-versions');
-  if (days === undefined && versions === undefined) return null;
-  const current = mirror.history.retention();
-  const whole = (raw: string, name: string) => {
-    if (!/^\d+$/.test(raw)) throw new UsageError(`--${name} must be a whole number (got "${raw}")`);
-    return Number(raw);
-  };
-  return {
-    days: days === undefined ? current.days : whole(days, 'keep-days'),
-    minVersions: versions === undefined ? current.minVersions : whole(versions, 'keep-versions'),
-  };
 }
 
 function refJson(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined): HistoryJson['page'] {
@@ -132,7 +123,9 @@ function formatPages(mirror: Mirror, pages: HistoryPage[]): string {
   const lines = ['Pages with history, latest change first:'];
   for (const p of pages) {
     const file = fileInSyncFolder(mirror, p.spaceId, p.path) ?? p.pageKey;
-    lines.push(`  ${when(p.lastAt)}  ${safeField(file)} — ${safeField(p.title ?? '(untitled)')}: ${p.versions} version(s), last ${REASON_WORDS[p.lastReason]}`);
+    lines.push(
+      `  ${when(p.lastAt)}  ${safeField(file)} — ${safeField(p.title ?? '(untitled)')}: ${plural(p.versions, 'version')}, last ${REASON_WORDS[p.lastReason]}`,
+    );
   }
   return lines.join('\n');
 }

@@ -1,4 +1,3 @@
-import { ApiClient } from '../../../core/api';
 import { flag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
@@ -14,7 +13,7 @@ export async function login(args: ParsedArgs, io: CliIo, ctx: CliContext): Promi
     io.stderr('No token on stdin. Paste your API token and press Ctrl-D, or pipe it in: quire login --api URL < token.txt');
     return EXIT.usage;
   }
-  const api = new ApiClient({ baseUrl: apiUrl, token, signal: io.signal, maxAttempts: 3 });
+  const api = ctx.client(apiUrl, token, { maxAttempts: 3 });
   const user = await api.call<{ displayName?: string; email?: string }>((c, params) => c.user.getAuthenticatedUser(params));
   await ctx.tokens.set(apiUrl, token);
   io.stdout(`Signed in to ${apiUrl} as ${safeField(user.displayName ?? user.email ?? 'unknown user')}; the token is in the OS keychain.`);

@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { CheckSetupError, hasMirror } from '../../../core/check';
 import { startPreview } from '../../preview';
-import { dirFlag, flag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, portFlag, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
+import { plural } from '../../../../shared/plural';
 
 /**
  * `quire preview --dir <folder> [--port N]`: the folder rendered as GitBook renders it, with
@@ -12,9 +13,7 @@ import { EXIT, type CliIo } from '../io';
  */
 export async function preview(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
   const dir = resolve(dirFlag(args));
-  const portFlag = flag(args, 'port');
-  const port = portFlag === undefined ? 0 : Number(portFlag);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);
+  const port = portFlag(args);
   const mirror = hasMirror(dir) ? ctx.openMirror(dir) : null;
   let server: Awaited<ReturnType<typeof startPreview>>;
   try {
@@ -32,7 +31,7 @@ export async function preview(args: ParsedArgs, io: CliIo, ctx: CliContext): Pro
   io.stdout(server.url);
   const pages = server.site.spaces.reduce((n, s) => n + s.files.filter((f) => f.kind === 'page').length, 0);
   io.stderr(
-    `Previewing ${dir} (${server.site.spaces.length} space(s), ${pages} pages). Open the address above (it holds this session's secret); saving a file updates the open page. Ctrl+C stops.`,
+    `Previewing ${dir} (${plural(server.site.spaces.length, 'space')}, ${plural(pages, 'page')}). Open the address above (it holds this session's secret); saving a file updates the open page. Ctrl+C stops.`,
   );
   if (!io.signal.aborted) await new Promise<void>((done) => io.signal.addEventListener('abort', () => done(), { once: true }));
   await server.close();

@@ -13,17 +13,19 @@ import { safeField } from '../terminal-text';
  */
 export async function restore(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'openMirror'>): Promise<number> {
   const dir = dirFlag(args);
-  const target = args.positionals[0];
-  if (target === undefined || args.positionals.length > 1) throw new UsageError('name one page: quire restore <file or page id> --version <n> --dir <folder>');
+  const target = args.positionals[0]!;
   const raw = requireFlag(args, 'version');
-  const version = Number(raw.replace(/^v/i, ''));
-  if (!Number.isInteger(version) || version < 1) throw new UsageError(`--version must be a version number from \`quire history\` (got "${raw}")`);
+  // `3` or `v3`, as history shows it; plain digits only (`1e3` is not version 1000).
+  const version = /^v?[0-9]{1,9}$/i.test(raw) ? Number(raw.replace(/^v/i, '')) : 0;
+  if (version < 1) throw new UsageError(`--version takes a version number from \`quire history\`, such as --version 3; got "${raw}".`, { usage: false });
   const mirror = ctx.openMirror(dir);
   try {
-    const result = await withFolderTurn(dir, 'quire restore', io, async () => {
-      recordSyncedBaselines(mirror);
-      return restoreVersion(mirror, dir, { target, version });
-    });
+    const result = await withFolderTurn(dir, 'quire restore', io, () =>
+      mirror.withRepair(() => {
+        recordSyncedBaselines(mirror);
+        return restoreVersion(mirror, dir, { target, version });
+      }, io.stderr),
+    );
     const file = safeField(result.file);
     if (result.outcome === 'unchanged') {
       io.stdout(`${file} already holds version ${version}; nothing to do.`);

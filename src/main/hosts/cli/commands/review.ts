@@ -1,9 +1,18 @@
 import type { ApiClient } from '../../../core/api';
 import type { Mirror } from '../../../core/mirror';
-import { ReviewService, type ActionRecord, type ChangeRequestView, type CommentView, type ReplyView } from '../../../core/review';
-import { dirFlag, has, type ParsedArgs } from '../args';
+import {
+  ReviewService,
+  type ActionRecord,
+  type ChangeRequestView,
+  type CommentView,
+  type InboxItem,
+  type InboxReason,
+  type ReplyView,
+} from '../../../core/review';
+import { dirFlag, has, switchFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
+import { tryApi } from '../review-lookup';
 import { safeField } from '../terminal-text';
 
 /** What the review and comment commands need from the CLI host. */
@@ -13,7 +22,26 @@ export interface ReviewCliContext {
   apiFor(mirror: Mirror): Promise<ApiClient>;
 }
 
+interface ReactionJson {
+  emoji: string;
+  count: number;
+  users: string[];
+  mine: boolean;
+}
+
 export interface ReviewJson {
+  /** When review data was last refreshed from the server (ISO), or null. */
+  refreshedAt: string | null;
+  inbox: {
+    key: string;
+    reasons: InboxReason[];
+    unread: boolean;
+    activityAt: string;
+    by: string | null;
+    spaceId: string;
+    changeRequest: { id: string; number: number; subject: string } | null;
+    commentId: string | null;
+  }[];
   changeRequests: { spaceId: string; id: string; number: number; subject: string; status: string; outdated: boolean }[];
   comments: {
     id: string;
@@ -23,22 +51,34 @@ export interface ReviewJson {
     author: string | null;
     body: string;
     status: 'open' | 'resolved';
-    replies: { id: string; author: string | null; body: string; pending: boolean }[];
+    reactions: ReactionJson[];
+    replies: { id: string; author: string | null; body: string; reactions: ReactionJson[]; pending: boolean }[];
     pending: boolean;
   }[];
 }
 
-/** The API client when one can be had; otherwise why not. */
-export async function tryApi(ctx: ReviewCliContext, mirror: Mirror): Promise<{ api: ApiClient | null; why: string | null }> {
-  try {
-    return { api: await ctx.apiFor(mirror), why: null };
-  } catch (err) {
-    return { api: null, why: errorMessage(err) };
-  }
-}
+const reactionsJson = (list: CommentView['reactions']): ReactionJson[] =>
+  list.map((r) => ({ emoji: r.emoji, count: r.count, users: r.users.map((u) => u.displayName), mine: r.mine }));
 
-function reviewJson(changeRequests: ChangeRequestView[], comments: CommentView[], replies: Map<string, ReplyView[]>): ReviewJson {
+function reviewJson(
+  refreshedAt: string | null,
+  inbox: InboxItem[],
+  changeRequests: ChangeRequestView[],
+  comments: CommentView[],
+  replies: Map<string, ReplyView[]>,
+): ReviewJson {
   return {
+    refreshedAt,
+    inbox: inbox.map((i) => ({
+      key: i.key,
+      reasons: i.reasons,
+      unread: i.unread,
+      activityAt: i.activityAt,
+      by: i.by?.displayName ?? null,
+      spaceId: i.spaceId,
+      changeRequest: i.changeRequest ? { id: i.changeRequest.id, number: i.changeRequest.number, subject: i.changeRequest.subject } : null,
+      commentId: i.comment?.id ?? null,
+    })),
     changeRequests: changeRequests.map((cr) => ({
       spaceId: cr.spaceId,
       id: cr.id,
@@ -55,35 +95,52 @@ function reviewJson(changeRequests: ChangeRequestView[], comments: CommentView[]
       author: c.author?.displayName ?? null,
       body: c.body,
       status: c.status,
-      replies: (replies.get(c.id) ?? []).map((r) => ({ id: r.id, author: r.author?.displayName ?? null, body: r.body, pending: r.pending })),
+      reactions: reactionsJson(c.reactions),
+      replies: (replies.get(c.id) ?? []).map((r) => ({
+        id: r.id,
+        author: r.author?.displayName ?? null,
+        body: r.body,
+        reactions: reactionsJson(r.reactions),
+        pending: r.pending,
+      })),
       pending: c.pending,
     })),
   };
 }
 
 /**
- * `quire review --dir <folder> [--json]`: open change requests and unresolved
- * comments. When the API is reachable it first sends queued actions and
- * refreshes; otherwise it lists what the mirror holds and says so on stderr.
+ * `quire review --dir <folder> [--json] [--mark-read]`: the inbox (what asks something of you,
+ * new first), open change requests and unresolved comments. When the API is reachable it first
+ * sends queued actions and refreshes; otherwise it lists what the mirror holds and says since
+ * when. The text form marks the inbox read once shown; `--json` leaves the marks unless given
+ * `--mark-read`.
  */
 export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): Promise<number> {
   const dir = dirFlag(args);
+  const markRead = switchFlag(args, 'mark-read');
   const mirror = ctx.openMirror(dir);
   try {
     const review = new ReviewService(mirror);
     const { api, why } = await tryApi(ctx, mirror);
+    const local = (reason: string) => {
+      const at = review.refreshedAt();
+      io.stderr(
+        `Showing the local mirror, ${at ? `last refreshed ${at.slice(0, 16).replace('T', ' ')} UTC` : 'never refreshed from the server'} (${safeField(reason)})`,
+      );
+    };
     if (api) {
       try {
-        const { replay, refresh } = await review.sync(api, { signal: io.signal });
-        if (!refresh) io.stderr(`Showing the local mirror: ${replay.stoppedBy}`);
+        const { replay, refresh } = await mirror.withRepair(() => review.sync(api, { signal: io.signal }), io.stderr);
+        if (!refresh) local(replay.stoppedBy ?? 'the API is not reachable');
       } catch (err) {
         if (io.signal.aborted) throw err;
-        io.stderr(`Showing the local mirror: ${errorMessage(err)}`);
+        local(errorMessage(err));
       }
     } else {
-      io.stderr(`Showing the local mirror (${why})`);
+      local(why ?? 'no API');
     }
 
+    const inbox = review.inbox();
     const changeRequests = review.changeRequests({ statuses: ['open'] });
     const comments = review.unresolvedComments();
     const replies = review.repliesFor(comments.map((c) => c.id));
@@ -91,10 +148,13 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
       for (const a of review.refusedActions()) {
         io.stderr(`Refused by the server: ${a.kind} on ${a.replyId ?? a.commentId ?? a.changeRequestId} — ${safeField(a.message)}`);
       }
-      io.stdout(JSON.stringify(reviewJson(changeRequests, comments, replies), null, 2));
+      io.stdout(JSON.stringify(reviewJson(review.refreshedAt(), inbox, changeRequests, comments, replies), null, 2));
+      if (markRead) review.markRead('all');
       return EXIT.ok;
     }
-    io.stdout(formatText(changeRequests, comments, replies, review.refusedActions()));
+    io.stdout(formatText(mirror, inbox, changeRequests, comments, replies, review.refusedActions()));
+    // Looking counts as reading: what was shown is not new the next time.
+    review.markRead(inbox.map((i) => i.key));
     return EXIT.ok;
   } finally {
     mirror.close();
@@ -102,14 +162,54 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
 }
 
 /** The first line of a comment, shortened, safe for a terminal. */
-function firstLine(text: string, max = 80): string {
+export function firstLine(text: string, max = 80): string {
   const line = text.trim().split('\n')[0] ?? '';
   return safeField(line.length > max ? `${line.slice(0, max - 1)}…` : line);
 }
 
-function formatText(changeRequests: ChangeRequestView[], comments: CommentView[], replies: Map<string, ReplyView[]>, refused: ActionRecord[]): string {
+const REASON_WORDS: Record<InboxReason, string> = {
+  'review-requested': 'your review is requested',
+  reviewed: 'reviewed',
+  'comment-on-my-change-request': 'on your change request',
+  'comment-on-my-page': 'on a page you edited',
+  mention: 'mentions you',
+  'reply-to-me': 'replies to you',
+};
+
+function inboxLine(mirror: Mirror, i: InboxItem): string {
+  const mark = i.unread ? 'new ' : '    ';
+  const when = i.activityAt.slice(0, 16).replace('T', ' ');
+  const why = i.reasons.map((r) => REASON_WORDS[r]).join(', ');
+  const by = safeField(i.by?.displayName ?? 'someone');
+  if (!i.comment) {
+    const cr = i.changeRequest!;
+    return `  ${mark}#${cr.number} ${safeField(cr.subject) || '(no subject)'} — ${why} (${by}, ${when})`;
+  }
+  const page = i.comment.pageId ? mirror.content.page(i.spaceId, i.comment.pageId)?.title : null;
+  const where = [page ? `“${safeField(page)}”` : null, i.changeRequest ? `#${i.changeRequest.number}` : null].filter(Boolean).join(' in ') || 'main content';
+  const latest = [i.comment, ...i.replies].filter((p) => p.author?.displayName === i.by?.displayName).at(-1) ?? i.comment;
+  return `  ${mark}${safeField(i.comment.id)} on ${where} — ${why}: ${by}: ${firstLine(latest.body, 60)} (${when})`;
+}
+
+function reactionsText(list: CommentView['reactions']): string {
+  if (list.length === 0) return '';
+  return `  [${list.map((r) => `${r.emoji} ${r.count}: ${r.users.map((u) => safeField(u.displayName)).join(', ')}`).join('; ')}]`;
+}
+
+function formatText(
+  mirror: Mirror,
+  inbox: InboxItem[],
+  changeRequests: ChangeRequestView[],
+  comments: CommentView[],
+  replies: Map<string, ReplyView[]>,
+  refused: ActionRecord[],
+): string {
   const numberOf = new Map(changeRequests.map((cr) => [cr.id, cr.number]));
   const lines: string[] = [];
+  const unread = inbox.filter((i) => i.unread).length;
+  lines.push(inbox.length ? `Inbox (${inbox.length}, ${unread} new):` : 'Inbox: nothing asks for you.');
+  for (const i of inbox) lines.push(inboxLine(mirror, i));
+  lines.push('');
   lines.push(changeRequests.length ? `Open change requests (${changeRequests.length}):` : 'No open change requests.');
   for (const cr of changeRequests) {
     const notes = [cr.outdated ? 'outdated' : '', cr.reviewRequested ? 'review requested' : '', cr.pending ? 'pending' : ''].filter(Boolean);
@@ -121,12 +221,15 @@ function formatText(changeRequests: ChangeRequestView[], comments: CommentView[]
   lines.push(comments.length ? `Unresolved comments (${comments.length}):` : 'No unresolved comments.');
   for (const c of comments) {
     const where = c.changeRequestId ? `change request #${numberOf.get(c.changeRequestId) ?? c.changeRequestId}` : 'main content';
-    const page = c.pageId ? `, page ${c.pageId}` : '';
+    const pageTitle = c.pageId ? mirror.content.page(c.spaceId, c.pageId)?.title : undefined;
+    const page = c.pageId ? `, page ${pageTitle ? `“${pageTitle}”` : c.pageId}` : '';
     lines.push(
-      `  ${safeField(c.id)}${c.pending ? ' (pending)' : ''} — ${safeField(c.author?.displayName ?? 'unknown')} on ${safeField(where)}${safeField(page)}: ${firstLine(c.body)}`,
+      `  ${safeField(c.id)}${c.pending ? ' (pending)' : ''} — ${safeField(c.author?.displayName ?? 'unknown')} on ${safeField(where)}${safeField(page)}: ${firstLine(c.body)}${reactionsText(c.reactions)}`,
     );
     for (const r of replies.get(c.id) ?? []) {
-      lines.push(`      ↳ ${safeField(r.author?.displayName ?? 'unknown')}${r.pending ? ' (pending)' : ''}: ${firstLine(r.body, 70)}`);
+      lines.push(
+        `      ↳ ${safeField(r.author?.displayName ?? 'unknown')}${r.pending ? ' (pending)' : ''}: ${firstLine(r.body, 70)}${reactionsText(r.reactions)}`,
+      );
     }
   }
   if (refused.length > 0) {

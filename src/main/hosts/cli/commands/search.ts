@@ -1,8 +1,19 @@
 import type { Mirror } from '../../../core/mirror';
-import { type FolderSearchHit, indexNewSpaces, SEARCH_KINDS, type SearchKind, searchFolder, type SnippetPart } from '../../../core/search';
-import { dirFlag, flag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
+import {
+  checkQuerySize,
+  type FolderSearchHit,
+  indexNewSpaces,
+  SEARCH_KINDS,
+  type SearchKind,
+  SearchQueryTooLargeError,
+  searchFolder,
+  type SnippetPart,
+} from '../../../core/search';
+import { prefixLastWord } from '../../../../shared/search-query';
+import { countFlag, dirFlag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
+import { plural } from '../../../../shared/plural';
 import { safeField, safeLine } from '../terminal-text';
 
 export interface SearchJson {
@@ -32,13 +43,14 @@ const DEFAULT_LIMIT = 20;
 /**
  * `quire search <terms> --dir <folder> [--space <id>] [--kind page|comment|reply]... [--limit <n>] [--json]`:
  * pages and comments of the folder, offline. Terms are FTS5 syntax ("a phrase", prefix*,
- * title:word, OR, NOT); anything else is searched as plain words.
+ * title:word, OR, NOT); anything else is searched as plain words. A bare last word is also a
+ * prefix, as in the app's search box (one rule: shared/search-query.ts).
  */
 export async function search(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'openMirror'>): Promise<number> {
   const dir = dirFlag(args);
   const query = args.positionals.join(' ').trim();
   if (query === '') throw new UsageError('say what to search for: quire search <terms> --dir <folder>');
-  const limit = parseLimit(flag(args, 'limit'));
+  const limit = countFlag(args, 'limit', { min: 1, max: 200, example: 50 }) ?? DEFAULT_LIMIT;
   const kinds = (args.flags.get('kind') ?? []).map((k) => {
     if (!(SEARCH_KINDS as readonly string[]).includes(k)) throw new UsageError(`--kind must be one of ${SEARCH_KINDS.join(', ')} (got "${k}")`);
     return k as SearchKind;
@@ -49,8 +61,10 @@ export async function search(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 
     if (spaceId !== undefined && !mirror.catalog.space(spaceId)) {
       throw new UsageError(`no space ${spaceId} in ${dir}; \`quire status --dir ${dir}\` lists the synced spaces`);
     }
-    await catchUp(mirror, dir, io);
-    const hits = searchFolder(mirror, query, { spaceId, limit, ...(kinds.length > 0 ? { kinds } : {}) });
+    const hits = await mirror.withRepair(async () => {
+      await catchUp(mirror, dir, io);
+      return find(mirror, query, { spaceId, limit, ...(kinds.length > 0 ? { kinds } : {}) });
+    }, io.stderr);
     if (has(args, 'json')) {
       io.stdout(JSON.stringify({ query, results: hits.map(toJson) } satisfies SearchJson, null, 2));
     } else {
@@ -62,17 +76,24 @@ export async function search(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 
   }
 }
 
-function parseLimit(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 200) throw new UsageError(`--limit must be a whole number from 1 to 200 (got "${raw}")`);
-  return n;
+/** The folder's results for what was typed; a query too large to search is a usage error (one line: what was too large). */
+function find(mirror: Mirror, query: string, options: Parameters<typeof searchFolder>[2]): FolderSearchHit[] {
+  try {
+    checkQuerySize(query); // as typed: the size said is the size given
+    return searchFolder(mirror, prefixLastWord(query), options);
+  } catch (err) {
+    if (err instanceof SearchQueryTooLargeError) throw new UsageError(err.message, { usage: false });
+    throw err;
+  }
 }
 
-/** Spaces synced before search existed are indexed from their files once. */
+/** Spaces synced before search existed are indexed from their files once (a long read on a large folder: it says so first). */
 async function catchUp(mirror: Mirror, dir: string, io: CliIo): Promise<void> {
+  const spaces = mirror.catalog.selectedSpaces().filter((s) => s.folder && !mirror.search.spaceIndexed(s.id));
+  if (spaces.length === 0) return;
+  io.stderr(`Indexing ${plural(spaces.length, 'space')} for search (once per space)…`);
   const pages = await indexNewSpaces(mirror, dir);
-  if (pages > 0) io.stderr(`Indexed ${pages} page(s) for search (once per space).`);
+  io.stderr(`Indexed ${plural(pages, 'page')} for search.`);
 }
 
 function flatten(parts: SnippetPart[]): { snippet: string; highlights: [number, number][] } {
@@ -103,7 +124,8 @@ const marked = (parts: SnippetPart[]) => parts.map((p) => (p.match ? `[${safeLin
 
 function formatText(query: string, hits: FolderSearchHit[], limit: number): string {
   if (hits.length === 0) return `Nothing found for ${safeLine(query)}. Try fewer words, or a prefix such as inst*.`;
-  const lines = [`${hits.length === limit ? `First ${hits.length}` : hits.length} result(s) for ${safeLine(query)}:`];
+  const found = plural(hits.length, 'result');
+  const lines = [`${hits.length === limit ? `First ${found}` : found} for ${safeLine(query)}:`];
   for (const h of hits) {
     if (h.kind === 'page') {
       lines.push(`  ${safeField(h.file ?? h.path)} — ${safeField(h.title || '(untitled)')}${h.pageId === null ? ' (new, not pushed yet)' : ''}`);

@@ -2,23 +2,47 @@ import { join } from 'node:path';
 import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
-import { heldMessage } from '../messages';
+import { heldMessage, stateAction } from '../messages';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
-import { deletedAssets, describeDeviation, type PathDeviation, pathDeviations, pendingEdits as detectPendingEdits } from '../../../core/sync';
+import { type ChangeRequestTarget, changeRequestTarget, deletedAssets, describeDeviation, type PathDeviation, pathDeviations } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
-import { CorruptMirrorError, isCorruptionError, type Mirror } from '../../../core/mirror';
+import { CorruptMirrorError, describeHolder, folderBusy, isCorruptionError, type Mirror } from '../../../core/mirror';
+import { readSyncFacts, spaceSelection, type StateReason, type SyncStateName, syncState } from '../../../core/status';
+import { SYNC_STATE_WORDS } from '../../../../shared/sync-state';
+
+/** The change request Quire writes a space's edits into, with the pages it holds. */
+export interface HeldEdits {
+  id: string;
+  number: number | null;
+  subject: string;
+  /** Files of the pages it holds (as they were pushed; deleted pages by their last path). */
+  pages: { path: string | null; deleted: boolean }[];
+}
 
 export interface SpaceStatus {
   spaceId: string;
   title: string;
   folder: string | null;
+  state: SyncStateName;
+  reasons: StateReason[];
+  /** The last cycle of this space that reached the server and completed (ISO), or null. */
+  lastReachedServerAt: string | null;
+  /** Same as lastReachedServerAt (kept for scripts written before it). */
   lastSyncAt: string | null;
   lastError: string | null;
   pendingEdits: { modified: string[]; added: string[]; deleted: string[] };
   conflicts: { path: string; kind: string; remotePath: string | null }[];
+  /** Open change requests of the space: those the last review refresh saw, and the one holding your edits. */
   openChangeRequests: number;
-  /** The change request Quire writes this space's edits into, while it is open. */
-  changeRequest: { id: string; number: number | null; subject: string; pages: number } | null;
+  /** The change request Quire writes this space's edits into, while it is open, with its pages. */
+  changeRequest: (HeldEdits & { pageCount: number }) | null;
+  /**
+   * Which change request receives this space's edits: `open` (#number), `new` (the next push opens
+   * the one `quire cr new` asked for), `none` (the next push opens one); `chosen` when the user chose it;
+   * `setAside`: change requests of the space the pushes went to before (`quire cr use` brings one back).
+   */
+  target: Omit<ChangeRequestTarget, 'spaceId'>;
   /** Set when sync stopped before deleting most of the space (the mass-delete fail-safe): what to do. */
   held: string | null;
   /** The same hold, counted: pages it would delete on the server (localDeletes) and here (remoteDeletes), of how many. */
@@ -35,7 +59,11 @@ export interface SpaceStatus {
   deviations: PathDeviation[];
 }
 
-/** `quire status --dir DIR [--json]`: per space, last sync, pending edits, conflicts, open change requests. */
+/**
+ * `quire status --dir DIR [--json]`: the folder's sync state (core/status, the same the app shows)
+ * with its reasons and what to do about each, then per space: last sync, pending edits,
+ * conflicts, the change request holding your edits, what was refused or stopped.
+ */
 export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
   const dir = dirFlag(args);
   const mirror = ctx.openMirror(dir);
@@ -50,67 +78,148 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   }
 
   async function report(mirror: Mirror): Promise<number> {
-    const spaces: SpaceStatus[] = [];
-    const store = mirror.outbox;
-    for (const s of mirror.catalog.selectedSpaces()) {
-      const pendingEdits = s.folder ? await detectPendingEdits(mirror, s.id, join(dir, s.folder)) : { modified: [], added: [], deleted: [] };
-      const cr = store.changeRequest(s.id);
-      const hold = store.hold(s.id);
-      spaces.push({
-        spaceId: s.id,
-        title: s.title,
-        folder: s.folder,
-        lastSyncAt: s.lastSyncAt,
-        lastError: s.lastError,
-        pendingEdits,
-        conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
-        openChangeRequests: mirror.review.openChangeRequestCount(s.id),
-        changeRequest: cr?.changeRequestId ? { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages: store.pushedPages(s.id).size } : null,
-        held: hold ? heldMessage(hold, s) : null,
-        hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
-        refused: [...store.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
-        deletedAssets: s.folder ? deletedAssets(mirror, s.id, join(dir, s.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
-        deviations: s.folder ? pathDeviations(mirror, s.id) : [],
-      });
-    }
+    const facts = await readSyncFacts(mirror, dir);
+    // A cycle running now holds the folder's lock (another `quire sync`, the app, `quire ui`).
+    const busy = folderBusy(dir);
+    const state = syncState(facts, { syncing: busy !== null, ...(busy ? { syncingBy: describeHolder(busy.holder) } : {}) });
     const apiUrl = mirror.catalog.getMeta(API_URL_META) ?? null;
+    const selection = spaceSelection(mirror);
+    const spaces: SpaceStatus[] = facts.spaces.map((f, i) => {
+      const s = state.spaces[i]!;
+      const row = mirror.catalog.space(f.spaceId)!;
+      const cr = mirror.outbox.changeRequest(f.spaceId);
+      const held = heldEditsOf(mirror, f.spaceId, cr);
+      const open = new Set(
+        mirror.reviewQueries
+          .changeRequests({ spaceId: f.spaceId, statuses: ['open'] })
+          .map((c) => c.id)
+          .concat(held ? [held.id] : []),
+      );
+      return {
+        spaceId: f.spaceId,
+        title: f.title,
+        folder: f.folder,
+        state: s.state,
+        reasons: s.reasons,
+        lastReachedServerAt: s.lastReachedServerAt,
+        lastSyncAt: s.lastReachedServerAt,
+        lastError: row.lastError,
+        pendingEdits: f.pendingEdits,
+        conflicts: f.conflicts,
+        openChangeRequests: open.size,
+        changeRequest: held ? { ...held, pageCount: held.pages.length } : null,
+        target: (({ spaceId: _, ...rest }) => rest)(changeRequestTarget(mirror, f.spaceId)),
+        held: f.hold ? heldMessage(f.hold, f, dir) : null,
+        hold: f.hold,
+        refused: f.refused,
+        deletedAssets: f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
+        deviations: f.folder ? pathDeviations(mirror, f.spaceId) : [],
+      };
+    });
     if (has(args, 'json')) {
-      io.stdout(JSON.stringify({ apiUrl, spaces }, null, 2));
-    } else if (spaces.length === 0) {
-      io.stdout(`Nothing synced in ${dir} yet. Run: quire sync --api <url> --dir ${dir} --once`);
-    } else {
-      if (apiUrl) io.stdout(`API: ${safeField(apiUrl)} (remembered by this folder; its token is looked up for this address)`);
-      for (const s of spaces) io.stdout(formatSpace(s));
+      io.stdout(
+        JSON.stringify(
+          {
+            state: state.state,
+            reasons: state.reasons,
+            lastReachedServerAt: state.lastReachedServerAt,
+            offlineSince: state.offlineSince,
+            apiUrl,
+            selection: { mode: selection, spaceIds: facts.spaces.map((s) => s.spaceId) },
+            spaces,
+          },
+          null,
+          2,
+        ),
+      );
+      return EXIT.ok;
     }
+    const lines = [`State: ${SYNC_STATE_WORDS[state.state]}${stateDetail(state.state, state.lastReachedServerAt, state.editsWaiting)}`];
+    for (const r of state.reasons) {
+      lines.push(`  - ${safeField(r.message)}`);
+      const todo = stateAction(r, { dir, apiUrl, folder: facts.spaces.find((s) => s.spaceId === r.spaceId)?.folder ?? null });
+      if (todo) lines.push(`    to do: ${todo}`);
+    }
+    if (apiUrl) lines.push(`API: ${safeField(apiUrl)} (remembered by this folder; its token is looked up for this address)`);
+    lines.push(selectionLine(selection, spaces, dir));
+    io.stdout(lines.join('\n'));
+    for (const s of spaces) io.stdout(formatSpace(s));
     return EXIT.ok;
   }
 }
 
+function stateDetail(state: SyncStateName, lastReached: string | null, editsWaiting: number): string {
+  const last = lastReached ? ` — last sync ${lastReached}` : '';
+  if (state === 'paused') return ` — ${plural(editsWaiting, 'edit')} waiting${last}`;
+  return last;
+}
+
+function selectionLine(selection: 'all' | 'listed', spaces: SpaceStatus[], dir: string): string {
+  if (spaces.length === 0) return `Spaces: none chosen yet. Run \`quire sync --dir ${dir} --once\` (every space), or add --space <spaceId> for some.`;
+  const names = spaces.map((s) => `${safeField(s.title)} (${safeField(s.spaceId)})`).join(', ');
+  return selection === 'listed'
+    ? `Spaces: ${names} — remembered from --space (or the app); \`quire sync\` keeps to them, \`--all-spaces\` or other --space values change that.`
+    : `Spaces: ${names} — every space the token reaches (\`quire sync --space <spaceId>\` keeps to some).`;
+}
+
+/** The change request holding the space's edits while it is open, and its pages. */
+function heldEditsOf(mirror: Mirror, spaceId: string, cr: ReturnType<Mirror['outbox']['changeRequest']>): HeldEdits | null {
+  if (!cr?.changeRequestId) return null;
+  const pages = [...mirror.outbox.pushedPages(spaceId).values()]
+    .map((p) => ({ path: p.path, deleted: p.deleted }))
+    .sort((a, b) => (a.path ?? '').localeCompare(b.path ?? ''));
+  return { id: cr.changeRequestId, number: cr.number, subject: cr.subject, pages };
+}
+
+const SHOWN_PAGES = 10;
+
+/** Which change request receives the space's edits, in words. */
+function targetLine(s: SpaceStatus): string {
+  const t = s.target;
+  const chosen = t.chosen ? ' (chosen with `quire cr`)' : '';
+  if (t.state === 'open' || t.state === 'creating') {
+    return `  your edits go into change request #${t.number ?? '?'} “${safeField(t.subject ?? '')}” (${plural(t.pages, 'page')} so far)${chosen}`;
+  }
+  if (t.state === 'new')
+    return `  your next push opens a new change request${t.subject ? ` “${safeField(t.subject)}”` : ', its subject saying what it holds'}${chosen}`;
+  return '  your next push opens a change request, its subject saying what it holds';
+}
+
 function formatSpace(s: SpaceStatus): string {
   const edits = s.pendingEdits.modified.length + s.pendingEdits.added.length + s.pendingEdits.deleted.length;
+  const cr = s.changeRequest;
+  const crPages = cr
+    ? cr.pages
+        .slice(0, SHOWN_PAGES)
+        .map((p) => `    ${p.deleted ? 'deleted  ' : ''}${p.path === null ? '(a page without a file)' : safeField(p.path)}`)
+        .concat(cr.pages.length > SHOWN_PAGES ? [`    and ${cr.pages.length - SHOWN_PAGES} more`] : [])
+    : [];
   const lines = [
-    `${safeField(s.title)} (${safeField(s.spaceId)}) in ${s.folder === null ? '(not yet pulled)' : safeField(s.folder)}`,
-    `  last sync: ${s.lastSyncAt ?? 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
+    `${safeField(s.title)} (${safeField(s.spaceId)}) in ${s.folder === null ? '(not yet pulled)' : safeField(s.folder)}: ${SYNC_STATE_WORDS[s.state]}`,
+    `  last sync: ${s.lastReachedServerAt ?? 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
     `  pending local edits: ${edits}`,
     ...s.pendingEdits.modified.map((p) => `    modified ${safeField(p)}`),
     ...s.pendingEdits.added.map((p) => `    added    ${safeField(p)}`),
     ...s.pendingEdits.deleted.map((p) => `    deleted  ${safeField(p)}`),
     `  conflicts: ${s.conflicts.length}`,
     ...s.conflicts.map((c) => `    ${safeField(c.path)}: ${c.kind}${c.remotePath ? ` (remote version in ${safeField(c.remotePath)})` : ''}`),
-    `  open change requests: ${s.openChangeRequests}`,
-    ...(s.changeRequest
-      ? [`  your edits are in change request #${s.changeRequest.number} (${s.changeRequest.pages} page(s)): ${safeField(s.changeRequest.subject)}`]
-      : []),
+    `  open change requests: ${s.openChangeRequests}${cr ? ` (#${cr.number ?? '?'} holds your edits)` : ''}`,
+    targetLine(s),
+    ...s.target.setAside.map(
+      (p) =>
+        `    set aside: #${p.number ?? '?'} “${safeField(p.subject)}” (${plural(p.pages, 'page')}) — \`quire cr use ${p.number ?? '?'} --space ${safeField(s.spaceId)}\` to go on with it`,
+    ),
+    ...(cr ? [`  your edits in change request #${cr.number ?? '?'} (${plural(cr.pageCount, 'page')}):`, ...crPages] : []),
     ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),
     ...s.deletedAssets.map((a) =>
       a.usedBy.length > 0
         ? `  ${safeField(a.path)}: deleted here but still shown by ${a.usedBy.map(safeField).join(', ')}: restore it or remove it from those pages`
         : `  ${safeField(a.path)}: deleted here; it stays on GitBook (the API cannot delete files), no page uses it`,
     ),
-    ...(s.deviations.length > 0 ? [`  paths unlike GitBook's (GitBook's Git Sync writes them elsewhere): ${s.deviations.length}`] : []),
+    ...(s.deviations.length > 0 ? [`  paths unlike GitBook's (GitBook's Git Sync writes them elsewhere): ${plural(s.deviations.length, 'page')}`] : []),
     ...s.deviations.map(
       (d) =>
-        `    ${safeField(d.path)} — GitBook: ${safeField(d.gitbookPath)} (“${safeField(d.title)}”${d.below > 0 ? ` and ${d.below} page(s) below it` : ''}): ${describeDeviation(d.reason)}`,
+        `    ${safeField(d.path)} — GitBook: ${safeField(d.gitbookPath)} (“${safeField(d.title)}”${d.below > 0 ? ` and ${plural(d.below, 'page')} below it` : ''}): ${describeDeviation(d.reason)}`,
     ),
     ...(s.held ? [`  STOPPED: ${s.held}`] : []),
   ];

@@ -1,4 +1,4 @@
-import { dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, type ParsedArgs } from '../args';
+import { dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
 import {
@@ -14,18 +14,21 @@ import {
 } from '../../../core/sync';
 import { pushGuard } from '../../../core/check';
 import { describeDryRun, dryRunJson } from '../dry-run-text';
-import { errorMessage, heldMessage } from '../messages';
+import { errorMessage, heldMessage, shellWord } from '../messages';
 import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
 import { API_URL_META, type ApiClient } from '../../../core/api';
 import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
+import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
+import { pausedSince, rememberSpaceSelection, setPaused, spaceSelection, when } from '../../../core/status';
 
 const DEFAULT_INTERVAL_S = 30;
 
 /**
- * `quire sync --api URL --dir DIR [--space ID]... [--once] [--interval S] [--allow-deletes]`.
+ * `quire sync --api URL --dir DIR [--space ID]... | [--all-spaces] [--once] [--interval S] [--allow-deletes]`.
+ * Without --space or --all-spaces the folder keeps to the spaces it was last told to sync (all by default).
  * --once: one cycle, exit 0 in sync, 3 when conflicts (or the mass-delete fail-safe) need the user.
  * Otherwise watches the folder and syncs on every settled edit and every S seconds (ContinuousSync,
  * the scheduler the app runs too), until SIGINT/SIGTERM, then stops cleanly.
@@ -34,6 +37,9 @@ const DEFAULT_INTERVAL_S = 30;
 export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
   const dir = dirFlag(args);
   const spaceIds = spaceFlags(args);
+  const allSpaces = switchFlag(args, 'all-spaces');
+  if (allSpaces && spaceIds.length > 0)
+    throw new UsageError('--all-spaces and --space cannot go together: give either the spaces to sync, or --all-spaces for every one.', { usage: false });
   const intervalS = intervalFlag(args, DEFAULT_INTERVAL_S);
   const allowDeletes = switchFlag(args, 'allow-deletes');
   const dryRun = switchFlag(args, 'dry-run');
@@ -41,11 +47,12 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 
   let mirror: Mirror;
   try {
-    mirror = ctx.openMirror(dir, { ifCorrupt: 'set-aside' });
+    // A dry run writes nothing anywhere: not even a new folder or mirror (it plans against one in memory).
+    mirror = dryRun ? Mirror.openToPlan(dir) : ctx.openMirror(dir, { ifCorrupt: 'set-aside' });
   } catch (err) {
     throw explainMirrorError(err, dir);
   }
-  if (mirror.setAside) io.stderr(mirror.setAside.notice);
+  for (const notice of mirror.notices) io.stderr(notice);
   try {
     return await run(mirror);
   } catch (err) {
@@ -63,14 +70,26 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     if (remembered && remembered !== apiUrl && !dryRun)
       io.stderr(`This folder synced with ${remembered} until now; from now on it syncs with ${apiUrl} (given by --api).`);
     const api = await ctx.apiFor(mirror, apiUrl);
-    if (!dryRun) mirror.catalog.setMeta(API_URL_META, apiUrl);
+    // Without --space or --all-spaces, the folder keeps to the spaces it was last told to sync.
+    const spaces = spaceIds.length > 0 ? { ids: spaceIds } : allSpaces || spaceSelection(mirror) === 'all' ? ('all' as const) : ('selected' as const);
+    if (!dryRun) {
+      mirror.transaction(() => {
+        mirror.catalog.setMeta(API_URL_META, apiUrl);
+        if (spaceIds.length > 0 || allSpaces) rememberSpaceSelection(mirror, allSpaces ? 'all' : 'listed');
+      });
+      const paused = pausedSince(mirror);
+      if (paused) {
+        setPaused(mirror, false);
+        io.stderr(`Sync of this folder was paused (since ${when(paused)}); \`quire sync\` resumes it.`);
+      }
+    }
     const ownWrites = new OwnWrites();
     const engine = new SyncEngine({
       api,
       mirror,
       root: dir,
       ownWrites,
-      spaces: spaceIds.length > 0 ? { ids: spaceIds } : 'all',
+      spaces,
       onProgress: progressPrinter(io.stderr),
       signal: io.signal,
       allowMassDelete: allowDeletes,
@@ -90,10 +109,11 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     if (has(args, 'once')) {
       // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
       const report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
-      io.stdout(describe(report));
-      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+      for (const line of report.repaired ?? []) io.stderr(line);
+      io.stdout(describe(report, dir));
+      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
-      await replayQueuedActions(review, api, io);
+      await syncReview(review, api, io);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
@@ -113,21 +133,29 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
             waitMs: Number.POSITIVE_INFINITY,
             signal: io.signal,
             onWait: (holder) => io.stderr(`Waiting for ${describeHolder(holder)} to finish with this folder…`),
+            onNotice: io.stderr,
           },
           () => engine.runCycle(request),
         );
-        printReplay(await cadence.afterCycle(api, { signal: io.signal }), io);
+        printReplay(await cadence.afterCycle(api, { signal: io.signal, pushedTo: pushedSpaces(report) }), io);
         return report;
       },
       intervalMs: intervalS * 1000,
       signal: io.signal,
       onReport: (report) => {
-        if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report));
-        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s));
+        for (const line of report.repaired ?? []) io.stderr(line);
+        if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report, dir));
+        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
         sayWhatNeedsYou(report, io);
       },
       onError: (err) => {
         if (io.signal.aborted) return false;
+        // Search or history damaged outside a cycle (a review refresh): made again, and on with the next cycle.
+        const repaired = mirror.repairAfter(err);
+        if (repaired) {
+          for (const line of repaired) io.stderr(line);
+          return false;
+        }
         if (isFatal(err) || isCorruptionError(err)) {
           fatal = err; // a rejected token needs the user; a damaged mirror is set aside below
           return true;
@@ -149,19 +177,37 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 /** One line per thing a cycle left for the writer: folders missing, paths left alone, changes not pushed. */
 function sayWhatNeedsYou(report: CycleReport, io: CliIo): void {
   for (const s of report.spaces) {
+    if (s.notice) io.stdout(`${safeField(s.title)}: ${safeField(s.notice)}`);
     if (s.missingFolder) io.stderr(safeField(describeMissingFolder(s)));
     for (const u of s.unreadable) io.stderr(`${safeField(s.title)}: ${safeField(describeUnreadable(u))}`);
     for (const h of s.notPushed) io.stderr(`${safeField(s.title)}: ${safeField(describeNotPushed(h))}`);
   }
 }
 
-/** Sends review actions queued while offline (replies, resolutions, ...), in order. */
-async function replayQueuedActions(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
-  printReplay({ replay: await review.replay(api, io.signal) }, io);
+/**
+ * After a one-off cycle: sends review actions queued while offline (replies, resolutions, ...)
+ * in order, then refreshes change requests and comments (incrementally), so a reviewer who
+ * syncs before going offline has them, and `quire search` finds the comments. A failure here is
+ * said, and does not change the sync's exit code.
+ */
+async function syncReview(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
+  try {
+    const { replay, refresh } = await review.sync(api, { signal: io.signal });
+    printReplay({ replay }, io);
+    if (!refresh) io.stderr(`Review data was not refreshed: ${safeField(replay.stoppedBy ?? 'the API is not reachable')}`);
+  } catch (err) {
+    if (io.signal.aborted) throw err;
+    io.stderr(`Review data was not refreshed: ${errorMessage(err)}`);
+  }
+}
+
+/** The spaces a cycle pushed into a change request (their review data is refreshed at once). */
+function pushedSpaces(report: CycleReport): string[] {
+  return report.spaces.filter((s) => s.push?.changeRequest).map((s) => s.spaceId);
 }
 
 function printReplay({ replay }: Pick<CadenceReport, 'replay'>, io: CliIo): void {
-  if (replay.sent.length > 0) io.stdout(`Sent ${replay.sent.length} queued review action(s).`);
+  if (replay.sent.length > 0) io.stdout(`Sent ${plural(replay.sent.length, 'queued review action')}.`);
   for (const a of replay.refused)
     io.stderr(`The server refused a queued ${a.kind} on comment ${safeField(a.commentId ?? '-')}: ${safeField(a.message ?? 'no reason given')}`);
 }
@@ -178,22 +224,28 @@ function logError(mirror: Mirror, err: unknown) {
   }
 }
 
-export function describe(report: CycleReport): string {
+/** One line for a cycle: what moved, then what needs the writer, with the command that shows it for this folder. */
+export function describe(report: CycleReport, dir: string): string {
   const pulled = report.spaces.filter((s) => s.pull);
   const fetched = pulled.reduce((n, s) => n + (s.pull?.fetchedPages ?? 0), 0);
   const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
-  const parts = [`${report.spaces.length} space(s) in sync`, pulled.length ? `${pulled.length} pulled (${fetched} page(s) fetched)` : 'nothing new'];
-  for (const s of pushed) parts.push(`${s.push!.changes} change(s) pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
+  const status = `\`quire status --dir ${shellWord(dir)}\``;
+  const parts = [
+    `${plural(report.spaces.length, 'space')} in sync`,
+    pulled.length ? `${pulled.length} pulled (${plural(fetched, 'page')} fetched)` : 'nothing new',
+  ];
+  for (const s of pushed)
+    parts.push(`${plural(s.push!.changes, 'change')} pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
   const refused = report.spaces.flatMap((s) => s.push?.refused ?? []);
-  if (refused.length) parts.push(`${refused.length} change(s) refused by the server (see \`quire status\`)`);
-  parts.push(`${report.requests} request(s)`);
+  if (refused.length) parts.push(`${plural(refused.length, 'change')} refused by the server (see ${status})`);
+  parts.push(plural(report.requests, 'request'));
   const line = parts.join(', ');
   const attention: string[] = [];
-  if (report.conflicts > 0) attention.push(`${report.conflicts} conflict(s) need you`);
-  if (report.held > 0) attention.push(`${report.held} space(s) stopped before a mass delete`);
-  if (report.missing > 0) attention.push(`${report.missing} space folder(s) missing`);
-  if (report.unreadable > 0) attention.push(`${report.unreadable} path(s) left alone`);
-  if (report.notPushed > 0) attention.push(`${report.notPushed} change(s) not pushed`);
+  if (report.conflicts > 0) attention.push(`${plural(report.conflicts, 'conflict')} ${report.conflicts === 1 ? 'needs' : 'need'} you`);
+  if (report.held > 0) attention.push(`${plural(report.held, 'space')} stopped before a mass delete`);
+  if (report.missing > 0) attention.push(`${plural(report.missing, 'space folder')} missing`);
+  if (report.unreadable > 0) attention.push(`${plural(report.unreadable, 'path')} left alone`);
+  if (report.notPushed > 0) attention.push(`${plural(report.notPushed, 'change')} not pushed`);
   if (attention.length === 0) return line;
-  return `${line}; ${attention.join(', ')}: see \`quire status --dir <folder>\``;
+  return `${line}; ${attention.join(', ')}: see ${status}`;
 }

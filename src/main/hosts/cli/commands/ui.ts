@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { KeytarTokenStore, type TokenStore } from '../../../core/secrets';
 import { defaultRendererDir, rendererBuilt } from '../../service';
 import { startWebHost } from '../../web';
-import { dirFlag, flag, requireFlag, UsageError, type ParsedArgs } from '../args';
+import { dirFlag, portFlag, requireFlag, type ParsedArgs } from '../args';
 import { normaliseApiUrl } from '../context';
 import { EXIT, type CliIo } from '../io';
 
@@ -14,9 +14,7 @@ import { EXIT, type CliIo } from '../io';
 export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; rendererDir?: string } = {}): Promise<number> {
   const apiUrl = normaliseApiUrl(requireFlag(args, 'api'));
   const dir = resolve(dirFlag(args));
-  const portFlag = flag(args, 'port');
-  const port = portFlag === undefined ? 0 : Number(portFlag);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got "${portFlag}"`);
+  const port = portFlag(args);
 
   const rendererDir = ctx.rendererDir ?? defaultRendererDir();
   if (!rendererBuilt(rendererDir)) {
@@ -24,15 +22,23 @@ export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore
       `The app's web files are not built (${join(rendererDir, 'index.html')} is missing). Run \`npm run build\` in the Quire folder, then \`quire ui\` again.`,
     );
   }
-  const host = await startWebHost({
-    apiUrl,
-    dir,
-    port,
-    rendererDir,
-    tokens: ctx.tokens ?? new KeytarTokenStore(),
-    token: io.env.QUIRE_TOKEN?.trim() || undefined,
-    log: io.stderr,
-  });
+  let host: Awaited<ReturnType<typeof startWebHost>>;
+  try {
+    host = await startWebHost({
+      apiUrl,
+      dir,
+      port,
+      rendererDir,
+      tokens: ctx.tokens ?? new KeytarTokenStore(),
+      token: io.env.QUIRE_TOKEN?.trim() || undefined,
+      log: io.stderr,
+    });
+  } catch (err) {
+    // The web host binds its port before it opens the folder or starts a sync: nothing is left running.
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new Error(`Port ${port} is in use. Choose another with --port, or leave --port out to take a free one.`);
+    throw err;
+  }
   io.stdout(host.url);
   io.stderr(`Quire is serving ${join(dir)} for ${apiUrl}. Open the address above in a browser (it holds this session's secret). Ctrl+C stops.`);
   if (!io.signal.aborted) await new Promise<void>((done) => io.signal.addEventListener('abort', () => done(), { once: true }));

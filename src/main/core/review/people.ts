@@ -1,0 +1,76 @@
+/**
+ * Naming a person: an organization member by id, email or display name (for `cr reviewers
+ * --add`). Online, the organization's members are listed (the API has no lookup by name);
+ * offline, the members last listed, else everyone the mirror knows, answer.
+ */
+import type { ApiClient } from '../api/client';
+import type { Mirror, Person, RemoteUser } from '../mirror';
+
+export type Member = Person & { email: string | null };
+
+/** Lists an organization's members into the mirror. */
+export async function refreshMembers(api: ApiClient, mirror: Mirror, organizationId: string, signal?: AbortSignal): Promise<Member[]> {
+  const members = await api.listAll<{ user: RemoteUser }>((c, q, p) => c.orgs.listMembersInOrganizationById(organizationId, q, p), { signal });
+  mirror.transaction(() =>
+    mirror.reviews.setMembers(
+      organizationId,
+      members.map((m) => m.user),
+    ),
+  );
+  return mirror.reviews.members(organizationId);
+}
+
+/** A name nobody matches, or several do: says who would, and what to give instead. */
+export class UnknownPersonError extends Error {
+  override name = 'UnknownPersonError';
+}
+
+const fold = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .trim();
+
+/** The one candidate a query names: id, then email, then display name, then a unique part of a name. */
+export function pickPerson(candidates: readonly Member[], query: string): Member {
+  const q = fold(query);
+  const tiers: ((m: Member) => boolean)[] = [
+    (m) => m.id === query.trim(),
+    (m) => m.email !== null && fold(m.email) === q,
+    (m) => fold(m.displayName) === q,
+    (m) => fold(m.displayName).includes(q) || (m.email !== null && fold(m.email).includes(q)),
+  ];
+  for (const matches of tiers) {
+    const found = candidates.filter(matches);
+    if (found.length === 1) return found[0]!;
+    if (found.length > 1) {
+      const who = found.map((m) => `${m.displayName}${m.email ? ` <${m.email}>` : ''}`).join(', ');
+      throw new UnknownPersonError(`“${query}” could be ${who}: give the email or the user id.`);
+    }
+  }
+  const known = candidates
+    .slice(0, 8)
+    .map((m) => m.displayName)
+    .join(', ');
+  throw new UnknownPersonError(`No member is called “${query}”${known ? ` (members: ${known}${candidates.length > 8 ? ', …' : ''})` : ''}.`);
+}
+
+/** The members of the space's organization: listed now when a client is given and the API answers, else as last listed. */
+export async function membersOf(api: ApiClient | null, mirror: Mirror, spaceId: string, signal?: AbortSignal): Promise<Member[]> {
+  const orgId = mirror.catalog.space(spaceId)?.organizationId ?? null;
+  if (!orgId) return [];
+  const known = mirror.reviews.members(orgId);
+  if (!api) return known;
+  return refreshMembers(api, mirror, orgId, signal).catch((err: unknown) => {
+    if (signal?.aborted) throw err;
+    return known;
+  });
+}
+
+/** The member of the space's organization a query names; the members are listed first when a client is given. */
+export async function findMember(api: ApiClient | null, mirror: Mirror, spaceId: string, query: string, signal?: AbortSignal): Promise<Member> {
+  // Unreachable: the members last listed (or else the people the mirror knows) answer instead.
+  const members = await membersOf(api, mirror, spaceId, signal);
+  return pickPerson(members.length > 0 ? members : mirror.reviews.people(), query);
+}

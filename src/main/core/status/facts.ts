@@ -1,0 +1,139 @@
+/**
+ * What the sync state is computed from, read from the mirror and the folder: per chosen space,
+ * when it last reached the server, its failed attempts, conflicts, what the last cycle left for
+ * the writer, changes the server refused, a mass-delete stop, a missing folder and the edits that
+ * wait; for the folder, whether sync is paused and the review actions queued or refused.
+ *
+ * Reads only. Pending edits cost a stat per file (the scan's stat cache), as `quire status` did.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AttentionRow, FailureKind, Mirror } from '../mirror';
+import { pendingEdits } from '../sync';
+
+export interface SpaceFacts {
+  spaceId: string;
+  title: string;
+  folder: string | null;
+  reachedAt: string | null;
+  failingSince: string | null;
+  failedAt: string | null;
+  failureKind: FailureKind | null;
+  failureMessage: string | null;
+  /** The space's folder is gone from the sync folder (an unmounted drive, a moved folder). */
+  folderMissing: boolean;
+  conflicts: { path: string; kind: string; remotePath: string | null }[];
+  /** What the last completed cycle did not push and left for the writer. */
+  attention: AttentionRow[];
+  refused: { path: string | null; message: string }[];
+  /** The mass-delete fail-safe stopped the space, with what it counted. */
+  hold: { localDeletes: number; remoteDeletes: number; pages: number } | null;
+  pendingEdits: { modified: string[]; added: string[]; deleted: string[] };
+}
+
+export interface ReviewActionFacts {
+  kind: string;
+  spaceId: string;
+  commentId: string | null;
+  message: string | null;
+}
+
+export interface SyncFacts {
+  /** The chosen spaces. */
+  spaces: SpaceFacts[];
+  /** Since when automatic sync is paused in this folder (ISO), or null. */
+  pausedSince: string | null;
+  actionsWaiting: ReviewActionFacts[];
+  actionsRefused: ReviewActionFacts[];
+}
+
+/** Local edits of a space not on the server yet that the next sync would send (not those held or refused: they need the writer). */
+export function editCount(s: SpaceFacts): number {
+  const stuck = new Set([...s.attention.map((a) => a.path), ...s.refused.flatMap((r) => (r.path === null ? [] : [r.path]))]);
+  const { modified, added, deleted } = s.pendingEdits;
+  return [...modified, ...added, ...deleted].filter((p) => !stuck.has(p)).length;
+}
+
+/** Where the folder records that its automatic sync is paused (the time it was), by whichever host paused it. */
+export const PAUSED_META = 'sync.pausedAt';
+
+/** Pauses (or resumes) automatic sync of the folder, for every host that opens it. */
+export function setPaused(mirror: Mirror, paused: boolean, at = new Date().toISOString()): void {
+  mirror.catalog.setMeta(PAUSED_META, paused ? (pausedSince(mirror) ?? at) : '');
+}
+
+export function pausedSince(mirror: Mirror): string | null {
+  return mirror.catalog.getMeta(PAUSED_META) || null;
+}
+
+export interface FactsOptions {
+  /**
+   * How the edits that wait are found: `scan` compares every file with the mirror (a stat each:
+   * what `quire status` does, the truth whatever ran before); `recorded` takes what the mirror
+   * already knows — the saves a running watcher recorded since the last cycle, and the changes
+   * cycles planned and did not get confirmed (held, refused, in flight) — at no cost per file,
+   * for a host whose watcher runs and which reads the state after every cycle and save.
+   */
+  edits?: 'scan' | 'recorded';
+}
+
+export async function readSyncFacts(mirror: Mirror, root: string, options: FactsOptions = {}): Promise<SyncFacts> {
+  const spaces: SpaceFacts[] = [];
+  for (const s of mirror.catalog.selectedSpaces()) {
+    const dir = s.folder === null ? null : join(root, s.folder);
+    const folderMissing = dir !== null && mirror.folder.count(s.id) > 0 && !existsSync(dir);
+    const hold = mirror.outbox.hold(s.id);
+    spaces.push({
+      spaceId: s.id,
+      title: s.title,
+      folder: s.folder,
+      reachedAt: s.reachedAt,
+      failingSince: s.failingSince,
+      failedAt: s.failedAt,
+      failureKind: s.failureKind,
+      failureMessage: s.lastError,
+      folderMissing,
+      conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
+      attention: mirror.outbox.attention(s.id),
+      refused: [...mirror.outbox.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
+      hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
+      pendingEdits:
+        !dir || folderMissing
+          ? { modified: [], added: [], deleted: [] }
+          : options.edits === 'recorded'
+            ? recordedEdits(mirror, s.id)
+            : await pendingEdits(mirror, s.id, dir),
+    });
+  }
+  const action = (a: { kind: string; spaceId: string; commentId: string | null; message: string | null }): ReviewActionFacts => ({
+    kind: a.kind,
+    spaceId: a.spaceId,
+    commentId: a.commentId,
+    message: a.message,
+  });
+  return {
+    spaces,
+    pausedSince: pausedSince(mirror),
+    actionsWaiting: mirror.reviewActions.actions(['queued', 'sending']).map(action),
+    actionsRefused: mirror.reviewActions.actions(['refused']).map(action),
+  };
+}
+
+/** The edits of a space the mirror knows of without looking at the folder (see FactsOptions). */
+function recordedEdits(mirror: Mirror, spaceId: string): SpaceFacts['pendingEdits'] {
+  const modified = new Set<string>();
+  const added = new Set<string>();
+  const deleted = new Set<string>();
+  for (const e of mirror.outbox.localEdits(spaceId)) {
+    if (e.kind === 'unlink') deleted.add(e.path);
+    else if (mirror.folder.byPath(spaceId, e.path) !== undefined) modified.add(e.path);
+    else added.add(e.path);
+  }
+  for (const key of mirror.folder.pending(spaceId)) {
+    const path = mirror.folder.node(spaceId, key)?.path;
+    if (path) modified.add(path);
+  }
+  const conflicts = new Set(mirror.content.conflicts(spaceId).map((c) => c.path));
+  const list = (paths: Set<string>) => [...paths].filter((p) => !conflicts.has(p)).sort();
+  return { modified: list(modified), added: list(added), deleted: list(deleted) };
+}

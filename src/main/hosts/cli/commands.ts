@@ -1,0 +1,230 @@
+/**
+ * Every `quire` command, declared once: its arguments (what the parser accepts, nothing else),
+ * its help, and where its code is. Adding a command is one entry here and one file under
+ * commands/; a command with verbs (`quire comment reply …`) declares each verb's arguments.
+ * The code is loaded with `import()` when the command runs, so a command pays only for what it
+ * uses; the bundle (scripts/build-cli.mjs) splits along these imports.
+ */
+import type { CommandSpec, FlagSpec, PositionalSpec } from './spec';
+
+const dir: FlagSpec = { value: '<folder>', required: true, help: 'the sync folder' };
+const json: FlagSpec = { help: 'print JSON for scripts' };
+const api: FlagSpec = { value: '<base_url>', help: 'the API origin, such as https://api.gitbook.com (default: the one this folder last synced with)' };
+const port: FlagSpec = { value: '<n>', help: 'the port on 127.0.0.1, from 0 to 65535 (default 0: any free port)' };
+const commentId: PositionalSpec = { name: '<commentId>', what: 'the comment’s id (`quire review` lists them)' };
+const postId: PositionalSpec = { name: '<commentId or replyId>', what: 'the comment or reply (`quire review` lists them)' };
+const crNumber: PositionalSpec = { name: '<n>', what: 'the change request’s number (`quire cr list` lists them)' };
+const commentBody: FlagSpec = { value: '<markdown>', required: true, help: 'the text of the comment or reply, in markdown' };
+const crSubject: FlagSpec = { value: '<s>', help: 'the subject (one you set is kept: never replaced by the generated one)' };
+const spaceOfFolder: FlagSpec = { value: '<spaceId>', help: 'the space (may be left out where the folder syncs one space)' };
+const page: PositionalSpec = { name: '<file or page id>', what: 'the page, by its file or its page id (`quire history` lists them)' };
+
+const EXIT_SYNC = 'Exit codes: 0 in sync, 1 error, 2 usage, 3 something needs you (conflicts, held pages, a mass-delete stop), 130 stopped (Ctrl-C).';
+const EXIT_PLAIN = 'Exit codes: 0 ok, 1 error, 2 usage, 130 stopped (Ctrl-C).';
+const EXIT_SERVER = 'Runs until Ctrl-C (exit 0); exit 1 when it cannot start (the port is taken, the folder cannot be read), 2 usage.';
+
+export const COMMANDS = {
+  sync: {
+    summary: 'pull what changed on the server, push your edits as a change request (--once: one cycle; otherwise until Ctrl-C)',
+    flags: {
+      api,
+      dir: { ...dir, help: 'the sync folder (created if missing)' },
+      space: {
+        value: '<spaceId>',
+        repeatable: true,
+        help: 'sync only this space; repeat for more. The folder remembers the choice: later runs without --space keep to it (default: every space the token reaches)',
+      },
+      'all-spaces': { help: 'sync every space the token reaches, and remember that (instead of the spaces given by an earlier --space)' },
+      once: { help: 'run one cycle, then exit' },
+      interval: { value: '<seconds>', help: 'without --once: also sync every this many seconds, from 5 to 86400 (default 30)' },
+      'allow-deletes': { help: 'let a cycle delete more than half of a space’s pages (the mass-delete fail-safe stops it otherwise)' },
+      'dry-run': { help: 'plan one cycle and print it: only read requests, nothing written' },
+      json: { help: 'with --dry-run: print the plan as JSON' },
+    },
+    details: [
+      'Without --once, Quire watches the folder and pushes each burst of saves as they settle, until Ctrl-C.',
+      'The token comes from QUIRE_TOKEN, else from the keychain entry `quire login` saved for the API.',
+      EXIT_SYNC,
+    ],
+    finishesOnStop: true,
+    load: async () => (await import('./commands/sync')).sync,
+  },
+  status: {
+    summary: 'the sync state and what to do about it; per space: last sync, pending edits, conflicts, your change request (offline)',
+    flags: { dir, json },
+    details: [EXIT_PLAIN],
+    load: async () => (await import('./commands/status')).status,
+  },
+  review: {
+    summary: 'your inbox, open change requests and unresolved comments (refreshed when the API is reachable)',
+    flags: {
+      dir,
+      json,
+      'mark-read': { help: 'with --json: count what is listed as read (the text form always does)' },
+    },
+    details: [EXIT_PLAIN],
+    load: async () => (await import('./commands/review')).run,
+  },
+  check: {
+    summary: 'what would break on the server: links, SUMMARY.md, blocks, frontmatter, file sizes (offline)',
+    flags: {
+      dir: { ...dir, help: 'a sync folder, a Git Sync repository or one space folder' },
+      space: { value: '<spaceId>', repeatable: true, help: 'check only this space of a sync folder; repeat for more' },
+      'errors-only': { help: 'list only errors (the summary still counts warnings and info)' },
+      json,
+    },
+    details: ['Exit codes: 0 no errors (warnings printed), 1 it could not run, 2 usage, 3 errors found, 130 stopped (Ctrl-C).'],
+    load: async () => (await import('./commands/check')).check,
+  },
+  comment: {
+    summary: 'start, edit, delete, reply to, resolve, reopen or react to a comment (queued when offline, sent by the next sync)',
+    flags: { dir, json },
+    verbs: {
+      new: {
+        summary: 'start a comment on a page of main, on a change request, or on a page of a change request',
+        flags: {
+          page: { value: '<file or page id>', help: 'the page the comment is on' },
+          'change-request': { value: '<n>', help: 'the change request (by number) the comment is on, or whose page it is on' },
+          body: commentBody,
+          space: spaceOfFolder,
+        },
+      },
+      edit: {
+        summary: 'edit your own comment or reply',
+        positionals: [postId],
+        flags: { body: commentBody },
+      },
+      delete: { summary: 'delete your own comment or reply', positionals: [postId] },
+      reply: {
+        summary: 'reply to a comment',
+        positionals: [commentId],
+        flags: { body: commentBody },
+      },
+      resolve: { summary: 'mark a comment resolved', positionals: [commentId] },
+      reopen: { summary: 'reopen a resolved comment', positionals: [commentId] },
+      react: { summary: 'add a reaction', positionals: [commentId], flags: { emoji: { value: '<emoji>', required: true, help: 'the reaction, such as 👍' } } },
+    },
+    details: ['Exit codes: 0 sent or queued, 1 refused by the server or an error, 2 usage, 130 stopped (Ctrl-C).'],
+    load: async () => {
+      const { run } = await import('./commands/comment');
+      // Interactive: when offline, queue the action after a short try instead of a long backoff.
+      return (args, io, ctx) => run(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
+    },
+  },
+  cr: {
+    summary: 'change requests: list, show, review, reviewers, merge, update from main, archive, reopen, edit; choose where your edits go',
+    flags: { dir, space: spaceOfFolder },
+    verbs: {
+      list: {
+        summary: 'the change requests of the synced spaces',
+        flags: { status: { value: 'open|draft|archived|merged|all', help: 'which ones (default open)' }, json },
+      },
+      show: {
+        summary: 'one change request: subject, status, author, reviews, reviewers, pages changed, what blocks a merge',
+        positionals: [crNumber],
+        flags: { json },
+      },
+      review: {
+        summary: 'approve or request changes (needs the server’s answer)',
+        positionals: [crNumber],
+        flags: {
+          approve: { help: 'approve it' },
+          'request-changes': { help: 'ask for changes' },
+          body: { value: '<markdown>', help: 'a comment with the review' },
+        },
+      },
+      reviewers: {
+        summary: 'ask or withdraw reviewers (a user by id, email or display name)',
+        positionals: [crNumber],
+        flags: {
+          add: { value: '<user>', repeatable: true, help: 'ask this member to review; repeat for more' },
+          remove: { value: '<user>', repeatable: true, help: 'withdraw this reviewer; repeat for more' },
+        },
+      },
+      merge: { summary: 'merge it into main (only by this command, never by sync; needs the server’s answer)', positionals: [crNumber] },
+      update: { summary: 'bring main’s latest changes into it (needs the server’s answer)', positionals: [crNumber] },
+      archive: { summary: 'archive it', positionals: [crNumber] },
+      reopen: { summary: 'reopen an archived change request', positionals: [crNumber] },
+      edit: {
+        summary: 'change its subject or description',
+        positionals: [crNumber],
+        flags: { subject: crSubject, description: { value: '<markdown>', help: 'the new description' } },
+      },
+      new: {
+        summary: 'start a change request that the space’s next pushes go into',
+        flags: { subject: crSubject },
+      },
+      use: { summary: 'send the space’s next pushes into this open change request of yours', positionals: [crNumber] },
+    },
+    details: [
+      'Reviewers, archive, reopen and edit act at once when the API answers and otherwise queue (sent by the next sync); merge, update and reviews need the server’s answer and say so when offline.',
+      'Exit codes: 0 done or queued, 1 refused by the server or an error, 2 usage, 130 stopped (Ctrl-C).',
+    ],
+    load: async () => {
+      const { run } = await import('./commands/cr');
+      return (args, io, ctx) => run(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
+    },
+  },
+  search: {
+    summary: 'pages and comments, offline: words, "a phrase", prefix*, title:word, author:name, OR, NOT',
+    positionals: [{ name: '<terms>', what: 'the words to search for', rest: true }],
+    flags: {
+      dir,
+      space: { value: '<spaceId>', help: 'only this space' },
+      kind: { value: 'page|comment|reply', repeatable: true, help: 'only these kinds of results; repeat for more' },
+      limit: { value: '<n>', help: 'at most this many results, from 1 to 200 (default 20)' },
+      json,
+    },
+    details: ['A bare last word also finds the words it starts (`instal` finds “Install”), as the app’s search box does.', EXIT_PLAIN],
+    load: async () => (await import('./commands/search')).search,
+  },
+  history: {
+    summary: 'every version of a page Quire kept; without a page, the pages with history',
+    positionals: [{ ...page, optional: true }],
+    flags: {
+      dir,
+      json,
+      'keep-days': { value: '<n>', help: 'keep every version from the last n days, from 0 to 36500 (default 90)' },
+      'keep-versions': { value: '<n>', help: 'and at least the last n versions of each page, from 1 to 100000 (default 20)' },
+    },
+    details: [EXIT_PLAIN],
+    load: async () => (await import('./commands/history')).history,
+  },
+  restore: {
+    summary: 'write a version of a page back into the folder; the next sync pushes it',
+    positionals: [page],
+    flags: { version: { value: '<n>', required: true, help: 'the version number `quire history` shows' }, dir },
+    details: ['The file’s current text is kept in history first.', EXIT_PLAIN],
+    finishesOnStop: true,
+    load: async () => (await import('./commands/restore')).restore,
+  },
+  ui: {
+    summary: 'the app in a browser, served on 127.0.0.1 (first stdout line: the address to open)',
+    flags: { api: { ...api, required: true, help: 'the API origin, such as https://api.gitbook.com' }, dir, port },
+    details: [EXIT_SERVER],
+    finishesOnStop: true,
+    load: async () => {
+      const { ui } = await import('./commands/ui');
+      return (args, io, ctx) => ui(args, io, { tokens: ctx.tokens });
+    },
+  },
+  preview: {
+    summary: 'the folder as GitBook shows it, with live reload (first stdout line: the address to open)',
+    flags: { dir, port },
+    details: [EXIT_SERVER],
+    finishesOnStop: true,
+    load: async () => (await import('./commands/preview')).preview,
+  },
+  login: {
+    summary: 'read an API token from stdin, check it, keep it in the OS keychain',
+    flags: { api: { ...api, help: 'the API origin the token is for (default https://api.gitbook.com)' } },
+    details: [EXIT_PLAIN],
+    load: async () => (await import('./commands/login')).login,
+  },
+  logout: {
+    summary: 'remove the token kept for an API',
+    flags: { api: { ...api, help: 'the API origin (default https://api.gitbook.com)' } },
+    details: [EXIT_PLAIN],
+    load: async () => (await import('./commands/login')).logout,
+  },
+} satisfies Record<string, CommandSpec>;

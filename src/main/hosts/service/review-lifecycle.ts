@@ -1,0 +1,222 @@
+/**
+ * The Review view's requests beyond reading and replying: the inbox and its read marks, review
+ * state and "refresh now", comments started, edited and deleted, reviews and reviewers, merge
+ * and update from main (the server's answer or an error saying why — never queued), and which
+ * change request receives each space's edits (`cr new` / `cr use` of the app).
+ */
+import { QuireError, type ActOutcomeVM, type InboxItemVM, type ReviewStateVM, type SpaceTargetVM } from '../../../shared/contract';
+import { NetworkError } from '../../core/api';
+import { ActionNotPossibleError, type ActionInput, markdownToDocument, ServerRefusalError, UnknownPersonError } from '../../core/review';
+import { changeRequestTarget, pointPushesAt, startChangeRequest, type ChangeRequestTarget } from '../../core/sync';
+import { describeError, toQuireError } from './errors';
+import type { ReviewAdapter } from './review-adapter';
+import { changeRequestVM, commentVM, replyVM, reviewVM } from './review-view-models';
+import { needApi, type ServiceState } from './state';
+import type { SyncRunner } from './sync-runner';
+import type { HandlersFor } from './types';
+import { person } from './view-models';
+
+type LifecycleRequest =
+  | 'review.inbox'
+  | 'review.markRead'
+  | 'review.state'
+  | 'review.refresh'
+  | 'review.newComment'
+  | 'review.editComment'
+  | 'review.deleteComment'
+  | 'review.submitReview'
+  | 'review.requestReviewer'
+  | 'review.removeReviewer'
+  | 'review.members'
+  | 'review.setDescription'
+  | 'review.merge'
+  | 'review.updateFromMain'
+  | 'review.targets'
+  | 'review.startChangeRequest'
+  | 'review.useChangeRequest';
+
+/** Why an action that needs the server's answer did not happen, for the view. */
+function notDone(e: unknown, doing: string): QuireError {
+  if (e instanceof ActionNotPossibleError) {
+    return new QuireError(e.blockers.some((b) => b.code === 'no-permission') ? 'forbidden' : 'invalid-request', `Cannot ${doing}: ${e.message}.`);
+  }
+  if (e instanceof ServerRefusalError) {
+    const code = e.status === 403 ? 'forbidden' : e.status === 404 ? 'not-found' : 'invalid-request';
+    return new QuireError(code, `The server refused to ${doing}: ${e.serverMessage}`);
+  }
+  if (e instanceof NetworkError) {
+    return new QuireError(
+      'offline',
+      `To ${doing} needs the server's answer, and the API cannot be reached now. Nothing was queued: try again when you are online.`,
+    );
+  }
+  if (e instanceof UnknownPersonError) return new QuireError('invalid-request', e.message);
+  return toQuireError(e, doing);
+}
+
+export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner): HandlersFor<LifecycleRequest> {
+  const adapter = (): ReviewAdapter => {
+    needApi(state);
+    if (!state.review) throw new QuireError('unsupported', 'Review is not available in this build of Quire.');
+    return state.review;
+  };
+  const online = () => state.status.get().state !== 'offline';
+  const changed = () => {
+    void state.status.refresh(); // the pending count is part of the sync state
+    state.events.changed('review');
+  };
+  const act = async (input: ActionInput): Promise<ActOutcomeVM> => {
+    const outcome = await adapter().actNow(input);
+    changed();
+    return outcome;
+  };
+  /** Sends, and turns what stops it into an error the view can show. */
+  const withServer = async <T>(doing: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (e) {
+      throw notDone(e, doing);
+    } finally {
+      changed();
+    }
+  };
+  const changeRequest = (spaceId: string, id: string) => {
+    const cr = adapter().core.review.changeRequest(id);
+    if (!cr || cr.spaceId !== spaceId) throw new QuireError('not-found', 'That change request is not in the mirror. Refresh review data, then try again.');
+    return cr;
+  };
+  const targetVM = (t: ChangeRequestTarget): SpaceTargetVM => ({ ...t, spaceTitle: state.mirror.catalog.space(t.spaceId)?.title ?? t.spaceId });
+  const reviewState = (): ReviewStateVM => {
+    const a = adapter();
+    return {
+      refreshedAt: a.core.review.refreshedAt(),
+      online: a.reachedServer() && online(),
+      pendingActions: a.pendingCount(),
+      refused: a.core.review.refusedActions().map((r) => ({
+        actionId: r.id,
+        kind: r.kind,
+        targetId: r.replyId ?? r.commentId ?? r.changeRequestId,
+        message: r.message ?? 'refused by the server',
+        at: r.finishedAt ?? r.createdAt,
+      })),
+    };
+  };
+
+  return {
+    'review.inbox': () => {
+      const a = adapter();
+      const lookups = a.lookups();
+      return a.core.review.inbox().map(
+        (i): InboxItemVM => ({
+          key: i.key,
+          reasons: i.reasons,
+          unread: i.unread,
+          activityAt: i.activityAt,
+          by: person(i.by),
+          spaceId: i.spaceId,
+          spaceTitle: lookups.spaceTitles.get(i.spaceId) ?? i.spaceId,
+          changeRequest: i.changeRequest ? changeRequestVM(i.changeRequest, [], lookups.spaceTitles, lookups.failures) : null,
+          thread: i.comment ? { ...commentVM(i.comment, lookups), replies: i.replies.map((r) => replyVM(r, lookups.failures)) } : null,
+        }),
+      );
+    },
+    'review.markRead': ({ keys }) => {
+      adapter().core.review.markRead(keys ?? 'all');
+      state.events.changed('review');
+    },
+    'review.state': () => reviewState(),
+    'review.refresh': async () => {
+      await adapter().refreshNow(state.abort.signal);
+      state.events.changed('review', 'sites');
+      return reviewState();
+    },
+    'review.newComment': (p) =>
+      act({ kind: 'postComment', spaceId: p.spaceId, changeRequestId: p.changeRequestId ?? null, pageId: p.pageId ?? null, body: p.markdown }),
+    'review.editComment': (p) =>
+      act(
+        p.replyId
+          ? { kind: 'editReply', commentId: p.commentId, replyId: p.replyId, body: p.markdown }
+          : { kind: 'editComment', commentId: p.commentId, body: p.markdown },
+      ),
+    'review.deleteComment': (p) =>
+      act(p.replyId ? { kind: 'deleteReply', commentId: p.commentId, replyId: p.replyId } : { kind: 'deleteComment', commentId: p.commentId }),
+    'review.submitReview': (p) => {
+      const a = adapter();
+      changeRequest(p.spaceId, p.changeRequestId);
+      const doing = p.status === 'approved' ? 'approve the change request' : 'request changes';
+      return withServer(doing, async () => reviewVM(await a.core.review.review(a.core.api, p.changeRequestId, p.status, p.markdown, state.abort.signal)));
+    },
+    'review.requestReviewer': async (p) => {
+      const a = adapter();
+      changeRequest(p.spaceId, p.changeRequestId);
+      let member: { id: string; displayName: string };
+      try {
+        member = await a.core.review.findMember(online() ? a.core.api : null, p.spaceId, p.user, state.abort.signal);
+      } catch (e) {
+        throw notDone(e, 'find that member');
+      }
+      return act({ kind: 'requestReviewer', spaceId: p.spaceId, changeRequestId: p.changeRequestId, userId: member.id, displayName: member.displayName });
+    },
+    'review.removeReviewer': (p) => {
+      const a = adapter();
+      changeRequest(p.spaceId, p.changeRequestId);
+      const asked = a.core.review.requestedReviewers(p.changeRequestId).find((r) => r.id === p.userId);
+      return act({
+        kind: 'removeReviewer',
+        spaceId: p.spaceId,
+        changeRequestId: p.changeRequestId,
+        userId: p.userId,
+        ...(asked ? { displayName: asked.displayName } : {}),
+      });
+    },
+    'review.members': async ({ spaceId }) => {
+      const a = adapter();
+      const members = await a.core.review.members(online() ? a.core.api : null, spaceId, state.abort.signal);
+      return members.map((m) => ({ id: m.id, displayName: m.displayName, ...(m.email ? { email: m.email } : {}) }));
+    },
+    'review.setDescription': (p) => {
+      changeRequest(p.spaceId, p.changeRequestId);
+      return act({ kind: 'editChangeRequest', spaceId: p.spaceId, changeRequestId: p.changeRequestId, description: markdownToDocument(p.markdown) });
+    },
+    'review.merge': async (p) => {
+      const a = adapter();
+      changeRequest(p.spaceId, p.changeRequestId);
+      await withServer('merge the change request', () => a.core.review.merge(a.core.api, p.changeRequestId, state.abort.signal));
+    },
+    'review.updateFromMain': async (p) => {
+      const a = adapter();
+      changeRequest(p.spaceId, p.changeRequestId);
+      await withServer('update the change request from main', () => a.core.review.updateFromMain(a.core.api, p.changeRequestId, state.abort.signal));
+    },
+    'review.targets': () => state.mirror.catalog.selectedSpaces().map((s) => targetVM(changeRequestTarget(state.mirror, s.id))),
+    'review.startChangeRequest': async ({ spaceId, subject }) => {
+      const a = adapter();
+      if (!state.mirror.catalog.space(spaceId)) throw new QuireError('not-found', 'That space is not in the mirror any more. Refresh the list of spaces.');
+      const target = await runner.holdingFolder('starting a change request', async () => {
+        try {
+          return await startChangeRequest(online() && subject !== undefined ? a.core.api : null, state.mirror, spaceId, subject ?? null);
+        } catch (e) {
+          // Unreachable: the next push opens it (or finds the one that may have been created).
+          state.log(`new change request: ${describeError(e)}`);
+          return changeRequestTarget(state.mirror, spaceId);
+        }
+      });
+      state.events.changed('review', 'log');
+      return targetVM(target);
+    },
+    'review.useChangeRequest': async (p) => {
+      const a = adapter();
+      const cr = changeRequest(p.spaceId, p.changeRequestId);
+      const me = a.core.review.me();
+      if (cr.status !== 'open' && cr.status !== 'draft')
+        throw new QuireError('invalid-request', `Change request #${cr.number} is ${cr.status}: choose an open one, or start a new one.`);
+      if (me && cr.author && cr.author.id !== me.id)
+        throw new QuireError('forbidden', `Change request #${cr.number} is ${cr.author.displayName}'s: Quire pushes only into your own change requests.`);
+      const target = await runner.holdingFolder('choosing a change request', async () =>
+        pointPushesAt(state.mirror, cr.spaceId, { id: cr.id, number: cr.number, subject: cr.subject, status: cr.status }),
+      );
+      state.events.changed('review', 'log');
+      return targetVM(target);
+    },
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * Issue 19 at the service (what the app's Review view calls), against the fake API: review
+ * data after the first sync and right after a push, "refresh now", the inbox and its read marks,
+ * comments started, edited and deleted (online at once, offline pending, refused with a reason),
+ * reviews and reviewers, merge and update (the server's answer or an error saying why), and which
+ * change request receives each space's edits.
+ */
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryTokenStore } from '../../../src/main/core/secrets';
+import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import { startFakeApi, type FakeApi } from '../../fake';
+import { seedDemo, type DemoSeed } from '../../fake/seed';
+import '../../fake/vitest-setup';
+
+let fake: FakeApi;
+let dir: string;
+let service: QuireService;
+let demo: DemoSeed;
+
+beforeEach(async () => {
+  fake = await startFakeApi();
+  demo = seedDemo(fake.store);
+  dir = await mkdtemp(join(tmpdir(), 'quire-review-service-'));
+  service = await createQuireService({
+    apiUrl: fake.url,
+    folder: dir,
+    tokens: new MemoryTokenStore(),
+    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
+    syncIntervalMs: 0,
+    api: { maxAttempts: 1, timeoutMs: 5000 },
+  });
+  await service.request('session.signIn', { apiUrl: fake.url, token: fake.token });
+  await service.request('catalog.refresh', {});
+  await service.request('spaces.select', { spaceIds: [demo.handbook.id], selected: true });
+  expect((await service.syncOnce()).state).toBe('in-sync');
+});
+
+afterEach(async () => {
+  await service.close();
+  await fake.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const handbook = () => demo.handbook.id;
+const crRef = (n: number) => ({ spaceId: handbook(), changeRequestId: fake.store.changeRequest(handbook(), n).id });
+
+describe('review data is there when the Review view opens', () => {
+  it('after the first sync, with no other request: change requests, comments, reviews and when it was refreshed', async () => {
+    const attention = await service.request('review.attention', {});
+    expect(attention.map((cr) => cr.subject).sort()).toEqual(['More FAQ entries', 'Polish the welcome page']);
+    const comments = await service.request('review.comments', {});
+    expect(comments.map((c) => c.markdown).sort()).toEqual(['Nice wording 👍', 'Should we link the install guide here?']);
+    const onWelcome = comments.find((c) => c.markdown.startsWith('Should'))!;
+    expect(onWelcome).toMatchObject({ pageTitle: 'Welcome', pagePath: 'README.md', mine: false });
+    const state = await service.request('review.state', {});
+    expect(state).toMatchObject({ online: true, pendingActions: 0, refused: [] });
+    expect(state.refreshedAt).toMatch(/^\d{4}-/);
+    const detail = await service.request('review.changeRequest', crRef(1));
+    expect(detail.reviews).toEqual([
+      expect.objectContaining({ reviewer: expect.objectContaining({ displayName: 'Sam Okafor' }), status: 'changes-requested' }),
+    ]);
+    expect(detail.requestedReviewers).toEqual([expect.objectContaining({ displayName: 'Casey Quire', pending: null })]);
+    expect(detail.actions.merge).toEqual([{ code: 'rule', message: 'the merge rules ask for at least one approving review' }]);
+    expect(detail.canMerge).toBe(false);
+  });
+
+  it('the writer’s own change request is listed right after the push that created it', async () => {
+    const folder = (await service.request('catalog.get', {})).spaces.find((s) => s.id === handbook())!.folder!;
+    await appendFile(join(dir, folder, 'getting-started', 'install.md'), '\nOne more line.\n');
+    await service.syncOnce();
+    const mine = (await service.request('review.attention', {})).find((cr) => cr.reasons.includes('mine'));
+    expect(mine).toMatchObject({ subject: 'Edit “Install”', createdBy: expect.objectContaining({ displayName: 'Casey Quire' }) });
+    const [target] = await service.request('review.targets', {});
+    expect(target).toMatchObject({ spaceTitle: 'Handbook', state: 'open', number: mine!.number, subject: 'Edit “Install”', chosen: false, pages: 1 });
+  });
+
+  it('refresh now brings what changed on the server; offline it answers with the state as it was', async () => {
+    fake.store.addComment(handbook(), { body: 'Fresh from the web', by: demo.users.alex.id });
+    const before = (await service.request('review.state', {})).refreshedAt;
+    const state = await service.request('review.refresh', {});
+    expect(state.online).toBe(true);
+    expect(state.refreshedAt! >= before!).toBe(true);
+    expect((await service.request('review.comments', {})).map((c) => c.markdown)).toContain('Fresh from the web');
+    fake.faults.offline = true;
+    const offline = await service.request('review.refresh', {});
+    expect(offline).toMatchObject({ online: false, refreshedAt: state.refreshedAt });
+  });
+});
+
+describe('the inbox', () => {
+  it('puts first what asks for the user, unread until marked read, unread again on new activity', async () => {
+    const inbox = await service.request('review.inbox', {});
+    expect(inbox.map((i) => [i.reasons, i.unread, i.changeRequest?.subject ?? null])).toEqual([[['review-requested'], true, 'Polish the welcome page']]);
+    await service.request('review.markRead', { keys: [inbox[0]!.key] });
+    expect((await service.request('review.inbox', {}))[0]!.unread).toBe(false);
+
+    // A comment by someone else that mentions the user.
+    const posted = fake.store.addComment(handbook(), { body: 'What do you think, @Casey Quire?', by: demo.users.sam.id });
+    await service.request('review.refresh', {});
+    const next = await service.request('review.inbox', {});
+    expect(next[0]).toMatchObject({ reasons: ['mention'], unread: true, thread: expect.objectContaining({ id: posted.id }) });
+    await service.request('review.markRead', {});
+    expect((await service.request('review.inbox', {})).every((i) => !i.unread)).toBe(true);
+  });
+});
+
+describe('comments, reviews and the lifecycle', () => {
+  it('starts, edits and deletes a comment at once online; offline it is pending at once and sent in order once back', async () => {
+    const welcome = fake.store.pageByTitle(handbook(), 'Welcome').id;
+    const sent = await service.request('review.newComment', { spaceId: handbook(), pageId: welcome, markdown: 'Shorter, please.' });
+    expect(sent).toMatchObject({ outcome: 'sent', message: null });
+    const id = sent.targetId!;
+    expect(fake.store.comments.get(id)).toMatchObject({ markdown: 'Shorter, please.', pageId: welcome });
+
+    fake.faults.offline = true;
+    await service.syncOnce();
+    const edit = await service.request('review.editComment', { spaceId: handbook(), commentId: id, markdown: 'Shorter, please!' });
+    expect(edit.outcome).toBe('queued');
+    const onCr = await service.request('review.newComment', { ...crRef(1), markdown: 'Offline on the change request' });
+    expect(onCr.outcome).toBe('queued');
+    const thread = await service.request('review.thread', { spaceId: handbook(), commentId: id });
+    expect(thread).toMatchObject({ markdown: 'Shorter, please!', pending: true, mine: true });
+    const deleted = await service.request('review.deleteComment', { spaceId: handbook(), commentId: id });
+    expect(deleted.outcome).toBe('queued');
+    await expect(service.request('review.thread', { spaceId: handbook(), commentId: id })).rejects.toMatchObject({ code: 'not-found' });
+    expect(service.status().pendingActions).toBe(3);
+
+    fake.faults.offline = false;
+    fake.resetLog();
+    expect(await service.syncOnce()).toMatchObject({ state: 'in-sync', pendingActions: 0 });
+    const writes = fake.requests.filter((r) => r.method !== 'GET').map((r) => r.method);
+    expect(writes.slice(0, 3)).toEqual(['PUT', 'POST', 'DELETE']);
+    expect(fake.store.comments.has(id)).toBe(false);
+    expect([...fake.store.comments.values()].map((c) => c.markdown)).toContain('Offline on the change request');
+  });
+
+  it('refuses at once what is not the user’s to do, with the reason', async () => {
+    const theirs = (await service.request('review.comments', {})).find((c) => !c.mine)!;
+    await expect(service.request('review.deleteComment', { spaceId: handbook(), commentId: theirs.id })).rejects.toMatchObject({
+      code: 'invalid-request',
+      message: expect.stringMatching(/only delete your own/),
+    });
+  });
+
+  it('reviews, asks reviewers by name, and merges only when the rules are met — saying the server’s reason otherwise', async () => {
+    const ref = crRef(1);
+    await expect(service.request('review.merge', ref)).rejects.toMatchObject({
+      code: 'invalid-request',
+      message: 'The server refused to merge the change request: The merge rules of this space are not met: at least one approved review is required.',
+    });
+    expect((await service.request('review.members', { spaceId: handbook() })).map((m) => m.displayName).sort()).toEqual([
+      'Alex Rivera',
+      'Casey Quire',
+      'Sam Okafor',
+    ]);
+    expect(await service.request('review.requestReviewer', { ...ref, user: 'alex@example.com' })).toMatchObject({ outcome: 'sent' });
+    const asked = (await service.request('review.changeRequest', ref)).requestedReviewers.map((r) => r.displayName).sort();
+    expect(asked).toEqual(['Alex Rivera', 'Casey Quire']);
+    await service.request('review.removeReviewer', { ...ref, userId: demo.users.alex.id });
+
+    fake.faults.offline = true;
+    await expect(service.request('review.submitReview', { ...ref, status: 'approved' })).rejects.toMatchObject({ code: 'offline' });
+    fake.faults.offline = false;
+    const review = await service.request('review.submitReview', { ...ref, status: 'approved', markdown: 'Ship it.' });
+    expect(review).toMatchObject({ status: 'approved', comment: 'Ship it.', reviewer: expect.objectContaining({ displayName: 'Casey Quire' }) });
+    const detail = await service.request('review.changeRequest', ref);
+    expect(detail.actions.merge).toEqual([]);
+    expect(detail.requestedReviewers).toEqual([]);
+
+    await service.request('review.merge', ref);
+    expect(fake.store.changeRequest(handbook(), 1).status).toBe('merged');
+    await service.syncOnce();
+    const folder = (await service.request('catalog.get', {})).spaces.find((s) => s.id === handbook())!.folder!;
+    expect(await readFile(join(dir, folder, 'README.md'), 'utf8')).toContain('Welcome to the **Quire** handbook.');
+    expect(await readFile(join(dir, folder, 'changelog.md'), 'utf8')).toContain('first release');
+  });
+
+  it('a draft cannot be merged, and says so before anything is sent', async () => {
+    fake.resetLog();
+    await expect(service.request('review.merge', crRef(2))).rejects.toMatchObject({ code: 'invalid-request', message: expect.stringMatching(/it is a draft/) });
+    expect(fake.requests.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+});
+
+describe('a writer’s change requests by topic', () => {
+  it('starts a new change request for a space and points the pushes back at another of the user’s', async () => {
+    const folder = (await service.request('catalog.get', {})).spaces.find((s) => s.id === handbook())!.folder!;
+    await appendFile(join(dir, folder, 'getting-started', 'install.md'), '\nTopic A.\n');
+    await service.syncOnce();
+    const first = (await service.request('review.targets', {}))[0]!;
+    const started = await service.request('review.startChangeRequest', { spaceId: handbook(), subject: 'Topic B' });
+    expect(started).toMatchObject({
+      state: 'open',
+      subject: 'Topic B',
+      chosen: true,
+      subjectByUser: true,
+      setAside: [expect.objectContaining({ number: first.number })],
+    });
+    await expect(service.request('review.useChangeRequest', crRef(1))).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringMatching(/Alex Rivera's/),
+    });
+    await service.request('review.refresh', {});
+    const back = await service.request('review.useChangeRequest', crRef(first.number!));
+    expect(back).toMatchObject({ number: first.number, chosen: true, pages: 1 });
+  });
+});

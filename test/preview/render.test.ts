@@ -1,0 +1,96 @@
+/**
+ * The page renderer (core/preview) on its own: what GitBook's blocks become, highlight.js's
+ * languages found by name and alias, and the writer's input kept from running whatever block
+ * it sits in. The browser's view of the same is test/hosts/preview.
+ */
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { type RenderContext, renderPage } from '../../src/main/core/preview';
+import { LANGUAGE_ALIASES, languageModule, splitHighlightedLines } from '../../src/main/core/preview/highlight';
+
+const context: RenderContext = {
+  rootPath: 'page.md',
+  link: (href) => ({ href: /^javascript:/i.test(href) ? null : `/x/${href}`, external: /^https?:/.test(href), broken: null }),
+  linkedPage: () => null,
+  include: () => null,
+};
+const html = (markdown: string) => renderPage(`# Page\n\n${markdown}`, context).html;
+
+describe('code', () => {
+  it('knows every language and alias highlight.js has, and loads only what a page uses', () => {
+    const hljs = createRequire(import.meta.url)('highlight.js') as typeof import('highlight.js').default;
+    const expected: Record<string, string> = {};
+    for (const name of hljs.listLanguages())
+      for (const alias of hljs.getLanguage(name)?.aliases ?? []) if (alias.toLowerCase() !== name) expected[alias.toLowerCase()] ??= name;
+    expect(LANGUAGE_ALIASES).toEqual(expected);
+    expect(['js', 'TS', 'yml', 'c++', 'shell', 'sh', 'py'].map(languageModule)).toEqual(['javascript', 'typescript', 'yaml', 'cpp', 'bash', 'bash', 'python']);
+    expect(['../etc', 'a b', ''].map(languageModule)).toEqual([null, null, null]);
+  });
+
+  it('highlights by class, one element per line even through a multi-line comment, and shows an unknown language as text', () => {
+    const out = html('```js\nconst a = 1; /* one\ntwo */\n```\n\n```klingon\n<b>qapla</b>\n```\n');
+    expect(out).toContain('<span class="hljs-keyword">const</span>');
+    expect(out).toContain('<span class="gb-line"><span class="hljs-comment">two */</span></span>');
+    expect(out).not.toContain('style=');
+    expect(out).toContain('<span class="gb-line">&lt;b&gt;qapla&lt;/b&gt;</span>');
+    expect(splitHighlightedLines('<span class="a">x\n<span class="b">y\nz</span></span>\nw')).toEqual([
+      '<span class="a">x</span>',
+      '<span class="a"><span class="b">y</span></span>',
+      '<span class="a"><span class="b">z</span></span>',
+      'w',
+    ]);
+  });
+});
+
+describe('GitBook blocks', () => {
+  it('typesets math: $$…$$ inline, between $$ lines, and a paragraph of one $$…$$ as a block; positions only as data', () => {
+    const out = html('Inline $$a^2$$ here.\n\n$$\n\\frac{1}{2}\n$$\n\n$$b_1$$\n');
+    expect(out.match(/class="katex-display"/g)).toHaveLength(2);
+    expect(out).toContain('<span class="gb-math"><span class="katex">');
+    expect(out).not.toMatch(/ style="/);
+    expect(out).toContain('data-gb-style="');
+    // Untrusted TeX: no \\href, no raw HTML.
+    const hostile = html('$$\\href{javascript:alert(1)}{x} <img src=x onerror=alert(1)>$$');
+    expect(hostile).not.toMatch(/href="javascript|<img/i);
+  });
+
+  it('turns a cards table into cards: hidden columns out, the target and the cover through the link policy', () => {
+    const out = html(
+      '<table data-view="cards" data-card-size="large"><thead><tr><th></th><th data-hidden data-card-target></th><th data-hidden data-card-cover></th><th data-hidden data-card-cover-dark></th></tr></thead><tbody><tr><td><strong>One</strong></td><td><a href="one.md">one.md</a></td><td><a href="cover.png">c</a></td><td><a href="dark.png">d</a></td></tr><tr><td onclick="x()">Two<script>x()</script></td><td><a href="javascript:x()">j</a></td><td></td><td></td></tr></tbody></table>\n',
+    );
+    expect(out).toContain('<div class="gb-cards gb-cards-large" role="list">');
+    expect(out).toContain('<img class="gb-card-cover" src="/x/cover.png" alt="">');
+    expect(out).toContain('<a class="gb-card-target" href="/x/one.md" aria-label="Open “One”"></a>');
+    expect(out).not.toMatch(/dark\.png|javascript|onclick|<script/);
+    expect(out.match(/role="listitem"/g)).toHaveLength(2);
+  });
+
+  it('shows OpenAPI and swagger blocks as operation cards, and integration blocks as cards with their parameters', () => {
+    const out = html(
+      '{% openapi src="spec.yaml" path="/pets" method="get" %}\n[spec.yaml](spec.yaml)\n{% endopenapi %}\n\n{% swagger method="delete" path="/pets/{id}" summary="Remove a pet" %}\n{% endswagger %}\n\n{% @github-files/github-code-block url="https://github.com/a/b" title="<b>x</b>" %}\n\n{% mystery %}\n',
+    );
+    expect(out).toContain('<span class="gb-method gb-method-get">GET</span><code class="gb-op-path">/pets</code>');
+    expect(out).toContain(
+      '<span class="gb-method gb-method-delete">DELETE</span><code class="gb-op-path">/pets/{id}</code></header><p class="gb-op-summary">Remove a pet</p>',
+    );
+    expect(out).toContain('aria-label="Integration block: github-files"');
+    expect(out).toContain('<dt>title</dt><dd>&lt;b&gt;x&lt;/b&gt;</dd>');
+    expect(out).toContain('Block “mystery”');
+    expect(out).not.toContain('{%');
+  });
+
+  it('gives tabs a tablist whose ids are unique on the page, includes included', () => {
+    const out = renderPage(
+      '# P\n\n{% tabs %}\n{% tab title="A" %}\na\n{% endtab %}\n{% tab title="B" %}\nb\n{% endtab %}\n{% endtabs %}\n\n{% include "inc.md" %}\n',
+      {
+        ...context,
+        include: () => ({ rootPath: 'inc.md', text: '{% tabs %}\n{% tab title="C" %}\nc\n{% endtab %}\n{% endtabs %}\n' }),
+      },
+    ).html;
+    const ids = [...out.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(out.match(/role="tab"/g)).toHaveLength(3);
+    expect(out).toContain('aria-selected="true"');
+    expect(out.match(/role="tabpanel"[^>]* hidden/g)).toHaveLength(1);
+  });
+});
