@@ -5,6 +5,7 @@
  */
 export { describeActivity, describeChangeRequest, describeSource } from './activity';
 export { deletedAssets } from './assets';
+export { describeDeviation, type PathDeviation, pathDeviations } from './deviations';
 export { refreshCatalog } from './catalog';
 export { describeConflict } from './conflict-words';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';

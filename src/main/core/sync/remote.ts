@@ -8,9 +8,11 @@
  */
 import type { Revision, RevisionFile, RevisionPage } from '@gitbook/api';
 import type { ApiClient } from '../api';
-import { type PageMeta, pageKind, parsePageFile, renderPageFile } from '../content';
-import type { BaseRow, LogChangeRequest, LogPerson } from '../mirror';
-import { fileMeta, pageFileFromServer } from './page-file';
+import { pageKind } from '../content';
+import type { BaseRow, LogChangeRequest, LogPerson, Mirror } from '../mirror';
+import { fileMeta, pageFileFromServer, type PageTemplates } from './page-file';
+
+export { retitledText } from './page-file';
 import type { RemotePage } from './plan';
 
 /** Meta flag of a page row kept for a conflict after main deleted the page. */
@@ -200,22 +202,17 @@ export function diffRemote(tree: RemoteTree, base: readonly BaseRow[]): RemoteDi
   return diff;
 }
 
-/**
- * A page's text now when only its title or metadata changed (its body did not): the last
- * synced text with the new title and metadata. Null when that text cannot be read.
- */
-export function retitledText(baseText: string | null, page: { title: string; meta: PageMeta }): string | null {
-  if (baseText === null) return null;
-  try {
-    const parsed = parsePageFile(baseText);
-    return renderPageFile({ title: page.title, meta: page.meta, body: parsed.body });
-  } catch {
-    return null;
-  }
+/** What the server was last known to hold for a page (page-file.ts): what the change request was sent, else main's as last synced. */
+export function knownText(mirror: Mirror, spaceId: string, pageId: string): string | null {
+  const pushed = mirror.outbox.pushedPage(spaceId, pageId);
+  return (pushed && !pushed.deleted ? pushed.text : null) ?? mirror.content.baseText(spaceId, pageId);
 }
 
-/** One page's file text as the server has it now, references in stable form (one request). */
-export async function fetchPageText(api: ApiClient, spaceId: string, page: RemotePage, signal?: AbortSignal): Promise<string> {
+/**
+ * One page's file text as the server has it now, references in stable form (one request); its
+ * frontmatter written as `templates` say (page-file.ts).
+ */
+export async function fetchPageText(api: ApiClient, spaceId: string, page: RemotePage, signal?: AbortSignal, templates: PageTemplates = {}): Promise<string> {
   const got = await api.call(
     (c, params) => c.spaces.getPageById(spaceId, page.id, { format: 'markdown', 'format.markdown.refs': 'stable', metadata: false } as never, params),
     { signal },
@@ -224,7 +221,7 @@ export async function fetchPageText(api: ApiClient, spaceId: string, page: Remot
   if (typeof markdown !== 'string') {
     throw new Error(`The API sent page ${page.id} of space ${spaceId} without its markdown; nothing was changed for it. Try again later.`);
   }
-  return pageFileFromServer({ title: page.title, meta: page.meta }, markdown);
+  return pageFileFromServer({ title: page.title, meta: page.meta }, markdown, templates);
 }
 
 /** One page's file text as the change request has it now, references in stable form (one request). */

@@ -183,7 +183,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
       const parent = tree.parent(key);
       const dir = parent === null ? '' : (ctx.laid.get(parent)?.folder ?? tree.nodeOf(parent)?.folder ?? '');
       if (byRequest) rename = name !== byRequest.name ? name : null;
-      else if (R && !isNameFor(name, { id: key, slug: R.slug, title: R.title }, dir)) rename = name;
+      else if (R && !isNameFor(name, { id: key, slug: R.slug, title: R.title }, dir, ctx.options.names)) rename = name;
     }
     const title = ctx.retitled.get(key) ?? null;
     if (text === null && !restore && !move && !rename && title === null) return null;

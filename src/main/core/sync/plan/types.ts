@@ -15,6 +15,7 @@
  */
 import type { FolderNode, PageKind, SummaryEntry } from '../../content';
 import type { MergeLimits } from './merge';
+import type { NameRules } from './names';
 
 export type { FolderNode, PageKind } from '../../content';
 
@@ -160,6 +161,8 @@ export interface PlanOptions {
   mergeLimits?: MergeLimits;
   /** Look at every page rather than at what changed (tests compare the two). */
   full?: boolean;
+  /** What the folder's volume holds (names.ts); default: what every common file system holds. */
+  names?: NameRules;
 }
 
 // ---- the plan ------------------------------------------------------------------------
