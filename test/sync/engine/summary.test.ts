@@ -180,3 +180,29 @@ describe('titles in SUMMARY.md', () => {
     await expectQuietNextCycle();
   });
 });
+
+describe('groups and links changed on the server', () => {
+  it('a link retitled or re-pointed on the server, or moved there, is pulled into SUMMARY.md and never pushed as a delete', async () => {
+    const link = idOf('Status page');
+    fake.store.editPage(space.id, link, { title: 'Service status', href: 'https://status.example.org' });
+    fake.store.movePage(space.id, link, { parent: idOf('Reference') });
+    fake.resetLog();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(sentChanges()).toEqual([]);
+    expect(read(dir, 'SUMMARY.md')).toContain('* [Service status](https://status.example.org)');
+    expect(read(dir, 'SUMMARY.md')).not.toContain('Status page');
+    await expectQuietNextCycle();
+  });
+
+  it('a group without pages retitled on the server is pulled, and never pushed as a delete', async () => {
+    const empty = fake.store.addPage(space.id, { title: 'Later', type: 'group' });
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(read(dir, 'SUMMARY.md')).toContain('## Later');
+    fake.store.editPage(space.id, empty.id, { title: 'Soon' });
+    fake.resetLog();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(sentChanges()).toEqual([]);
+    expect(read(dir, 'SUMMARY.md')).toContain('## Soon');
+    await expectQuietNextCycle();
+  });
+});
