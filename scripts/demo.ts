@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: Quire on a sample organization, no account needed (`predemo` builds the
  * app first, see scripts/build-app.mjs). Starts the sample API on loopback
- * (scripts/sample-api.ts); on the first run, when the folder has no space chosen yet, syncs every
- * sample space into it (as ticking them all would); then opens the desktop app on it. Where
+ * (scripts/sample-api.ts), at the address the folder remembers when it is free; on the first run,
+ * when the folder has no space chosen yet, syncs every sample space into it (as ticking them all
+ * would); then opens the desktop app on it. Where
  * Electron cannot start (no binary, no display) it says so and serves the same app through the
  * web host instead, printing the address.
  */
@@ -15,7 +16,7 @@ import { MemoryTokenStore } from '../src/main/core/secrets';
 import { defaultRendererDir, projectRoot, rendererBuilt } from '../src/main/hosts/service';
 import type { CliIo } from '../src/main/hosts/cli/io';
 import { startWebHost } from '../src/main/hosts/web';
-import { firstRunSync, startSampleApi } from './sample-api';
+import { readyForApp, sampleApiFor } from './sample-api';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -45,13 +46,12 @@ function runElectron(binary: string, env: NodeJS.ProcessEnv, stop: AbortSignal):
 
 const dir = resolve(process.argv[2] ?? '.quire-demo');
 await mkdir(dir, { recursive: true });
-const fake = await startSampleApi();
-say(`Sample API on ${fake.url} (organization “Quire Demo Co”); sync folder ${dir}`);
-
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop.abort());
-const firstRun: CliIo = { stdout: say, stderr: say, env: {}, readStdin: async () => '', signal: stop.signal };
-if (await firstRunSync(dir, fake, firstRun)) say('Every sample space is chosen; untick one in the app to stop syncing it.');
+const io: CliIo = { stdout: say, stderr: say, env: {}, readStdin: async () => '', signal: stop.signal };
+const fake = await sampleApiFor(dir, io);
+say(`Sample API on ${fake.url} (organization “Quire Demo Co”); sync folder ${dir}`);
+await readyForApp(dir, fake, io);
 
 const rendererDir = defaultRendererDir();
 if (!rendererBuilt(rendererDir))
