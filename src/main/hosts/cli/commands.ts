@@ -214,7 +214,7 @@ export const COMMANDS = {
   },
   ui: {
     summary: 'the app in a browser, served on 127.0.0.1 (first stdout line: the address to open)',
-    flags: { api: { ...api, required: true, help: 'the API origin, such as https://api.gitbook.com' }, dir, port },
+    flags: { api: { ...api, help: 'the API origin, such as https://api.gitbook.com (default: the one this folder last synced with)' }, dir, port },
     details: [EXIT_SERVER],
     finishesOnStop: true,
     load: async () => {
