@@ -1,9 +1,11 @@
 /**
  * `npm run demo`: Quire on a sample organization, no account needed (`predemo` builds the
- * app first, see scripts/build-app.mjs). Starts
- * the fake API on loopback with the demo content, then opens the desktop app
- * on it; where Electron cannot start (no binary, no display) it says so and
- * serves the same app through the web host instead, printing the address.
+ * app first, see scripts/build-app.mjs). Starts the sample API on loopback
+ * (scripts/sample-api.ts), at the address the folder remembers when it is free; on the first run,
+ * when the folder has no space chosen yet, syncs every sample space into it (as ticking them all
+ * would); then opens the desktop app on it. Where
+ * Electron cannot start (no binary, no display) it says so and serves the same app through the
+ * web host instead, printing the address.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,9 +14,9 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { MemoryTokenStore } from '../src/main/core/secrets';
 import { defaultRendererDir, projectRoot, rendererBuilt } from '../src/main/hosts/service';
+import type { CliIo } from '../src/main/hosts/cli/io';
 import { startWebHost } from '../src/main/hosts/web';
-import { startFakeApi } from '../test/fake';
-import { seedDemo } from '../test/fake/seed';
+import { readyForApp, sampleApiFor } from './sample-api';
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -44,12 +46,12 @@ function runElectron(binary: string, env: NodeJS.ProcessEnv, stop: AbortSignal):
 
 const dir = resolve(process.argv[2] ?? '.quire-demo');
 await mkdir(dir, { recursive: true });
-const fake = await startFakeApi();
-seedDemo(fake.store);
-say(`Sample API on ${fake.url} (organization “Quire Demo Co”); sync folder ${dir}`);
-
 const stop = new AbortController();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => stop.abort());
+const io: CliIo = { stdout: say, stderr: say, env: {}, readStdin: async () => '', signal: stop.signal };
+const fake = await sampleApiFor(dir, io);
+say(`Sample API on ${fake.url} (organization “Quire Demo Co”); sync folder ${dir}`);
+await readyForApp(dir, fake, io);
 
 const rendererDir = defaultRendererDir();
 if (!rendererBuilt(rendererDir))

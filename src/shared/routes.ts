@@ -5,6 +5,8 @@
  * `pages.open` is the Pages view's route, `#pages/<spaceId>/<path>`, path relative to the space
  * folder: the Pages view, its tree, the page links the host renders into a page (which may add
  * `#<anchor>`, read here as no part of the route) and the search box all write it this way.
+ * `history.page` may name a moment, `#history/<spaceId>/<page key>/<ISO time>`: the History view
+ * then shows what the version recorded then changed (the sync log opens a page's diff so).
  * `review.list` is one of the Review view's lists (`#review/inbox`, `#review/comments`…);
  * `review.changeRequest` opens a change request there.
  */
@@ -13,7 +15,7 @@ export type Route =
   | { name: 'review.comment'; spaceId: string; commentId: string }
   | { name: 'review.list'; list: ReviewList }
   | { name: 'review.changeRequest'; spaceId: string; changeRequestId: string }
-  | { name: 'history.page'; spaceId: string; pageKey: string };
+  | { name: 'history.page'; spaceId: string; pageKey: string; at?: string };
 
 /** The Review view's lists: what asks for you, unresolved comments, open change requests, your own by topic. */
 export type ReviewList = 'inbox' | 'comments' | 'change-requests' | 'yours';
@@ -32,7 +34,7 @@ export function routeHash(route: Route): string {
     case 'review.changeRequest':
       return `#review/change-request/${enc(route.spaceId)}/${enc(route.changeRequestId)}`;
     case 'history.page':
-      return `#history/${enc(route.spaceId)}/${enc(route.pageKey)}`;
+      return `#history/${enc(route.spaceId)}/${enc(route.pageKey)}${route.at ? `/${enc(route.at)}` : ''}`;
   }
 }
 
@@ -48,6 +50,7 @@ export function parseRoute(hash: string): Route | null {
   const [view, a, b, c] = parts;
   if (view === 'pages' && a && b && parts.length === 3) return { name: 'pages.open', spaceId: a, path: b };
   if (view === 'history' && a && b && parts.length === 3) return { name: 'history.page', spaceId: a, pageKey: b };
+  if (view === 'history' && a && b && c && parts.length === 4) return { name: 'history.page', spaceId: a, pageKey: b, at: c };
   if (view === 'review' && parts.length === 2 && REVIEW_LISTS.includes(a as ReviewList)) return { name: 'review.list', list: a as ReviewList };
   if (view === 'review' && a === 'change-request' && b && c && parts.length === 4) return { name: 'review.changeRequest', spaceId: b, changeRequestId: c };
   if (view === 'review' && a === 'comment' && b && c && parts.length === 4) return { name: 'review.comment', spaceId: b, commentId: c };

@@ -217,3 +217,14 @@ describe('the output of quire check', () => {
     expect(errorsJson.spaces[0].problems.map((p: Problem) => p.code)).toEqual(['broken-link']);
   });
 });
+
+describe('frontmatter too large to read (issue 17, item 9)', () => {
+  it('is one problem saying how large the block is and what Quire reads, found without reading every key', () => {
+    const keys = Array.from({ length: 50_000 }, (_, i) => `k${i}: ${i}`).join('\n');
+    const [problem, ...rest] = checkPageForPush(`---\n${keys}\n---\n\n# Big\n`, 'big.md');
+    expect(rest).toEqual([]);
+    expect(problem).toMatchObject({ file: 'big.md', line: 1, severity: 'error', code: 'frontmatter' });
+    expect(problem!.message).toMatch(/^The frontmatter is \d+ KB and Quire reads at most 64 KB of it\.$/);
+    expect(problem!.fix).toBe('Shorten it and sync again.');
+  });
+});

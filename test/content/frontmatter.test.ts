@@ -8,18 +8,68 @@ describe('renderPageFile', () => {
     expect(renderPageFile({ title: 'Hello', body: '' })).toBe('# Hello\n');
   });
 
-  it('puts metadata in a YAML frontmatter block, known keys first in a fixed order', () => {
+  it("puts metadata in a YAML frontmatter block as GitBook's Git Sync writes it: its keys first, in its order", () => {
     const text = renderPageFile({
       title: 'Setup',
       body: 'Body\n',
       meta: { zeta: 1, hidden: true, description: 'How to: set up', icon: 'gear', alpha: [1, 2] },
     });
-    expect(text).toBe('---\ndescription: "How to: set up"\nicon: gear\nhidden: true\nalpha:\n  - 1\n  - 2\nzeta: 1\n---\n\n# Setup\n\nBody\n');
+    expect(text).toBe("---\ndescription: 'How to: set up'\nhidden: true\nicon: gear\nalpha:\n  - 1\n  - 2\nzeta: 1\n---\n\n# Setup\n\nBody\n");
+  });
+
+  it('writes a long description folded at 80 columns, a no-break space escaped, and the layout nested, as GitBook does', () => {
+    const text = renderPageFile({
+      title: 'Installation and Fundamentals',
+      body: 'Body\n',
+      meta: {
+        layout: {
+          title: { visible: true },
+          description: { visible: true },
+          tableOfContents: { visible: true },
+          outline: { visible: false },
+          pagination: { visible: true },
+        },
+        coverY: 0,
+        description: 'Learn and understand the core concepts related to how you can install the SDK package, authenticate, and get started.',
+        tags: ['changelog'],
+      },
+    });
+    expect(text).toBe(
+      [
+        '---',
+        'description: >-',
+        '  Learn and understand the core concepts related to how you can install the SDK',
+        '  package, authenticate, and get started.',
+        'coverY: 0',
+        'layout:',
+        '  title:',
+        '    visible: true',
+        '  description:',
+        '    visible: true',
+        '  tableOfContents:',
+        '    visible: true',
+        '  outline:',
+        '    visible: false',
+        '  pagination:',
+        '    visible: true',
+        'tags:',
+        '  - changelog',
+        '---',
+        '',
+        '# Installation and Fundamentals',
+        '',
+        'Body',
+        '',
+      ].join('\n'),
+    );
+    expect(renderPageFile({ title: 'T', body: '', meta: { description: 'Cards —\u00a0with images' } })).toBe(
+      '---\ndescription: "Cards —\\_with images"\n---\n\n# T\n',
+    );
   });
 
   it('moves a title a heading cannot hold exactly into the frontmatter', () => {
-    expect(renderPageFile({ title: ' padded', body: 'x' })).toBe('---\ntitle: " padded"\n---\n\nx');
-    expect(renderPageFile({ title: 'C #', body: '', meta: { emoji: '1f600' } })).toBe('---\ntitle: "C #"\nemoji: 1f600\n---\n\n');
+    expect(renderPageFile({ title: ' padded', body: 'x' })).toBe("---\ntitle: ' padded'\n---\n\nx");
+    expect(renderPageFile({ title: 'C #', body: '', meta: { emoji: '1f600' } })).toBe("---\ntitle: 'C #'\nemoji: 1f600\n---\n\n");
   });
 
   it('writes the body as is when no title is given', () => {

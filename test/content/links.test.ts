@@ -62,23 +62,24 @@ describe('toLocalLinks', () => {
     const { text, written } = toLocalLinks(stable, T);
     expect(text).toBe(
       [
-        'See [setup](setup.md#install "mention") and [home](../README.md).',
+        'See [setup](setup.md#install "mention") and [home](../).',
         '![logo](../.gitbook/assets/logo%20(1).png) <img src="../.gitbook/assets/logo%20(1).png" alt="">',
         '<a href="../../other%20space/intro.md">Other</a> and {% file src="../../other%20space/.gitbook/assets/a.pdf" %}',
         '{% content-ref url="../Café%20(v2)%20%231.md" %}',
         '[Café](../Café%20(v2)%20%231.md)',
         '{% endcontent-ref %}',
-        '[def]: README.md',
+        '[def]: ./',
       ].join('\n'),
     );
+    // A page with children (or the first page) by its folder, as GitBook writes it.
     expect(written).toEqual({
       'setup.md#install': '/pages/setup#install',
-      '../README.md': '/pages/intro',
+      '../': '/pages/intro',
       '../.gitbook/assets/logo%20(1).png': '/files/logo',
       '../../other%20space/intro.md': '/spaces/s2/pages/other',
       '../../other%20space/.gitbook/assets/a.pdf': '/spaces/s2/files/pdf',
       '../Café%20(v2)%20%231.md': '/pages/odd',
-      'README.md': '/pages/guides',
+      './': '/pages/guides',
     });
     expect(toStableLinks(text, T, written)).toBe(stable);
   });
@@ -241,7 +242,7 @@ describe('a GitBook page', () => {
       'setup.md',
       'https://www.youtube.com/watch?v=abc',
       '../../other%20space/.gitbook/assets/a.pdf',
-      '../README.md',
+      '../',
       '/pages/accounts',
       'setup.md',
     ]);

@@ -229,18 +229,29 @@ describe('Quire in a browser', () => {
     await snap(page, 'sites');
   });
 
-  it('shows what each cycle did in a filterable sync log', async () => {
+  it('shows what each cycle did in a filterable sync log: the pages, who changed main, each page one click away', async () => {
+    // Sam merges Alex's change request on the server; the next sync pulls it.
+    const { editIntro } = demo.changeRequests;
+    stack.fake.store.mergeChangeRequest(demo.handbook.id, editIntro.id, demo.users.sam.id);
+    await page.getByRole('button', { name: 'Sync now' }).click();
     await nav('Sync log');
     const list = page.getByTestId('log-list');
-    await list
-      .getByText(/pulled revision/)
-      .first()
-      .waitFor();
+    const merged = `change request #${editIntro.number} “Polish the welcome page” by Alex Rivera, merged by Sam Okafor`;
+    await list.getByText(new RegExp(`^Pulled \\d+ pages? from main — ${merged}$`)).waitFor({ timeout: 15_000 });
+    expect(await list.textContent()).not.toMatch(/rev_/);
     await page.getByLabel('Kind').selectOption('conflict');
     await list.getByText(/README.md: edited here and on the server/).waitFor();
-    await expect.poll(() => list.getByText(/pulled revision/).count()).toBe(0);
+    await expect.poll(() => list.getByText(/^Pulled/).count()).toBe(0);
     await page.getByLabel('Kind').selectOption('');
+
+    await list.getByText(new RegExp(`— ${merged}$`)).click();
+    const detail = page.getByTestId('log-detail');
+    const pages = detail.getByRole('list', { name: 'Pages' });
+    await pages.getByText('Changelog', { exact: true }).waitFor();
+    await pages.getByText('Welcome', { exact: true }).waitFor();
     await snap(page, 'sync-log');
+    await detail.getByRole('button', { name: 'Open Changelog' }).click();
+    await page.getByTestId('page-detail').getByRole('heading', { level: 1, name: 'Changelog' }).waitFor();
   });
 
   it('moves between views from the keyboard', async () => {

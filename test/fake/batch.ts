@@ -14,7 +14,7 @@ import { type MarkdownSettings, UNTITLED } from './markdown-settings';
 import type { FileRec, RevisionRec } from './model';
 import { PageIndex } from './page-index';
 import { resolveSubmittedRefs } from './ref-resolution';
-import { ContentError, type PagePatch, type RevisionDraft } from './tree';
+import { ContentError, GIT_SYNC_KEYS, type PagePatch, type RevisionDraft } from './tree';
 
 export { blobKeyFor, guessContentType } from './batch-files';
 
@@ -101,6 +101,7 @@ export function applyBatch(draft: RevisionDraft, changes: ContentChange[], ctx: 
         const parentId = change.into === undefined ? null : resolvePage(change.into);
         const id = (change.ref !== undefined ? refs.pages.get(change.ref) : undefined) ?? ctx.newId('page');
         const metadata = metadataOf(change, parsed.metadata);
+        const gitSync = Object.fromEntries(Object.entries(gitSyncOf(parsed.metadata)).filter(([, v]) => v !== null));
         draft.insertPage(
           id,
           {
@@ -109,6 +110,7 @@ export function applyBatch(draft: RevisionDraft, changes: ContentChange[], ctx: 
             slug: change.slug ?? draft.freeSlug(parentId, title),
             markdown: parsed.body,
             ...metadata,
+            ...gitSync,
             hidden: metadata.hidden ?? false,
           },
           parentId,
@@ -128,7 +130,15 @@ export function applyBatch(draft: RevisionDraft, changes: ContentChange[], ctx: 
           parsed = parseDocument(change.document, change.title);
         }
         const title = settings.documentMetadataFirst ? (parsed?.metadata.title ?? change.title) : (change.title ?? parsed?.metadata.title);
-        draft.updatePage(id, withoutUndefined<PagePatch>({ title, slug: change.slug, ...metadataOf(change, parsed?.metadata ?? {}) }));
+        draft.updatePage(
+          id,
+          withoutUndefined<PagePatch>({
+            title,
+            slug: change.slug,
+            ...metadataOf(change, parsed?.metadata ?? {}),
+            ...(parsed ? gitSyncOf(parsed.metadata) : {}),
+          }),
+        );
         if (change.into !== undefined || change.at !== undefined) {
           const parentId = change.into === undefined ? draft.requirePage(id).parentId : change.into === null ? null : resolvePage(change.into);
           draft.movePage(id, parentId, change.at);
@@ -199,6 +209,11 @@ export function applyBatch(draft: RevisionDraft, changes: ContentChange[], ctx: 
       });
     }
     return parseSubmittedMarkdown(markdown, explicitTitle, { documentFirst: settings.documentMetadataFirst });
+  }
+
+  /** Git Sync's keys a document sets (null: it does not hold the key, which clears it). */
+  function gitSyncOf(fromDocument: PageMetadata): Pick<PagePatch, (typeof GIT_SYNC_KEYS)[number]> {
+    return Object.fromEntries(GIT_SYNC_KEYS.map((k) => [k, fromDocument[k] ?? null]));
   }
 
   /** Stores a page body, its references resolved to stable ones when the settings say so. */

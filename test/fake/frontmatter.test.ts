@@ -120,3 +120,72 @@ describe('writes: GitBook import precedence (documentMetadataFirst)', () => {
     expect(titles).toEqual(['C# SDK', 'F# notes']);
   });
 });
+
+describe("Git Sync's own keys: cover, coverY, coverHeight, layout, tags", () => {
+  const layout = { width: 'wide', title: { visible: true }, description: { visible: false }, outline: { visible: false } };
+
+  it('are written in the head in GitBook order, and the API reports the layout switches', async () => {
+    const fake = await startFakeApi({ markdown: { frontmatter: true } });
+    running = fake;
+    const org = fake.store.addOrg({ title: 'Lumen' });
+    const space = fake.store.addSpace(org.id, {
+      title: 'Docs',
+      pages: [
+        {
+          title: 'Home',
+          description: 'Start here',
+          coverY: 0,
+          cover: '.gitbook/assets/hero.png',
+          coverHeight: 324,
+          layout,
+          tags: ['intro'],
+          markdown: 'Hi.\n',
+        },
+      ],
+    });
+    const client = testClient(fake);
+    const id = fake.store.pageByTitle(space.id, 'Home').id;
+    expect(await client.markdown(space.id, id)).toBe(
+      [
+        '---',
+        'description: Start here',
+        'cover: .gitbook/assets/hero.png',
+        'coverY: 0',
+        'coverHeight: 324',
+        'layout:',
+        '  width: wide',
+        '  title:',
+        '    visible: true',
+        '  description:',
+        '    visible: false',
+        '  outline:',
+        '    visible: false',
+        'tags:',
+        '  - intro',
+        '---',
+        '',
+        'Hi.',
+        '',
+      ].join('\n'),
+    );
+    const revision = (await client.get(`/spaces/${space.id}/content`)).body;
+    expect(revision.pages[0].layout).toMatchObject({ width: 'wide', title: true, description: false, outline: false, tableOfContents: true });
+  });
+
+  it('are set by a document: a block without one clears it (what pushing a file without `coverY: 0` would do)', async () => {
+    const fake = await startFakeApi({ markdown: GITBOOK_MARKDOWN });
+    running = fake;
+    const org = fake.store.addOrg({ title: 'Lumen' });
+    const space = fake.store.addSpace(org.id, { title: 'Docs', pages: [{ title: 'Home', coverY: 0, layout, markdown: 'Hi.\n' }] });
+    const client = testClient(fake);
+    const id = fake.store.pageByTitle(space.id, 'Home').id;
+    const cr = fake.store.addChangeRequest(space.id);
+    await client.batch(space.id, cr.id, [{ operation: 'update_page', page: id, document: { markdown: '---\ncoverY: 12\n---\n\n# Home\n\nHi.' } }]);
+    const after = fake.store.page(space.id, id, { changeRequest: cr.id });
+    expect(after.coverY).toBe(12);
+    expect(after.layout).toBeUndefined();
+    // A change of fields alone leaves them.
+    await client.batch(space.id, cr.id, [{ operation: 'update_page', page: id, title: 'Home page' }]);
+    expect(fake.store.page(space.id, id, { changeRequest: cr.id }).coverY).toBe(12);
+  });
+});

@@ -56,6 +56,8 @@ export interface FakeApiOptions extends StoreOptions {
   pageSize?: number;
   /** The bearer token the fake accepts. Default `fake-token`. */
   token?: string;
+  /** The port on 127.0.0.1 (the demos keep a folder's address across runs). Default 0, any free port: what tests use. */
+  port?: number;
 }
 
 export interface FakeApi {
@@ -122,7 +124,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   server.on(

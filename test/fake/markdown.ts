@@ -10,6 +10,12 @@ export interface PageMetadata {
   hidden?: boolean;
   noIndex?: boolean;
   noRobotsIndex?: boolean;
+  /** Git Sync's keys: null when a frontmatter block does not hold them (a document clears them). */
+  cover?: string | null;
+  coverY?: number | null;
+  coverHeight?: number | null;
+  layout?: Record<string, unknown> | null;
+  tags?: string[] | null;
 }
 
 export interface ParsedMarkdown {
@@ -28,8 +34,9 @@ const BOOLEAN_KEYS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
 
 /**
  * Splits submitted markdown into stored body and page metadata. Frontmatter keys `title`,
- * `description`, `icon`, `emoji`, `hidden`, `noIndex` and `noRobotsIndex` set metadata; other
- * keys (`layout`, `cover`, `if`, `vars`, …) are accepted and ignored. The title comes from
+ * `description`, `icon`, `emoji`, `hidden`, `noIndex` and `noRobotsIndex` set metadata, and so do
+ * Git Sync's `cover`, `coverY`, `coverHeight`, `layout` and `tags` (a block without one clears
+ * it); other keys (`if`, `vars`, a writer's own, …) are accepted and ignored, as GitBook drops them. The title comes from
  * `explicitTitle`, else frontmatter `title`, else a leading `# heading` (which is then removed
  * from the body, as the page title is rendered separately). With `documentFirst` (GitBook's
  * import precedence) the frontmatter and the heading win over `explicitTitle`, and a leading
@@ -61,6 +68,9 @@ export function parseSubmittedMarkdown(markdown: string, explicitTitle?: string,
         if (typeof value !== 'boolean') throw new MarkdownError(`frontmatter \`${key}\` must be true or false`);
         metadata[key] = value;
       }
+      readGitSyncKeys(record, metadata);
+    } else {
+      readGitSyncKeys({}, metadata);
     }
     body = body.slice(fm[0].length);
   }
@@ -83,6 +93,27 @@ export function parseSubmittedMarkdown(markdown: string, explicitTitle?: string,
     }
   }
   return { body: normaliseBody(body), metadata };
+}
+
+/** Git Sync's frontmatter keys, checked as GitBook would (a missing key is null: the document clears it). */
+function readGitSyncKeys(record: Record<string, unknown>, metadata: PageMetadata): void {
+  const { cover, coverY, coverHeight, layout, tags } = record;
+  if (cover !== undefined && cover !== null && typeof cover !== 'string') throw new MarkdownError('frontmatter `cover` must be a path');
+  for (const [key, value] of [
+    ['coverY', coverY],
+    ['coverHeight', coverHeight],
+  ] as const) {
+    if (value !== undefined && value !== null && typeof value !== 'number') throw new MarkdownError(`frontmatter \`${key}\` must be a number`);
+  }
+  if (layout !== undefined && layout !== null && (typeof layout !== 'object' || Array.isArray(layout)))
+    throw new MarkdownError('frontmatter `layout` must be a mapping');
+  if (tags !== undefined && tags !== null && (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string')))
+    throw new MarkdownError('frontmatter `tags` must be a list of names');
+  metadata.cover = (cover as string | undefined) ?? null;
+  metadata.coverY = (coverY as number | undefined) ?? null;
+  metadata.coverHeight = (coverHeight as number | undefined) ?? null;
+  metadata.layout = (layout as Record<string, unknown> | undefined) ?? null;
+  metadata.tags = (tags as string[] | undefined) ?? null;
 }
 
 /** Storage normalisation: LF line endings, no trailing blank lines, one final newline. */

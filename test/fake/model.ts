@@ -74,6 +74,14 @@ export interface PageRec {
   readonly noIndex?: boolean;
   /** Not indexed by search engine robots (`noRobotsIndex`); absent means false. */
   readonly noRobotsIndex?: boolean;
+  /** Git Sync's cover image (a path, as its frontmatter writes it), its position and height. */
+  readonly cover?: string;
+  readonly coverY?: number;
+  readonly coverHeight?: number;
+  /** Git Sync's `layout:` (width, cover, and `{ visible }` switches for title, description, …). */
+  readonly layout?: Readonly<Record<string, unknown>>;
+  /** Tag names, as Git Sync's `tags:` list writes them. */
+  readonly tags?: readonly string[];
   /** Stored body (frontmatter stripped) of document pages; '' for groups and links. */
   readonly markdown: string;
   /** Content-derived id of the document: changes exactly when `markdown` changes. */

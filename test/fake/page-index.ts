@@ -65,8 +65,9 @@ export class PageIndex {
     return this.order.find((id) => this.view.pages.get(id)?.type === 'document');
   }
 
-  /** The folder holding the page's file (`''` for the root). */
+  /** The folder holding the page's file (`''` for the root, and for the root page: its file is the root's `README.md`). */
   dir(id: string): string {
+    if (id === this.rootPage()) return '';
     const path = this.paths.get(id) ?? '';
     return this.hasChildren(id) ? path : posix.dirname(path) === '.' ? '' : posix.dirname(path);
   }

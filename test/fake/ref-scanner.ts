@@ -6,8 +6,8 @@
  *
  * Reference sites: markdown links and images (`[t](x)`, `![a](<x y>)`), reference definitions
  * (`[label]: x`), `src`/`href` of `<img>` and `<a>` (so also inside `<figure>` and HTML tables),
- * and the GitBook blocks `{% content-ref url="x" %}`, `{% embed url="x" %}`, `{% file src="x" %}`
- * and `{% include "x" %}`.
+ * and the GitBook blocks `{% content-ref url="x" %}`, `{% embed url="x" %}`, `{% file src="x" %}`,
+ * `{% include "x" %}` and `{% openapi src="x" … %}` (legacy `{% swagger src="x" … %}`).
  *
  * Never rewritten: fenced code blocks (``` or ~~~, at any indentation, unclosed ones run to the
  * end), inline code spans, `$$` math (blocks and inline) and HTML comments. Indented code blocks
@@ -248,6 +248,8 @@ const LIQUID: Array<[RefSiteKind, RegExp]> = [
   ['embed', /\{%-?\s*embed\s+url\s*=\s*(?:"([^"]*)"|'([^']*)')/g],
   ['file', /\{%-?\s*file\s+src\s*=\s*(?:"([^"]*)"|'([^']*)')/g],
   ['include', /\{%-?\s*include\s+(?:"([^"]*)"|'([^']*)')/g],
+  // The OpenAPI document of an API block (and the legacy swagger one) is a file of the space.
+  ['file', /\{%-?\s*(?:openapi|swagger)\s(?:[^%]|%(?!\}))*?\bsrc\s*=\s*(?:"([^"]*)"|'([^']*)')/g],
 ];
 
 function liquidTags(markdown: string): RefSite[] {

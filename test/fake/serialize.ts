@@ -46,6 +46,36 @@ const PAGE_LAYOUT = {
   anchors: true,
 } as const;
 
+/** The API's layout of a page, from Git Sync's `layout:` the page holds (its switches; defaults otherwise). */
+function layoutOf(page: PageRec): typeof PAGE_LAYOUT | Record<string, unknown> {
+  const layout = page.layout as Record<string, unknown> | undefined;
+  if (!layout) return PAGE_LAYOUT;
+  const part = (key: string): Record<string, unknown> => {
+    const v = layout[key];
+    return v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  };
+  const visible = (key: keyof typeof PAGE_LAYOUT): boolean => {
+    const v = part(key).visible;
+    return typeof v === 'boolean' ? v : (PAGE_LAYOUT[key] as boolean);
+  };
+  const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T => (allowed.includes(value as T) ? (value as T) : fallback);
+  return {
+    ...PAGE_LAYOUT,
+    width: oneOf(layout.width, ['default', 'wide'], PAGE_LAYOUT.width),
+    cover: visible('cover'),
+    coverSize: oneOf(part('cover').size, ['hero', 'full', 'background'], PAGE_LAYOUT.coverSize),
+    coverMask: oneOf(part('cover').mask, ['none', 'radial'], PAGE_LAYOUT.coverMask),
+    title: visible('title'),
+    description: visible('description'),
+    tableOfContents: visible('tableOfContents'),
+    outline: visible('outline'),
+    pagination: visible('pagination'),
+    metadata: visible('metadata'),
+    tags: visible('tags'),
+    actions: visible('actions'),
+  };
+}
+
 const ALL_ORG_PERMISSIONS = {
   view: true,
   access: true,
@@ -258,9 +288,9 @@ export class Serializer {
       slug: page.slug,
       path,
       ...(page.description !== undefined ? { description: page.description } : {}),
-      urls: { app: this.app(`/s/${revision.spaceId}/${path}`) },
+      urls: { app: this.app(`/s/${revision.spaceId}/${path.split('/').map(encodeURIComponent).join('/')}`) },
       pages: children,
-      layout: PAGE_LAYOUT,
+      layout: layoutOf(page),
       tags: [],
       noIndex: page.noIndex ?? false,
       noRobotsIndex: page.noRobotsIndex ?? false,

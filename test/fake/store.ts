@@ -52,6 +52,12 @@ export interface PageSeed {
   hidden?: boolean;
   noIndex?: boolean;
   noRobotsIndex?: boolean;
+  /** Git Sync's frontmatter keys (see PageRec). */
+  cover?: string;
+  coverY?: number;
+  coverHeight?: number;
+  layout?: Record<string, unknown>;
+  tags?: string[];
   type?: PageType;
   /** Target URL of a link page. */
   href?: string;
@@ -748,6 +754,11 @@ export class FakeStore {
         ...(seed.emoji !== undefined ? { emoji: seed.emoji } : {}),
         ...(seed.noIndex ? { noIndex: true } : {}),
         ...(seed.noRobotsIndex ? { noRobotsIndex: true } : {}),
+        ...(seed.cover !== undefined ? { cover: seed.cover } : {}),
+        ...(seed.coverY !== undefined ? { coverY: seed.coverY } : {}),
+        ...(seed.coverHeight !== undefined ? { coverHeight: seed.coverHeight } : {}),
+        ...(seed.layout !== undefined ? { layout: seed.layout } : {}),
+        ...(seed.tags !== undefined ? { tags: seed.tags } : {}),
         ...(seed.href !== undefined ? { href: seed.href } : {}),
         ...(seed.target !== undefined ? { pageTarget: { ...seed.target } } : {}),
       },

@@ -17,9 +17,16 @@ const ROOT = '';
 const key = (parentId: string | null): string => parentId ?? ROOT;
 
 export type PageFields = Omit<PageRec, 'id' | 'parentId' | 'createdAt' | 'updatedAt' | 'documentId'>;
+/** The keys of Git Sync's frontmatter the fake keeps beside the API's fields. */
+export const GIT_SYNC_KEYS = ['cover', 'coverY', 'coverHeight', 'layout', 'tags'] as const;
+type GitSyncKey = (typeof GIT_SYNC_KEYS)[number];
+
+/** A page change; a Git Sync key set to null is cleared (a document without it). */
 export type PagePatch = Partial<
   Pick<PageRec, 'title' | 'slug' | 'description' | 'icon' | 'emoji' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'markdown' | 'href'>
->;
+> & {
+  [K in GitSyncKey]?: PageRec[K] | null;
+};
 
 export class RevisionDraft {
   private readonly pages: Map<string, PageRec>;
@@ -78,11 +85,16 @@ export class RevisionDraft {
 
   updatePage(id: string, patch: PagePatch): PageRec {
     const current = this.requirePage(id);
-    const changed = (Object.keys(patch) as (keyof PagePatch)[]).some((k) => patch[k] !== undefined && patch[k] !== current[k]);
+    // Git Sync's keys are set by a document (a key it does not hold is cleared: `null` in the patch).
+    const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+    const changed = (Object.keys(patch) as (keyof PagePatch)[]).some(
+      (k) => patch[k] !== undefined && !same(patch[k] ?? undefined, current[k as keyof PageRec]),
+    );
     if (!changed) return current;
     if (patch.slug !== undefined && patch.slug !== current.slug) this.checkSlug(current.parentId, patch.slug, id);
-    const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as PagePatch;
-    const next: PageRec = { ...current, ...defined };
+    const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined && v !== null)) as PagePatch;
+    const cleared = new Set(Object.entries(patch).flatMap(([k, v]) => (v === null ? [k] : [])));
+    const next = Object.fromEntries(Object.entries({ ...current, ...defined }).filter(([k]) => !cleared.has(k))) as unknown as PageRec;
     const markdownChanged = next.markdown !== current.markdown;
     const page: PageRec = {
       ...next,

@@ -76,6 +76,33 @@ describe('mirror migrations', () => {
     mirror.close();
   });
 
+  it('v17: log entries written before read back as they were, without page-by-page activity', () => {
+    const dir = tempDir();
+    const v14 = openDatabase(
+      dir,
+      migrations.filter((m) => m.version <= 14),
+    );
+    v14
+      .prepare(`INSERT INTO sync_log (at, space_id, kind, message) VALUES (?, ?, ?, ?)`)
+      .run('2026-01-01T00:00:00.000Z', 's1', 'pulled', 'pulled revision r1: 2 written');
+    v14.close();
+    const mirror = Mirror.open(dir);
+    expect(mirror.log.recent(5)).toEqual([
+      { seq: 1, at: '2026-01-01T00:00:00.000Z', spaceId: 's1', kind: 'pulled', message: 'pulled revision r1: 2 written', activity: null },
+    ]);
+    const activity = {
+      direction: 'push' as const,
+      pages: [{ pageId: 'p1', title: 'Install', path: 'install.md', change: 'edited' as const }],
+      morePages: 0,
+      files: [],
+      moreFiles: 0,
+      relinked: 0,
+    };
+    mirror.log.add('pushed', 'Pushed 1 page', 's1', '2026-01-02T00:00:00.000Z', activity);
+    expect(mirror.log.recent(1, undefined, { spaceId: 's1' })[0]!.activity).toEqual(activity);
+    mirror.close();
+  });
+
   it('refuses a mirror written by a newer Quire with a clear message', () => {
     const dir = tempDir();
     const db = openDatabase(dir);

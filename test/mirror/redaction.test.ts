@@ -34,6 +34,19 @@ it('the sync log stores messages without tokens', () => {
   expectClean(mirror.log.recent(1)[0]!.message);
 });
 
+it('the page-by-page activity of a log entry is stored without tokens', () => {
+  const activity = {
+    direction: 'pull' as const,
+    pages: [{ pageId: 'p1', title: LEAK, path: 'a.md', change: 'changed' as const }],
+    morePages: 0,
+    files: [],
+    moreFiles: 0,
+    relinked: 0,
+  };
+  mirror.log.add('pulled', 'Pulled 1 page from main', 'space', undefined, activity);
+  expectClean(mirror.log.recent(1)[0]!.activity!.pages[0]!.title);
+});
+
 it('a space’s last error is stored without tokens', () => {
   mirror.catalog.markError('space', LEAK);
   expectClean(mirror.catalog.space('space')!.lastError);

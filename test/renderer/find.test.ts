@@ -1,12 +1,12 @@
 /**
  * The search box (Ctrl+K) and the History view in chromium, against a scripted bridge: what a
  * person sees, what the keyboard does, which requests the views make and where Enter goes (a page
- * to the Pages view, a comment to its thread in the review view).
+ * to the Pages view, a comment to its thread in the review view), and the sync log's way to both.
  * Screenshots: docs/screenshots/search.png and history.png (QUIRE_DOCS_SCREENSHOTS=1).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HistoryPageVM, PageDetailVM, PageHistoryVM, RequestName, SearchResultVM, SpacePagesVM, ThreadVM } from '../../src/shared/contract';
+import type { HistoryPageVM, LogEntryVM, PageDetailVM, PageHistoryVM, RequestName, SearchResultVM, SpacePagesVM, ThreadVM } from '../../src/shared/contract';
 import { snap } from '../e2e/screenshots';
 import type { PageGlobals } from '../helpers/page-globals';
 import * as fx from './fixtures';
@@ -31,7 +31,6 @@ const BASE: Partial<Record<RequestName, unknown>> = {
   'conflicts.list': [],
   'review.attention': [],
   'review.comments': [],
-  'log.list': [],
   'sites.list': [],
 };
 
@@ -165,16 +164,48 @@ const TEXTS = {
   3: '# Installation\n\nDownload the installer, then run it with the defaults.\n\nSee also: upgrading.\n',
 };
 
+const LOG: LogEntryVM[] = [
+  {
+    seq: 7,
+    at: INSTALL_HISTORY.versions[1]!.at,
+    spaceId: 's1',
+    spaceTitle: 'Handbook',
+    kind: 'pulled',
+    message: 'Pulled 2 pages from main — change request #12 “Polish the install guide” by Alice Reviewer, merged by Bob Maintainer',
+    activity: {
+      direction: 'pull',
+      summary: 'Pulled 2 pages from main',
+      pages: [
+        { pageId: 'p-install', title: 'Installation', path: 'getting-started/install.md', change: 'changed' },
+        { pageId: 'p-faq', title: 'FAQ', path: null, change: 'deleted', from: 'faq.md' },
+      ],
+      morePages: 0,
+      files: ['.gitbook/assets/installer.png'],
+      moreFiles: 0,
+      relinked: 0,
+      source: {
+        words: 'change request #12 “Polish the install guide” by Alice Reviewer, merged by Bob Maintainer',
+        changeRequest: { id: 'cr1', number: 12, subject: 'Polish the install guide' },
+        createdBy: { id: 'u1', name: 'Alice Reviewer' },
+        mergedBy: { id: 'u2', name: 'Bob Maintainer' },
+      },
+      revision: 'rev_0042',
+    },
+  },
+  { seq: 6, at: ago(40), spaceId: 's1', spaceTitle: 'Handbook', kind: 'info', message: 'faq.md: conflict resolved, kept the version here', activity: null },
+];
+
 const THREAD: ThreadVM = fx.thread({ id: 'c1', spaceId: 's1', markdown: 'The installer link in step two is broken.' });
 
 async function mount(hash = ''): Promise<void> {
   await page.evaluate(
-    ({ base, results, pages, history, texts, thread, tree, installPage, hash }) => {
+    ({ base, results, log, pages, history, texts, thread, tree, installPage, hash }) => {
       const g = globalThis as unknown as PageGlobals;
       const bridge = g.harness.reset();
       g.location.hash = hash;
       for (const [name, value] of Object.entries(JSON.parse(base) as Record<string, unknown>)) bridge.respond(name as never, value);
       bridge.respond('search.query', JSON.parse(results));
+      bridge.respond('log.list', JSON.parse(log));
       bridge.respond('history.pages', JSON.parse(pages));
       bridge.respond('history.versions', JSON.parse(history));
       bridge.respond('review.thread', JSON.parse(thread));
@@ -188,6 +219,7 @@ async function mount(hash = ''): Promise<void> {
     {
       base: JSON.stringify(BASE),
       results: JSON.stringify(RESULTS),
+      log: JSON.stringify(LOG),
       pages: JSON.stringify(PAGES),
       history: JSON.stringify(INSTALL_HISTORY),
       texts: JSON.stringify(TEXTS),
@@ -316,5 +348,46 @@ describe('the History view', () => {
       .getByText('Restored version 1 into handbook/getting-started/install.md. Its previous text is kept as version 4. The next sync pushes it.')
       .waitFor();
     expect((await calls('history.restore')).map((c) => c.params)).toEqual([{ spaceId: 's1', pageKey: 'p-install', version: 1 }]);
+  });
+});
+
+describe('the sync log', () => {
+  it('names each page a cycle carried and opens it, what the cycle changed in it, or its history; the revision only in the details', async () => {
+    await mount('#log');
+    const list = page.getByTestId('log-list');
+    await list.getByText(/^Pulled 2 pages from main/).click();
+    const detail = page.getByTestId('log-detail');
+    await detail.getByRole('heading', { name: 'Pulled 2 pages from main', exact: true }).waitFor();
+    await detail.getByText('Main’s change came from change request #12 “Polish the install guide” by Alice Reviewer, merged by Bob Maintainer.').waitFor();
+    const pages = detail.getByRole('list', { name: 'Pages' });
+    expect(await pages.getByRole('listitem').allTextContents()).toEqual([
+      expect.stringMatching(/^changedInstallationgetting-started\/install\.mdOpenChangesHistory/),
+      expect.stringMatching(/^deletedFAQfaq\.mdHistory/),
+    ]);
+    expect(await detail.getByRole('list', { name: 'Files' }).textContent()).toBe('.gitbook/assets/installer.png');
+    expect(await list.textContent()).not.toContain('rev_0042');
+    expect(await detail.locator('details').getAttribute('open')).toBeNull();
+    await detail.getByText('Details').click();
+    await detail.getByText('rev_0042').waitFor();
+
+    await detail.getByRole('button', { name: 'Open Installation' }).click();
+    await expect.poll(async () => (await calls('pages.open')).map((c) => c.params)).toEqual([{ spaceId: 's1', pageId: 'p-install' }]);
+
+    await detail.getByRole('button', { name: 'What this changed in Installation' }).click();
+    await page.getByRole('heading', { name: 'History' }).waitFor();
+    expect(await hash()).toBe(`#history/s1/p-install/${encodeURIComponent(LOG[0]!.at)}`);
+    await page.getByRole('figure', { name: 'Changes from version 1 to version 2' }).waitFor();
+  });
+
+  it('finds an entry by a page’s title or file', async () => {
+    await mount('#log');
+    const list = page.getByTestId('log-list');
+    await list.getByText(/conflict resolved/).waitFor();
+    await page.getByLabel('Search the log').fill('install.md');
+    await expect.poll(() => list.getByRole('option').count()).toBe(1);
+    await page.getByLabel('Search the log').fill('installation');
+    await expect.poll(() => list.getByRole('option').count()).toBe(1);
+    await page.getByLabel('Search the log').fill('kept the version');
+    await expect.poll(async () => (await list.getByRole('option').allTextContents()).join()).toContain('conflict resolved');
   });
 });

@@ -9,11 +9,11 @@ import { useAction, useQuery } from '../hooks/use-query';
 import { plural, timeAgo } from '../lib/format';
 import { REASON_WORDS } from '../lib/history-words';
 
-type Selected = { spaceId: string; pageKey: string } | null;
+type Selected = { spaceId: string; pageKey: string; at?: string } | null;
 
-/** The page the address names (`#history/<spaceId>/<page key>`). */
+/** The page the address names (`#history/<spaceId>/<page key>[/<ISO time>]`). */
 function selectedOf(route: Route | null): Selected {
-  return route?.name === 'history.page' ? { spaceId: route.spaceId, pageKey: route.pageKey } : null;
+  return route?.name === 'history.page' ? { spaceId: route.spaceId, pageKey: route.pageKey, ...(route.at ? { at: route.at } : {}) } : null;
 }
 
 const keyOf = (p: { spaceId: string; pageKey: string }) => `${p.spaceId}/${p.pageKey}`;
@@ -86,7 +86,7 @@ export function HistoryView() {
         </div>
         <div className="detail-pane">
           {selected ? (
-            <PageHistory key={keyOf(selected)} spaceId={selected.spaceId} pageKey={selected.pageKey} />
+            <PageHistory key={`${keyOf(selected)}@${selected.at ?? ''}`} spaceId={selected.spaceId} pageKey={selected.pageKey} at={selected.at} />
           ) : (
             <p className="muted empty">Choose a page to see its versions. Use ↑ ↓ and Enter in the list, or search with Ctrl+K.</p>
           )}
@@ -96,22 +96,28 @@ export function HistoryView() {
   );
 }
 
-function PageHistory({ spaceId, pageKey }: { spaceId: string; pageKey: string }) {
+function PageHistory({ spaceId, pageKey, at }: { spaceId: string; pageKey: string; at?: string | undefined }) {
   const history = useQuery('history.versions', { spaceId, pageKey }, ['history']);
   return (
     <article aria-label="Page history" data-testid="page-history">
       <ErrorNotice error={history.error} />
-      {history.data && <Versions history={history.data} />}
+      {history.data && <Versions history={history.data} at={at} />}
     </article>
   );
 }
 
-function Versions({ history }: { history: PageHistoryVM }) {
+/** The version to show first: the one recorded at `at` (or the last before it), else the newest. */
+function versionAt(versions: readonly VersionVM[], at: string | undefined): number {
+  const chosen = at ? (versions.find((v) => v.at === at) ?? versions.find((v) => v.at <= at)) : undefined;
+  return (chosen ?? versions[0])?.number ?? 1;
+}
+
+function Versions({ history, at }: { history: PageHistoryVM; at?: string | undefined }) {
   const { page, versions } = history;
   const ref = { spaceId: page.spaceId, pageKey: page.pageKey };
-  const newest = versions[0]?.number ?? 1;
-  const [to, setTo] = useState(newest);
-  const [from, setFrom] = useState(versions[1]?.number ?? newest);
+  const first = versionAt(versions, at);
+  const [to, setTo] = useState(first);
+  const [from, setFrom] = useState(() => versions[versions.findIndex((v) => v.number === first) + 1]?.number ?? first);
   const action = useAction();
   const [restored, setRestored] = useState<RestoreResultVM | null>(null);
 

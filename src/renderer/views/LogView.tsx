@@ -1,14 +1,32 @@
 import { useMemo, useState } from 'react';
-import { LOG_KINDS, type LogKind } from '../../shared/contract';
-import { useQuery } from '../hooks/use-query';
+import { LOG_KINDS, type LogEntryVM, type LogKind, type LogPageChange, type LogPageVM } from '../../shared/contract';
+import { useAction, useQuery } from '../hooks/use-query';
+import { navigate } from '../hooks/use-route';
+import { plural } from '../lib/format';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { VirtualList } from '../components/VirtualList';
 
-/** What each sync cycle did, newest first, so a user can see why a file changed. */
+const CHANGE_WORDS: Record<LogPageChange, string> = {
+  added: 'added',
+  changed: 'changed',
+  merged: 'merged with your edits',
+  moved: 'moved',
+  deleted: 'deleted',
+  conflict: 'conflict',
+  edited: 'edited',
+  retitled: 'retitled',
+};
+
+/**
+ * What each sync cycle did, newest first, so a user can see why a file changed: each pull and push
+ * with its pages (title and file), the change request it went to and who made main's change where
+ * the API says; each page opens in the Pages view, or its changes and history in the History view.
+ */
 export function LogView() {
   const [kind, setKind] = useState<LogKind | ''>('');
   const [spaceId, setSpaceId] = useState('');
   const [text, setText] = useState('');
+  const [selected, setSelected] = useState<number | null>(null);
   const log = useQuery('log.list', { ...(kind ? { kind } : {}), limit: 2000 }, ['log']);
   const entries = log.data ?? [];
   const spaces = useMemo(() => {
@@ -18,8 +36,10 @@ export function LogView() {
   }, [entries]);
   const shown = useMemo(() => {
     const t = text.trim().toLowerCase();
-    return entries.filter((e) => (!spaceId || e.spaceId === spaceId) && (!t || e.message.toLowerCase().includes(t)));
+    return entries.filter((e) => (!spaceId || e.spaceId === spaceId) && (!t || searchable(e).includes(t)));
   }, [entries, spaceId, text]);
+  // The newest entry until one is chosen.
+  const current = shown.find((e) => e.seq === selected) ?? shown[0] ?? null;
 
   return (
     <section className="log" aria-labelledby="log-title">
@@ -43,31 +63,158 @@ export function LogView() {
             </option>
           ))}
         </select>
-        <input type="search" aria-label="Search the log" placeholder="Search…" value={text} onChange={(e) => setText(e.target.value)} />
-        <span className="muted small">{shown.length} entries</span>
+        <input type="search" aria-label="Search the log" placeholder="Search, a page or a file too…" value={text} onChange={(e) => setText(e.target.value)} />
+        <span className="muted small">{plural(shown.length, 'entry', 'entries')}</span>
       </div>
       <ErrorNotice error={log.error} />
       {log.data && shown.length === 0 ? (
         <p className="muted empty">Nothing logged{kind || spaceId || text ? ' for these filters' : ' yet: run a sync'}.</p>
       ) : (
-        <VirtualList
-          label="Sync log entries"
-          testId="log-list"
-          items={shown}
-          rowHeight={40}
-          getKey={(e) => String(e.seq)}
-          renderRow={(e) => (
-            <div className="row log-row">
-              <time className="muted small" dateTime={e.at}>
-                {new Date(e.at).toLocaleString()}
-              </time>
-              <span className={`badge kind ${e.kind}`}>{e.kind}</span>
-              {e.spaceTitle && <span className="muted small">{e.spaceTitle}</span>}
-              <span className="log-message">{e.message}</span>
-            </div>
-          )}
-        />
+        <div className="split log-split">
+          <div className="list-pane">
+            <VirtualList
+              label="Sync log entries"
+              testId="log-list"
+              items={shown}
+              rowHeight={40}
+              getKey={(e) => String(e.seq)}
+              selectedKey={current ? String(current.seq) : null}
+              onOpen={(e) => setSelected(e.seq)}
+              renderRow={(e) => (
+                <div className="row log-row">
+                  <time className="muted small" dateTime={e.at}>
+                    {new Date(e.at).toLocaleString()}
+                  </time>
+                  <span className={`badge kind ${e.kind}`}>{e.kind}</span>
+                  {e.spaceTitle && <span className="muted small">{e.spaceTitle}</span>}
+                  <span className="log-message">{e.message}</span>
+                </div>
+              )}
+            />
+          </div>
+          <div className="detail-pane" data-testid="log-detail">
+            {current ? (
+              <EntryDetail entry={current} />
+            ) : (
+              <p className="muted empty">Choose an entry to see the pages and files it carried. Use ↑ ↓ and Enter in the list.</p>
+            )}
+          </div>
+        </div>
       )}
     </section>
+  );
+}
+
+/** What the text filter looks in: the line, and the entry's page titles and files. */
+function searchable(e: LogEntryVM): string {
+  const pages = e.activity?.pages.map((p) => `${p.title ?? ''} ${p.path ?? ''} ${p.from ?? ''}`).join(' ') ?? '';
+  return `${e.message} ${pages} ${e.activity?.files.join(' ') ?? ''}`.toLowerCase();
+}
+
+function EntryDetail({ entry }: { entry: LogEntryVM }) {
+  const a = entry.activity;
+  return (
+    <article aria-label="Log entry" className="log-entry">
+      <header className="detail-head">
+        <h2>{a?.summary ?? entry.message}</h2>
+        <p className="muted small">
+          <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time>
+          {entry.spaceTitle && ` · ${entry.spaceTitle}`}
+        </p>
+      </header>
+      {a?.source && <p className="small">Main’s change came from {a.source.words}.</p>}
+      {a && a.pages.length > 0 && (
+        <ul className="log-pages" aria-label="Pages">
+          {a.pages.map((p) => (
+            <PageLine key={`${p.pageId}:${p.change}`} entry={entry} page={p} />
+          ))}
+        </ul>
+      )}
+      {a && a.morePages > 0 && <p className="muted small">and {plural(a.morePages, 'more page')}</p>}
+      {a && a.files.length > 0 && (
+        <ul className="log-files" aria-label="Files">
+          {a.files.map((f) => (
+            <li key={f}>
+              <code>{f}</code>
+            </li>
+          ))}
+          {a.moreFiles > 0 && <li className="muted small">and {plural(a.moreFiles, 'more file')}</li>}
+        </ul>
+      )}
+      {!a && <p className="log-text">{entry.message}</p>}
+      <details className="small muted">
+        <summary>Details</summary>
+        <dl className="log-details">
+          <dt>Entry</dt>
+          <dd>{entry.seq}</dd>
+          <dt>Time</dt>
+          <dd>{entry.at}</dd>
+          {entry.spaceId && (
+            <>
+              <dt>Space</dt>
+              <dd>{entry.spaceId}</dd>
+            </>
+          )}
+          {a?.revision && (
+            <>
+              <dt>Main’s revision</dt>
+              <dd>
+                <code>{a.revision}</code>
+              </dd>
+            </>
+          )}
+          {a?.changeRequest && (
+            <>
+              <dt>Change request</dt>
+              <dd>
+                <code>{a.changeRequest.id}</code>
+              </dd>
+            </>
+          )}
+        </dl>
+      </details>
+    </article>
+  );
+}
+
+function PageLine({ entry, page }: { entry: LogEntryVM; page: LogPageVM }) {
+  const action = useAction();
+  const spaceId = entry.spaceId;
+  const title = page.title || page.path || page.from || '(untitled)';
+  const file = page.path ?? page.from ?? null;
+  const history = (at?: string) => {
+    if (spaceId) navigate({ name: 'history.page', spaceId, pageKey: page.pageId, ...(at ? { at } : {}) });
+  };
+  const canOpen = spaceId !== null && page.change !== 'deleted' && page.path !== null && !page.pageId.startsWith('new:');
+  return (
+    <li className="log-page">
+      <span className={`badge change ${page.change}`}>{CHANGE_WORDS[page.change]}</span>
+      <span className="log-page-title">{title}</span>
+      {file && <code className="muted small">{file}</code>}
+      {page.change === 'moved' && page.from && <span className="muted small">from {page.from}</span>}
+      <span className="log-page-actions">
+        {canOpen && (
+          <button
+            type="button"
+            className="link small"
+            onClick={() => void action.run('pages.open', { spaceId, pageId: page.pageId })}
+            aria-label={`Open ${title}`}
+          >
+            Open
+          </button>
+        )}
+        {spaceId && page.change !== 'deleted' && (
+          <button type="button" className="link small" onClick={() => history(entry.at)} aria-label={`What this changed in ${title}`}>
+            Changes
+          </button>
+        )}
+        {spaceId && (
+          <button type="button" className="link small" onClick={() => history()} aria-label={`History of ${title}`}>
+            History
+          </button>
+        )}
+      </span>
+      <ErrorNotice error={action.error} onDismiss={action.clearError} />
+    </li>
   );
 }

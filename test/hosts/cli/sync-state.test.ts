@@ -3,7 +3,7 @@
  * report, reached as a writer reaches it (syncing, editing, deleting, the server changing, the
  * token revoked, the API down, a reply queued offline), each with its reasons and what to do.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
@@ -57,6 +57,17 @@ describe('quire status: the sync state', () => {
     const text = await statusText();
     expect(text.split('\n')[0]).toBe('State: Not set up');
     expect(text).toMatch(/to do: run `quire sync --dir .* --once --space <spaceId>`/);
+  });
+
+  it('a folder that does not exist yet: not set up, and status creates nothing (it only reads)', async () => {
+    const missing = join(root, 'not-yet');
+    const run = await quire(['status', '--dir', missing, '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ state: 'not-set-up', spaces: [] });
+    expect(existsSync(missing)).toBe(false);
+    const inRoot = await quire(['status', '--dir', root]);
+    expect(inRoot.stdout.split('\n')[0]).toBe('State: Not set up');
+    expect(existsSync(join(root, '.quire'))).toBe(false);
   });
 
   it('in sync after a sync that reached the server; last sync is that cycle', async () => {

@@ -65,6 +65,23 @@ describe('quire ui', () => {
     await expect(fetch(url)).rejects.toThrow();
   });
 
+  it('uses the API the folder remembers when --api is left out, and asks for --api where there is none', async () => {
+    const none = io({ QUIRE_TOKEN: fake.token });
+    await expect(ui(parseArgs(['ui', '--dir', dir]), none.cliIo, { tokens: new MemoryTokenStore(), rendererDir: renderer })).rejects.toThrow(
+      /missing --api <base_url> \(this folder has not synced with any API yet\)/,
+    );
+    expect(existsSync(join(dir, '.quire'))).toBe(false);
+
+    const synced = await quire(['sync', '--api', fake.url, '--dir', dir, '--once'], { env: { QUIRE_TOKEN: fake.token } });
+    expect(synced.code).toBe(0);
+    const { cliIo, stderr, urlPrinted, stop } = io({ QUIRE_TOKEN: fake.token });
+    const running = ui(parseArgs(['ui', '--dir', dir]), cliIo, { tokens: new MemoryTokenStore(), rendererDir: renderer });
+    await urlPrinted;
+    expect(stderr.join('\n')).toContain(`for ${fake.url}`);
+    stop();
+    expect(await running).toBe(0);
+  });
+
   it('says to build the app when its web files are missing, and serves nothing', async () => {
     const { cliIo, stdout } = io({ QUIRE_TOKEN: fake.token });
     const empty = await mkdtemp(join(tmpdir(), 'quire-ui-unbuilt-'));

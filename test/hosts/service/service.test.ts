@@ -177,6 +177,30 @@ describe('service', () => {
     expect((await service.syncOnce()).state).toBe('in-sync');
   });
 
+  it('lists what each pull and push carried, page by page, and finds an entry by a page’s title or file', async () => {
+    const folder = await signInAndSync();
+    const sam = fake.store.addUser({ displayName: 'Sam Okafor' });
+    const cr = fake.store.addChangeRequest(spaceId, { subject: 'Add limits', createdBy: sam.id });
+    fake.store.addPage(spaceId, { title: 'Limits', markdown: 'None.\n' }, { changeRequest: cr.id });
+    const merged = fake.store.mergeChangeRequest(spaceId, cr.id, sam.id);
+    await writeFile(join(folder, 'README.md'), `${await readFile(join(folder, 'README.md'), 'utf8')}\nMore.\n`);
+    expect((await service.syncOnce()).state).toBe('in-sync');
+
+    const [pushed] = await service.request('log.list', { kind: 'pushed' });
+    expect(pushed!.message).toMatch(/^Pushed 1 page to change request #\d+ “.+”$/);
+    expect(pushed!.activity).toMatchObject({ direction: 'push', pages: [{ pageId, title: 'Intro', path: 'README.md', change: 'edited' }] });
+    const [pulled] = await service.request('log.list', { kind: 'pulled', spaceId });
+    expect(pulled!.message).toBe(`Pulled 1 page from main — change request #${cr.number} “Add limits” by Sam Okafor, merged by Sam Okafor`);
+    expect(pulled!.message).not.toContain(merged.id);
+    expect(pulled!.activity).toMatchObject({
+      direction: 'pull',
+      pages: [{ title: 'Limits', path: 'limits.md', change: 'added' }],
+      revision: merged.id,
+      source: { changeRequest: { id: cr.id, number: cr.number, subject: 'Add limits' }, createdBy: { id: sam.id, name: 'Sam Okafor' } },
+    });
+    expect((await service.request('log.list', { text: 'limits.md' })).map((e) => e.seq)).toEqual([pulled!.seq]);
+  });
+
   it('pauses and resumes', async () => {
     await signInAndSync();
     expect(await service.request('sync.setPaused', { paused: true })).toMatchObject({ state: 'paused', paused: true });

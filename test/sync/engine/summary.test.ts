@@ -117,3 +117,92 @@ describe('SUMMARY.md edited by hand', () => {
     await expectQuietNextCycle();
   });
 });
+
+describe('titles in SUMMARY.md', () => {
+  const listed = () => read(dir, 'SUMMARY.md');
+  const inserted = (): Change[] => sentChanges().filter((c) => c.operation === 'insert_page');
+  const crTitles = () => crTree().titles(null);
+
+  it('a new page is listed under its title: its heading, else its frontmatter title, else its file name', async () => {
+    write(dir, 'new-page.md', '# My new page\n\nSome text.\n');
+    write(dir, 'titled.md', '---\ntitle: Set in the frontmatter\ndescription: A page without a heading.\n---\n\nTitled by its frontmatter.\n');
+    write(dir, 'untitled-notes.md', 'No title at all.\n');
+    expect((await syncOnce(fake, root)).code).toBe(0);
+
+    expect(listed()).toContain('* [My new page](new-page.md)\n');
+    expect(listed()).toContain('* [Set in the frontmatter](titled.md)\n');
+    expect(listed()).toContain('* [untitled-notes](untitled-notes.md)\n');
+    expect(crTitles()).toEqual(expect.arrayContaining(['My new page', 'Set in the frontmatter', 'untitled-notes']));
+    await expectQuietNextCycle();
+    expect(listed()).toContain('* [My new page](new-page.md)\n');
+  });
+
+  it('a heading edited in a page file is its title in SUMMARY.md at once, before the change request is merged', async () => {
+    write(dir, 'faq.md', read(dir, 'faq.md').replace('# FAQ', '# Questions and answers'));
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(listed()).toContain('* [Questions and answers](faq.md)\n');
+    expect(crTitles()).toContain('Questions and answers');
+    await expectQuietNextCycle();
+  });
+
+  it('a title typed in SUMMARY.md for a page file without a title of its own stays, and is the page’s title on the server', async () => {
+    write(dir, 'blocks.md', 'Every block, one after the other.\n');
+    editSummary((t) => t.replace('* [FAQ](faq.md)\n', '* [FAQ](faq.md)\n* [Blocks tour](blocks.md)\n'));
+    expect((await syncOnce(fake, root)).code).toBe(0);
+
+    expect(inserted()).toEqual([expect.objectContaining({ title: 'Blocks tour' })]);
+    expect(crTitles()).toEqual(['Welcome', 'Getting Started', 'FAQ', 'Blocks tour', 'Changelog', 'Reference', 'Status page']);
+    expect(listed()).toContain('* [FAQ](faq.md)\n* [Blocks tour](blocks.md)\n');
+    await expectQuietNextCycle();
+    expect(listed()).toContain('* [Blocks tour](blocks.md)\n');
+
+    // Retyped later: an update of the page's title, as for a link or a group.
+    fake.resetLog();
+    editSummary((t) => t.replace('[Blocks tour]', '[A tour of every block]'));
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(sentChanges()).toEqual([expect.objectContaining({ operation: 'update_page', title: 'A tour of every block' })]);
+    expect(sentChanges()[0]!.document).toBeUndefined();
+    expect(crTitles()).toContain('A tour of every block');
+    expect(listed()).toContain('* [A tour of every block](blocks.md)\n');
+    await expectQuietNextCycle();
+  });
+
+  it('a title typed in SUMMARY.md that the page’s own heading contradicts is reported, and the heading stays the title', async () => {
+    editSummary((t) => t.replace('* [FAQ](faq.md)', '* [Questions](faq.md)'));
+    const run = await syncOnce(fake, root);
+    expect(run.code).toBe(3);
+    expect(run.stdout + run.stderr).toMatch(
+      /SUMMARY\.md line \d+: “Questions” is not the title of faq\.md, which says “FAQ”: a page's title is its file's `# heading`/,
+    );
+    expect(sentChanges()).toHaveLength(0);
+    expect(listed()).toContain('* [FAQ](faq.md)\n');
+    expect(read(dir, 'faq.md')).toContain('# FAQ');
+    await expectQuietNextCycle();
+  });
+});
+
+describe('groups and links changed on the server', () => {
+  it('a link retitled or re-pointed on the server, or moved there, is pulled into SUMMARY.md and never pushed as a delete', async () => {
+    const link = idOf('Status page');
+    fake.store.editPage(space.id, link, { title: 'Service status', href: 'https://status.example.org' });
+    fake.store.movePage(space.id, link, { parent: idOf('Reference') });
+    fake.resetLog();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(sentChanges()).toEqual([]);
+    expect(read(dir, 'SUMMARY.md')).toContain('* [Service status](https://status.example.org)');
+    expect(read(dir, 'SUMMARY.md')).not.toContain('Status page');
+    await expectQuietNextCycle();
+  });
+
+  it('a group without pages retitled on the server is pulled, and never pushed as a delete', async () => {
+    const empty = fake.store.addPage(space.id, { title: 'Later', type: 'group' });
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(read(dir, 'SUMMARY.md')).toContain('## Later');
+    fake.store.editPage(space.id, empty.id, { title: 'Soon' });
+    fake.resetLog();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(sentChanges()).toEqual([]);
+    expect(read(dir, 'SUMMARY.md')).toContain('## Soon');
+    await expectQuietNextCycle();
+  });
+});

@@ -5,6 +5,8 @@ import {
   LayoutError,
   planAssetPaths,
   planLayout,
+  POSIX_NAMES,
+  PORTABLE_NAMES,
   safeSegment,
   type LayoutPage,
   type LayoutPlan,
@@ -129,11 +131,18 @@ describe('planLayout: the Git Sync layout', () => {
     expect(after.pagePaths.get('new')).toBe('guide-new.md');
   });
 
-  it('with the previous plan, a suffixed page keeps its suffix when the page holding the plain name goes', () => {
+  it('with the previous plan, a suffixed page takes its GitBook name back when the page holding it goes', () => {
     const before = planLayout([doc('p1', 'a'), doc('p2', 'x'), doc('p3', 'x')]);
     expect(before.pagePaths.get('p3')).toBe('x-p3.md');
     const after = planLayout([doc('p1', 'a'), doc('p3', 'x')], { previous: before.pages });
-    expect(after.pagePaths.get('p3')).toBe('x-p3.md');
+    expect(after.pagePaths.get('p3')).toBe('x.md');
+  });
+
+  it('with the previous plan, a suffixed page keeps its suffix while its GitBook name is taken', () => {
+    const before = planLayout([doc('p1', 'a'), doc('p2', 'x'), doc('p3', 'X'), doc('p4', 'x')]);
+    expect(files(before)).toMatchObject({ p2: 'x.md', p3: 'X-p3.md', p4: 'x-p4.md' });
+    const after = planLayout([doc('p1', 'a'), doc('p4', 'x'), doc('p3', 'X'), doc('p2', 'x')], { previous: before.pages });
+    expect(files(after)).toMatchObject({ p2: 'x.md', p3: 'X-p3.md', p4: 'x-p4.md' });
   });
 
   it('with the previous plan, a renamed slug still gives the new name', () => {
@@ -150,6 +159,111 @@ describe('planLayout: the Git Sync layout', () => {
   it('accepts the API page type as is', () => {
     const apiPages: RevisionPage[] = [];
     expect(planLayout(apiPages).pages.size).toBe(0);
+  });
+});
+
+describe("planLayout: GitBook's own paths", () => {
+  const posix = { rules: POSIX_NAMES };
+  const caseless = { rules: { ...POSIX_NAMES, caseInsensitive: true } };
+
+  it('puts the children of the first page under its own slug, even when that slug is readme (the first page inside a group)', () => {
+    // As in BeefreeSDK/beefree-sdk-docs: `## Getting Started` / `* [Introduction](README.md)` / `  * [Create an Application](getting-started/readme/create-an-application.md)`.
+    const tree = [
+      group('g1', 'getting-started', [
+        doc('p1', 'readme', [doc('p2', 'create-an-application'), doc('p3', 'installation', [doc('p4', 'configuration-parameters')])]),
+        doc('p5', 'sample-code'),
+      ]),
+      group('g2', 'quickstart-guides', [doc('p6', 'react-no-code-email-builder')]),
+    ];
+    for (const options of [{}, posix, caseless]) {
+      expect(files(planLayout(tree, options))).toEqual({
+        g1: null,
+        p1: 'README.md',
+        p2: 'getting-started/readme/create-an-application.md',
+        p3: 'getting-started/readme/installation/README.md',
+        p4: 'getting-started/readme/installation/configuration-parameters.md',
+        p5: 'getting-started/sample-code.md',
+        g2: null,
+        p6: 'quickstart-guides/react-no-code-email-builder.md',
+      });
+    }
+  });
+
+  it('keeps a slug ending in dots, and dots inside a slug, as they are', () => {
+    const tree = [doc('p1', 'intro'), doc('p2', 'f.a.q.'), doc('p3', 'vue.js-no-code-email-builder'), doc('p4', 'v1.2.', [doc('p5', 'notes')])];
+    expect(files(planLayout(tree, posix))).toEqual({
+      p1: 'README.md',
+      p2: 'f.a.q..md',
+      p3: 'vue.js-no-code-email-builder.md',
+      p4: 'v1.2./README.md',
+      p5: 'v1.2./notes.md',
+    });
+    // Windows refuses a folder ending in a dot: only there does the folder lose it.
+    expect(files(planLayout(tree, { rules: PORTABLE_NAMES }))).toMatchObject({ p2: 'f.a.q..md', p4: 'v1.2/README.md', p5: 'v1.2/notes.md' });
+  });
+
+  it('keeps unicode slugs as GitBook sends them (NFC)', () => {
+    const plan = planLayout([doc('p1', 'intro'), doc('p2', 'café'), doc('p3', '日本語', [doc('p4', 'cafe\u0301-2')]), doc('p5', 'привет')], posix);
+    expect(files(plan)).toEqual({ p1: 'README.md', p2: 'café.md', p3: '日本語/README.md', p4: '日本語/café-2.md', p5: 'привет.md' });
+  });
+
+  it('deviates only where the volume cannot hold the name: Windows names and characters on a portable layout, not on Linux', () => {
+    const tree = [doc('p1', 'intro'), doc('p2', 'CON'), doc('p3', 'a:b'), doc('p4', 'what?')];
+    expect(files(planLayout(tree, posix))).toMatchObject({ p2: 'CON.md', p3: 'a:b.md', p4: 'what?.md' });
+    expect(files(planLayout(tree, { rules: { ...POSIX_NAMES, windowsCharacters: true } }))).toMatchObject({ p2: 'CON.md', p3: 'a-b.md', p4: 'what-.md' });
+    expect(files(planLayout(tree))).toMatchObject({ p2: 'CON_.md', p3: 'a-b.md', p4: 'what-.md' });
+  });
+
+  it('keeps names differing only in case apart on a case-sensitive volume, and suffixes the later one where case is ignored', () => {
+    const tree = [doc('p1', 'intro'), doc('p2', 'Guide'), doc('p3', 'guide')];
+    expect(files(planLayout(tree, posix))).toMatchObject({ p2: 'Guide.md', p3: 'guide.md' });
+    expect(files(planLayout(tree, caseless))).toMatchObject({ p2: 'Guide.md', p3: 'guide-p3.md' });
+  });
+
+  it('refuses README.md and SUMMARY.md only where the folder has them, and only for what the page writes there', () => {
+    const plan = planLayout(
+      [
+        doc('p1', 'intro'),
+        doc('p2', 'summary'),
+        doc('p3', 'readme', [doc('p4', 'readme'), doc('p5', 'summary')]),
+        group('g1', 'more', [doc('p6', 'readme'), doc('p7', 'summary', [doc('p8', 'x')])]),
+      ],
+      posix,
+    );
+    expect(files(plan)).toEqual({
+      p1: 'README.md',
+      p2: 'summary-p2.md',
+      p3: 'readme/README.md',
+      p4: 'readme/readme-p4.md',
+      p5: 'readme/summary.md',
+      g1: null,
+      p6: 'more/readme.md',
+      p7: 'more/summary/README.md',
+      p8: 'more/summary/x.md',
+    });
+  });
+
+  it('never writes a hidden name: a leading dot goes', () => {
+    const plan = planLayout([doc('p1', 'intro'), doc('p2', '.gitbook', [doc('p3', '.quire')])], posix);
+    expect(files(plan)).toMatchObject({ p2: 'gitbook/README.md', p3: 'gitbook/quire.md' });
+  });
+
+  it('names assets as GitBook does where the volume holds the name', () => {
+    const paths = planAssetPaths(
+      [
+        { id: 'f1', name: 'image (6).png' },
+        { id: 'f2', name: 'what?.png' },
+        { id: 'f3', name: 'Logo.PNG' },
+        { id: 'f4', name: 'logo.png' },
+      ],
+      posix,
+    );
+    expect(Object.fromEntries(paths)).toEqual({
+      f1: '.gitbook/assets/image (6).png',
+      f2: '.gitbook/assets/what?.png',
+      f3: '.gitbook/assets/Logo.PNG',
+      f4: '.gitbook/assets/logo.png',
+    });
   });
 });
 
@@ -207,7 +321,7 @@ describe('planAssetPaths', () => {
       { id: 'f3', name: `${'é'.repeat(200)}.jpeg` },
       { id: 'f4', name: '' },
     ]);
-    expect(paths.get('f1')).toBe('.gitbook/assets/etc-passwd');
+    expect(paths.get('f1')).toBe('.gitbook/assets/-..-etc-passwd');
     expect(paths.get('f2')).toBe('.gitbook/assets/con_.png');
     expect(paths.get('f3')).toBe(`.gitbook/assets/${'é'.repeat(60)}.jpeg`);
     expect(paths.get('f4')).toBe('.gitbook/assets/file');

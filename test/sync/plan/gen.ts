@@ -100,9 +100,13 @@ export function applyRemote(tree: SimTree, ops: RemoteOp[], t: Tokens): SimTree 
         pages = pages.filter((p) => !gone.has(p.id));
         break;
       }
-      case 'rename':
-        page.slug = `renamed-${t.next++}`;
+      case 'rename': {
+        // Now and then a name the folder refuses (README.md, SUMMARY.md) or one that differs from another only in case.
+        const n = t.next++;
+        page.slug = ['readme', 'README', 'summary', 'Page-1'][n % 7] ?? `renamed-${n}`;
+        if (pages.some((p) => p.id !== page.id && p.parentId === page.parentId && p.slug === page.slug)) page.slug = `${page.slug}-m`;
         break;
+      }
       case 'move': {
         const target = op.parent >= 0 ? pages[op.parent % pages.length]! : null;
         if (target && (target.id === page.id || isDescendant(pages, target.id, page.id))) break;

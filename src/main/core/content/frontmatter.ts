@@ -10,40 +10,20 @@
  *
  *   Body markdown...
  *
- * - The frontmatter block is written only when there is metadata.
+ * - The frontmatter block is written only when there is metadata, as GitBook's Git Sync writes
+ *   it (frontmatter-yaml.ts: its serializer, its key order, the rest alphabetically after), so
+ *   render(parse(file)) gives back a file we wrote byte for byte, and parse(render(page)) gives
+ *   back the page (LF body, meta without undefined values).
  * - The title goes in the heading, as GitBook does. A title a heading cannot carry
  *   exactly (empty, multi-line, leading/trailing spaces, ending in `#`) goes in the
  *   frontmatter as `title:` instead, and the file then has no title heading.
  * - Files we write use LF and no BOM; parsing accepts CRLF and a BOM and returns LF.
- * - Keys are written in a fixed order (PAGE_META_KEYS, then the rest alphabetically),
- *   so render(parse(file)) gives back a file we wrote byte for byte, and
- *   parse(render(page)) gives back the page (LF body, meta without undefined values).
+ * - A file's frontmatter is kept as its writer wrote it: `setPageMeta` changes only the keys
+ *   whose values change, in place (frontmatter-yaml.ts).
  */
-import { createRequire } from 'node:module';
+import { FrontmatterYamlError, gitbookYaml, inGitbookOrder, patchFrontmatter, readFrontmatter } from './frontmatter-yaml';
 
-/**
- * The yaml package, loaded the first time a page file is read or written: it is the largest
- * module the command line loads, and `quire sync` reaches its first request sooner without it.
- */
-let yamlModule: typeof import('yaml') | undefined;
-function yaml(): typeof import('yaml') {
-  yamlModule ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
-  return yamlModule;
-}
-
-/**
- * A YAML mapping as a server's frontmatter may hold it, read leniently (duplicate keys and the
- * like pass): the mapping, {} for an empty block, or null when the block is not a mapping.
- */
-export function parseYamlMapping(source: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = yaml().parse(source);
-    if (value === null || value === undefined) return {};
-    return typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
+export { MAX_FRONTMATTER_BYTES, parseYamlMapping } from './frontmatter-yaml';
 
 /** JSON-like metadata; `title` is reserved (pass it as `title`). */
 export type PageMeta = Record<string, unknown>;
@@ -65,6 +45,11 @@ export interface ParsedPageFile {
   title: string | null;
   meta: PageMeta;
   body: string;
+}
+
+/** A parsed file with its frontmatter's YAML as written (LF), null when it has no block. */
+export interface ReadPageFile extends ParsedPageFile {
+  frontmatter: string | null;
 }
 
 /** Page fields worth a round trip through the file, in the order they are written. */
@@ -95,6 +80,16 @@ export class PageFileError extends Error {
   }
 }
 
+/** The page fields the API reports as fields, which a file's frontmatter carries under the same key (cover and layout differ). */
+export const API_META_KEYS: readonly string[] = PAGE_META_KEYS.filter((k) => k !== 'cover' && k !== 'layout');
+
+const isDefault = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  value === false ||
+  (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0);
+
 /**
  * Picks the metadata of an API page for its file: the PAGE_META_KEYS that are set,
  * leaving out empty strings, `false` flags and empty objects (the server's defaults).
@@ -103,38 +98,33 @@ export function pickPageMeta(page: Readonly<Record<string, unknown>>): PageMeta 
   const meta: PageMeta = {};
   for (const key of PAGE_META_KEYS) {
     const value = page[key];
-    if (value === undefined || value === null || value === '' || value === false) continue;
-    if (typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0) continue;
-    meta[key] = value;
+    if (!isDefault(value)) meta[key] = value;
   }
   return meta;
 }
 
-/** Own keys in the canonical order, undefined values dropped (fromEntries: a `__proto__` key stays a plain key). */
-function orderedMeta(meta: PageMeta): PageMeta {
-  const known: readonly string[] = ['title', ...PAGE_META_KEYS];
-  const keys = Object.keys(meta).filter((k) => meta[k] !== undefined);
-  const rest = keys.filter((k) => !known.includes(k)).sort();
-  return Object.fromEntries([...known.filter((k) => keys.includes(k)), ...rest].map((k) => [k, meta[k]]));
+/**
+ * What a file's metadata says to the server: every key it holds (`coverY: 0` included), the
+ * API's own fields left out where they hold the server's default (`hidden: false`, `icon: ''`).
+ */
+export function significantMeta(meta: Readonly<PageMeta>): PageMeta {
+  return Object.fromEntries(Object.entries(meta).filter(([k, v]) => v !== undefined && v !== null && !(PAGE_META_KEYS.includes(k as never) && isDefault(v))));
 }
 
-function fitsHeading(title: string): boolean {
+export function fitsHeading(title: string): boolean {
   return title !== '' && !/[\r\n\p{Cc}]/u.test(title) && title.trim() === title && !title.endsWith('#');
 }
 
-/**
- * YAML for `value` that parses back to the same data. The readable form (block
- * scalars for multi-line text) loses some whitespace-only lines in the yaml library,
- * so it is checked, falling back to double-quoted strings, which are always exact.
- */
-function stringifyExactly(value: PageMeta): string {
-  const base = { lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false } as const;
-  const readable = yaml().stringify(value, base);
-  if (JSON.stringify(yaml().parse(readable)) === JSON.stringify(value)) return readable;
-  return yaml().stringify(value, { ...base, blockQuote: false, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
-}
-
 const toLf = (s: string): string => s.replace(/\r\n/g, '\n');
+
+/** A page file from its frontmatter's YAML ('' for none), its title for the heading (none: the body as it is) and its body. */
+export function assemblePageFile(frontmatter: string, title: string | undefined, body: string): string {
+  const content = toLf(body);
+  let out = frontmatter === '' ? '' : `---\n${frontmatter}${frontmatter.endsWith('\n') ? '' : '\n'}---\n\n`;
+  if (title !== undefined) out += `# ${title}\n${content === '' ? '' : `\n${content}`}`;
+  else out += content;
+  return out;
+}
 
 /** Renders a page file (see the module comment for the format). */
 export function renderPageFile({ title, body, meta = {} }: PageFile): string {
@@ -142,80 +132,46 @@ export function renderPageFile({ title, body, meta = {} }: PageFile): string {
     throw new TypeError("Page metadata must not contain 'title': pass the title as its own field.");
   }
   const inHeading = title !== undefined && fitsHeading(title);
-  const front = orderedMeta(inHeading || title === undefined ? { ...meta } : { title, ...meta });
-  const content = toLf(body);
-  let out = '';
-  if (Object.keys(front).length > 0) out += `---\n${stringifyExactly(front)}---\n\n`;
-  if (inHeading) out += `# ${title}\n${content === '' ? '' : `\n${content}`}`;
-  else out += content;
-  return out;
+  const front = inGitbookOrder(inHeading || title === undefined ? { ...meta } : { title, ...meta });
+  return assemblePageFile(gitbookYaml(front), inHeading ? title : undefined, body);
+}
+
+/**
+ * The frontmatter YAML of a file that holds `meta` (and `title:` when `title` needs it, see the
+ * module comment): `written` (a block as its writer wrote it) changed only where its values
+ * change, else a new block in GitBook's form ('' when there is nothing to hold).
+ */
+export function frontmatterFor(written: string | null, meta: Readonly<PageMeta>, title: string | undefined): string {
+  const { title: _ignored, ...rest } = meta;
+  const target = title !== undefined && !fitsHeading(title) ? { title, ...rest } : rest;
+  if (written !== null && written !== '') return patchFrontmatter(written, target);
+  return gitbookYaml(inGitbookOrder(target));
 }
 
 const OPENING = /^---[ \t]*\n/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
 
-/**
- * The first key of a mapping that repeats an earlier key of the same mapping (offset), or null.
- * The yaml library's own `uniqueKeys` compares every key with every other (quadratic: 50,000
- * keys took over a minute); a set per mapping does the same check in one pass.
- */
-function repeatedKey(doc: import('yaml').Document): number | null {
-  const { isMap, isScalar, visit } = yaml();
-  let at: number | null = null;
-  visit(doc, {
-    Map(_key, map) {
-      if (!isMap(map)) return undefined;
-      const seen = new Set<unknown>();
-      for (const pair of map.items) {
-        const key = isScalar(pair.key) ? pair.key.value : pair.key;
-        if (seen.has(key)) {
-          at = (isScalar(pair.key) ? pair.key.range?.[0] : undefined) ?? map.range?.[0] ?? 0;
-          return visit.BREAK;
-        }
-        seen.add(key);
-      }
-      return undefined;
-    },
-  });
-  return at;
-}
-
 function parseFrontmatter(source: string): PageMeta {
-  const lineCounter = new (yaml().LineCounter)();
-  const doc = yaml().parseDocument(source, { uniqueKeys: false, prettyErrors: true, lineCounter });
-  const repeated = doc.errors.length === 0 ? repeatedKey(doc) : null;
-  if (repeated !== null) {
-    const line = lineCounter.linePos(repeated).line + 1; // +1: the opening '---' line
-    throw new PageFileError(
-      `The frontmatter (the block between the '---' lines at the top) is not valid YAML at line ${line}: Map keys must be unique. Fix it and sync again.`,
-      line,
-    );
-  }
-  const error = doc.errors[0];
-  if (error) {
-    const pos = error.linePos?.[0];
-    const firstLine = (error.message.split('\n')[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, '');
-    const line = pos ? pos.line + 1 : undefined; // +1: the opening '---' line
-    throw new PageFileError(
-      `The frontmatter (the block between the '---' lines at the top) is not valid YAML${line ? ` at line ${line}` : ''}: ${firstLine}. Fix it and sync again.`,
-      line,
-      pos?.col,
-    );
-  }
-  let value: unknown;
   try {
-    value = doc.toJS({ maxAliasCount: 100 });
+    return readFrontmatter(source).data;
   } catch (err) {
-    throw new PageFileError(`The frontmatter could not be read: ${(err as Error).message}. Fix it and sync again.`, 1);
-  }
-  if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) {
+    if (!(err instanceof FrontmatterYamlError)) throw err;
+    const line = err.line !== undefined ? err.line + 1 : undefined; // +1: the opening '---' line
+    if (err.message === 'not a mapping') {
+      throw new PageFileError(
+        "The frontmatter must be a list of 'key: value' lines (a YAML mapping), but it is a single value or a list. Fix it and sync again.",
+        2,
+      );
+    }
+    if (err.message.startsWith('The frontmatter is ')) throw new PageFileError(`${err.message}. Shorten it and sync again.`, 1);
+    if (err.message.startsWith('it could not be read'))
+      throw new PageFileError(`The frontmatter could not be read: ${err.message.slice(22)}. Fix it and sync again.`, 1);
     throw new PageFileError(
-      "The frontmatter must be a list of 'key: value' lines (a YAML mapping), but it is a single value or a list. Fix it and sync again.",
-      2,
+      `The frontmatter (the block between the '---' lines at the top) is not valid YAML${line ? ` at line ${line}` : ''}: ${err.message}. Fix it and sync again.`,
+      line,
+      err.column,
     );
   }
-  return value as PageMeta;
 }
 
 function titleFromMeta(value: unknown): string {
@@ -226,9 +182,16 @@ function titleFromMeta(value: unknown): string {
 
 /** Parses a page file; throws PageFileError (with a line number when known) if the frontmatter is malformed. */
 export function parsePageFile(text: string): ParsedPageFile {
+  const { frontmatter: _written, ...parsed } = readPageFile(text);
+  return parsed;
+}
+
+/** Parses a page file, keeping its frontmatter's YAML as written (see parsePageFile). */
+export function readPageFile(text: string): ReadPageFile {
   let rest = toLf(text.replace(/^\uFEFF/, ''));
   let meta: PageMeta = {};
   let title: string | null = null;
+  let frontmatter: string | null = null;
 
   const opening = OPENING.exec(rest);
   if (opening) {
@@ -240,7 +203,8 @@ export function parsePageFile(text: string): ParsedPageFile {
         1,
       );
     }
-    meta = parseFrontmatter(afterOpening.slice(0, closing.index));
+    frontmatter = afterOpening.slice(0, closing.index);
+    meta = parseFrontmatter(frontmatter);
     rest = afterOpening
       .slice(closing.index + closing[0].length)
       .replace(/^\n/, '')
@@ -259,5 +223,5 @@ export function parsePageFile(text: string): ParsedPageFile {
       rest = rest.slice(heading[0].length).replace(/^\n/, '');
     }
   }
-  return { title, meta, body: rest };
+  return { title, meta, body: rest, frontmatter };
 }

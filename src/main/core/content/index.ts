@@ -4,7 +4,21 @@
  * page holds (links, images, blocks) and how they map to relative paths, and its `{% %}` blocks;
  * a node of a space folder's tree.
  */
-export { PageFileError, parsePageFile, parseYamlMapping, pickPageMeta, renderPageFile, type PageMeta } from './frontmatter';
+export {
+  API_META_KEYS,
+  assemblePageFile,
+  fitsHeading,
+  frontmatterFor,
+  MAX_FRONTMATTER_BYTES,
+  PageFileError,
+  parsePageFile,
+  parseYamlMapping,
+  pickPageMeta,
+  readPageFile,
+  renderPageFile,
+  significantMeta,
+  type PageMeta,
+} from './frontmatter';
 export type { FolderNode } from './folder-node';
 export { pageKind, type PageKind } from './page-kind';
 export { canonicalPageText, pageTitleOf, samePageText } from './page-text';

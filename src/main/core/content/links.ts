@@ -87,7 +87,7 @@ export function toLocalLinks(
   for (const href of taken) written[href] = href;
   const localOf = new Map<string, string>();
   for (const [stableHref, target] of targets) {
-    let local = relativeHref(t.file, target.file, target.anchor);
+    let local = gitbookSpelling(relativeHref(t.file, target.file, target.anchor));
     while (taken.has(local)) local = `./${local}`;
     taken.add(local);
     localOf.set(stableHref, local);
@@ -95,6 +95,20 @@ export function toLocalLinks(
   }
   const text = rewriteReferences(stable, (ref) => (mapped.has(ref.start) ? localOf.get(ref.href)! : null), refs);
   return { text, written };
+}
+
+/**
+ * A relative href to a page spelled as GitBook's Git Sync spells it: a page whose file is a
+ * folder's `README.md` (a page with children, the space's first page) by its folder, `dir/`
+ * (`./` and `../` for the folder of the link's own file and the one above). Push reads both
+ * spellings alike.
+ */
+function gitbookSpelling(href: string): string {
+  const hash = href.indexOf('#');
+  const path = hash < 0 ? href : href.slice(0, hash);
+  if (path !== 'README.md' && !path.endsWith('/README.md')) return href;
+  const folder = path.slice(0, -'README.md'.length);
+  return (folder === '' ? './' : folder) + (hash < 0 ? '' : href.slice(hash));
 }
 
 export function toStableLinks(local: string, t: LinkTargets, written: Readonly<Record<string, string>> = {}): string {

@@ -7,7 +7,7 @@
  * Change detection uses the canonical form below, so such differences are never
  * mistaken for edits (which would push no-op edits or raise false conflicts).
  */
-import { parsePageFile, pickPageMeta, renderPageFile } from './frontmatter';
+import { parsePageFile, renderPageFile, significantMeta } from './frontmatter';
 
 /** LF line endings, no leading or trailing blank lines, one final newline ('' stays ''). */
 export function normaliseBody(body: string): string {
@@ -19,14 +19,14 @@ export function normaliseBody(body: string): string {
 }
 
 /**
- * The canonical text of a page file: title heading, the metadata the server keeps,
- * normalised body. A file whose frontmatter does not parse is its own canonical form
+ * The canonical text of a page file: title heading, its metadata (every key, the API's own
+ * fields without their defaults), normalised body. A file whose frontmatter does not parse is its own canonical form
  * (line endings aside), so any edit to it still counts.
  */
 export function canonicalPageText(text: string): string {
   try {
     const parsed = parsePageFile(text);
-    const meta = pickPageMeta(parsed.meta);
+    const meta = significantMeta(parsed.meta);
     const body = normaliseBody(parsed.body);
     return renderPageFile(parsed.title === null ? { meta, body } : { title: parsed.title, meta, body });
   } catch {

@@ -25,6 +25,7 @@ import { STATE_DIR } from './state-dir';
 export type { FailureKind, SpaceRow } from './catalog';
 export type { BaseRow, ConflictRow, FileRow, PageRow } from './content';
 export type { AssetRow, FileStatRow, FolderNodeRow } from './folder';
+export { LOG_LIST_LIMIT, type LogActivity, type LogChangeRequest, type LogEntry, type LogKind, type LogPage, type LogPageChange, type LogPerson } from './log';
 export {
   DEFAULT_RETENTION,
   HistoryReadError,

@@ -27,7 +27,7 @@ import { DELETED_REMOTELY_NOTE, type FileOp, type Plan, type RemotePage } from '
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { COLLECT_EVERY, collectGarbage } from './memory';
-import { fetchPageText, forEachBounded } from './remote';
+import { fetchPageText, forEachBounded, knownText } from './remote';
 import { explainFsError, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
 import type { SeenFiles } from './scan';
 
@@ -180,7 +180,9 @@ class ApplyRun {
         if (text === null) {
           const page = ctx.remotePage(op.key);
           if (!page) return this.fail(op.key);
-          text = await fetchPageText(ctx.api, ctx.spaceId, page, ctx.signal);
+          // The file's frontmatter stays as its writer wrote it where the server's values did not change.
+          const local = op.fresh ? null : await readFile(resolveInside(ctx.spaceDir, op.path), 'utf8').catch(() => null);
+          text = await fetchPageText(ctx.api, ctx.spaceId, page, ctx.signal, { known: knownText(ctx.mirror, ctx.spaceId, op.key), local });
           result.fetched.add(op.key);
           fetched++;
           progress();

@@ -10,7 +10,7 @@ import { posix } from 'node:path';
 import type { ApiClient } from '../api';
 import type { FileRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
-import { ASSETS_FOLDER, planAssetPaths } from './plan/layout';
+import { ASSETS_FOLDER, type NameRules, planAssetPaths } from './plan/layout';
 import type { Held } from './plan';
 import { forEachBounded, type RemoteFile } from './remote';
 import { removeFileInside, resolveInside, writeFileAtomic } from './safe-fs';
@@ -20,7 +20,14 @@ export interface PulledAssets {
   deleted: string[];
 }
 
-export async function pullAssets(api: ApiClient, mirror: Mirror, spaceId: string, spaceDir: string, files: readonly RemoteFile[]): Promise<PulledAssets> {
+export async function pullAssets(
+  api: ApiClient,
+  mirror: Mirror,
+  spaceId: string,
+  spaceDir: string,
+  files: readonly RemoteFile[],
+  rules?: NameRules,
+): Promise<PulledAssets> {
   const out: PulledAssets = { written: [], deleted: [] };
   const known = new Map(mirror.content.files(spaceId).map((f) => [f.id, f]));
   if (files.length === 0 && known.size === 0) return out; // main has no files, and had none
@@ -37,7 +44,7 @@ export async function pullAssets(api: ApiClient, mirror: Mirror, spaceId: string
     for (const [id, path] of previous) if (path === pushed.path) previous.delete(id);
     previous.set(pushed.fileId, pushed.path);
   }
-  const paths = planAssetPaths(claimants, { previous });
+  const paths = planAssetPaths(claimants, { previous, ...(rules ? { rules } : {}) });
   const rows: FileRow[] = [];
   const seen: { path: string; fileId: string; size: number; mtimeMs: number; ino: string; hash: string }[] = [];
   const claimed = new Set(paths.values());

@@ -149,7 +149,7 @@ function insertChange(op: Extract<PushOp, { op: 'insert' }>): PlannedChange {
     operation: 'insert_page',
     ref,
     document: { markdown: op.text },
-    ...(hasTitle ? {} : { title: op.name || 'Untitled' }),
+    ...(hasTitle ? {} : { title: op.title || op.name || 'Untitled' }),
     ...(slug !== null ? { slug } : {}),
     ...(op.parentKey !== null ? { into: op.parentKey } : {}),
   };
@@ -250,7 +250,7 @@ export const MAX_SUBJECT = 100;
 export function subjectItemsOf(ops: readonly PushOp[]): SubjectItem[] {
   const items: SubjectItem[] = [];
   for (const op of ops) {
-    if (op.op === 'insert') items.push({ verb: 'add', title: pageTitleOf(op.text) ?? op.name });
+    if (op.op === 'insert') items.push({ verb: 'add', title: pageTitleOf(op.text) ?? op.title ?? op.name });
     if (op.op === 'update') {
       const text = op.text ?? op.record;
       items.push({ verb: op.text === null && (op.move || op.rename) ? 'move' : 'edit', title: (text === null ? null : pageTitleOf(text)) ?? op.name });

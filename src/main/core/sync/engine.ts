@@ -12,6 +12,8 @@ import { refreshCatalog } from './catalog';
 import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
 import { LinkResolver } from './link-targets';
+import { layoutOutdated, nameRulesOf, recordLayout } from './name-rules';
+import type { NameRules } from './plan/names';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { recordFailed, recordReached } from './outcome';
@@ -64,6 +66,9 @@ export interface CycleRequest {
 }
 
 export class SyncEngine {
+  /** What the folder's volume holds, asked once per engine (continuous sync runs many cycles). */
+  private names: NameRules | null = null;
+
   constructor(private readonly options: SyncEngineOptions) {}
 
   async runCycle(hint: CycleRequest = { changed: 'all' }): Promise<CycleReport> {
@@ -137,6 +142,8 @@ export class SyncEngine {
     onProgress?.({ phase: 'catalog', done: 1, total: 1 });
 
     const links = new LinkResolver(mirror);
+    const names = this.nameRules(dryRun);
+    const fullLayout = layoutOutdated(mirror, names);
     const reports: SpaceReport[] = [];
     const touched: Touched[] = [];
     let firstError: unknown = null;
@@ -148,6 +155,8 @@ export class SyncEngine {
       allowMassDelete: this.options.allowMassDelete ?? false,
       push: this.options.push ?? true,
       dryRun,
+      names,
+      fullLayout,
       ...(this.options.pushGuard ? { pushGuard: this.options.pushGuard } : {}),
       ...(this.options.ownWrites ? { ownWrites: this.options.ownWrites } : {}),
       ...(signal ? { signal } : {}),
@@ -179,6 +188,8 @@ export class SyncEngine {
       }
     });
     if (!dryRun) {
+      // Every folder is laid out under these rules now (a failed space is laid out again next time).
+      if (fullLayout && firstError === null) recordLayout(mirror, names);
       await relinkAcrossSpaces(mirror, this.options.root, links, touched);
       // Search over spaces synced before it existed (once each); history kept within its limits.
       await indexNewSpaces(mirror, this.options.root);
@@ -197,6 +208,14 @@ export class SyncEngine {
       requests: api.stats.requests - before,
       dryRun,
     };
+  }
+
+  /** A dry run only reads what the last sync found; a sync asks the volume, once per engine. */
+  private nameRules(dryRun: boolean): NameRules {
+    const { root, mirror } = this.options;
+    if (dryRun) return nameRulesOf(root, mirror, { write: false });
+    this.names ??= nameRulesOf(root, mirror, { write: true });
+    return this.names;
   }
 
   private assignFolder(spaceId: string, title: string): string {

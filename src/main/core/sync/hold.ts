@@ -28,6 +28,8 @@ export function describeNotPushed(h: Held): string {
       return `${where}: the group ${title} is no longer listed; SUMMARY.md never deletes: delete the group on GitBook if you meant to.`;
     case 'link-removed':
       return `${where}: the link ${title} is no longer listed; SUMMARY.md never deletes: delete the link on GitBook if you meant to.`;
+    case 'page-title':
+      return `${where}: ${title} is not the title of ${h.file?.path ?? 'its page'}, which says “${h.file?.title ?? ''}”: a page's title is its file's \`# heading\` (or its frontmatter \`title:\`), and SUMMARY.md lists it by that; change the heading to retitle the page.`;
     case 'asset-in-use':
       return `${where} was deleted here, but ${h.title ?? 'a page'} still shows it: the image stays on GitBook; restore the file or remove it from the page.`;
     case 'unsafe':

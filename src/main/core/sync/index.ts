@@ -3,7 +3,9 @@
  * space), continuous sync (watcher, debounce, interval), pending edits, conflicts.
  * Hosts import sync from here only.
  */
+export { describeActivity, describeChangeRequest, describeSource } from './activity';
 export { deletedAssets } from './assets';
+export { describeDeviation, type PathDeviation, pathDeviations } from './deviations';
 export { refreshCatalog } from './catalog';
 export { describeConflict } from './conflict-words';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';

@@ -70,7 +70,7 @@ interface Session {
 
 /** Sends `ops` into the open change request (creating it first when needed). */
 export async function pushChanges(ctx: PushContext, ops: readonly PushOp[], assets: ReadonlyMap<string, AssetContent> = new Map()): Promise<PushReport> {
-  const report: PushReport = { changeRequest: null, batches: 0, changes: 0, refused: [], created: new Map(), applied: new Set() };
+  const report: PushReport = { changeRequest: null, batches: 0, changes: 0, refused: [], created: new Map(), applied: new Set(), uploaded: [] };
   const batches = buildBatches(ops, assets);
   if (batches.length === 0) return report;
   const cr = await ensureChangeRequest(ctx, ops);
@@ -183,6 +183,7 @@ async function sendBatch(s: Session, planned: PlannedChange[]): Promise<void> {
     ctx.store.finish(seq, 'applied', at, { response: { changes: result?.changes?.length ?? null } });
     applyEffects(ctx.store, ctx.spaceId, effects, refs, at, fileIds);
     for (const e of effects) {
+      if (e.type === 'files') report.uploaded.push(...e.files.map((f) => f.path));
       const key = e.type === 'insert' ? e.key : 'id' in e ? e.id : null;
       if (key === null) continue;
       ctx.store.clearRefused(ctx.spaceId, key);

@@ -2,7 +2,7 @@ import type { ApiClient } from '../api';
 import { samePageText } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
-import { type LayoutPage, planAssetPaths, planLayout } from './plan/layout';
+import { type LayoutPage, type NameRules, planAssetPaths, planLayout } from './plan/layout';
 import type { RemotePage } from './plan';
 import { baseMetaOf, fetchPageText, forEachBounded, type RemoteTree } from './remote';
 import type { ScanResult } from './scan';
@@ -14,13 +14,15 @@ export interface RebuildInput {
   spaceDir: string;
   tree: RemoteTree;
   scan: ScanResult;
+  /** What the folder's volume holds (the layout the files are matched by). */
+  rules?: NameRules;
   signal?: AbortSignal;
 }
 
 /** Matches the folder's files to the server's pages and records them; returns how many were matched. */
 export async function rebuildFromFolder(input: RebuildInput): Promise<number> {
   const { api, mirror, spaceId, tree } = input;
-  const layout = planLayout(layoutTree(tree));
+  const layout = planLayout(layoutTree(tree), input.rules ? { rules: input.rules } : {});
   const files = new Map(input.scan.local.added.map((a) => [a.path, a.text]));
   const docs = [...tree.pages.values()].filter((p) => p.kind === 'document');
   const byPath = new Map<string, RemotePage>();
@@ -43,7 +45,7 @@ export async function rebuildFromFolder(input: RebuildInput): Promise<number> {
     if (page) matched.set(page.id, path);
   }
 
-  const assets = await matchAssets(input, layoutAssetPaths(tree));
+  const assets = await matchAssets(input, layoutAssetPaths(tree, input.rules));
   mirror.transaction(() => {
     for (const [id, path] of matched) {
       const p = tree.pages.get(id)!;
@@ -114,8 +116,11 @@ function layoutTree(tree: RemoteTree): LayoutPage[] {
   return build(null);
 }
 
-function layoutAssetPaths(tree: RemoteTree): Map<string, string> {
-  return planAssetPaths(tree.files.map((f) => ({ id: f.id, name: f.name })));
+function layoutAssetPaths(tree: RemoteTree, rules: NameRules | undefined): Map<string, string> {
+  return planAssetPaths(
+    tree.files.map((f) => ({ id: f.id, name: f.name })),
+    rules ? { rules } : {},
+  );
 }
 
 /** Local assets at a server file's path with the same bytes. */

@@ -6,7 +6,8 @@
  * A key whose file operations failed keeps its old records, so a failed write never makes an
  * old file look like a local edit, and a write that did not happen is planned again.
  */
-import type { FolderNodeRow, Mirror } from '../mirror';
+import type { FolderNodeRow, LogActivity, Mirror } from '../mirror';
+import { describeActivity } from './activity';
 import type { ApplyResult, WrittenFile } from './apply';
 import { describeConflict } from './conflict-words';
 import { sha256 } from './hash';
@@ -24,6 +25,8 @@ export interface RecordInput {
   /** Main now, when it moved (its revision is recorded once everything else is). */
   remote: RemoteTree | null;
   at: string;
+  /** What the cycle brought in, page by page, for the log (activity.ts pullActivity; null: nothing). */
+  activity: LogActivity | null;
 }
 
 export function recordCycle(input: RecordInput): { clean: boolean } {
@@ -85,15 +88,7 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
     if (revision) mirror.content.recordRevision({ id: revision.id, spaceId, parents: revision.parents, createdAt: revision.createdAt }, at);
     if (clean) mirror.catalog.markSynced(spaceId, revision?.id ?? null, at);
     mirror.content.clearSpool(spaceId);
-    const changed = applied.written.size + applied.moved.size + applied.deleted.size;
-    if (changed > 0 || revision) {
-      mirror.log.add(
-        'pulled',
-        `${revision ? `pulled revision ${revision.id}: ` : ''}${applied.written.size} written, ${applied.moved.size} moved, ${applied.deleted.size} deleted, ${plan.stats.merged} merged`,
-        spaceId,
-        at,
-      );
-    }
+    if (input.activity) mirror.log.add('pulled', describeActivity(input.activity), spaceId, at, input.activity);
   });
   return { clean };
 }

@@ -8,9 +8,11 @@
  */
 import type { Revision, RevisionFile, RevisionPage } from '@gitbook/api';
 import type { ApiClient } from '../api';
-import { type PageMeta, pageKind, parsePageFile, renderPageFile } from '../content';
-import type { BaseRow } from '../mirror';
-import { fileMeta, pageFileFromServer } from './page-file';
+import { pageKind } from '../content';
+import type { BaseRow, LogChangeRequest, LogPerson, Mirror } from '../mirror';
+import { fileMeta, pageFileFromServer, type PageTemplates } from './page-file';
+
+export { retitledText } from './page-file';
 import type { RemotePage } from './plan';
 
 /** Meta flag of a page row kept for a conflict after main deleted the page. */
@@ -25,7 +27,8 @@ export interface RemoteFile {
 }
 
 export interface RemoteTree {
-  revision: { id: string; parents: string[]; createdAt?: string };
+  /** `mergedFrom`: the change request a merge revision merged, as the API names it (who wrote it, who merged it). */
+  revision: { id: string; parents: string[]; createdAt?: string; mergedFrom?: LogChangeRequest };
   pages: Map<string, RemotePage>;
   children: Map<string | null, string[]>;
   files: RemoteFile[];
@@ -37,12 +40,39 @@ export async function fetchRemoteTree(api: ApiClient, spaceId: string, signal?: 
     throw new Error(`The API sent a revision of space ${spaceId} without an id or a page list; nothing was changed. Try again later.`);
   }
   const { pages, children } = flattenRevision(revision.pages);
+  const mergedFrom = revision.type === 'merge' ? changeRequestOf(revision.mergedFrom) : null;
   return {
-    revision: { id: revision.id, parents: revision.parents ?? [], ...(revision.createdAt ? { createdAt: revision.createdAt } : {}) },
+    revision: {
+      id: revision.id,
+      parents: revision.parents ?? [],
+      ...(revision.createdAt ? { createdAt: revision.createdAt } : {}),
+      ...(mergedFrom ? { mergedFrom } : {}),
+    },
     pages,
     children,
     files: remoteFiles(revision.files),
   };
+}
+
+/** A merge revision's change request, as far as the answer says it (a malformed one says nothing). */
+function changeRequestOf(cr: unknown): LogChangeRequest | null {
+  const c = cr as { id?: unknown; number?: unknown; subject?: unknown; createdBy?: unknown; mergedBy?: unknown } | null | undefined;
+  if (!c || typeof c !== 'object' || typeof c.id !== 'string') return null;
+  const createdBy = personOf(c.createdBy);
+  const mergedBy = personOf(c.mergedBy);
+  return {
+    id: c.id,
+    number: typeof c.number === 'number' ? c.number : null,
+    subject: typeof c.subject === 'string' ? c.subject : null,
+    ...(createdBy ? { createdBy } : {}),
+    ...(mergedBy ? { mergedBy } : {}),
+  };
+}
+
+function personOf(user: unknown): LogPerson | null {
+  const u = user as { id?: unknown; displayName?: unknown } | null | undefined;
+  if (!u || typeof u !== 'object' || typeof u.id !== 'string') return null;
+  return { id: u.id, name: typeof u.displayName === 'string' && u.displayName.trim() !== '' ? u.displayName : u.id };
 }
 
 /** A revision's page tree, flattened: each page with its parent and place, and each parent's children in order. */
@@ -172,22 +202,17 @@ export function diffRemote(tree: RemoteTree, base: readonly BaseRow[]): RemoteDi
   return diff;
 }
 
-/**
- * A page's text now when only its title or metadata changed (its body did not): the last
- * synced text with the new title and metadata. Null when that text cannot be read.
- */
-export function retitledText(baseText: string | null, page: { title: string; meta: PageMeta }): string | null {
-  if (baseText === null) return null;
-  try {
-    const parsed = parsePageFile(baseText);
-    return renderPageFile({ title: page.title, meta: page.meta, body: parsed.body });
-  } catch {
-    return null;
-  }
+/** What the server was last known to hold for a page (page-file.ts): what the change request was sent, else main's as last synced. */
+export function knownText(mirror: Mirror, spaceId: string, pageId: string): string | null {
+  const pushed = mirror.outbox.pushedPage(spaceId, pageId);
+  return (pushed && !pushed.deleted ? pushed.text : null) ?? mirror.content.baseText(spaceId, pageId);
 }
 
-/** One page's file text as the server has it now, references in stable form (one request). */
-export async function fetchPageText(api: ApiClient, spaceId: string, page: RemotePage, signal?: AbortSignal): Promise<string> {
+/**
+ * One page's file text as the server has it now, references in stable form (one request); its
+ * frontmatter written as `templates` say (page-file.ts).
+ */
+export async function fetchPageText(api: ApiClient, spaceId: string, page: RemotePage, signal?: AbortSignal, templates: PageTemplates = {}): Promise<string> {
   const got = await api.call(
     (c, params) => c.spaces.getPageById(spaceId, page.id, { format: 'markdown', 'format.markdown.refs': 'stable', metadata: false } as never, params),
     { signal },
@@ -196,7 +221,7 @@ export async function fetchPageText(api: ApiClient, spaceId: string, page: Remot
   if (typeof markdown !== 'string') {
     throw new Error(`The API sent page ${page.id} of space ${spaceId} without its markdown; nothing was changed for it. Try again later.`);
   }
-  return pageFileFromServer({ title: page.title, meta: page.meta }, markdown);
+  return pageFileFromServer({ title: page.title, meta: page.meta }, markdown, templates);
 }
 
 /** One page's file text as the change request has it now, references in stable form (one request). */

@@ -37,6 +37,8 @@ export interface PushReport {
   created: Map<string, string>;
   /** Keys (page ids and new-page keys) whose changes the server applied. */
   applied: Set<string>;
+  /** Assets the server took (their paths). */
+  uploaded: string[];
 }
 
 /** The change request was merged or closed while Quire was writing into it (or set aside for a new topic): the edits go into a new one. */

@@ -124,7 +124,8 @@ function isDanglingSymlink(p: string): boolean {
 function lexicalSegments(relPath: string): string[] {
   if (typeof relPath !== 'string' || relPath.trim() === '') throw new UnsafePathError(String(relPath), 'the path is empty');
   if (relPath.includes('\0')) throw new UnsafePathError(relPath, 'the path contains a NUL character');
-  if (path.posix.isAbsolute(relPath) || path.win32.isAbsolute(relPath) || /^[A-Za-z]:/.test(relPath)) {
+  // `c:x` names drive C's current folder on Windows; elsewhere it is a file name like any other.
+  if (path.posix.isAbsolute(relPath) || path.win32.isAbsolute(relPath) || (process.platform === 'win32' && /^[A-Za-z]:/.test(relPath))) {
     throw new UnsafePathError(relPath, 'the path is absolute; only paths inside the space folder are allowed');
   }
   const segments = relPath.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');

@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import type { ApiClient } from '../api';
 import { type Mirror, stagingDir } from '../mirror';
+import { describeActivity, pullActivity, pushActivity } from './activity';
 import { applyFileOps, type ApplyResult } from './apply';
 import { deletedAssetsInUse, pullAssets } from './assets';
 import { dryRunOf } from './dry-run';
@@ -21,11 +22,12 @@ import { recoverStaging } from './moves';
 import { type PushStore, pushStoreOf } from './outbox';
 import type { OwnWrites } from './own-writes';
 import { type ChangeRequestState, type MassDeleteHold, type Plan, planSync, type PushOp } from './plan';
+import type { NameRules } from './plan/names';
 import type { ProgressListener } from './progress';
 import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, pushKey, pushTextHash, rebaseChangeRequest, settleOutbox } from './push';
 import { rebuildFromFolder } from './rebuild';
 import { recordCycle } from './record';
-import { diffRemote, fetchPageText, fetchRemoteTree, forEachBounded, type RemoteDiff, type RemoteTree } from './remote';
+import { diffRemote, fetchPageText, fetchRemoteTree, forEachBounded, knownText, type RemoteDiff, type RemoteTree } from './remote';
 import type { SpaceReport } from './report';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace } from './scan';
 import { adoptCreatedIds, afterPush, guardPush, readAssets, recordUploadedAssets } from './space-push';
@@ -42,6 +44,10 @@ export interface SpaceSyncContext {
   push: boolean;
   dryRun: boolean;
   pushGuard?: (text: string, path: string) => string | null;
+  /** What the folder's volume holds in a name. */
+  names: NameRules;
+  /** Lay every folder out again (the folder was laid out under other rules, or by an older Quire). */
+  fullLayout: boolean;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   ownWrites?: OwnWrites;
@@ -75,6 +81,8 @@ interface SpaceCycle {
   startedAt: string;
   report: SpaceReport;
   touched: Touched;
+  /** Assets this cycle wrote from the server. */
+  pulledAssets: string[];
 }
 
 /** What the cycle sees before it plans. */
@@ -146,6 +154,7 @@ function startCycle(ctx: SpaceSyncContext, space: SyncSpace, report: SpaceReport
     startedAt: new Date().toISOString(),
     report,
     touched: { spaceId: space.id, keys: [], firstSync: false },
+    pulledAssets: [],
   };
 }
 
@@ -217,7 +226,7 @@ function remoteNow(mirror: Mirror, spaceId: string, tree: RemoteTree): RemoteNow
 async function rebuildRecord(c: SpaceCycle, remote: RemoteNow, scan: ScanResult): Promise<ScanResult> {
   const { api, mirror, signal } = c.ctx;
   const spaceId = c.space.id;
-  const rebuilt = await rebuildFromFolder({ api, mirror, spaceId, spaceDir: c.spaceDir, tree: remote.tree, scan, signal });
+  const rebuilt = await rebuildFromFolder({ api, mirror, spaceId, spaceDir: c.spaceDir, tree: remote.tree, scan, rules: c.ctx.names, signal });
   if (rebuilt === 0) return scan;
   c.report.rebuilt = rebuilt;
   remote.diff = diffRemote(remote.tree, mirror.content.baseIndex(spaceId));
@@ -236,17 +245,19 @@ async function planSpace(c: SpaceCycle, seen: Seen): Promise<Plan> {
     remote: seen.remote,
     changeRequest: seen.changeRequest.state,
   });
-  const options = { allowMassDelete: c.ctx.allowMassDelete };
+  const options = { allowMassDelete: c.ctx.allowMassDelete, names: c.ctx.names, ...(c.ctx.fullLayout ? { full: true } : {}) };
   let plan = planSync(view(), options);
   if (plan.needBodies.length > 0 && seen.remote) {
-    await fetchBodies(c, seen.remote, plan.needBodies);
+    const now = view();
+    await fetchBodies(c, seen.remote, plan.needBodies, (id) => now.local.edited.get(id)?.text ?? now.folder.text(id));
     plan = planSync(view(), options);
   }
   if (plan.fileOps.length > LARGE_PULL) collectGarbage(); // the planner's working state is garbage now
   return plan;
 }
 
-async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly string[]): Promise<void> {
+/** Main's texts of pages that changed; `local`: a page's file now (its frontmatter stays as written, page-file.ts). */
+async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly string[], local: (id: string) => string | null): Promise<void> {
   const { id: spaceId, title } = c.space;
   let done = 0;
   const report = () => c.ctx.onProgress?.({ phase: 'pull', spaceId, spaceTitle: title, done, total: ids.length });
@@ -254,7 +265,7 @@ async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly strin
   await forEachBounded(ids, BODY_WINDOW, async (id) => {
     const page = remote.tree.pages.get(id);
     if (!page) return;
-    remote.bodies.set(id, await fetchPageText(c.ctx.api, spaceId, page, c.ctx.signal));
+    remote.bodies.set(id, await fetchPageText(c.ctx.api, spaceId, page, c.ctx.signal, { known: knownText(c.ctx.mirror, spaceId, id), local: local(id) }));
     done++;
     report();
   });
@@ -276,7 +287,7 @@ async function applyPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<ApplyRe
   const finalPaths = new Map(plan.folder.upsert.map((r) => [r.key, r.kind === 'document' ? r.path : null] as const));
   for (const key of [...plan.folder.remove, ...plan.folder.removeWhenPushed]) finalPaths.set(key, null);
   links.overlay(spaceId, { paths: finalPaths });
-  if (remote) await pullAssets(api, mirror, spaceId, c.spaceDir, remote.tree.files);
+  if (remote) c.pulledAssets = (await pullAssets(api, mirror, spaceId, c.spaceDir, remote.tree.files, c.ctx.names)).written;
   return applyFileOps(
     {
       api,
@@ -302,9 +313,18 @@ function recordApplied(c: SpaceCycle, seen: Seen, plan: Plan, applied: ApplyResu
   const { mirror } = c.ctx;
   const spaceId = c.space.id;
   const { remote, scan } = seen;
+  const activity = pullActivity({
+    mirror,
+    spaceId,
+    plan,
+    applied,
+    remote: remote?.tree ?? null,
+    previousRevision: c.space.syncedRevision,
+    assets: c.pulledAssets,
+  });
   const { clean } = mirror.transaction(() => {
     followCycle({ mirror, spaceId, spaceDir: c.spaceDir, plan, applied, scan, at: c.startedAt, revision: remote?.tree.revision.id ?? null });
-    const recorded = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: c.startedAt });
+    const recorded = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: c.startedAt, activity });
     if (seen.firstSync) mirror.search.markSpaceIndexed(spaceId, c.startedAt);
     return recorded;
   });
@@ -345,7 +365,9 @@ async function pushPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<void> {
   recordUploadedAssets(mirror, spaceId, seen.scan);
   onProgress?.({ phase: 'push', spaceId, spaceTitle, done: ops.length, total: ops.length });
   c.store.clearLocalEdits(spaceId, c.startedAt);
-  if (sent.changes > 0) mirror.log.add('pushed', `${sent.changes} change(s) sent to change request #${sent.changeRequest?.number}`, spaceId);
+  // Logged at the cycle's time, as the history versions it recorded (the app's log opens those).
+  const activity = pushActivity(mirror, spaceId, ops, sent);
+  if (activity) mirror.log.add('pushed', describeActivity(activity), spaceId, c.startedAt, activity);
 }
 
 /** What goes: the pushes the guard lets through and the server did not refuse as they are. */

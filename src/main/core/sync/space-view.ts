@@ -135,7 +135,7 @@ export function mirrorView(src: ViewSources): SpaceView {
     if (diff.bodyChanged.has(id)) return undefined;
     if (!diff.changed.has(id)) return baseText(id);
     // Only its title or metadata changed: the last synced body with the new ones.
-    return retitledText(baseText(id), r) ?? undefined;
+    return retitledText(baseText(id), r, src.local.edited.get(id)?.text ?? folderText(id)) ?? undefined;
   });
 
   const nodeRow = memo((key) => mirror.folder.node(spaceId, key));

@@ -190,6 +190,20 @@ export const COMMANDS = {
     details: [EXIT_PLAIN],
     load: async () => (await import('./commands/history')).history,
   },
+  log: {
+    summary: 'what each sync did, newest first: the pages and files pulled and pushed, the change request, who changed main (offline)',
+    flags: {
+      dir,
+      space: { value: '<spaceId>', help: 'only this space' },
+      limit: { value: '<n>', help: 'at most this many entries, from 1 to 1000 (default 20)' },
+      json,
+    },
+    details: [
+      'Who changed main is named where the API says it: a merge names the change request it merged, its author and who merged it; direct edits name no one.',
+      EXIT_PLAIN,
+    ],
+    load: async () => (await import('./commands/log')).log,
+  },
   restore: {
     summary: 'write a version of a page back into the folder; the next sync pushes it',
     positionals: [page],
@@ -200,7 +214,7 @@ export const COMMANDS = {
   },
   ui: {
     summary: 'the app in a browser, served on 127.0.0.1 (first stdout line: the address to open)',
-    flags: { api: { ...api, required: true, help: 'the API origin, such as https://api.gitbook.com' }, dir, port },
+    flags: { api: { ...api, help: 'the API origin, such as https://api.gitbook.com (default: the one this folder last synced with)' }, dir, port },
     details: [EXIT_SERVER],
     finishesOnStop: true,
     load: async () => {

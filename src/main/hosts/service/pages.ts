@@ -180,7 +180,8 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
     'pages.tree': () => tree(),
     'pages.get': ({ spaceId, path }) => withFolder(() => page(spaceId, path)),
     'pages.open': ({ spaceId, pageId, path }) => {
-      const target = path ?? (pageId ? state.mirror.content.page(spaceId, pageId)?.path : null);
+      // The folder's tree first: it knows pages only the change request has (a new page pushed).
+      const target = path ?? (pageId ? (state.mirror.folder.node(spaceId, pageId)?.path ?? state.mirror.content.page(spaceId, pageId)?.path) : null);
       if (!target) throw new QuireError('not-found', 'That page has no file here (a group, a link, or not pulled yet).');
       state.events.emit('pages.opened', { spaceId, path: target });
     },

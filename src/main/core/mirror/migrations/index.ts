@@ -10,8 +10,19 @@ import { folderTree } from './v12-folder-tree';
 import { searchAndHistory } from './v13-search-history';
 import { reviewLifecycle } from './v14-review-lifecycle';
 import { syncState } from './v16-sync-state';
+import { syncLogActivity } from './v17-sync-log-activity';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
 
-export const migrations: Migration[] = [catalogAndContent, reviewMirror, twoWaySync, structuredHolds, folderTree, searchAndHistory, reviewLifecycle, syncState];
+export const migrations: Migration[] = [
+  catalogAndContent,
+  reviewMirror,
+  twoWaySync,
+  structuredHolds,
+  folderTree,
+  searchAndHistory,
+  reviewLifecycle,
+  syncState,
+  syncLogActivity,
+];

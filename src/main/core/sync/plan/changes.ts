@@ -124,6 +124,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
         after: at.after,
         last: at.last,
         name: tree.name(key) ?? key,
+        ...titleOfNew(key),
       });
       continue;
     }
@@ -165,6 +166,12 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
     if (op) ops.set(key, op);
   }
 
+  /** A new page's title where its text carries none: the one the writer typed in SUMMARY.md. */
+  function titleOfNew(key: string): { title?: string } {
+    const title = ctx.retitled.get(key);
+    return title !== undefined ? { title } : {};
+  }
+
   function placeOp(key: string, text: string | null, restore: boolean, current: string | null): PushOp | null {
     const P = pushedOpen.get(key);
     const R = view.remote.page(key);
@@ -176,7 +183,7 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
       const parent = tree.parent(key);
       const dir = parent === null ? '' : (ctx.laid.get(parent)?.folder ?? tree.nodeOf(parent)?.folder ?? '');
       if (byRequest) rename = name !== byRequest.name ? name : null;
-      else if (R && !isNameFor(name, { id: key, slug: R.slug, title: R.title }, dir)) rename = name;
+      else if (R && !isNameFor(name, { id: key, slug: R.slug, title: R.title }, dir, ctx.options.names)) rename = name;
     }
     const title = ctx.retitled.get(key) ?? null;
     if (text === null && !restore && !move && !rename && title === null) return null;

@@ -106,7 +106,7 @@ function decidedFileOps(ctx: PlanContext, tree: FinalTree, ops: FileOps): void {
       ops.writes.push({ op: 'write', key, path: to, text: null, fresh: now === null });
       stats.pulled++;
     } else if (d.change !== 'none' && (now === null || d.text !== s.local?.text)) {
-      ops.writes.push({ op: 'write', key, path: to, text: d.text, fresh: now === null });
+      ops.writes.push({ op: 'write', key, path: to, text: d.text, fresh: now === null, ...(d.change === 'merged' ? { merged: true as const } : {}) });
       if (d.change === 'pulled') stats.pulled++;
       else stats.merged++;
     } else if (now && (now !== to || ctx.view.local.moved.has(key))) {

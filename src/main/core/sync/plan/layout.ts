@@ -13,24 +13,26 @@
  * - A link page has no file and only appears in SUMMARY.md. (Should the server
  *   ever send a link with children, it gets a folder like a group.)
  * - Computed pages and unknown types are treated as documents.
- * - `<name>` is the page's slug, else a slug made from its title, else `page`,
- *   made safe on Linux, macOS and Windows: NFC, no control/format characters,
- *   `<>:"/\|?*` become `-`, no leading/trailing dots, spaces or dashes, Windows
- *   device names get `_` (`con` -> `con_`), at most 120 UTF-8 bytes. Deep down,
- *   names shrink so the relative path stays under 1 KB, but never below 48 bytes
- *   (past that, each extra level adds at most 49 bytes).
- * - Within one folder, names are compared case-insensitively after Unicode
- *   compatibility normalisation, and `<name>` claims both `<name>` and
- *   `<name>.md`; `README` and `SUMMARY` are reserved in every folder.
- * - Clashes: the page that held the name in `previous` keeps it, then pages in
- *   tree order; a later page gets `<name>-<first 8 chars of its id>`, then
- *   `<name>-<id up to 32 chars>`, then `<name>-<short id>-2`, `-3`, ...
- *   The suffix depends on the page itself, not on how many pages clash.
+ * - `<name>` is the page's GitBook name, its slug exactly as Git Sync writes it (else a slug
+ *   made from its title, else `page`), unless the volume cannot hold it (names.ts: what the
+ *   volume refuses, Windows' device names and trailing dots where it is Windows, a leading dot,
+ *   over 120 UTF-8 bytes). Deep down, names shrink so the relative path stays under 1 KB, but
+ *   never below 48 bytes (past that, each extra level adds at most 49 bytes).
+ * - Within one folder, names are compared as the volume compares them (case-insensitively
+ *   after Unicode compatibility normalisation where it ignores case), and `<name>` claims both
+ *   `<name>` and `<name>.md`; a page's file or folder is never `README.md` where the folder has
+ *   one (the space root, a page's folder) nor `SUMMARY.md` at the root.
+ * - Clashes (which GitBook's unique slugs leave only to case-insensitive volumes): a page that
+ *   held its GitBook name keeps it, then pages in tree order; a later page gets
+ *   `<name>-<first 8 chars of its id>`, then `<name>-<id up to 32 chars>`, then
+ *   `<name>-<short id>-2`, `-3`, ... (keeping the one it had). The suffix depends on the page
+ *   itself, not on how many pages clash. A page whose GitBook name frees up takes it back.
  * - The server's side of a conflict on `<name>.md` is `<name>.remote.md` beside it; it is not
  *   content (never scanned, watched or pushed).
  */
 
 import { pageKind, type PageKind } from '../../content';
+import { byteLength, FolderNames, foldKey, gitbookName, isCandidate, MAX_SEGMENT_BYTES, nameCandidates, type NameRules, PORTABLE_NAMES } from './names';
 
 /** The page tree as the API gives it (RevisionPage is assignable to this). */
 export interface LayoutPage {
@@ -79,9 +81,10 @@ export type PreviousNames = ReadonlyMap<string, { parentId: string | null; name:
 export interface PlanOptions {
   /** The plan of the last synced tree: pages keep the names they had there when they still can. */
   previous?: PreviousNames;
+  /** What the volume holds (default: what every common file system holds). */
+  rules?: NameRules;
 }
 
-export const MAX_SEGMENT_BYTES = 120;
 const MAX_RELATIVE_PATH_BYTES = 1024;
 /** Names never shrink below this, however deep the tree. */
 const MIN_SEGMENT_BYTES = 48;
@@ -103,123 +106,19 @@ export class LayoutError extends Error {
 }
 
 // ---------------------------------------------------------------------------
-// Names
+// Names (names.ts has the rules)
 
-const utf8 = new TextEncoder();
-const byteLength = (s: string): number => utf8.encode(s).length;
-
-const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)(?= *(\.|$))/i;
-const WINDOWS_ILLEGAL = /[<>:"/\\|?*]/g;
-// Control, format (bidi overrides, zero-width), lone surrogates.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
-const SPACES = /[\s\p{Z}]+/gu;
-const EDGE_JUNK = /^[\s.-]+|[\s.-]+$/gu;
-const FOLDER_RESERVED = ['readme', 'readme.md', 'summary', 'summary.md'];
-
-/** Comparison key under which two names are the same file on any common filesystem. */
-export function foldKey(name: string): string {
-  return name.normalize('NFKC').toUpperCase().toLowerCase();
-}
-
-/** Makes arbitrary text a name that is legal on every common filesystem (may return ''). */
-function cleanName(raw: string): string {
-  return raw.normalize('NFC').replace(SPACES, ' ').replace(INVISIBLE, '').replace(WINDOWS_ILLEGAL, '-').replace(EDGE_JUNK, '');
-}
-
-function slugFromTitle(title: string): string {
-  return title
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\p{M}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
-/** Cuts to at most maxBytes of UTF-8 without splitting a code point. */
-function truncateBytes(s: string, maxBytes: number): string {
-  if (byteLength(s) <= maxBytes) return s;
-  let out = '';
-  let used = 0;
-  for (const ch of s) {
-    const n = byteLength(ch);
-    if (used + n > maxBytes) break;
-    out += ch;
-    used += n;
-  }
-  return out;
-}
-
-function avoidWindowsDeviceName(name: string): string {
-  return name.replace(WINDOWS_RESERVED, '$1_');
-}
-
-/** Builds `<base><suffix>` within budget bytes, always a safe segment. */
-function fitName(base: string, suffix: string, budget: number, extension = ''): string {
-  let room = budget - byteLength(suffix) - byteLength(extension);
-  for (;;) {
-    const cut = truncateBytes(base, Math.max(room, 0)).normalize('NFC').replace(EDGE_JUNK, '');
-    const candidate = avoidWindowsDeviceName((cut || 'page') + suffix + extension);
-    if (byteLength(candidate) <= budget || room <= 0) return candidate;
-    room -= 1;
-  }
-}
-
-/** True when `segment` is one path segment safe on Linux, macOS and Windows. */
-export function isSafeSegment(segment: string, maxBytes = MAX_SEGMENT_BYTES + 3): boolean {
-  if (segment === '' || segment.normalize('NFC') !== segment) return false;
-  if (byteLength(segment) > maxBytes) return false;
-  if (/[\p{Cc}\p{Cf}\p{Cs}<>:"/\\|?*]/u.test(segment)) return false;
-  if (/^[\s.]|[\s.]$/u.test(segment)) return false;
-  return !WINDOWS_RESERVED.test(segment);
-}
-
-/**
- * One safe path segment made from free text (a title): slugified, then made safe
- * like page names; `fallback` (made safe too) when nothing usable is left.
- */
-export function safeSegment(text: string, fallback = 'page'): string {
-  const base = cleanName(slugFromTitle(String(text ?? ''))) || cleanName(fallback) || 'page';
-  return fitName(base, '', MAX_SEGMENT_BYTES);
-}
-
-function idSuffixParts(id: string): { short: string; long: string } {
-  const clean = id
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^a-z0-9_]+/g, '');
-  return { short: clean.slice(0, 8), long: clean.slice(0, 32) };
-}
-
-/** Names a page may take in its folder, best first (endless: the last form counts up). */
-function* nameCandidates(base: string, id: string, budget: number, extension = ''): Generator<string> {
-  const { short, long } = idSuffixParts(id);
-  yield fitName(base, '', budget, extension);
-  if (short) yield fitName(base, `-${short}`, budget, extension);
-  if (long.length > short.length) yield fitName(base, `-${long}`, budget, extension);
-  for (let n = 2; ; n++) yield fitName(base, `-${short || 'page'}-${n}`, budget, extension);
-}
-
-function isCandidate(name: string, candidates: Generator<string>): boolean {
-  let i = 0;
-  for (const c of candidates) {
-    if (c === name) return true;
-    if (++i > 64) return false;
-  }
-  return false;
-}
-
-/** Tracks the names taken in one folder. */
-class FolderNames {
-  private readonly taken = new Set<string>();
-  constructor(reserved: readonly string[]) {
-    for (const r of reserved) this.taken.add(foldKey(r));
-  }
-  isFree(keys: readonly string[]): boolean {
-    return keys.every((k) => !this.taken.has(foldKey(k)));
-  }
-  claim(keys: readonly string[]): void {
-    for (const k of keys) this.taken.add(foldKey(k));
-  }
-}
+export {
+  explainName,
+  foldKey,
+  isSafeSegment,
+  MAX_SEGMENT_BYTES,
+  type NameDeviation,
+  type NameRules,
+  PORTABLE_NAMES,
+  POSIX_NAMES,
+  safeSegment,
+} from './names';
 
 // ---------------------------------------------------------------------------
 // Page tree
@@ -254,7 +153,7 @@ function checkUniqueIds(pages: readonly LayoutPage[], seen = new Set<string>()):
 
 const join = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 
-function nameBudget(dir: string): number {
+export function nameBudget(dir: string): number {
   const room = MAX_RELATIVE_PATH_BYTES - byteLength(dir) - byteLength('/') - byteLength(`/${README_FILE}`);
   return Math.max(MIN_SEGMENT_BYTES, Math.min(MAX_SEGMENT_BYTES, room));
 }
@@ -267,42 +166,82 @@ export interface NameInput {
   slug: string | null;
   title: string;
   hasChildren: boolean;
+  /** The space's first page: its file is the space's README.md, only its folder is here. */
+  isFirstPage?: boolean;
 }
 
+/** What a folder holds besides its pages' names: `README.md` (the space root, a page's folder), `SUMMARY.md` (the root). */
+export type FolderKind = 'root' | 'page' | 'group';
+
+export interface NameOptions {
+  /** What the volume holds (default: what every common file system holds). */
+  rules?: NameRules;
+  /** Default: the root for `''`, else a page's folder. */
+  holds?: FolderKind;
+}
+
+export const RESERVED_FILES: Readonly<Record<FolderKind, readonly string[]>> = {
+  root: [README_FILE, SUMMARY_FILE],
+  page: [README_FILE],
+  group: [],
+};
+
 /**
- * Names the children of one folder (`dir`), in tree order: each keeps `previous(id)` when that
- * is still one of its candidates and free, then the others claim their first free candidate.
- * Childless links own no name (null).
+ * Names the children of one folder (`dir`), in tree order. Each page takes its GitBook name (its
+ * slug) when the volume can hold it and it is free: first the pages that had it before, then
+ * the others in tree order. A page that cannot have it keeps `previous(id)` when that is still
+ * one of its candidates and free, else takes its first free candidate. Childless links own no
+ * name (null).
+ *
+ * A page claims both `<name>` and `<name>.md`, whether it has children or not, so a page gaining
+ * or losing children renames no sibling. `README.md` and `SUMMARY.md` (in any case: Quire and
+ * GitBook's import read them so) are refused only for what the page really writes there: its
+ * file `<name>.md`, or its folder.
  */
-export function nameFolder(dir: string, children: readonly NameInput[], previous: (id: string) => string | null = () => null): Map<string, string | null> {
-  const folder = new FolderNames(FOLDER_RESERVED);
+export function nameFolder(
+  dir: string,
+  children: readonly NameInput[],
+  previous: (id: string) => string | null = () => null,
+  options: NameOptions = {},
+): Map<string, string | null> {
+  const rules = options.rules ?? PORTABLE_NAMES;
+  const reserved = new Set(RESERVED_FILES[options.holds ?? (dir === '' ? 'root' : 'page')].map(foldKey));
+  const folder = new FolderNames(rules);
   const budget = nameBudget(dir);
   const names = new Map<string, string | null>();
   const owners = children.filter((p) => p.kind !== 'link' || p.hasChildren);
-  const candidatesOf = (p: NameInput) => nameCandidates(cleanName(p.slug ?? '') || cleanName(slugFromTitle(String(p.title ?? ''))) || 'page', p.id, budget);
+  const candidatesOf = (p: NameInput) => nameCandidates(gitbookName(p), p.id, budget, rules, p.hasChildren || p.kind === 'group' ? 'folder' : 'file');
+  const preferred = new Map(owners.map((p) => [p.id, candidatesOf(p).next().value as string]));
+  const writes = (p: NameInput, name: string): string[] => [
+    ...(p.hasChildren || p.kind === 'group' ? [name] : []),
+    ...(p.kind === 'document' && !p.hasChildren && !p.isFirstPage ? [`${name}.md`] : []),
+  ];
   const claim = (p: NameInput, name: string): boolean => {
     const keys = [name, `${name}.md`];
-    if (!folder.isFree(keys)) return false;
+    if (writes(p, name).some((w) => reserved.has(foldKey(w))) || !folder.isFree(keys)) return false;
     folder.claim(keys);
     names.set(p.id, name);
     return true;
   };
-  for (const p of owners) {
+  const unnamed = () => owners.filter((p) => !names.has(p.id));
+  for (const p of owners) if (previous(p.id) === preferred.get(p.id)) claim(p, preferred.get(p.id)!);
+  for (const p of unnamed()) claim(p, preferred.get(p.id)!);
+  for (const p of unnamed()) {
     const before = previous(p.id);
     if (before && isCandidate(before, candidatesOf(p))) claim(p, before);
   }
-  for (const p of owners) {
-    if (names.has(p.id)) continue;
-    for (const candidate of candidatesOf(p)) if (claim(p, candidate)) break;
-  }
+  for (const p of unnamed()) for (const candidate of candidatesOf(p)) if (claim(p, candidate)) break;
   for (const p of children) if (!names.has(p.id)) names.set(p.id, null);
   return names;
 }
 
 /** True when `name` is one the layout could give a page asking for `slug` in `dir` (its own, or a clash-avoiding variant). */
-export function isNameFor(name: string, page: { id: string; slug: string | null; title: string }, dir: string): boolean {
-  const base = cleanName(page.slug ?? '') || cleanName(slugFromTitle(String(page.title ?? ''))) || 'page';
-  return isCandidate(name, nameCandidates(base, page.id, nameBudget(dir)));
+export function isNameFor(name: string, page: { id: string; slug: string | null; title: string }, dir: string, rules: NameRules = PORTABLE_NAMES): boolean {
+  const budget = nameBudget(dir);
+  return (
+    isCandidate(name, nameCandidates(gitbookName(page), page.id, budget, rules, 'file')) ||
+    isCandidate(name, nameCandidates(gitbookName(page), page.id, budget, rules, 'folder'))
+  );
 }
 
 /** The file and the folder of a page named `name` in `dir` (see the module comment). */
@@ -320,6 +259,24 @@ export function placeOf(
     else file = hasChildren ? join(join(dir, name), README_FILE) : join(dir, `${name}.md`);
   }
   return { file, folder };
+}
+
+/** Where GitBook's Git Sync puts each page of the tree: every name its slug exactly, nothing avoided. */
+export function gitbookLayout(pages: readonly LayoutPage[]): Map<string, { name: string | null; file: string | null; folder: string | null }> {
+  const first = findFirstPage(pages);
+  const out = new Map<string, { name: string | null; file: string | null; folder: string | null }>();
+  const walk = (dir: string, list: readonly LayoutPage[]): void => {
+    for (const page of list) {
+      const kind = pageKindOf(page);
+      const children = childrenOf(page);
+      const name = kind === 'link' && children.length === 0 ? null : gitbookName({ slug: page.slug ?? null, title: String(page.title ?? '') });
+      const where = placeOf(dir, name, kind, children.length > 0, page === first);
+      out.set(page.id, { name, ...where });
+      if (where.folder !== null) walk(where.folder, children);
+    }
+  };
+  walk('', pages);
+  return out;
 }
 
 /** Plans the file of every page. Deterministic; throws LayoutError on duplicate ids. */
@@ -340,10 +297,16 @@ export function planLayout(pages: readonly LayoutPage[], options: PlanOptions = 
       title: String(p.title ?? ''),
       hasChildren: childrenOf(p).length > 0,
     }));
-    const names = nameFolder(dir, inputs, (id) => {
-      const before = previous?.get(id);
-      return before?.name && before.parentId === parentId ? before.name : null;
-    });
+    const holds = parentId === null ? 'root' : planned.get(parentId)?.kind === 'group' ? 'group' : 'page';
+    const names = nameFolder(
+      dir,
+      inputs.map((p) => ({ ...p, isFirstPage: p.id === first?.id })),
+      (id) => {
+        const before = previous?.get(id);
+        return before?.name && before.parentId === parentId ? before.name : null;
+      },
+      { rules: options.rules ?? PORTABLE_NAMES, holds },
+    );
     children.forEach((page, index) => {
       const kind = pageKindOf(page);
       const name = names.get(page.id) ?? null;
@@ -395,22 +358,40 @@ function splitExtension(name: string): { base: string; extension: string } {
 }
 
 /**
- * Plans `.gitbook/assets/<name>` for each file (returns file id -> relative path), with the same safety rules as pages.
- * The 120-byte limit applies to the name before the extension. Clashes: the file that
- * had the path in `previous` keeps it, then input order; others get `<base>-<short id>.<ext>`.
+ * Plans `.gitbook/assets/<name>` for each file (returns file id -> relative path): its name as
+ * GitBook has it, unless the volume cannot hold it (names.ts). The byte limit applies to the
+ * name before the extension. Clashes: the file that had the path in `previous` keeps it, then
+ * input order; others get `<base>-<short id>.<ext>`.
  */
-export function planAssetPaths(files: readonly AssetFile[], options: { previous?: ReadonlyMap<string, string> } = {}): Map<string, string> {
+export function planAssetPaths(files: readonly AssetFile[], options: { previous?: ReadonlyMap<string, string>; rules?: NameRules } = {}): Map<string, string> {
+  const rules = options.rules ?? PORTABLE_NAMES;
   const seen = new Set<string>();
   for (const f of files) {
     if (seen.has(f.id)) throw new LayoutError(`File id "${f.id}" appears twice in the file list; every file needs its own id.`);
     seen.add(f.id);
   }
-  const folder = new FolderNames([]);
+  const folder = new FolderNames(rules);
   const names = new Map<string, string>();
   const candidatesOf = (f: AssetFile) => {
-    const { base, extension } = splitExtension(cleanName(String(f.name ?? '')));
+    const { base, extension } = splitExtension(String(f.name ?? '').normalize('NFC'));
     const budget = MAX_SEGMENT_BYTES + byteLength(extension);
-    return nameCandidates(cleanName(base) || 'file', f.id, budget, extension);
+    return nameCandidates(base || 'file', f.id, budget, rules, extension === '' ? 'folder' : 'file', extension);
+  };
+  // The names an older Quire gave (spaces collapsed, edge dots and dashes cut): a file named so keeps its name.
+  const legacyCandidatesOf = (f: AssetFile) => {
+    const legacy = String(f.name ?? '')
+      .normalize('NFC')
+      .replace(/[\s\p{Z}]+/gu, ' ')
+      .replace(/^[\s.-]+|[\s.-]+$/gu, '');
+    const { base, extension } = splitExtension(legacy);
+    return nameCandidates(
+      base.replace(/^[\s.-]+|[\s.-]+$/gu, '') || 'file',
+      f.id,
+      MAX_SEGMENT_BYTES + byteLength(extension),
+      PORTABLE_NAMES,
+      'file',
+      extension,
+    );
   };
   const claim = (f: AssetFile, name: string): boolean => {
     if (!folder.isFree([name])) return false;
@@ -423,7 +404,7 @@ export function planAssetPaths(files: readonly AssetFile[], options: { previous?
     const before = options.previous?.get(f.id);
     if (before?.startsWith(prefix)) {
       const name = before.slice(prefix.length);
-      if (isCandidate(name, candidatesOf(f))) claim(f, name);
+      if (isCandidate(name, candidatesOf(f)) || isCandidate(name, legacyCandidatesOf(f))) claim(f, name);
     }
   }
   for (const f of files) {

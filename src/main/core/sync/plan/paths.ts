@@ -11,7 +11,8 @@
  * A file that stays is never displaced: a page laid out onto a path a staying file holds gets
  * another name.
  */
-import { nameFolder, placeOf, type NameInput } from './layout';
+import { type FolderKind, nameFolder, placeOf, type NameInput } from './layout';
+import { nameKey, PORTABLE_NAMES } from './names';
 import type { Laid, PlanContext } from './context';
 import type { PageKind } from './types';
 
@@ -57,6 +58,9 @@ export function layOut(ctx: PlanContext): void {
     const node = ctx.tree.node(key);
     if (node) affected.add(node.parentKey);
   }
+  // A folder gaining or losing pages may turn its owner's `x.md` into `x/README.md` (or back),
+  // which may let it take (or make it give up) a name `README.md` or `SUMMARY.md` refuses.
+  for (const f of [...affected]) if (f !== null && inTree(f)) affected.add(parentOf(f));
   for (const parent of view.remote.reordered()) if (parent === null || inTree(parent)) affected.add(parent);
   for (const parent of ctx.summaryOrder.keys()) if (parent === null || inTree(parent)) affected.add(parent);
   for (const f of [...affected]) if (f !== null && !inTree(f)) affected.delete(f);
@@ -166,12 +170,20 @@ export function layOut(ctx: PlanContext): void {
     const inputs: NameInput[] = children.map((k) => {
       const p = ctx.placements.get(k);
       const node = nodeOf(k);
-      return { id: k, kind: kindOf(k), slug: p ? p.slug : (node?.name ?? null), title: p?.title ?? node?.title ?? '', hasChildren: hasChildren(k) };
+      // A page this cycle did not place asks for what it asked for before: main's slug, or (placed by the writer) its file's name.
+      const slug = p ? p.slug : node && !node.placedLocally ? (view.remote.page(k)?.slug ?? node.name) : (node?.name ?? null);
+      return { id: k, kind: kindOf(k), slug, title: p?.title ?? node?.title ?? '', hasChildren: hasChildren(k), isFirstPage: k === after };
     });
-    const names = nameFolder(dir, inputs, (k) => {
-      const node = nodeOf(k);
-      return node && node.parentKey === f ? node.name : null;
-    });
+    const holds: FolderKind = f === null ? 'root' : kindOf(f) === 'group' ? 'group' : 'page';
+    const names = nameFolder(
+      dir,
+      inputs,
+      (k) => {
+        const node = nodeOf(k);
+        return node && node.parentKey === f ? node.name : null;
+      },
+      { ...(ctx.options.names ? { rules: ctx.options.names } : {}), holds },
+    );
     children.forEach((k, position) => {
       const node = nodeOf(k);
       const name = names.get(k) ?? null;
@@ -238,18 +250,21 @@ function avoidStayingFiles(ctx: PlanContext, removed: ReadonlySet<string>): void
     return ctx.sides.get(key)?.local?.path ?? ctx.tree.node(key)?.path;
   };
   const blocked = new Set(view.local.unreadable.map((u) => u.path));
+  // Paths compared as the volume compares them.
+  const rules = ctx.options.names ?? PORTABLE_NAMES;
+  const keyOf = (path: string): string => nameKey(path, rules);
   const claimed = new Map<string, string>();
   const now = (key: string) => ctx.sides.get(key)?.local?.path ?? ctx.tree.node(key)?.path ?? null;
-  for (const [key, laid] of ctx.laid) if (laid.path !== null && now(key) === laid.path) claimed.set(laid.path.toLowerCase(), key);
+  for (const [key, laid] of ctx.laid) if (laid.path !== null && now(key) === laid.path) claimed.set(keyOf(laid.path), key);
   for (const [key, laid] of ctx.laid) {
     if (laid.path === null || now(key) === laid.path) continue;
     const occupant = ctx.tree.byPath(laid.path);
     const occupied =
       blocked.has(laid.path) ||
       (occupant !== undefined && occupant !== key && !removed.has(occupant) && finalPath(occupant) === laid.path) ||
-      (claimed.has(laid.path.toLowerCase()) && claimed.get(laid.path.toLowerCase()) !== key);
+      (claimed.has(keyOf(laid.path)) && claimed.get(keyOf(laid.path)) !== key);
     if (!occupied) {
-      claimed.set(laid.path.toLowerCase(), key);
+      claimed.set(keyOf(laid.path), key);
       continue;
     }
     const stem = laid.path.replace(/\.md$/i, '');
@@ -260,12 +275,12 @@ function avoidStayingFiles(ctx: PlanContext, removed: ReadonlySet<string>): void
         .toLowerCase() || 'page';
     let candidate = `${stem}-${short}.md`;
     const taken = (path: string) => {
-      const holder = claimed.get(path.toLowerCase()) ?? ctx.tree.byPath(path);
+      const holder = claimed.get(keyOf(path)) ?? ctx.tree.byPath(path);
       return blocked.has(path) || (holder !== undefined && holder !== key);
     };
     for (let n = 2; taken(candidate); n++) candidate = `${stem}-${short}-${n}.md`;
     // Only the file moves aside: the page keeps its name (and the folder it owns).
     laid.path = candidate;
-    claimed.set(candidate.toLowerCase(), key);
+    claimed.set(keyOf(candidate), key);
   }
 }

@@ -9,13 +9,18 @@
  * - A page whose parent is gone (deleted on either side) moves up to the nearest one that stays;
  *   a move here and a move there that would make a loop is cut at the page main placed.
  *
+ * A page's title is the one its file carries after this cycle (its `# heading`, else its
+ * frontmatter `title:`), else the one the writer typed for it in SUMMARY.md, else main's, else
+ * its file name: SUMMARY.md lists a new page by its title at once, not when it is merged.
+ *
  * Folder ownership, as a writer sees it: `<dir>/README.md` is the page of folder `<dir>`; any
  * other file belongs to the page of its folder — the page whose README is there, else the page
  * that owned that folder (groups, the first page), else the page of the folder above.
  */
+import { pageTitleOf } from '../../content';
 import type { PlanContext, Placement } from './context';
-import { keepsFile } from './decide';
-import { readSummaryIntent } from './summary-intent';
+import { type Decision, keepsFile, type PageSides } from './decide';
+import { readSummaryIntent, sameTitle } from './summary-intent';
 import type { FolderNode } from './types';
 
 const README = 'README.md';
@@ -84,7 +89,7 @@ export function place(ctx: PlanContext): void {
     const d = ctx.decisions.get(key)!;
     const R = s.remote;
     const kind = R?.kind ?? s.base?.kind ?? node?.kind ?? 'document';
-    const title = R?.title ?? node?.title ?? (s.local ? nameFromPath(s.local.path) : key);
+    const title = kind === 'document' ? documentTitle(s, d, node) : (R?.title ?? node?.title ?? (s.local ? nameFromPath(s.local.path) : key));
     const href = R?.href ?? node?.href ?? null;
     const held = d.kind === 'held' || d.kind === 'unreadable';
     const movedHere = view.local.moved.has(key) || (s.local !== undefined && !node);
@@ -146,8 +151,30 @@ export function place(ctx: PlanContext): void {
       ctx.placements.set(key, { ...p, title });
       ctx.retitled.set(key, title);
     }
+    // A page's title typed in SUMMARY.md: its title where its file carries none (sent as the
+    // page's title), else reported when it says otherwise than the file.
+    for (const [key, { title, line }] of intent.pageTitles) {
+      const p = ctx.placements.get(key) ?? fromFolder(key);
+      if (!p || p.held || removed.has(key) || p.kind !== 'document') continue;
+      const own = ownTitle(key);
+      if (own === null) {
+        ctx.placements.set(key, { ...p, title });
+        ctx.retitled.set(key, title);
+      } else if (!sameTitle(own, title)) {
+        const path = ctx.sides.get(key)?.local?.path ?? tree.node(key)?.path ?? '';
+        ctx.plan.held.push({ key: null, path: 'SUMMARY.md', line, title, reason: 'page-title', file: { path, title: own } });
+      }
+    }
     ctx.summaryOrder = intent.order;
     ctx.plan.held.push(...intent.held);
+  }
+
+  /** The title a page's file carries after this cycle (null: none, or not known). */
+  function ownTitle(key: string): string | null {
+    const d = ctx.decisions.get(key);
+    if (d?.kind === 'pull-unseen') return ctx.sides.get(key)?.remote?.title ?? null;
+    const text = d?.kind === 'text' || d?.kind === 'held' ? d.text : d ? null : tree.text(key);
+    return text === null ? null : pageTitleOf(text);
   }
 
   // Parents gone from the tree: their children move up.
@@ -207,4 +234,19 @@ export function place(ctx: PlanContext): void {
       loop.push(q);
     }
   }
+}
+
+/**
+ * A document's title after this cycle: the one its file carries (main's when it takes main's
+ * text), else the one it had here (a title the writer typed in SUMMARY.md) unless main retitled
+ * it, else main's, else its file name.
+ */
+function documentTitle(s: PageSides, d: Decision, node: FolderNode | undefined): string {
+  const R = s.remote;
+  if (R && (d.kind === 'pull-unseen' || (d.kind === 'text' && d.change === 'pulled'))) return R.title;
+  const text = d.kind === 'text' || d.kind === 'held' ? d.text : null;
+  const own = text === null ? null : pageTitleOf(text);
+  if (own !== null) return own;
+  const retitledOnMain = R !== undefined && s.base !== undefined && R.title !== s.base.title;
+  return (retitledOnMain ? R.title : (node?.title ?? R?.title)) ?? (s.local ? nameFromPath(s.local.path) : s.id);
 }

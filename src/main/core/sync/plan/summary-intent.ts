@@ -7,6 +7,8 @@
  * - Entries reordered under the same parent: the fewest pages that explain the new order move
  *   (those outside the longest run that kept its order), each right after its new neighbour.
  * - A group or link entry with a new title is retitled.
+ * - A page entry with a title other than the one SUMMARY.md showed: the title the writer gives
+ *   the page (place.ts weighs it against the title its file carries).
  * - SUMMARY.md never deletes nor creates: the API cannot create groups or links, nor change a
  *   link's target, and a page goes away when its file does. Such lines are reported (held).
  */
@@ -25,12 +27,14 @@ export interface SummaryIntent {
   reordered: Set<string>;
   /** Groups and links the writer retitled. */
   titles: Map<string, string>;
+  /** Pages the writer gave a title in SUMMARY.md (a new page listed by hand, or an entry retyped), with the line. */
+  pageTitles: Map<string, { title: string; line: number }>;
   held: Held[];
 }
 
 export function readSummaryIntent(ctx: PlanContext, entries: readonly SummaryEntry[], keyAtPath: (path: string) => string | null): SummaryIntent {
   const { tree } = ctx;
-  const intent: SummaryIntent = { parent: new Map(), order: new Map(), reordered: new Set(), titles: new Map(), held: [] };
+  const intent: SummaryIntent = { parent: new Map(), order: new Map(), reordered: new Set(), titles: new Map(), pageTitles: new Map(), held: [] };
 
   // Groups and links have no file: they are matched by title (groups) or target (links).
   const groups: string[] = [];
@@ -55,8 +59,11 @@ export function readSummaryIntent(ctx: PlanContext, entries: readonly SummaryEnt
   const walk = (list: readonly SummaryEntry[], parent: string | null | undefined, depth: number): void => {
     for (const e of list) {
       let key: string | null = null;
-      if (e.kind === 'page' && e.path !== null) key = keyAtPath(e.path);
-      else if (e.kind === 'group') {
+      if (e.kind === 'page' && e.path !== null) {
+        key = keyAtPath(e.path);
+        const title = e.title.trim();
+        if (key !== null && title !== '' && !sameTitle(title, titleOf(key)) && !intent.pageTitles.has(key)) intent.pageTitles.set(key, { title, line: e.line });
+      } else if (e.kind === 'group') {
         key = claim(groups, (k) => titleOf(k) === e.title);
         if (key === null) hold(e, 'new-group');
       } else if (e.kind === 'link') {
@@ -121,6 +128,12 @@ export function readSummaryIntent(ctx: PlanContext, entries: readonly SummaryEnt
     if (moved.length > 0 || keys.some((k) => intent.parent.has(k))) intent.order.set(parent, keys);
   }
   return intent;
+}
+
+/** Two titles as SUMMARY.md shows them (it writes a title on one line; tabs read back as spaces). */
+export function sameTitle(a: string, b: string): boolean {
+  const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
+  return flat(a) === flat(b);
 }
 
 /** Indexes (into `values`) of one longest strictly increasing subsequence. */

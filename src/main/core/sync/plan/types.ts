@@ -15,6 +15,7 @@
  */
 import type { FolderNode, PageKind, SummaryEntry } from '../../content';
 import type { MergeLimits } from './merge';
+import type { NameRules } from './names';
 
 export type { FolderNode, PageKind } from '../../content';
 
@@ -160,6 +161,8 @@ export interface PlanOptions {
   mergeLimits?: MergeLimits;
   /** Look at every page rather than at what changed (tests compare the two). */
   full?: boolean;
+  /** What the folder's volume holds (names.ts); default: what every common file system holds. */
+  names?: NameRules;
 }
 
 // ---- the plan ------------------------------------------------------------------------
@@ -175,8 +178,9 @@ export type FileOp =
   /**
    * Write the page's text (stable form; its links become relative paths when written). `text`
    * null: the server's text, fetched while writing. `fresh`: the file must not exist yet.
+   * `merged`: the text is the server's merged with edits here (for the log).
    */
-  | { op: 'write'; key: string; path: string; text: string | null; fresh: boolean }
+  | { op: 'write'; key: string; path: string; text: string | null; fresh: boolean; merged?: true }
   /** Write the file's links again (a page it links to, or the file itself, moved); its text is `text`. */
   | { op: 'relink'; key: string; path: string; text: string }
   /** The server's side of a conflict, beside the writer's file (`text` null: the deleted-remotely note). */
@@ -185,7 +189,18 @@ export type FileOp =
 /** A change for the change request, in terms of pages (change-request.ts turns it into API changes). */
 export type PushOp =
   /** `last`: no sibling the server has comes after it (it is appended, no index needed). */
-  | { op: 'insert'; key: string; path: string; text: string; parentKey: string | null; after: string | null; last: boolean; name: string }
+  | {
+      op: 'insert';
+      key: string;
+      path: string;
+      text: string;
+      parentKey: string | null;
+      after: string | null;
+      last: boolean;
+      name: string;
+      /** Its title where its text carries none (the one the writer typed in SUMMARY.md, else its file name). */
+      title?: string;
+    }
   | {
       op: 'update';
       id: string;
@@ -201,7 +216,7 @@ export type PushOp =
       move: { parentKey: string | null; after: string | null; last: boolean } | null;
       /** New name (slug) when renamed. */
       rename: string | null;
-      /** New title, for groups and links (documents carry theirs in their text). */
+      /** New title: a group's or a link's, or a page's the writer typed in SUMMARY.md (its text carrying none). */
       title: string | null;
       /** The change request deleted the page: bring it back first. */
       restore: boolean;
@@ -235,6 +250,8 @@ export interface Held {
   /** SUMMARY.md lines: where, and the entry's title. */
   line?: number;
   title?: string;
+  /** A SUMMARY.md line about a page (`page-title`): the page's file, and the title it carries. */
+  file?: { path: string; title: string };
   reason:
     | UnreadableReason
     | 'new-group'
@@ -242,6 +259,8 @@ export interface Held {
     | 'link-target'
     | 'group-removed'
     | 'link-removed'
+    /** A page's title typed in SUMMARY.md that its file's own title (heading or frontmatter) contradicts. */
+    | 'page-title'
     | 'asset-in-use'
     | 'unsafe'
     /** A page that exists only in a change request set aside (sync/targets.ts); `title` says what to do. */

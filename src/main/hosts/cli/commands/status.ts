@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
@@ -5,9 +6,9 @@ import type { CliContext } from '../context';
 import { heldMessage, stateAction } from '../messages';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
-import { type ChangeRequestTarget, changeRequestTarget, deletedAssets } from '../../../core/sync';
+import { type ChangeRequestTarget, changeRequestTarget, deletedAssets, describeDeviation, type PathDeviation, pathDeviations } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
-import { CorruptMirrorError, describeHolder, folderBusy, isCorruptionError, type Mirror } from '../../../core/mirror';
+import { CorruptMirrorError, describeHolder, folderBusy, isCorruptionError, Mirror, STATE_DIR } from '../../../core/mirror';
 import { readSyncFacts, spaceSelection, type StateReason, type SyncStateName, syncState } from '../../../core/status';
 import { SYNC_STATE_WORDS } from '../../../../shared/sync-state';
 
@@ -51,6 +52,12 @@ export interface SpaceStatus {
   refused: { path: string | null; message: string }[];
   /** Assets deleted here: GitBook keeps them (its API cannot delete a file); usedBy lists the pages still showing one. */
   deletedAssets: { path: string; usedBy: string[] }[];
+  /**
+   * Pages not at the path GitBook's Git Sync gives them, because the file system here cannot hold
+   * that name (or a file is in the way): where each is, where GitBook puts it, and why (`below`:
+   * pages under it that follow it).
+   */
+  deviations: PathDeviation[];
 }
 
 /**
@@ -60,7 +67,8 @@ export interface SpaceStatus {
  */
 export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
   const dir = dirFlag(args);
-  const mirror = ctx.openMirror(dir);
+  // Status only reads: a folder Quire never synced gets an empty mirror in memory, not one on disk.
+  const mirror = existsSync(join(dir, STATE_DIR, 'mirror.db')) ? ctx.openMirror(dir) : Mirror.openToPlan(dir);
   try {
     return await report(mirror);
   } catch (err) {
@@ -107,6 +115,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         hold: f.hold,
         refused: f.refused,
         deletedAssets: f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
+        deviations: f.folder ? pathDeviations(mirror, f.spaceId) : [],
       };
     });
     if (has(args, 'json')) {
@@ -208,6 +217,11 @@ function formatSpace(s: SpaceStatus): string {
       a.usedBy.length > 0
         ? `  ${safeField(a.path)}: deleted here but still shown by ${a.usedBy.map(safeField).join(', ')}: restore it or remove it from those pages`
         : `  ${safeField(a.path)}: deleted here; it stays on GitBook (the API cannot delete files), no page uses it`,
+    ),
+    ...(s.deviations.length > 0 ? [`  paths unlike GitBook's (GitBook's Git Sync writes them elsewhere): ${plural(s.deviations.length, 'page')}`] : []),
+    ...s.deviations.map(
+      (d) =>
+        `    ${safeField(d.path)} — GitBook: ${safeField(d.gitbookPath)} (“${safeField(d.title)}”${d.below > 0 ? ` and ${plural(d.below, 'page')} below it` : ''}): ${describeDeviation(d.reason)}`,
     ),
     ...(s.held ? [`  STOPPED: ${s.held}`] : []),
   ];

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { API_URL_META } from '../../../core/api';
+import { Mirror, STATE_DIR } from '../../../core/mirror';
 import { KeytarTokenStore, type TokenStore } from '../../../core/secrets';
 import { defaultRendererDir, rendererBuilt } from '../../service';
 import { startWebHost } from '../../web';
-import { dirFlag, portFlag, requireFlag, type ParsedArgs } from '../args';
+import { dirFlag, flag, portFlag, UsageError, type ParsedArgs } from '../args';
 import { normaliseApiUrl } from '../context';
 import { EXIT, type CliIo } from '../io';
 
@@ -12,8 +15,9 @@ import { EXIT, type CliIo } from '../io';
  * else goes to stderr. Runs until the signal aborts (Ctrl+C).
  */
 export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; rendererDir?: string } = {}): Promise<number> {
-  const apiUrl = normaliseApiUrl(requireFlag(args, 'api'));
   const dir = resolve(dirFlag(args));
+  const explicitApi = flag(args, 'api');
+  const apiUrl = explicitApi !== undefined ? normaliseApiUrl(explicitApi) : rememberedApi(dir);
   const port = portFlag(args);
 
   const rendererDir = ctx.rendererDir ?? defaultRendererDir();
@@ -45,4 +49,20 @@ export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore
   io.stderr('Stopping: letting the current sync step finish…');
   await host.close();
   return EXIT.ok;
+}
+
+/** The API this folder last synced with (by any host), read without creating a mirror where there is none. */
+function rememberedApi(dir: string): string {
+  const remembered = existsSync(join(dir, STATE_DIR, 'mirror.db')) ? withMirror(dir, (m) => m.catalog.getMeta(API_URL_META)) : null;
+  if (!remembered) throw new UsageError('missing --api <base_url> (this folder has not synced with any API yet)');
+  return normaliseApiUrl(remembered);
+}
+
+function withMirror<T>(dir: string, read: (mirror: Mirror) => T): T {
+  const mirror = Mirror.open(dir);
+  try {
+    return read(mirror);
+  } finally {
+    mirror.close();
+  }
 }

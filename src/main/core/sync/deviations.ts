@@ -1,0 +1,105 @@
+/**
+ * Where the folder's paths differ from GitBook's own — the paths Git Sync writes for main as last
+ * synced — and why (plan/names.ts): what `quire status` reports. One entry per page whose own
+ * name (or file) differs; the pages below it, whose paths differ only through it, are counted.
+ * A page the writer placed (moved or renamed here, not merged yet) is theirs, not a deviation.
+ */
+import { pageKind } from '../content';
+import type { Mirror } from '../mirror';
+import { GONE_REMOTELY } from './remote';
+import { storedRules } from './name-rules';
+import { explainName, gitbookLayout, type LayoutPage, type NameDeviation, nameBudget, PORTABLE_NAMES, RESERVED_FILES } from './plan/layout';
+
+export interface PathDeviation {
+  pageId: string;
+  title: string;
+  /** Where GitBook's Git Sync puts the page: its file, or (with children, and groups) its folder, `x/`. */
+  gitbookPath: string;
+  /** Where it is here. */
+  path: string;
+  reason: NameDeviation;
+  /** Pages below it whose paths differ only through it. */
+  below: number;
+}
+
+export function pathDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
+  const rows = mirror.content.baseIndex(spaceId).filter((r) => r.meta[GONE_REMOTELY] !== true);
+  const children = new Map<string | null, typeof rows>();
+  for (const r of rows) {
+    const siblings = children.get(r.parentId);
+    if (siblings) siblings.push(r);
+    else children.set(r.parentId, [r]);
+  }
+  const build = (parent: string | null, depth: number): LayoutPage[] =>
+    (children.get(parent) ?? [])
+      .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1))
+      .map((r) => ({ id: r.id, title: r.title, type: r.type, ...(r.slug !== null ? { slug: r.slug } : {}), pages: depth < 256 ? build(r.id, depth + 1) : [] }));
+  const ideal = gitbookLayout(build(null, 0));
+  const rules = storedRules(mirror) ?? PORTABLE_NAMES;
+  const nodes = new Map(mirror.folder.tree(spaceId).map((n) => [n.key, n]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+
+  const out: PathDeviation[] = [];
+  const walk = (parent: string | null, within: PathDeviation | null): void => {
+    for (const r of children.get(parent) ?? []) {
+      const want = ideal.get(r.id);
+      const node = nodes.get(r.id);
+      let here = within;
+      if (want && node && !node.placedLocally && !node.pending && want.name !== null) {
+        // A page with children is shown by its folder (the first page's file is README.md either way).
+        const wantPath = want.folder !== null && node.folder !== null ? `${want.folder}/` : want.file;
+        const path = want.folder !== null && node.folder !== null ? `${node.folder}/` : node.path;
+        const fileAside = node.path !== null && want.file !== null && baseOf(node.path) !== baseOf(want.file) && node.name === want.name;
+        if (wantPath !== null && path !== null && (node.name !== want.name || fileAside)) {
+          const kind = pageKind(r.type);
+          const hasFolder = want.folder !== null;
+          const dir = parent === null ? '' : (nodes.get(parent)?.folder ?? '');
+          const holds = parent === null ? 'root' : byId.get(parent) && pageKind(byId.get(parent)!.type) === 'group' ? 'group' : 'page';
+          const siblings = (children.get(parent) ?? []).flatMap((s) => (s.id === r.id ? [] : [ideal.get(s.id)?.name ?? '']));
+          const reason = fileAside
+            ? 'file-in-the-way'
+            : explainName(want.name, node.name ?? '', {
+                budget: nameBudget(dir),
+                rules,
+                use: hasFolder || kind === 'group' ? 'folder' : 'file',
+                reserved: RESERVED_FILES[holds],
+                siblings,
+              });
+          here = { pageId: r.id, title: r.title, gitbookPath: wantPath, path, reason, below: 0 };
+          out.push(here);
+        } else if (within && wantPath !== null && path !== wantPath) {
+          within.below++;
+        }
+      }
+      walk(r.id, here);
+    }
+  };
+  walk(null, null);
+  return out;
+}
+
+const baseOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/** Why a path differs from GitBook's, in words (what the writer may do about it included). */
+export function describeDeviation(reason: NameDeviation): string {
+  switch (reason) {
+    case 'characters':
+      return 'the file system here cannot hold some of its characters';
+    case 'windows-name':
+      return 'Windows reserves that name';
+    case 'hidden':
+      return 'a name starting with a dot is hidden, and Quire does not read hidden files';
+    case 'too-long':
+      return 'the name is longer than Quire writes (120 bytes)';
+    case 'empty':
+      return 'nothing of its name is left that a file system can hold';
+    case 'reserved':
+      return "that is the folder's own README.md (or the space's SUMMARY.md)";
+    case 'case':
+      return 'another page there has the same name in other letter case, and this volume does not tell case apart';
+    case 'taken':
+      return 'another page there has that name';
+    case 'file-in-the-way':
+      return 'a file Quire leaves alone is at that path';
+  }
+}
