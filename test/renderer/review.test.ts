@@ -324,6 +324,24 @@ describe('comments', () => {
     ]);
   });
 
+  it('keeps an edit the server refused in its form, with the server’s reason', async () => {
+    await mount(
+      {
+        'review.comments': fx.comments(1),
+        'review.thread': fx.thread({ mine: true }),
+        'review.editComment': outcome('refused', { message: 'You can only edit your own comments (403)' }),
+      },
+      '#review/comments',
+    );
+    await page.getByTestId('comment-list').getByText('Comment number 0:').click();
+    const thread = page.getByTestId('thread-c0');
+    await thread.getByRole('button', { name: 'Edit your comment' }).click();
+    await thread.getByRole('textbox', { name: 'Edit your comment' }).fill('Second thoughts.');
+    await thread.getByRole('button', { name: 'Save' }).click();
+    await thread.getByRole('alert').getByText('Refused by the server: You can only edit your own comments (403)').waitFor();
+    expect(await thread.getByRole('textbox', { name: 'Edit your comment' }).inputValue()).toBe('Second thoughts.');
+  });
+
   it('starts a comment on a page of main: the place, then the text; queued offline it opens pending', async () => {
     const queued = outcome('queued', { message: 'The API is not reachable now.', targetId: 'local:a1' });
     await mount(

@@ -179,7 +179,7 @@ function Reply({ reply, thread }: { reply: ReplyVM; thread: ThreadVM }) {
           initial={reply.markdown}
           busy={act.busy}
           onCancel={() => setEditing(false)}
-          onSave={async (markdown) => (await act.run('review.editComment', { ...ref, replyId: reply.id, markdown })) !== undefined}
+          onSave={async (markdown) => kept(await act.run('review.editComment', { ...ref, replyId: reply.id, markdown }))}
         />
       ) : (
         <div className="comment-body">{reply.markdown}</div>
@@ -193,6 +193,9 @@ function Reply({ reply, thread }: { reply: ReplyVM; thread: ThreadVM }) {
     </li>
   );
 }
+
+/** An edit sent or queued closes its form; one refused keeps the text, with the server's reason below. */
+const kept = (o: ActOutcomeVM | undefined): boolean => o !== undefined && o.outcome !== 'refused';
 
 const commentRef = (c: CommentVM) => ({ spaceId: c.spaceId, commentId: c.id, ...(c.changeRequestId ? { changeRequestId: c.changeRequestId } : {}) });
 
@@ -266,7 +269,7 @@ export function Thread({
           initial={thread.markdown}
           busy={act.busy}
           onCancel={() => setEditing(false)}
-          onSave={async (markdown) => (await act.run('review.editComment', { ...ref, markdown })) !== undefined}
+          onSave={async (markdown) => kept(await act.run('review.editComment', { ...ref, markdown }))}
         />
       ) : (
         <div className="comment-body">{thread.markdown}</div>
