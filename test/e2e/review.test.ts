@@ -299,6 +299,19 @@ describe('review from the desktop', () => {
     await reviews.getByLabel('Ask').selectOption({ label: 'Alex Rivera (alex@example.com)' });
     await reviews.getByRole('button', { name: 'Ask to review' }).click();
     await reviews.getByTestId(`reviewer-${demo.users.alex.id}`).getByText('Pending').waitFor();
+    await detail().getByRole('button', { name: 'Edit subject' }).click();
+    await detail().getByLabel('Subject').fill('More FAQ entries: offline work');
+    await detail().getByRole('button', { name: 'Save' }).click();
+    await detail()
+      .getByRole('heading', { name: /offline work/ })
+      .waitFor();
+    await detail().getByRole('button', { name: 'Add a description' }).click();
+    await detail()
+      .getByRole('textbox', { name: /^Description/ })
+      .fill('Written on the plane.');
+    await detail().getByRole('button', { name: 'Save' }).click();
+    await detail().locator('.cr-head').getByText('Queued, shown as pending', { exact: false }).waitFor();
+    await detail().locator('.cr-head').getByText('Written on the plane.').waitFor();
     await action('archive').getByRole('button', { name: 'Archive' }).click();
     await expect.poll(() => detail().getByTestId('cr-status').textContent()).toBe('archived');
     await pending(detail().locator('.cr-meta')).waitFor();
@@ -313,7 +326,7 @@ describe('review from the desktop', () => {
     await reviews.getByRole('alert').filter({ hasText: "To approve the change request needs the server's answer" }).waitFor();
     expect(crOf(2).status).toBe('open');
     expect(stack.fake.store.review.reviewsOf(crOf(2).id).map((r) => r.status)).toEqual(['approved']);
-    await expect.poll(() => page.getByTestId('review-pending').textContent()).toBe(' 8 actions waiting to be sent.');
+    await expect.poll(() => page.getByTestId('review-pending').textContent()).toBe(' 10 actions waiting to be sent.');
     await snap(page, 'review-offline-actions');
 
     // The server deletes the comment replied to: that reply will be refused, the rest goes on.
@@ -336,13 +349,16 @@ describe('review from the desktop', () => {
       `POST /change-requests/${cr2}/requested-reviewers`,
       `PATCH /change-requests/${cr2}`,
       `PATCH /change-requests/${cr2}`,
+      `PATCH /change-requests/${cr2}`,
+      `PATCH /change-requests/${cr2}`,
     ]);
     // What the server took.
     const onServer = [...stack.fake.store.comments.values()];
     expect(onServer.find((c) => c.markdown === 'Does this work on Windows too?')?.pageId).toBe(stack.fake.store.pageByTitle(handbook(), 'Install').id);
     expect(stack.fake.store.comments.has(shorter)).toBe(false);
     expect(stack.fake.store.review.requestedOf(crOf(2)).map((r) => r.userId)).toContain(demo.users.alex.id);
-    expect(crOf(2).status).toBe('open');
+    expect(crOf(2)).toMatchObject({ status: 'open', subject: 'More FAQ entries: offline work' });
+    expect(JSON.stringify(crOf(2).description ?? null)).toContain('Written on the plane.');
     // The one it refused, in its words, and nothing after it lost.
     const refused = page.getByTestId('review-refused');
     await refused.getByText('1 action refused by the server').waitFor();

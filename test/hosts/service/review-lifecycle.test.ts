@@ -153,6 +153,20 @@ describe('comments, reviews and the lifecycle', () => {
     expect((await service.request('review.refresh', {})).online).toBe(true);
   });
 
+  it('subject and description edited offline show at once, pending, and reach the server once back', async () => {
+    const ref = crRef(1);
+    fake.faults.offline = true;
+    await service.syncOnce();
+    await service.request('review.setSubject', { ...ref, subject: 'Polish, offline' });
+    expect(await service.request('review.setDescription', { ...ref, markdown: 'Written on the plane.' })).toMatchObject({ outcome: 'queued' });
+    const detail = await service.request('review.changeRequest', ref);
+    expect(detail).toMatchObject({ description: 'Written on the plane.', changeRequest: { subject: 'Polish, offline', pending: true } });
+    fake.faults.offline = false;
+    await service.syncOnce();
+    expect(fake.store.changeRequest(handbook(), 1).subject).toBe('Polish, offline');
+    expect(await service.request('review.changeRequest', ref)).toMatchObject({ description: 'Written on the plane.', changeRequest: { pending: false } });
+  });
+
   it('a queued reply the server refuses shows with its reason, in the review state and the sync state, until dismissed', async () => {
     const question = fake.store.commentsOf(handbook()).find((c) => c.markdown.startsWith('Should we link'))!;
     fake.faults.offline = true;

@@ -276,9 +276,9 @@ export class ReviewService {
     return blockersOf(this.mirror, changeRequestId, action);
   }
 
-  /** The description as text (null when it has none). */
+  /** The description as text (null when it has none), an edit not sent yet included. */
   description(changeRequestId: string): string | null {
-    return documentText(this.mirror.review.serverChangeRequest(changeRequestId)?.description);
+    return documentText(this.mirror.review.effectiveChangeRequest(changeRequestId)?.description);
   }
 
   /** What asks something of the user, unread first. */

@@ -118,10 +118,18 @@ export class ReviewStore {
     return r?.server_json ? (JSON.parse(r.server_json) as RemoteChangeRequest) : null;
   }
 
+  /** The server's copy with what actions not sent yet change in it: the change request as the user sees it. */
+  effectiveChangeRequest(id: string): RemoteChangeRequest | null {
+    return this.pendingChangeRequestActions(id).reduce(applyToChangeRequest, this.serverChangeRequest(id));
+  }
+
+  private pendingChangeRequestActions(id: string) {
+    return this.actions.pendingFor('change_request_id', id).filter((a) => CHANGE_REQUEST_KINDS.has(a.kind));
+  }
+
   materializeChangeRequest(id: string): void {
-    let cr = this.serverChangeRequest(id);
-    const pending = this.actions.pendingFor('change_request_id', id).filter((a) => CHANGE_REQUEST_KINDS.has(a.kind));
-    for (const a of pending) cr = applyToChangeRequest(cr, a);
+    const pending = this.pendingChangeRequestActions(id);
+    const cr = pending.reduce(applyToChangeRequest, this.serverChangeRequest(id));
     if (!cr) return;
     this.sql(
       `UPDATE change_requests SET number = ?, status = ?, subject = ?, outdated = ?, author_id = ?, created_at = ?, updated_at = ?,
