@@ -59,6 +59,8 @@ export interface ScanInput {
 }
 
 const SUMMARY_META = (spaceId: string) => `summary-stat:${spaceId}`;
+/** SUMMARY.md lists every page: a large space's is larger than a page may be. */
+export const MAX_SUMMARY_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 type Entry = { kind: 'page' | 'asset' | 'summary' | 'copy'; path: string; st: Stats } | { kind: 'unreadable'; path: string; reason: UnreadableReason };
@@ -137,8 +139,12 @@ export function scanSpace(input: ScanInput): ScanResult {
       return;
     }
     if (e.kind === 'summary') {
-      result.summary = readSummary(mirror, spaceId, spaceDir, e.st);
-      if (result.summary) result.local = { ...result.local, summary: parseSummary(result.summary.text) };
+      const summary = readSummary(mirror, spaceId, spaceDir, e.st);
+      if (summary && 'reason' in summary) unreadable.push({ path: e.path, key: null, reason: summary.reason });
+      else if (summary) {
+        result.summary = summary;
+        result.local = { ...result.local, summary: parseSummary(summary.text) };
+      }
       return;
     }
     if (e.kind === 'asset') {
@@ -351,9 +357,9 @@ function walkAssets(spaceDir: string, visit: (e: Entry) => void): void {
   }
 }
 
-/** A page file's text, or why it cannot be taken as one. */
-function readText(abs: string, st: Stats): string | { reason: UnreadableReason } {
-  if (st.size > MAX_PAGE_BYTES) return { reason: 'too-large' };
+/** A page file's text (or SUMMARY.md's, with its own limit), or why it cannot be taken as one. */
+export function readText(abs: string, st: Stats, maxBytes = MAX_PAGE_BYTES): string | { reason: UnreadableReason } {
+  if (st.size > maxBytes) return { reason: 'too-large' };
   let bytes: Buffer;
   try {
     bytes = readFileSync(abs);
@@ -361,7 +367,7 @@ function readText(abs: string, st: Stats): string | { reason: UnreadableReason }
     const code = (err as NodeJS.ErrnoException).code;
     return { reason: code === 'EACCES' || code === 'EPERM' ? 'no-permission' : 'not-a-file' };
   }
-  if (bytes.length > MAX_PAGE_BYTES) return { reason: 'too-large' };
+  if (bytes.length > maxBytes) return { reason: 'too-large' };
   if (bytes.includes(0)) return { reason: 'binary' };
   try {
     return decoder.decode(bytes);
@@ -370,13 +376,17 @@ function readText(abs: string, st: Stats): string | { reason: UnreadableReason }
   }
 }
 
-function readSummary(mirror: Mirror, spaceId: string, spaceDir: string, st: Stats): { text: string; seen: SeenFile } | null {
+/**
+ * SUMMARY.md's text when it changed since Quire last wrote (or read) it; why it cannot be read
+ * when it is not text Quire can take (reported: it is left alone, never written over).
+ */
+function readSummary(mirror: Mirror, spaceId: string, spaceDir: string, st: Stats): { text: string; seen: SeenFile } | { reason: UnreadableReason } | null {
   const stat = { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino) };
   const recorded = mirror.catalog.getMeta(SUMMARY_META(spaceId));
   const last = recorded ? (JSON.parse(recorded) as SeenFile) : null;
   if (last && last.size === stat.size && last.mtimeMs === stat.mtimeMs && last.ino === stat.ino) return null;
-  const text = readText(join(spaceDir, SUMMARY_FILE), st);
-  if (typeof text !== 'string') return null;
+  const text = readText(join(spaceDir, SUMMARY_FILE), st, MAX_SUMMARY_BYTES);
+  if (typeof text !== 'string') return text;
   const hash = sha256(text);
   if (last?.hash === hash) return null;
   return { text, seen: { ...stat, hash } };
