@@ -232,7 +232,8 @@ export function scanSpace(input: ScanInput): ScanResult {
   for (const v of unpaired) if (!moved.has(v.key)) gone.set(v.key, v.path);
   added.push(...left.map((a) => ({ path: a.path, text: a.raw })));
 
-  scanAssets(mirror, spaceId, spaceDir, result, assets, looked);
+  const leftAlone = new Set(unreadable.map((u) => u.path));
+  scanAssets(mirror, spaceId, spaceDir, result, assets, (path) => looked(path) && !leftAlone.has(path) && !blocked.some((f) => f(path)));
   // A changed asset goes up as a new file (the API cannot replace one); pages using it follow (space-sync.ts).
   const uploads = [...result.assets.added, ...result.assets.changed.filter((c) => c.fileId !== null)];
   newAssets.push(...uploads.map(({ path, name, size }) => ({ path, name, size })));
@@ -334,6 +335,11 @@ function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
       continue;
     }
     if (!st) continue;
+    // The assets' folder behind a symbolic link: left alone (never followed), its files not gone.
+    if (childRel === '.gitbook' && st.isSymbolicLink()) {
+      visit({ kind: 'unreadable', path: childRel, reason: 'symlink' });
+      continue;
+    }
     if (isTempName(name) || (name.startsWith('.') && rel === '')) continue;
     const entry = classify(childRel.normalize('NFC'), st);
     if (entry.kind === 'page' && !/\.md$/i.test(name) && !st.isSymbolicLink()) continue;
@@ -343,6 +349,12 @@ function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
 }
 
 function walkAssets(spaceDir: string, visit: (e: Entry) => void): void {
+  const folder = lstatOrNull(join(spaceDir, ASSETS_FOLDER));
+  if (folder?.isSymbolicLink()) {
+    visit({ kind: 'unreadable', path: ASSETS_FOLDER, reason: 'symlink' });
+    return;
+  }
+  if (!folder?.isDirectory()) return;
   let names: string[];
   try {
     names = readdirSync(join(spaceDir, ASSETS_FOLDER));
@@ -397,6 +409,7 @@ export function recordSummary(mirror: Mirror, spaceId: string, seen: SeenFile): 
   mirror.catalog.setMeta(SUMMARY_META(spaceId), JSON.stringify(seen));
 }
 
+/** Assets new, changed or gone; `looked`: a recorded asset not found there is gone (one behind a symbolic link is not). */
 function scanAssets(mirror: Mirror, spaceId: string, spaceDir: string, result: ScanResult, assets: AssetEntry[], looked: (p: string) => boolean): void {
   const recorded = new Map(mirror.folder.assets(spaceId).map((a) => [a.path, a]));
   const onServer = (path: string) => mirror.content.fileIdAt(spaceId, path) ?? mirror.outbox.pushedFileIdAt(spaceId, path);
