@@ -48,7 +48,8 @@ export function pushKey(op: PushOp): string | null {
 }
 
 export function pushTextHash(op: PushOp): string {
-  if (op.op === 'insert') return sha256(op.text);
+  // (A refused insert goes again once its file's text, name or place changes.)
+  if (op.op === 'insert') return sha256(`${op.text}\u0000${op.parentKey ?? ''}\u0000${op.name}`);
   if (op.op === 'update') return sha256(`${op.text ?? ''}\u0000${op.parentKey ?? ''}\u0000${op.name}\u0000${op.after ?? ''}`);
   return sha256('');
 }
@@ -224,8 +225,10 @@ async function splitRefused(s: Session, planned: PlannedChange[], err: ApiError)
       return;
     }
   }
-  // A slug taken by a page the folder does not show is worth one retry without it.
-  if (typeof change.change.slug === 'string') {
+  // A rename to a slug taken by a page the folder does not show is worth one retry without it
+  // (the page keeps its name there). Never an insert: the page holding the slug may be this
+  // very page (created by an answer Quire did not hear), and a second one would duplicate it.
+  if (typeof change.change.slug === 'string' && change.effect.type !== 'insert') {
     const { slug: _slug, ...withoutSlug } = change.change;
     await sendBatch(s, [...planned.slice(0, -1), { ...change, change: withoutSlug as ApiChange }]);
     return;

@@ -18,7 +18,7 @@ import type { FileStatRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { isIgnoredDir, isTempName } from './ignore';
 import { ASSETS_FOLDER, isRemoteCopy, SUMMARY_FILE } from './plan/layout';
-import { pairMoves } from './plan/pair-moves';
+import { pairFiles, type SeenAppeared, type SeenVanished } from './pair-files';
 import type { LocalAsset, LocalChanges, UnreadablePath, UnreadableReason } from './plan';
 
 export interface SeenFile {
@@ -124,7 +124,7 @@ export function scanSpace(input: ScanInput): ScanResult {
   const known = new Map<string, FileStatRow>();
   const present = new Set<string>();
   const blockedDirs: string[] = [];
-  const appeared: { path: string; raw: string; hash: string }[] = [];
+  const appeared: SeenAppeared[] = [];
   const assets: AssetEntry[] = [];
   const visit = (e: Entry): void => {
     present.add(e.path);
@@ -197,7 +197,7 @@ export function scanSpace(input: ScanInput): ScanResult {
 
   // Known files gone from where they were (a path behind a symlink or device is not gone).
   const blocked = blockedDirs.map(under);
-  const vanished: { key: string; path: string; hash: string | null }[] = [];
+  const vanished: SeenVanished[] = [];
   for (const row of known.values()) {
     if (present.has(row.path) || !looked(row.path)) continue;
     if (blocked.some((f) => f(row.path))) {
@@ -207,30 +207,14 @@ export function scanSpace(input: ScanInput): ScanResult {
     vanished.push({ key: row.key, path: row.path, hash: row.fileHash });
   }
 
-  // Moves: the same bytes first, then a title one vanished page and one new file hold alone.
-  const left = [...appeared];
-  for (const v of vanished) {
-    const i = v.hash === null ? -1 : left.findIndex((a) => a.hash === v.hash);
-    if (i < 0) continue;
-    const [file] = left.splice(i, 1);
-    moved.set(v.key, { from: v.path, to: file!.path, text: null });
-  }
-  const unpaired = vanished.filter((v) => !moved.has(v.key));
-  const byTitle = pairMoves(
-    unpaired.map((v) => ({ key: v.key, path: v.path, text: knownText(mirror, spaceId, v.key) })),
-    left.map((a) => ({ path: a.path, text: a.raw })),
-    () => false,
-  );
-  for (const [key, file] of byTitle) {
-    const v = unpaired.find((x) => x.key === key)!;
-    moved.set(key, { from: v.path, to: file.path, text: file.text });
-    left.splice(
-      left.findIndex((a) => a.path === file.path),
-      1,
-    );
-  }
-  for (const v of unpaired) if (!moved.has(v.key)) gone.set(v.key, v.path);
-  added.push(...left.map((a) => ({ path: a.path, text: a.raw })));
+  // Moves (pair-files.ts). A file that came or went which the watcher's paths cannot pair (it
+  // saw one side of a rename, say) is looked for in the whole folder: never taken for a new page
+  // or a delete while its other half may be elsewhere.
+  const paired = pairFiles(mirror, spaceId, vanished, appeared, input.hint === 'all');
+  if (input.hint !== 'all' && (paired.gone.size > 0 || paired.added.length > 0)) return scanSpace({ ...input, hint: 'all' });
+  for (const [key, m] of paired.moved) moved.set(key, m);
+  for (const [key, path] of paired.gone) gone.set(key, path);
+  added.push(...paired.added);
 
   const leftAlone = new Set(unreadable.map((u) => u.path));
   scanAssets(mirror, spaceId, spaceDir, result, assets, (path) => looked(path) && !leftAlone.has(path) && !blocked.some((f) => f(path)));
@@ -270,13 +254,6 @@ export function readPagesUsing(input: ScanInput, result: ScanResult, fileIds: re
     edited.set(key, { path, text });
   }
   return { ...result, local: { ...result.local, edited } };
-}
-
-/** The stable text a known page's file held when last seen (for pairing moves by title), or null. */
-function knownText(mirror: Mirror, spaceId: string, key: string): string | null {
-  const pushed = mirror.outbox.pushedPage(spaceId, key);
-  if (pushed && !pushed.deleted && pushed.text !== null) return pushed.text;
-  return mirror.content.baseText(spaceId, key);
 }
 
 function filesUnder(mirror: Mirror, spaceId: string, dir: string): FileStatRow[] {
