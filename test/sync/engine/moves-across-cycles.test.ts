@@ -181,4 +181,29 @@ describe('an insert refused because its slug is taken', () => {
     await engine.runCycle();
     expect(contentBatches(fake)).toHaveLength(0);
   });
+
+  it('is sent again, with its slug, once a delete in the same push freed it', async () => {
+    // The change request holds an edit of Part 2; main deletes the page; the writer edits it
+    // again (a conflict), then keeps the file: a new page, while the old one leaves the request.
+    const part2 = fake.store.pageByTitle(space.id, 'Part 2').id;
+    appendFileSync(join(dir, 'guides/alpha/part-2.md'), 'Edited here.\n');
+    await engine.runCycle(saw('guides/alpha/part-2.md'));
+    fake.store.deletePage(space.id, part2);
+    appendFileSync(join(dir, 'guides/alpha/part-2.md'), 'Edited here again.\n');
+    await engine.runCycle();
+    rmSync(join(dir, 'guides/alpha/part-2.remote.md'));
+    fake.resetLog();
+    await engine.runCycle();
+
+    const [cr] = openChangeRequests(fake, space.id);
+    const pages = fake.store.pages(space.id, { changeRequest: cr!.id }).filter((p) => p.title === 'Part 2');
+    expect(pages).toHaveLength(1);
+    expect(pages[0]!.id).not.toBe(part2);
+    expect(pages[0]!.slug).toBe('part-2');
+    expect(pages[0]!.markdown).toContain('Edited here again.');
+    const inserts = contentBatches(fake).flatMap((r) =>
+      (r.body as { changes: (Change & { slug?: string })[] }).changes.filter((c) => c.operation === 'insert_page'),
+    );
+    expect(inserts.every((c) => c.slug === 'part-2')).toBe(true);
+  });
 });
