@@ -295,7 +295,10 @@ it(
     const weight = actions.reduce((n, [w]) => n + w, 0);
     const choose = () => {
       let r = random() * weight;
-      for (const [w, action] of actions) if ((r -= w) < 0) return action;
+      for (const [w, action] of actions) {
+        r -= w;
+        if (r < 0) return action;
+      }
       return actions[0]![1];
     };
     start();
