@@ -79,9 +79,29 @@ it(
       return t;
     };
     const log: string[] = [];
+    const readOrNull = (rel: string) => {
+      try {
+        return readFileSync(join(dir, rel), 'utf8');
+      } catch {
+        return null;
+      }
+    };
+    const listAll = (): string[] =>
+      existsSync(dir)
+        ? (readdirSync(dir, { recursive: true }) as string[]).map((f) => f.split('\\').join('/')).filter((f) => f.endsWith('.md') && !f.startsWith('.quire'))
+        : [];
+    // QUIRE_SOAK_TRACE=<line token> (say L52x536272) notes, after every action, where that line is.
+    const trace = process.env.QUIRE_SOAK_TRACE;
+    const where = (t: string): string => {
+      const inFiles = listAll().filter((f) => (readOrNull(f) ?? '').includes(t));
+      const inMain = [...api.store.currentRevision(space.id).pages.values()].filter((p) => p.markdown.includes(t)).map((p) => p.id);
+      const [cr] = openChangeRequests(api, space.id);
+      const inRequest = cr ? [...api.store.revision(space.id, cr.revisionId).pages.values()].filter((p) => p.markdown.includes(t)).map((p) => p.id) : [];
+      return `files ${JSON.stringify(inFiles)} main ${JSON.stringify(inMain)} request ${JSON.stringify(inRequest)}`;
+    };
     const note = (line: string) => {
-      log.push(line);
-      if (log.length > 200) log.shift();
+      log.push(trace ? `${line}\n    ${trace}: ${where(trace)}` : line);
+      if (log.length > 400) log.shift();
     };
 
     // ---- the writer ---------------------------------------------------------------------------------
@@ -107,13 +127,6 @@ it(
         .filter((f) => f.endsWith('/README.md'))
         .map((f) => posix.dirname(f)),
     ];
-    const readOrNull = (rel: string) => {
-      try {
-        return readFileSync(join(dir, rel), 'utf8');
-      } catch {
-        return null;
-      }
-    };
     const writeFile = (rel: string, text: string) => {
       mkdirSync(dirname(join(dir, rel)), { recursive: true });
       writeFileSync(join(dir, rel), text);
@@ -207,6 +220,10 @@ it(
       return mainPages().filter((p) => (revision.children.get(p.id) ?? []).length === 0 && p.title !== 'Welcome');
     };
     const parents = () => mainPages().filter((p) => p.title.startsWith('Section'));
+    const mainText = () =>
+      mainPages()
+        .map((p) => p.markdown)
+        .join('\n');
     const remote = {
       edit() {
         const p = pick(mainPages());
@@ -244,7 +261,11 @@ it(
       merge() {
         const [cr] = openChangeRequests(api, space.id);
         if (!cr) return;
+        // What the merge takes out of main (a page the request deletes, a text it replaces) is the server's doing.
+        const before = mainText();
         api.store.mergeChangeRequest(space.id, cr.id);
+        const after = mainText();
+        for (const t of tokensIn(before)) if (!after.includes(t)) dropped.add(t);
         note(`merge #${cr.number}`);
       },
       fault() {
@@ -326,11 +347,13 @@ it(
 
     // ---- quiet: sync until nothing moves -----------------------------------------------------------
     const snapshot = () => JSON.stringify(files().map((f) => [f, readOrNull(f)]));
+    let lastRun = '';
     const settle = async () => {
       let last = '';
       for (let round = 0; round < 8; round++) {
         api.resetLog();
         const run = await syncOnce(api, root);
+        lastRun = `exit ${run.code}\n${run.stdout}\n${run.stderr}`;
         expect([0, 3], `${run.stderr}\n${log.join('\n')}`).toContain(run.code);
         const now = snapshot();
         const wrote = api.requests.some((r) => r.method !== 'GET');
@@ -343,8 +366,7 @@ it(
 
     const failures: string[] = [];
     // No edit lost: every line either side wrote is somewhere, unless its own side deleted its page.
-    const allFiles = () =>
-      (readdirSync(dir, { recursive: true }) as string[]).map((f) => f.split('\\').join('/')).filter((f) => f.endsWith('.md') && !f.startsWith('.quire'));
+    const allFiles = listAll;
     const folderText = allFiles()
       .map((f) => readOrNull(f) ?? '')
       .join('\n');
@@ -389,7 +411,9 @@ it(
     }
     console.log(`soak: ${counter} actions' lines, ${kills} kill(s), ${server.length} pages, ${failures.length} failure(s)`);
     if (failures.length > 0) {
-      console.log(`soak seed ${SEED} failed:\n${failures.join('\n')}\n--- last actions ---\n${log.join('\n')}\n--- sync stderr ---\n${stderr.slice(-4000)}`);
+      console.log(
+        `soak seed ${SEED} failed:\n${failures.join('\n')}\n--- last actions ---\n${log.join('\n')}\n--- last sync --once ---\n${lastRun}\n--- sync stderr ---\n${stderr.slice(-4000)}`,
+      );
     }
     expect(failures).toEqual([]);
   },
