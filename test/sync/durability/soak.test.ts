@@ -23,6 +23,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { dirname, join, posix } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { canonicalPageText, pickPageMeta } from '../../../src/main/core/content';
+import { Mirror } from '../../../src/main/core/mirror';
 import { pageFileFromServer } from '../../../src/main/core/sync/page-file';
 import { startFakeApi, type FakeApi, type PageRec, type PageSeed, type SpaceRec } from '../../fake';
 import { mergeRevisions } from '../../fake/merge';
@@ -380,15 +381,20 @@ it(
     const serverText = [...api.store.currentRevision(space.id).pages.values(), ...serverPages()].map((p) => p.markdown).join('\n');
     for (const t of written) if (!dropped.has(t) && !folderText.includes(t) && !serverText.includes(t)) failures.push(`lost: ${t}`);
 
-    // Conflicts, settled as a writer would: keep their file (lines only the server's copy held go).
-    for (const copy of allFiles().filter((f) => f.endsWith('.remote.md'))) {
-      const kept = files()
-        .map((f) => readOrNull(f) ?? '')
-        .join('\n');
-      for (const t of tokensIn(readOrNull(copy) ?? '')) if (!kept.includes(t)) dropped.add(t);
-      rmSync(join(dir, copy));
+    // Conflicts, settled as a writer would: keep their file (lines only the server's copy held
+    // go). Settling one can show another (a page main deleted while a clash on it was open).
+    for (let round = 0; round < 4; round++) {
+      const copies = allFiles().filter((f) => f.endsWith('.remote.md'));
+      if (copies.length === 0) break;
+      for (const copy of copies) {
+        const kept = files()
+          .map((f) => readOrNull(f) ?? '')
+          .join('\n');
+        for (const t of tokensIn(readOrNull(copy) ?? '')) if (!kept.includes(t)) dropped.add(t);
+        rmSync(join(dir, copy));
+      }
+      await settle();
     }
-    await settle();
 
     // Nothing duplicated: the folder and the server say the same, each page once.
     expect(openChangeRequests(api, space.id).length).toBeLessThanOrEqual(1);
@@ -411,6 +417,23 @@ it(
     }
     console.log(`soak: ${counter} actions' lines, ${kills} kill(s), ${server.length} pages, ${failures.length} failure(s)`);
     if (failures.length > 0) {
+      const mirror = Mirror.open(root);
+      failures.push(`open conflicts: ${JSON.stringify(mirror.content.conflicts(space.id))}`);
+      failures.push(`refused: ${JSON.stringify([...mirror.outbox.refused(space.id).values()])}`);
+      for (const f of failures.filter((x) => x.startsWith('lost: '))) {
+        const t = f.slice('lost: '.length);
+        for (const page of mirror.history.pages({ spaceId: space.id, limit: 10_000 })) {
+          for (const v of mirror.history.versions(space.id, page.pageKey)) {
+            if (mirror.history.text(space.id, page.pageKey, v.number)?.includes(t)) failures.push(`  ${t} kept in history: ${page.pageKey} v${v.number} ${v.path} ${v.reason} ${v.detail ?? ''} ${v.at}`);
+          }
+        }
+      }
+      failures.push(`sync log:\n${mirror.log
+        .recent(80)
+        .reverse()
+        .map((l) => `  ${l.at} ${l.kind}: ${l.message}`)
+        .join('\n')}`);
+      mirror.close();
       console.log(
         `soak seed ${SEED} failed:\n${failures.join('\n')}\n--- last actions ---\n${log.join('\n')}\n--- last sync --once ---\n${lastRun}\n--- sync stderr ---\n${stderr.slice(-4000)}`,
       );
