@@ -417,22 +417,26 @@ it(
     }
     console.log(`soak: ${counter} actions' lines, ${kills} kill(s), ${server.length} pages, ${failures.length} failure(s)`);
     if (failures.length > 0) {
+      failures.push(`the folder and its mirror are kept in ${root}`);
       const mirror = Mirror.open(root);
       failures.push(`open conflicts: ${JSON.stringify(mirror.content.conflicts(space.id))}`);
       failures.push(`refused: ${JSON.stringify([...mirror.outbox.refused(space.id).values()])}`);
-      for (const f of failures.filter((x) => x.startsWith('lost: '))) {
-        const t = f.slice('lost: '.length);
+      const missing = new Set(failures.flatMap((x) => /^(?:lost: )?([LR]\d+x\d+)(?:: in 0 page\(s\) on the server and 0 file)?/.exec(x)?.slice(1, 2) ?? []));
+      for (const t of missing) {
         for (const page of mirror.history.pages({ spaceId: space.id, limit: 10_000 })) {
           for (const v of mirror.history.versions(space.id, page.pageKey)) {
-            if (mirror.history.text(space.id, page.pageKey, v.number)?.includes(t)) failures.push(`  ${t} kept in history: ${page.pageKey} v${v.number} ${v.path} ${v.reason} ${v.detail ?? ''} ${v.at}`);
+            if (mirror.history.text(space.id, page.pageKey, v.number)?.includes(t))
+              failures.push(`  ${t} kept in history: ${page.pageKey} v${v.number} ${v.path} ${v.reason} ${v.detail ?? ''} ${v.at}`);
           }
         }
       }
-      failures.push(`sync log:\n${mirror.log
-        .recent(80)
-        .reverse()
-        .map((l) => `  ${l.at} ${l.kind}: ${l.message}`)
-        .join('\n')}`);
+      failures.push(
+        `sync log:\n${mirror.log
+          .recent(80)
+          .reverse()
+          .map((l) => `  ${l.at} ${l.kind}: ${l.message}`)
+          .join('\n')}`,
+      );
       mirror.close();
       console.log(
         `soak seed ${SEED} failed:\n${failures.join('\n')}\n--- last actions ---\n${log.join('\n')}\n--- last sync --once ---\n${lastRun}\n--- sync stderr ---\n${stderr.slice(-4000)}`,
