@@ -279,6 +279,31 @@ it(
       },
     };
 
+    const serverPages = (): PageRec[] => {
+      const main = api.store.currentRevision(space.id);
+      const [cr] = openChangeRequests(api, space.id);
+      if (!cr) return [...main.pages.values()];
+      const merged = mergeRevisions(api.store.revision(space.id, api.store.baseRevisionId(cr)), main, api.store.revision(space.id, cr.revisionId));
+      return [...merged.pages.values()];
+    };
+    /**
+     * The change request never holds a page twice, not even for a moment: a line either side wrote
+     * is in at most one page of main with the open change request applied (a merge then would
+     * publish the second page).
+     */
+    const duplicates: string[] = [];
+    const checkNoDuplicate = (after: string) => {
+      const seen = new Map<string, string>();
+      for (const p of serverPages()) {
+        if (p.type !== 'document') continue;
+        for (const t of new Set(tokensIn(p.markdown))) {
+          const other = seen.get(t);
+          if (other !== undefined && duplicates.length < 20) duplicates.push(`${t} in two pages at once (${other}, ${p.id}: “${p.title}”), after: ${after}`);
+          seen.set(t, `${p.id}: “${p.title}”`);
+        }
+      }
+    };
+
     // ---- the sync process ------------------------------------------------------------------------
     let stderr = '';
     const start = () => {
@@ -341,6 +366,7 @@ it(
         nextKill = Date.now() + 2000 + random() * 4000;
       }
       choose()();
+      checkNoDuplicate(log.at(-1) ?? '');
     }
     for (const job of later.splice(0)) job.run();
     await stop('SIGTERM');
@@ -365,19 +391,12 @@ it(
     };
     await settle();
 
-    const failures: string[] = [];
+    const failures: string[] = [...duplicates];
     // No edit lost: every line either side wrote is somewhere, unless its own side deleted its page.
     const allFiles = listAll;
     const folderText = allFiles()
       .map((f) => readOrNull(f) ?? '')
       .join('\n');
-    const serverPages = (): PageRec[] => {
-      const main = api.store.currentRevision(space.id);
-      const [cr] = openChangeRequests(api, space.id);
-      if (!cr) return [...main.pages.values()];
-      const merged = mergeRevisions(api.store.revision(space.id, api.store.baseRevisionId(cr)), main, api.store.revision(space.id, cr.revisionId));
-      return [...merged.pages.values()];
-    };
     const serverText = [...api.store.currentRevision(space.id).pages.values(), ...serverPages()].map((p) => p.markdown).join('\n');
     for (const t of written) if (!dropped.has(t) && !folderText.includes(t) && !serverText.includes(t)) failures.push(`lost: ${t}`);
 
