@@ -34,11 +34,11 @@
 
 import { pageKind, type PageKind } from '../../content';
 import {
-  baseName,
   byteLength,
   FolderNames,
   foldKey,
   gitbookName,
+  holdsNothing,
   isCandidate,
   isSafeSegment,
   MAX_SEGMENT_BYTES,
@@ -253,8 +253,7 @@ export function nameFolder(
 }
 
 /** A slug the server sent that leaves nothing a name can hold (only dots, say). */
-const unusableSlug = (slug: string | null, rules: NameRules): boolean =>
-  slug !== null && slug !== '' && baseName(slug, MAX_SEGMENT_BYTES, rules).deviation === 'empty';
+const unusableSlug = (slug: string | null, rules: NameRules): boolean => slug !== null && slug !== '' && holdsNothing(slug, rules);
 
 /** True when `name` is one the layout could give a page asking for `slug` in `dir` (its own, or a clash-avoiding variant). */
 export function isNameFor(name: string, page: { id: string; slug: string | null; title: string }, dir: string, rules: NameRules = PORTABLE_NAMES): boolean {
