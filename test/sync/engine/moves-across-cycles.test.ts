@@ -11,7 +11,7 @@
  *   still a move candidate in the next cycle;
  * - an insert refused because its slug is taken is never sent again without the slug.
  */
-import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/main/core/api';
@@ -157,6 +157,42 @@ describe('a file gone in one cycle and back under another name in the next', () 
     await engine.runCycle(saw(MOVED));
     expectOnePart3();
     expect(sent().filter((c) => c.operation === 'delete_page')).toEqual([]);
+  });
+});
+
+describe('a page Quire created, whose file went away before the change request holding it was merged', () => {
+  const failPushes = () => fake.faults.fail(20, 503, { match: (r) => r.method === 'POST' && /\/content$/.test(r.path) });
+
+  async function createThenRemove(): Promise<string> {
+    writeFileSync(join(dir, 'notes.md'), '# Notes\n\nA page made here.\n\nWith a second paragraph.\n');
+    await engine.runCycle(saw('notes.md'));
+    const [cr] = openChangeRequests(fake, space.id);
+    const id = fake.store.pageByTitle(space.id, 'Notes', { changeRequest: cr!.id }).id;
+    rmSync(join(dir, 'notes.md'));
+    failPushes();
+    await expect(engine.runCycle(saw('notes.md'))).rejects.toThrow(/503/);
+    fake.faults.clear();
+    fake.store.mergeChangeRequest(space.id, cr!.id); // a reviewer merges it meanwhile
+    return id;
+  }
+
+  it('is deleted from main too, not brought back into the folder', async () => {
+    const id = await createThenRemove();
+    fake.resetLog();
+    await engine.runCycle();
+    expect(readdirSync(dir)).not.toContain('notes.md');
+    expect(sent()).toEqual([{ operation: 'delete_page', page: id }]);
+  });
+
+  it('pasted back under another name, it is the same page: no second page', async () => {
+    const id = await createThenRemove();
+    writeFileSync(join(dir, 'notes-pasted.md'), '# Notes\n\nA page made here.\n\nWith a second paragraph.\n');
+    fake.resetLog();
+    await engine.runCycle(saw('notes-pasted.md'));
+    expect(sent().filter((c) => c.operation === 'insert_page' || c.operation === 'delete_page')).toEqual([]);
+    const [cr] = openChangeRequests(fake, space.id);
+    const pages = fake.store.pages(space.id, { changeRequest: cr!.id }).filter((p) => p.title === 'Notes');
+    expect(pages.map((p) => [p.id, p.slug])).toEqual([[id, 'notes-pasted']]);
   });
 });
 

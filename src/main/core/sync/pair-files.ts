@@ -10,6 +10,7 @@
  */
 import type { Mirror } from '../mirror';
 import { pairMoves, pairNearlySame, type Vanished } from './plan/pair-moves';
+import { isNewPageKey } from './plan';
 import { GONE_REMOTELY } from './remote';
 
 export interface SeenVanished {
@@ -80,26 +81,29 @@ function knownText(mirror: Mirror, spaceId: string, key: string): string | null 
 }
 
 /**
- * Pages main still has whose file went away here in an earlier cycle: their delete waits to be
- * pushed (the node keeps no file), or only the open change request has it. Each with the path
- * it had and the last text Quire kept of it.
+ * Pages whose file went away here in an earlier cycle and which the server still has: their
+ * delete waits to be pushed (the node keeps no file; the page may be one Quire created in the
+ * change request), or only the open change request has it (main still has the page). Each with
+ * the path it had and the last text Quire kept of it.
  */
 function deletedHere(mirror: Mirror, spaceId: string): Vanished[] {
-  const keys = new Set<string>();
+  // Deletes not pushed yet: the page is on the server (main's, or one Quire created in the change request).
+  const waiting = new Set<string>();
   for (const key of mirror.folder.pending(spaceId)) {
     const node = mirror.folder.node(spaceId, key);
-    if (node && node.kind === 'document' && node.path === null) keys.add(key);
+    if (node && node.kind === 'document' && node.path === null && !isNewPageKey(key)) waiting.add(key);
   }
-  for (const [id, p] of mirror.outbox.pushedPages(spaceId)) if (p.deleted && !mirror.folder.node(spaceId, id)?.path) keys.add(id);
+  // Deletes in the open change request: main still has the page (the request can bring it back).
+  const inRequest = new Set<string>();
+  for (const [id, p] of mirror.outbox.pushedPages(spaceId)) if (p.deleted && !waiting.has(id) && !mirror.folder.node(spaceId, id)?.path) inRequest.add(id);
   const out: Vanished[] = [];
-  for (const key of keys) {
+  for (const key of [...waiting, ...inRequest]) {
     const base = mirror.content.basePage(spaceId, key);
-    // Main no longer has it: nothing to bring back.
-    if (base?.type !== 'document' || base.meta[GONE_REMOTELY] === true) continue;
+    if (base?.meta[GONE_REMOTELY] === true || (base ? base.type !== 'document' : !waiting.has(key))) continue;
     const last = lastKept(mirror, spaceId, key);
     const path = last?.path ?? mirror.outbox.pushedPage(spaceId, key)?.path ?? null;
     if (path === null) continue;
-    out.push({ key, path, text: last?.text ?? mirror.content.baseText(spaceId, key) });
+    out.push({ key, path, text: last?.text ?? knownText(mirror, spaceId, key) });
   }
   return out;
 }

@@ -145,6 +145,13 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
       }
       return { kind: 'push-delete' };
     }
+    // A page Quire created whose file went away here before the change request holding it was
+    // merged: it goes too, unless main's text is no longer the one Quire sent.
+    if (!B && s.fileGone && s.pushedMerged && !s.pushedMerged.deleted) {
+      if (pending) return { kind: 'needs-remote-body' };
+      if (s.pushedMerged.text !== null && samePageText(s.remoteText, s.pushedMerged.text)) return { kind: 'push-delete' };
+      return { kind: 'held', text: null, conflict: { kind: 'deleted-locally', baseText: s.pushedMerged.text }, refresh: false, keepBase: false };
+    }
     // No file went away for it (or a page new on the server): its file is written.
     if (pending) return { kind: 'pull-unseen' };
     return { kind: 'text', text: s.remoteText ?? '', change: 'pulled' };
