@@ -127,8 +127,7 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
       if (merged.kind === 'merged') return { kind: 'text', text: merged.text, change: 'merged' };
       return { kind: 'held', text: L.text, conflict: { kind: 'both-changed', baseText: mergeBase }, refresh: false, keepBase: false };
     }
-    // No file here. A group or a link never has one: it stays, whatever main changed in it.
-    if (R.kind !== 'document' && B?.kind !== 'document') return { kind: 'text', text: s.remoteText ?? '', change: remoteChanged ? 'pulled' : 'none' };
+    // No file here (a group or a link never has one: decided above).
     if (B) {
       if (conflict) {
         if (remoteChanged && pending) return { kind: 'needs-remote-body' };
