@@ -124,6 +124,23 @@ describe('reads', () => {
     expect(withChildren.document.object).toBe('document');
   });
 
+  it('link pages come with a target (and an href for a URL), never a slug or a path; they hold no slug among their siblings', async () => {
+    const { space, welcome } = seedSpace();
+    fake.store.addPage(space.id, { title: 'Status', type: 'link', href: 'https://status.example.com' });
+    fake.store.addPage(space.id, { title: 'See welcome', type: 'link', target: { page: welcome.id } });
+    const links = (await call(`/spaces/${space.id}/content`)).body.pages.filter((p: { type: string }) => p.type === 'link');
+    expect(links).toEqual([
+      expect.objectContaining({ kind: 'link', target: { kind: 'url', url: 'https://status.example.com' }, href: 'https://status.example.com' }),
+      expect.objectContaining({ kind: 'link', target: { kind: 'page', page: welcome.id } }),
+    ]);
+    for (const link of links) {
+      expect(link).not.toHaveProperty('slug');
+      expect(link).not.toHaveProperty('path');
+    }
+    // A document may take the slug the link's title would give.
+    expect(fake.store.addPage(space.id, { title: 'Status', markdown: 'All good.' }).slug).toBe('status');
+  });
+
   it('pages listings with next.page tokens and limit', async () => {
     const org = fake.store.addOrg({ title: 'Many spaces' });
     for (let i = 0; i < 120; i++) fake.store.addSpace(org.id, { title: `Space ${i}` });

@@ -4,7 +4,7 @@
  * revision; untouched page and file records are shared between revisions, so record identity
  * tells what changed.
  *
- * Tree rules: group pages live at the root only; link pages have no children; slugs are unique
+ * Tree rules: group pages live at the root only; link pages have no children nor slug; slugs are unique
  * among siblings; a page cannot move under itself or its descendants.
  */
 import type { FileRec, PageRec, ReusableContentRec, RevisionRec, RevisionType } from './model';
@@ -69,7 +69,7 @@ export class RevisionDraft {
   insertPage(id: string, fields: PageFields, parentId: string | null, at?: number): PageRec {
     if (this.pages.has(id)) throw new ContentError(`page "${id}" already exists`);
     this.checkPlacement(fields.type, parentId);
-    this.checkSlug(parentId, fields.slug, undefined);
+    if (fields.type !== 'link') this.checkSlug(parentId, fields.slug, undefined);
     const page: PageRec = {
       ...fields,
       id,
@@ -91,7 +91,7 @@ export class RevisionDraft {
       (k) => patch[k] !== undefined && !same(patch[k] ?? undefined, current[k as keyof PageRec]),
     );
     if (!changed) return current;
-    if (patch.slug !== undefined && patch.slug !== current.slug) this.checkSlug(current.parentId, patch.slug, id);
+    if (patch.slug !== undefined && patch.slug !== current.slug && current.type !== 'link') this.checkSlug(current.parentId, patch.slug, id);
     const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined && v !== null)) as PagePatch;
     const cleared = new Set(Object.entries(patch).flatMap(([k, v]) => (v === null ? [k] : [])));
     const next = Object.fromEntries(Object.entries({ ...current, ...defined }).filter(([k]) => !cleared.has(k))) as unknown as PageRec;
@@ -114,7 +114,7 @@ export class RevisionDraft {
       if (parentId !== null && (parentId === id || this.isAncestor(id, parentId))) {
         throw new ContentError(`page "${id}" cannot move under itself or one of its descendants`);
       }
-      this.checkSlug(parentId, page.slug, id);
+      if (page.type !== 'link') this.checkSlug(parentId, page.slug, id);
     } else if (at === undefined) {
       return page;
     }
@@ -196,8 +196,12 @@ export class RevisionDraft {
     };
   }
 
+  /** Link pages hold no slug (RevisionPageLink has none): a document or group may take theirs. */
   private slugTaken(parentId: string | null, slug: string, exceptId: string | undefined): boolean {
-    return this.childIds(parentId).some((id) => id !== exceptId && this.pages.get(id)?.slug === slug);
+    return this.childIds(parentId).some((id) => {
+      const sibling = this.pages.get(id);
+      return id !== exceptId && sibling?.type !== 'link' && sibling?.slug === slug;
+    });
   }
 
   private checkSlug(parentId: string | null, slug: string, exceptId: string | undefined): void {

@@ -5,7 +5,7 @@
  * problem reported by the sync, never a silent broken image.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeApi, type FakeApi, type FileRec, type SpaceRec } from '../../fake';
 import { tempDir } from '../../helpers/cli';
@@ -97,5 +97,53 @@ describe('assets changed or deleted here', () => {
     write(dir, '.gitbook/assets/logo.png', PNG as unknown as string);
     expect((await syncOnce(fake, root)).code).toBe(0);
     expect(contentBatches(fake)).toHaveLength(0);
+  });
+});
+
+describe('an asset Quire will not use (issue 17, item 17)', () => {
+  const outsideFile = () => {
+    const outside = join(tempDir(), 'secret.png');
+    writeFileSync(outside, PNG2);
+    return outside;
+  };
+  const sentChanges = () => contentBatches(fake).flatMap((r) => (r.body as { changes: { operation: string }[] }).changes);
+
+  it('a symbolic link in place of an asset is left alone and reported; the rest of the space syncs, also once main changes', async () => {
+    const outside = outsideFile();
+    rmSync(join(dir, '.gitbook/assets/logo.png'));
+    symlinkSync(outside, join(dir, '.gitbook/assets/logo.png'));
+    // Main changes: a page, and a file replaced by another of the same name (its path is the link's).
+    fake.store.editPage(space.id, fake.store.pageByTitle(space.id, 'Welcome').id, { markdown: 'Hello again.\n' });
+    fake.store.deleteFile(space.id, logo.id);
+    fake.store.addFile(space.id, { name: 'logo.png', contentType: 'image/png', bytes: PNG });
+    write(dir, 'brand.md', '# Brand\n\nOur logo, edited:\n\n![Logo](.gitbook/assets/logo.png)\n');
+
+    for (let round = 0; round < 2; round++) {
+      const run = await syncOnce(fake, root);
+      expect(run.code, run.stderr).toBe(3);
+      expect(run.stderr).toMatch(/\.gitbook\/assets\/logo\.png is left alone .*symbolic link/);
+      expect(run.stderr).not.toMatch(/Refusing|Nothing was read or written/);
+      expect(lstatSync(join(dir, '.gitbook/assets/logo.png')).isSymbolicLink()).toBe(true);
+      expect(readFileSync(outside).equals(PNG2)).toBe(true);
+      expect(read(dir, 'README.md')).toContain('Hello again.'); // pulled
+      expect(crPage('Brand').markdown).toContain('Our logo, edited:'); // pushed
+      expect(sentChanges().filter((c) => c.operation === 'insert_files')).toEqual([]); // the outside file never goes up
+    }
+    expect((await status(root)).code).toBe(0);
+  });
+
+  it('the assets folder replaced by a symbolic link is never read through: nothing is uploaded, nothing taken for deleted', async () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'private.png'), PNG2);
+    rmSync(join(dir, '.gitbook/assets'), { recursive: true });
+    symlinkSync(outside, join(dir, '.gitbook/assets'));
+    fake.store.editPage(space.id, fake.store.pageByTitle(space.id, 'Welcome').id, { markdown: 'Hello again.\n' });
+    const run = await syncOnce(fake, root);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toMatch(/\.gitbook\/assets is left alone .*symbolic link/);
+    expect(run.stderr).not.toMatch(/still shows it/);
+    expect(read(dir, 'README.md')).toContain('Hello again.');
+    expect(sentChanges()).toEqual([]);
+    expect(readdirSync(outside)).toEqual(['private.png']);
   });
 });

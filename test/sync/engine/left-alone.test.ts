@@ -6,7 +6,7 @@
  * vanished stops that space only, deletes nothing, and re-inserts nothing when it comes back.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeApi, SpaceRec } from '../../fake';
@@ -125,5 +125,56 @@ describe('a space folder that vanished', () => {
     expect((await syncOnce(fake, root)).code).toBe(0);
     expect(contentBatches(fake)).toHaveLength(0);
     expect(readFileSync(join(dir, 'faq.md'), 'utf8')).toContain('Questions.');
+  });
+});
+
+describe('a SUMMARY.md Quire cannot read (issue 17, item 11)', () => {
+  it('is reported and left alone, never written over, until saved as UTF-8; then its edit is taken', async () => {
+    const utf8 = readFileSync(join(dir, 'SUMMARY.md'), 'utf8');
+    // The writer reorders two entries and saves in Latin-1 (a title with an accent shows it).
+    const edited = utf8
+      .replace('* [FAQ](faq.md)\n* [Changelog](changelog.md)\n', '* [Changelog](changelog.md)\n* [FAQ](faq.md)\n')
+      .replace('# Table of contents', '# Table des matières');
+    expect(edited).not.toBe(utf8);
+    const latin1 = Buffer.from(edited, 'latin1');
+    writeFileSync(join(dir, 'SUMMARY.md'), latin1);
+    // Main gains a page: the tree changes, so Quire would write SUMMARY.md again.
+    fake.store.addPage(space.id, { title: 'Roadmap', markdown: 'Soon.\n' });
+
+    for (let round = 0; round < 2; round++) {
+      const run = await syncOnce(fake, root);
+      expect(run.code).toBe(3);
+      expect(run.stderr).toMatch(/SUMMARY\.md is left alone .*not UTF-8.*save it as UTF-8/);
+      expect(readFileSync(join(dir, 'SUMMARY.md')).equals(latin1)).toBe(true);
+      expect(readFileSync(join(dir, 'roadmap.md'), 'utf8')).toContain('Soon.'); // the rest syncs
+      expect(sent().filter((c) => c.operation === 'update_page')).toEqual([]); // nothing guessed from it
+    }
+
+    writeFileSync(join(dir, 'SUMMARY.md'), edited);
+    const run = await syncOnce(fake, root);
+    expect(run.code, run.stderr).toBe(0);
+    const changelog = pageByTitle(fake, space.id, 'Changelog').id;
+    const faq = pageByTitle(fake, space.id, 'FAQ').id;
+    expect(
+      sent()
+        .filter((c) => c.operation === 'update_page')
+        .map((c) => c.page),
+    ).toEqual([expect.stringMatching(new RegExp(`^(${changelog}|${faq})$`))]);
+    const summary = readFileSync(join(dir, 'SUMMARY.md'), 'utf8');
+    expect(summary).toMatch(/\[Changelog\]\(changelog\.md\)\n\* \[FAQ\]\(faq\.md\)/);
+    expect(summary).toContain('[Roadmap](roadmap.md)');
+  });
+
+  it('a SUMMARY.md replaced by a symbolic link is left alone, never followed nor written through', async () => {
+    const outside = join(tempDir(), 'elsewhere.md');
+    writeFileSync(outside, '# Not Quire’s\n');
+    rmSync(join(dir, 'SUMMARY.md'));
+    symlinkSync(outside, join(dir, 'SUMMARY.md'));
+    fake.store.addPage(space.id, { title: 'Roadmap', markdown: 'Soon.\n' });
+    const run = await syncOnce(fake, root);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toMatch(/SUMMARY\.md is left alone .*symbolic link/);
+    expect(readFileSync(outside, 'utf8')).toBe('# Not Quire’s\n');
+    expect(lstatSync(join(dir, 'SUMMARY.md')).isSymbolicLink()).toBe(true);
   });
 });

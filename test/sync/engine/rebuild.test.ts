@@ -3,8 +3,13 @@
  * the next sync rebuilds it from the server and the folder: files are matched to pages by their
  * path (and content where paths differ), a differing file is a local edit against the server's
  * text, and nothing byte-identical to a server file is uploaded again.
+ *
+ * Issue 17, item 13: groups and link pages (which have no file) are recognised too, so
+ * SUMMARY.md's headings and links are not taken for new ones; a dry run before that first sync
+ * plans as if the record were rebuilt (and writes nothing), so it lists nothing bogus.
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { Mirror } from '../../../src/main/core/mirror';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeApi, SpaceRec } from '../../fake';
@@ -23,6 +28,15 @@ syncedGuideEachTest(
   },
   (fake, space) => {
     fake.store.addFile(space.id, { name: 'logo.png', contentType: 'image/png', bytes: PNG });
+    fake.store.addPage(space.id, {
+      title: 'Guides',
+      type: 'group',
+      pages: [
+        { title: 'API', markdown: 'Calls.\n', pages: [{ title: 'Auth', markdown: 'Tokens.\n' }] },
+        { title: 'CLI', markdown: 'Shell.\n' },
+      ],
+    });
+    fake.store.addPage(space.id, { title: 'Status page', type: 'link', href: 'https://status.example.com' });
   },
 );
 
@@ -56,5 +70,27 @@ describe('a lost mirror', () => {
     writeFileSync(join(dir, '.gitbook/assets/logo.png'), PNG);
     expect((await syncOnce(fake, root)).code).toBe(0);
     expect(fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('recognises the groups and link pages that exist: nothing is held, and a dry run before it lists nothing', async () => {
+    rmSync(join(root, '.quire'), { recursive: true, force: true });
+    const dry = await syncOnce(fake, root, '--dry-run', '--json');
+    expect(dry.code, dry.stderr).toBe(0);
+    const [planned] = (JSON.parse(dry.stdout) as { spaces: { pull: Record<string, unknown[]>; push: Record<string, unknown[]>; held: unknown[] }[] }).spaces;
+    expect(Object.values(planned!.pull).flat()).toEqual([]);
+    expect(Object.values(planned!.push).flat()).toEqual([]);
+    expect(planned!.held).toEqual([]);
+    const mirror = Mirror.open(root);
+    expect(mirror.folder.count(space.id)).toBe(0); // the dry run planned over a record it did not keep
+    mirror.close();
+
+    const run = await syncOnce(fake, root);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/new group|new link/);
+    expect(fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(read(dir, 'SUMMARY.md')).toMatch(/## Guides\n[\s\S]*\[Status page\]\(https:\/\/status\.example\.com\)/);
+    fake.resetLog();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(contentBatches(fake)).toHaveLength(0);
   });
 });

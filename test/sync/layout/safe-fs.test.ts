@@ -10,7 +10,10 @@ import {
   SafeFsError,
   UnsafePathError,
   writeFileAtomic,
+  writeFileAtomicStat,
 } from '../../../src/main/core/sync/safe-fs';
+import { renameSync, writeFileSync } from 'node:fs';
+import { sha256 } from '../../../src/main/core/sync/hash';
 
 let sandbox: string;
 let root: string;
@@ -119,6 +122,36 @@ describe('writeFileAtomic', () => {
   it('fails clearly when a file is in the way of a folder', async () => {
     await writeFile(join(root, 'a.md'), 'x');
     await expect(writeFileAtomic(root, 'a.md/b.md', 'x')).rejects.toThrow(/file is in the way/);
+  });
+});
+
+describe('writeFileAtomicStat over a file the writer may be saving (issue 17, item 19)', () => {
+  // The write's first step waits for the disk: what is done before awaiting it happens while it is under way.
+  it('with ifHolds, writes nothing when the file changed while the new text was written', async () => {
+    await writeFile(join(root, 'page.md'), 'as seen\n');
+    const writing = writeFileAtomicStat(root, 'page.md', 'from the server\n', { ifHolds: sha256('as seen\n') });
+    writeFileSync(join(root, 'page.md'), 'as seen\nsaved by the writer meanwhile\n');
+    expect(await writing).toBeNull();
+    expect(await readFile(join(root, 'page.md'), 'utf8')).toBe('as seen\nsaved by the writer meanwhile\n');
+    expect((await readdir(root)).filter((n) => n.startsWith('.quire-tmp'))).toEqual([]);
+  });
+
+  it('with ifHolds, writes nothing when the file was renamed meanwhile (it is not made again at its old path)', async () => {
+    await writeFile(join(root, 'page.md'), 'as seen\n');
+    const writing = writeFileAtomicStat(root, 'page.md', 'from the server\n', { ifHolds: sha256('as seen\n') });
+    renameSync(join(root, 'page.md'), join(root, 'renamed.md'));
+    expect(await writing).toBeNull();
+    expect((await readdir(root)).sort()).toEqual(['renamed.md']);
+  });
+
+  it('with ifHolds, writes when the file still holds those bytes; with onlyIfAbsent, not over a file made meanwhile', async () => {
+    await writeFile(join(root, 'page.md'), 'as seen\n');
+    expect(await writeFileAtomicStat(root, 'page.md', 'from the server\n', { ifHolds: sha256('as seen\n') })).not.toBeNull();
+    expect(await readFile(join(root, 'page.md'), 'utf8')).toBe('from the server\n');
+    const fresh = writeFileAtomicStat(root, 'new.md', 'pulled\n', { onlyIfAbsent: true });
+    writeFileSync(join(root, 'new.md'), 'the writer’s own new page\n');
+    expect(await fresh).toBeNull();
+    expect(await readFile(join(root, 'new.md'), 'utf8')).toBe('the writer’s own new page\n');
   });
 });
 

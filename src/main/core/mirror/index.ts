@@ -80,6 +80,9 @@ export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, Re
 export { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './review/store';
 export type * from './review/types';
 
+/** Thrown to roll back `Mirror.undone`'s transaction. */
+const UNDO = Symbol('undo');
+
 export class Mirror {
   readonly catalog: CatalogStore;
   readonly content: ContentStore;
@@ -252,6 +255,23 @@ export class Mirror {
 
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
+  }
+
+  /**
+   * Runs `fn` over the mirror, then undoes every write it made: a dry run reads what the mirror
+   * would say after a write it must not make. `fn` must not await (the transaction would span it).
+   */
+  undone<T>(fn: () => T): T {
+    const result: { value?: T } = {};
+    try {
+      this.db.transaction(() => {
+        result.value = fn();
+        throw UNDO;
+      })();
+    } catch (err) {
+      if (err !== UNDO) throw err;
+    }
+    return result.value as T;
   }
 
   close(): void {

@@ -188,8 +188,9 @@ class ApplyRun {
           progress();
         }
         // A file the plan writes fresh must not be there yet; any other must hold what the scan saw.
-        if (!op.fresh && !(await holdsWhatWasSeen(ctx, op.key, op.path, seenAt.get(op.key) ?? op.path))) return this.fail(op.key);
-        const written = await this.writePage(op.key, op.path, text, { fresh: op.fresh, fetched: op.text === null, relinked: false });
+        const expected = op.fresh ? undefined : await heldAsSeen(ctx, op.key, op.path, seenAt.get(op.key) ?? op.path);
+        if (expected === null) return this.fail(op.key);
+        const written = await this.writePage(op.key, op.path, text, { fresh: op.fresh, fetched: op.text === null, relinked: false, ifHolds: expected });
         if (!written) return this.fail(op.key);
       } catch (err) {
         this.fail(op.key, err);
@@ -199,11 +200,10 @@ class ApplyRun {
     for (const op of ops('relink')) {
       if (this.fatal || result.failed.has(op.key) || result.written.has(op.key)) continue;
       try {
-        if (!(await holdsWhatWasSeen(ctx, op.key, op.path, seenAt.get(op.key) ?? op.path))) {
+        const expected = await heldAsSeen(ctx, op.key, op.path, seenAt.get(op.key) ?? op.path);
+        if (expected === null || !(await this.writePage(op.key, op.path, op.text, { fresh: false, fetched: false, relinked: true, ifHolds: expected }))) {
           this.fail(op.key);
-          continue;
         }
-        await this.writePage(op.key, op.path, op.text, { fresh: false, fetched: false, relinked: true });
       } catch (err) {
         this.fail(op.key, err);
       }
@@ -230,11 +230,20 @@ class ApplyRun {
    * Writes a page file: its stable text with links as relative paths from where it is. A fresh
    * one only where nothing is yet (false when something is).
    */
-  private async writePage(key: string, path: string, stable: string, how: { fresh: boolean; fetched: boolean; relinked: boolean }): Promise<boolean> {
+  private async writePage(
+    key: string,
+    path: string,
+    stable: string,
+    how: { fresh: boolean; fetched: boolean; relinked: boolean; ifHolds?: string | undefined },
+  ): Promise<boolean> {
     const { ctx } = this;
     const refs = findReferences(stable); // once, for the links written and the targets recorded
     const local = toLocalLinks(stable, ctx.links.targetsFor(ctx.spaceId, path), refs);
-    const done = await writeFileAtomicStat(ctx.spaceDir, path, local.text, { syncDirectory: false, onlyIfAbsent: how.fresh });
+    const done = await writeFileAtomicStat(ctx.spaceDir, path, local.text, {
+      syncDirectory: false,
+      onlyIfAbsent: how.fresh,
+      ...(how.ifHolds !== undefined ? { ifHolds: how.ifHolds } : {}),
+    });
     if (!done) return false;
     this.folders.add(dirname(done.path));
     const st = done.stats;
@@ -275,7 +284,16 @@ class ApplyRun {
  * this cycle), or, for a file the scan did not look at, what the last cycle recorded.
  */
 async function holdsWhatWasSeen(ctx: ApplyContext, key: string, path: string, seenPath: string): Promise<boolean> {
+  return (await heldAsSeen(ctx, key, path, seenPath)) !== null;
+}
+
+/** The hash of what the file at `path` holds when that is what was seen (checked again as it is written over), else null. */
+async function heldAsSeen(ctx: ApplyContext, key: string, path: string, seenPath: string): Promise<string | null> {
   const expected = ctx.seen.get(seenPath)?.hash ?? ctx.mirror.folder.node(ctx.spaceId, key)?.fileHash ?? null;
+  return expected !== null && (await holdsNow(ctx, path, expected)) ? expected : null;
+}
+
+async function holdsNow(ctx: ApplyContext, path: string, expected: string): Promise<boolean> {
   let bytes: Buffer;
   try {
     bytes = await readFile(resolveInside(ctx.spaceDir, path));
@@ -284,5 +302,5 @@ async function holdsWhatWasSeen(ctx: ApplyContext, key: string, path: string, se
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return false;
     throw err instanceof UnsafePathError ? err : explainFsError(err, 'read', path);
   }
-  return expected !== null && sha256(bytes) === expected;
+  return sha256(bytes) === expected;
 }

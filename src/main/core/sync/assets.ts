@@ -3,8 +3,12 @@
  * changed file is downloaded, one main no longer has is removed), and records what each file
  * is and was when written, so the scan tells the writer's own changes apart. Assets only this
  * folder has keep their names; what happens to them is the push's business.
+ *
+ * A path Quire will not use — a symbolic link (never followed, never written through or
+ * removed), a folder, a device — is left alone with its record as it was; the scan reports it,
+ * and the rest of the space syncs.
  */
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { ApiClient } from '../api';
@@ -33,7 +37,8 @@ export async function pullAssets(
   if (files.length === 0 && known.size === 0) return out; // main has no files, and had none
   const knownPaths = new Set([...known.values()].map((f) => f.path));
   // Files on disk that main never had keep their names: list them as earlier holders.
-  const onDisk = await readdir(resolveInside(spaceDir, ASSETS_FOLDER)).catch(() => [] as string[]);
+  const usable = assetsFolderOf(spaceDir);
+  const onDisk = usable ? await readdir(resolveInside(spaceDir, ASSETS_FOLDER)).catch(() => [] as string[]) : [];
   const localOnly = onDisk.map((n) => `${ASSETS_FOLDER}/${n}`).filter((p) => !knownPaths.has(p));
   const claimants = [...localOnly.map((p) => ({ id: `local:${p}`, name: posix.basename(p) })), ...files];
   const previous = new Map<string, string>([...known.values()].map((f) => [f.id, f.path]));
@@ -52,8 +57,13 @@ export async function pullAssets(
   await forEachBounded(files, 8, async (f) => {
     const path = paths.get(f.id)!;
     const old = known.get(f.id);
-    const abs = resolveInside(spaceDir, path);
-    const present = await stat(abs).catch(() => null);
+    const onDisk = usable ? assetOnDisk(spaceDir, path) : 'left-alone';
+    if (onDisk === 'left-alone') {
+      if (old) rows.push({ ...old, name: f.name, contentType: f.contentType, size: f.size });
+      return;
+    }
+    const abs = onDisk.abs;
+    const present = onDisk.present ? await stat(abs).catch(() => null) : null;
     // Deleted here: it stays deleted (the server keeps it; `quire status` says so).
     if (old && old.path === path && present === null && recorded.has(path)) {
       rows.push({ spaceId, id: f.id, name: f.name, contentType: f.contentType, size: f.size, path, remoteHash: old.remoteHash });
@@ -71,7 +81,7 @@ export async function pullAssets(
     }
     rows.push({ spaceId, id: f.id, name: f.name, contentType: f.contentType, size: f.size, path, remoteHash });
   });
-  const gone = [...known.values()].filter((old) => !files.some((f) => f.id === old.id));
+  const gone = [...known.values()].filter((old) => !files.some((f) => f.id === old.id) && usable && assetOnDisk(spaceDir, old.path) !== 'left-alone');
   for (const old of gone) {
     await removeFileInside(spaceDir, old.path);
     out.deleted.push(old.path);
@@ -90,8 +100,10 @@ export async function pullAssets(
 /** Assets deleted here that main still has: each kept on the server (the API cannot delete a file), and who still uses it. */
 export function deletedAssets(mirror: Mirror, spaceId: string, spaceDir: string): { path: string; fileId: string; usedBy: string[] }[] {
   const out: { path: string; fileId: string; usedBy: string[] }[] = [];
+  const usable = assetsFolderOf(spaceDir);
   for (const a of mirror.folder.assets(spaceId)) {
-    if (a.fileId === null || existsSync(resolveInside(spaceDir, a.path))) continue;
+    const onDisk = usable ? assetOnDisk(spaceDir, a.path) : 'left-alone';
+    if (a.fileId === null || onDisk === 'left-alone' || onDisk.present) continue;
     out.push({ path: a.path, fileId: a.fileId, usedBy: usersOf(mirror, spaceId, a.fileId) });
   }
   return out;
@@ -113,4 +125,29 @@ function usersOf(mirror: Mirror, spaceId: string, fileId: string): string[] {
     const path = mirror.folder.node(l.spaceId, l.key)?.path;
     return path ? [l.spaceId === spaceId ? path : `${path} (another space)`] : [];
   });
+}
+
+/**
+ * What is at an asset's path: a file Quire may write, or nothing yet (its absolute path), or something
+ * it leaves alone (a symbolic link, a folder or a device there, or a path a link leads out of).
+ */
+function assetOnDisk(spaceDir: string, path: string): { abs: string; present: boolean } | 'left-alone' {
+  try {
+    const abs = resolveInside(spaceDir, path);
+    const st = lstatSync(abs, { throwIfNoEntry: false });
+    if (!st) return { abs, present: false };
+    return st.isFile() ? { abs, present: true } : 'left-alone';
+  } catch {
+    return 'left-alone';
+  }
+}
+
+/** The assets' folder is one Quire may list: absent, or a real folder inside the space folder (not a symbolic link). */
+function assetsFolderOf(spaceDir: string): boolean {
+  try {
+    const st = lstatSync(resolveInside(spaceDir, ASSETS_FOLDER), { throwIfNoEntry: false });
+    return st === undefined || st.isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -48,7 +48,8 @@ export function pushKey(op: PushOp): string | null {
 }
 
 export function pushTextHash(op: PushOp): string {
-  if (op.op === 'insert') return sha256(op.text);
+  // (A refused insert goes again once its file's text, name or place changes.)
+  if (op.op === 'insert') return sha256(`${op.text}\u0000${op.parentKey ?? ''}\u0000${op.name}`);
   if (op.op === 'update') return sha256(`${op.text ?? ''}\u0000${op.parentKey ?? ''}\u0000${op.name}\u0000${op.after ?? ''}`);
   return sha256('');
 }
@@ -66,6 +67,8 @@ interface Session {
   fileIds: Map<string, string>;
   opOf: Map<string, PushOp>;
   order: RequestOrder;
+  /** Inserts refused once, tried again at the end of the push (null: that second try is under way). */
+  again: PlannedChange[] | null;
 }
 
 /** Sends `ops` into the open change request (creating it first when needed). */
@@ -87,8 +90,12 @@ export async function pushChanges(ctx: PushContext, ops: readonly PushOp[], asse
       throw new Error(`The API sent the pages of change request #${cr.number} without a page list; nothing more was sent. Sync again.`);
     return pages as RevisionPage[];
   });
-  const session: Session = { ctx, crId: cr.id, report, created: report.created, fileIds: new Map(), opOf, order };
+  const session: Session = { ctx, crId: cr.id, report, created: report.created, fileIds: new Map(), opOf, order, again: [] };
   for (const batch of batches) await sendBatch(session, batch.changes);
+  // A slug a page this push deleted or moved away held is free now.
+  const again = session.again ?? [];
+  session.again = null;
+  if (again.length > 0) await sendBatch(session, again);
   return report;
 }
 
@@ -224,8 +231,16 @@ async function splitRefused(s: Session, planned: PlannedChange[], err: ApiError)
       return;
     }
   }
-  // A slug taken by a page the folder does not show is worth one retry without it.
-  if (typeof change.change.slug === 'string') {
+  // An insert goes once more at the end of the push, as it is: a page this push deletes or
+  // moves may hold its slug. Never without its slug: the page holding it may be this very page
+  // (created by an answer Quire did not hear), and a second one would duplicate it.
+  if (change.effect.type === 'insert' && s.again !== null) {
+    s.again.push(change);
+    return;
+  }
+  // A rename to a slug taken by a page the folder does not show is worth one retry without it
+  // (the page keeps its name there).
+  if (typeof change.change.slug === 'string' && change.effect.type !== 'insert') {
     const { slug: _slug, ...withoutSlug } = change.change;
     await sendBatch(s, [...planned.slice(0, -1), { ...change, change: withoutSlug as ApiChange }]);
     return;

@@ -1,8 +1,21 @@
+/**
+ * A folder with files but no record of them (a lost or older mirror): the record is rebuilt
+ * from the server and the folder before anything is planned, so nothing is pushed twice and
+ * nothing is taken for new.
+ *
+ * - Page files are matched to main's pages by the path the layout gives them, then by text.
+ * - Groups and link pages have no file: every one main has is recorded where main has it, so
+ *   SUMMARY.md's `## Group` headings and link entries are recognised, never taken for new ones.
+ * - Assets are matched by path and bytes.
+ *
+ * Matching only reads (`matchFolder`); recording is one transaction (`recordRebuilt`), which a
+ * dry run makes inside a transaction it undoes.
+ */
 import type { ApiClient } from '../api';
 import { samePageText } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
-import { type LayoutPage, type NameRules, planAssetPaths, planLayout } from './plan/layout';
+import { type LayoutPage, type LayoutPlan, type NameRules, planAssetPaths, planLayout } from './plan/layout';
 import type { RemotePage } from './plan';
 import { baseMetaOf, fetchPageText, forEachBounded, type RemoteTree } from './remote';
 import type { ScanResult } from './scan';
@@ -19,9 +32,21 @@ export interface RebuildInput {
   signal?: AbortSignal;
 }
 
-/** Matches the folder's files to the server's pages and records them; returns how many were matched. */
-export async function rebuildFromFolder(input: RebuildInput): Promise<number> {
-  const { api, mirror, spaceId, tree } = input;
+/** What the folder was found to hold of main: page files, groups and links, assets. */
+export interface RebuiltRecord {
+  spaceId: string;
+  tree: RemoteTree;
+  layout: LayoutPlan;
+  /** Page id -> the file found for it. */
+  files: Map<string, string>;
+  /** Page id -> main's text (stable form), for the pages matched. */
+  texts: Map<string, string>;
+  assets: { file: RemoteTree['files'][number]; path: string; hash: string; size: number; mtimeMs: number; ino: string }[];
+}
+
+/** Matches the folder's files to the server's pages (reads only). Null when nothing of the folder is main's. */
+export async function matchFolder(input: RebuildInput): Promise<RebuiltRecord | null> {
+  const { api, spaceId, tree } = input;
   const layout = planLayout(layoutTree(tree), input.rules ? { rules: input.rules } : {});
   const files = new Map(input.scan.local.added.map((a) => [a.path, a.text]));
   const docs = [...tree.pages.values()].filter((p) => p.kind === 'document');
@@ -44,16 +69,26 @@ export async function rebuildFromFolder(input: RebuildInput): Promise<number> {
     const page = docs.find((p) => !matched.has(p.id) && texts.has(p.id) && samePageText(texts.get(p.id), text));
     if (page) matched.set(page.id, path);
   }
-
   const assets = await matchAssets(input, layoutAssetPaths(tree, input.rules));
+  if (matched.size + assets.length === 0) return null;
+  return { spaceId, tree, layout, files: matched, texts, assets };
+}
+
+/** How many files the rebuilt record matched (pages and assets). */
+export const rebuiltCount = (r: RebuiltRecord): number => r.files.size + r.assets.length;
+
+/** Writes the rebuilt record: main's rows and the folder's tree for the pages matched, every group and link, the assets. */
+export function recordRebuilt(mirror: Mirror, r: RebuiltRecord): void {
+  const { spaceId, tree, layout } = r;
   mirror.transaction(() => {
-    for (const [id, path] of matched) {
-      const p = tree.pages.get(id)!;
-      const text = texts.get(id) ?? null;
+    for (const p of tree.pages.values()) {
+      const path = r.files.get(p.id) ?? null;
+      if (path === null && p.kind === 'document') continue; // no file found: a page new to this folder
+      const text = r.texts.get(p.id) ?? null;
       mirror.content.upsertBase(
         spaceId,
         {
-          id,
+          id: p.id,
           parentId: p.parentId,
           position: p.position,
           type: p.kind,
@@ -63,21 +98,21 @@ export async function rebuildFromFolder(input: RebuildInput): Promise<number> {
           documentId: p.documentId,
           updatedAt: p.updatedAt,
         },
-        { value: text },
+        { value: p.kind === 'document' ? text : null },
         path,
       );
-      const planned = layout.pages.get(id);
+      const planned = layout.pages.get(p.id);
       mirror.folder.upsert(spaceId, {
-        key: id,
-        kind: 'document',
+        key: p.id,
+        kind: p.kind,
         parentKey: p.parentId,
         position: p.position,
         title: p.title,
         name: planned?.name ?? null,
         path,
         folder: planned?.folder ?? null,
-        href: null,
-        placedLocally: path !== layout.pagePaths.get(id),
+        href: p.kind === 'link' ? p.href : null,
+        placedLocally: path !== null && path !== layout.pagePaths.get(p.id),
         pending: false,
         textHash: text === null ? null : sha256(text),
         size: null,
@@ -87,7 +122,7 @@ export async function rebuildFromFolder(input: RebuildInput): Promise<number> {
         linkMap: null,
       });
     }
-    for (const a of assets) {
+    for (const a of r.assets) {
       mirror.content.upsertFile({
         spaceId,
         id: a.file.id,
@@ -99,11 +134,8 @@ export async function rebuildFromFolder(input: RebuildInput): Promise<number> {
       });
       mirror.folder.upsertAsset(spaceId, { path: a.path, fileId: a.file.id, size: a.size, mtimeMs: a.mtimeMs, ino: a.ino, hash: a.hash });
     }
-    if (matched.size + assets.length > 0) {
-      mirror.log.add('info', `rebuilt the record of this folder from the server: ${matched.size} page file(s) and ${assets.length} asset(s) matched`, spaceId);
-    }
+    mirror.log.add('info', `rebuilt the record of this folder from the server: ${r.files.size} page file(s) and ${r.assets.length} asset(s) matched`, spaceId);
   });
-  return matched.size + assets.length;
 }
 
 function layoutTree(tree: RemoteTree): LayoutPage[] {
@@ -124,8 +156,8 @@ function layoutAssetPaths(tree: RemoteTree, rules: NameRules | undefined): Map<s
 }
 
 /** Local assets at a server file's path with the same bytes. */
-async function matchAssets(input: RebuildInput, paths: Map<string, string>) {
-  const out: { file: RemoteTree['files'][number]; path: string; hash: string; size: number; mtimeMs: number; ino: string }[] = [];
+async function matchAssets(input: RebuildInput, paths: Map<string, string>): Promise<RebuiltRecord['assets']> {
+  const out: RebuiltRecord['assets'] = [];
   const added = new Map(input.scan.assets.added.map((a) => [a.path, a]));
   await forEachBounded(input.tree.files, 8, async (f) => {
     const path = paths.get(f.id);

@@ -6,8 +6,22 @@
  * which resolves symbolic links, must stay inside the real root). Paths use `/` or `\`.
  * A symlink swapped in between the check and the write is not guarded against.
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, fstatSync, fsync, lstatSync, mkdirSync, open, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fstatSync,
+  fsync,
+  lstatSync,
+  mkdirSync,
+  open,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 
@@ -188,13 +202,15 @@ export async function writeFileAtomic(root: string, relPath: string, data: strin
 /**
  * writeFileAtomic, also saying what the file is once written (its size, mtime and inode, as a
  * stat of it would). With `onlyIfAbsent`, writes nothing and resolves null when something is
- * already at `relPath`.
+ * already at `relPath`; with `ifHolds` (a SHA-256 in hex), when the file there no longer holds
+ * those bytes — checked at the last moment, just before the rename, so a save (or a rename) the
+ * writer makes while the new text is written is never replaced.
  */
 export async function writeFileAtomicStat(
   root: string,
   relPath: string,
   data: string | Uint8Array,
-  options: AtomicWriteOptions & { onlyIfAbsent?: boolean } = {},
+  options: AtomicWriteOptions & { onlyIfAbsent?: boolean; ifHolds?: string } = {},
 ): Promise<{ path: string; stats: Stats } | null> {
   const target = resolveInside(root, relPath);
   const dir = path.dirname(target);
@@ -228,6 +244,10 @@ export async function writeFileAtomicStat(
     stats = fstatSync(fd);
     closeSync(fd);
     fd = undefined;
+    if ((options.onlyIfAbsent && statOrUndefined(target)) || (options.ifHolds !== undefined && !holds(target, options.ifHolds))) {
+      rmQuietly(temp);
+      return null;
+    }
     renameSync(temp, target);
     tempCreated = false;
   } catch (err) {
@@ -238,6 +258,15 @@ export async function writeFileAtomicStat(
   }
   if (options.syncDirectory !== false) await syncDirectory(dir);
   return { path: target, stats };
+}
+
+/** The file at `p` holds bytes whose SHA-256 is `hash` (false when it is gone or unreadable). */
+function holds(p: string, hash: string): boolean {
+  try {
+    return createHash('sha256').update(readFileSync(p)).digest('hex') === hash;
+  } catch {
+    return false;
+  }
 }
 
 function statOrUndefined(p: string): Stats | undefined {

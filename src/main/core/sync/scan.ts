@@ -18,7 +18,7 @@ import type { FileStatRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { isIgnoredDir, isTempName } from './ignore';
 import { ASSETS_FOLDER, isRemoteCopy, SUMMARY_FILE } from './plan/layout';
-import { pairMoves } from './plan/pair-moves';
+import { pairFiles, type SeenAppeared, type SeenVanished } from './pair-files';
 import type { LocalAsset, LocalChanges, UnreadablePath, UnreadableReason } from './plan';
 
 export interface SeenFile {
@@ -59,6 +59,8 @@ export interface ScanInput {
 }
 
 const SUMMARY_META = (spaceId: string) => `summary-stat:${spaceId}`;
+/** SUMMARY.md lists every page: a large space's is larger than a page may be. */
+export const MAX_SUMMARY_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 type Entry = { kind: 'page' | 'asset' | 'summary' | 'copy'; path: string; st: Stats } | { kind: 'unreadable'; path: string; reason: UnreadableReason };
@@ -122,7 +124,7 @@ export function scanSpace(input: ScanInput): ScanResult {
   const known = new Map<string, FileStatRow>();
   const present = new Set<string>();
   const blockedDirs: string[] = [];
-  const appeared: { path: string; raw: string; hash: string }[] = [];
+  const appeared: SeenAppeared[] = [];
   const assets: AssetEntry[] = [];
   const visit = (e: Entry): void => {
     present.add(e.path);
@@ -137,8 +139,12 @@ export function scanSpace(input: ScanInput): ScanResult {
       return;
     }
     if (e.kind === 'summary') {
-      result.summary = readSummary(mirror, spaceId, spaceDir, e.st);
-      if (result.summary) result.local = { ...result.local, summary: parseSummary(result.summary.text) };
+      const summary = readSummary(mirror, spaceId, spaceDir, e.st);
+      if (summary && 'reason' in summary) unreadable.push({ path: e.path, key: null, reason: summary.reason });
+      else if (summary) {
+        result.summary = summary;
+        result.local = { ...result.local, summary: parseSummary(summary.text) };
+      }
       return;
     }
     if (e.kind === 'asset') {
@@ -191,7 +197,7 @@ export function scanSpace(input: ScanInput): ScanResult {
 
   // Known files gone from where they were (a path behind a symlink or device is not gone).
   const blocked = blockedDirs.map(under);
-  const vanished: { key: string; path: string; hash: string | null }[] = [];
+  const vanished: SeenVanished[] = [];
   for (const row of known.values()) {
     if (present.has(row.path) || !looked(row.path)) continue;
     if (blocked.some((f) => f(row.path))) {
@@ -201,32 +207,17 @@ export function scanSpace(input: ScanInput): ScanResult {
     vanished.push({ key: row.key, path: row.path, hash: row.fileHash });
   }
 
-  // Moves: the same bytes first, then a title one vanished page and one new file hold alone.
-  const left = [...appeared];
-  for (const v of vanished) {
-    const i = v.hash === null ? -1 : left.findIndex((a) => a.hash === v.hash);
-    if (i < 0) continue;
-    const [file] = left.splice(i, 1);
-    moved.set(v.key, { from: v.path, to: file!.path, text: null });
-  }
-  const unpaired = vanished.filter((v) => !moved.has(v.key));
-  const byTitle = pairMoves(
-    unpaired.map((v) => ({ key: v.key, path: v.path, text: knownText(mirror, spaceId, v.key) })),
-    left.map((a) => ({ path: a.path, text: a.raw })),
-    () => false,
-  );
-  for (const [key, file] of byTitle) {
-    const v = unpaired.find((x) => x.key === key)!;
-    moved.set(key, { from: v.path, to: file.path, text: file.text });
-    left.splice(
-      left.findIndex((a) => a.path === file.path),
-      1,
-    );
-  }
-  for (const v of unpaired) if (!moved.has(v.key)) gone.set(v.key, v.path);
-  added.push(...left.map((a) => ({ path: a.path, text: a.raw })));
+  // Moves (pair-files.ts). A file that came or went which the watcher's paths cannot pair (it
+  // saw one side of a rename, say) is looked for in the whole folder: never taken for a new page
+  // or a delete while its other half may be elsewhere.
+  const paired = pairFiles(mirror, spaceId, vanished, appeared, input.hint === 'all');
+  if (input.hint !== 'all' && (paired.gone.size > 0 || paired.added.length > 0)) return scanSpace({ ...input, hint: 'all' });
+  for (const [key, m] of paired.moved) moved.set(key, m);
+  for (const [key, path] of paired.gone) gone.set(key, path);
+  added.push(...paired.added);
 
-  scanAssets(mirror, spaceId, spaceDir, result, assets, looked);
+  const leftAlone = new Set(unreadable.map((u) => u.path));
+  scanAssets(mirror, spaceId, spaceDir, result, assets, (path) => looked(path) && !leftAlone.has(path) && !blocked.some((f) => f(path)));
   // A changed asset goes up as a new file (the API cannot replace one); pages using it follow (space-sync.ts).
   const uploads = [...result.assets.added, ...result.assets.changed.filter((c) => c.fileId !== null)];
   newAssets.push(...uploads.map(({ path, name, size }) => ({ path, name, size })));
@@ -263,13 +254,6 @@ export function readPagesUsing(input: ScanInput, result: ScanResult, fileIds: re
     edited.set(key, { path, text });
   }
   return { ...result, local: { ...result.local, edited } };
-}
-
-/** The stable text a known page's file held when last seen (for pairing moves by title), or null. */
-function knownText(mirror: Mirror, spaceId: string, key: string): string | null {
-  const pushed = mirror.outbox.pushedPage(spaceId, key);
-  if (pushed && !pushed.deleted && pushed.text !== null) return pushed.text;
-  return mirror.content.baseText(spaceId, key);
 }
 
 function filesUnder(mirror: Mirror, spaceId: string, dir: string): FileStatRow[] {
@@ -328,6 +312,11 @@ function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
       continue;
     }
     if (!st) continue;
+    // The assets' folder behind a symbolic link: left alone (never followed), its files not gone.
+    if (childRel === '.gitbook' && st.isSymbolicLink()) {
+      visit({ kind: 'unreadable', path: childRel, reason: 'symlink' });
+      continue;
+    }
     if (isTempName(name) || (name.startsWith('.') && rel === '')) continue;
     const entry = classify(childRel.normalize('NFC'), st);
     if (entry.kind === 'page' && !/\.md$/i.test(name) && !st.isSymbolicLink()) continue;
@@ -337,6 +326,12 @@ function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
 }
 
 function walkAssets(spaceDir: string, visit: (e: Entry) => void): void {
+  const folder = lstatOrNull(join(spaceDir, ASSETS_FOLDER));
+  if (folder?.isSymbolicLink()) {
+    visit({ kind: 'unreadable', path: ASSETS_FOLDER, reason: 'symlink' });
+    return;
+  }
+  if (!folder?.isDirectory()) return;
   let names: string[];
   try {
     names = readdirSync(join(spaceDir, ASSETS_FOLDER));
@@ -351,9 +346,9 @@ function walkAssets(spaceDir: string, visit: (e: Entry) => void): void {
   }
 }
 
-/** A page file's text, or why it cannot be taken as one. */
-function readText(abs: string, st: Stats): string | { reason: UnreadableReason } {
-  if (st.size > MAX_PAGE_BYTES) return { reason: 'too-large' };
+/** A page file's text (or SUMMARY.md's, with its own limit), or why it cannot be taken as one. */
+export function readText(abs: string, st: Stats, maxBytes = MAX_PAGE_BYTES): string | { reason: UnreadableReason } {
+  if (st.size > maxBytes) return { reason: 'too-large' };
   let bytes: Buffer;
   try {
     bytes = readFileSync(abs);
@@ -361,7 +356,7 @@ function readText(abs: string, st: Stats): string | { reason: UnreadableReason }
     const code = (err as NodeJS.ErrnoException).code;
     return { reason: code === 'EACCES' || code === 'EPERM' ? 'no-permission' : 'not-a-file' };
   }
-  if (bytes.length > MAX_PAGE_BYTES) return { reason: 'too-large' };
+  if (bytes.length > maxBytes) return { reason: 'too-large' };
   if (bytes.includes(0)) return { reason: 'binary' };
   try {
     return decoder.decode(bytes);
@@ -370,13 +365,17 @@ function readText(abs: string, st: Stats): string | { reason: UnreadableReason }
   }
 }
 
-function readSummary(mirror: Mirror, spaceId: string, spaceDir: string, st: Stats): { text: string; seen: SeenFile } | null {
+/**
+ * SUMMARY.md's text when it changed since Quire last wrote (or read) it; why it cannot be read
+ * when it is not text Quire can take (reported: it is left alone, never written over).
+ */
+function readSummary(mirror: Mirror, spaceId: string, spaceDir: string, st: Stats): { text: string; seen: SeenFile } | { reason: UnreadableReason } | null {
   const stat = { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino) };
   const recorded = mirror.catalog.getMeta(SUMMARY_META(spaceId));
   const last = recorded ? (JSON.parse(recorded) as SeenFile) : null;
   if (last && last.size === stat.size && last.mtimeMs === stat.mtimeMs && last.ino === stat.ino) return null;
-  const text = readText(join(spaceDir, SUMMARY_FILE), st);
-  if (typeof text !== 'string') return null;
+  const text = readText(join(spaceDir, SUMMARY_FILE), st, MAX_SUMMARY_BYTES);
+  if (typeof text !== 'string') return text;
   const hash = sha256(text);
   if (last?.hash === hash) return null;
   return { text, seen: { ...stat, hash } };
@@ -387,6 +386,7 @@ export function recordSummary(mirror: Mirror, spaceId: string, seen: SeenFile): 
   mirror.catalog.setMeta(SUMMARY_META(spaceId), JSON.stringify(seen));
 }
 
+/** Assets new, changed or gone; `looked`: a recorded asset not found there is gone (one behind a symbolic link is not). */
 function scanAssets(mirror: Mirror, spaceId: string, spaceDir: string, result: ScanResult, assets: AssetEntry[], looked: (p: string) => boolean): void {
   const recorded = new Map(mirror.folder.assets(spaceId).map((a) => [a.path, a]));
   const onServer = (path: string) => mirror.content.fileIdAt(spaceId, path) ?? mirror.outbox.pushedFileIdAt(spaceId, path);

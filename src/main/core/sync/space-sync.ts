@@ -25,10 +25,10 @@ import { type ChangeRequestState, type MassDeleteHold, type Plan, planSync, type
 import type { NameRules } from './plan/names';
 import type { ProgressListener } from './progress';
 import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, pushKey, pushTextHash, rebaseChangeRequest, settleOutbox } from './push';
-import { rebuildFromFolder } from './rebuild';
+import { matchFolder, type RebuiltRecord, rebuiltCount, recordRebuilt } from './rebuild';
 import { recordCycle } from './record';
 import { diffRemote, fetchPageText, fetchRemoteTree, forEachBounded, knownText, type RemoteDiff, type RemoteTree } from './remote';
-import type { SpaceReport } from './report';
+import type { DryRunReport, SpaceReport } from './report';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace } from './scan';
 import { adoptCreatedIds, afterPush, guardPush, readAssets, recordUploadedAssets } from './space-push';
 import { cycleView } from './space-view';
@@ -93,6 +93,8 @@ interface Seen {
   /** Main now, when it moved (or on a first sync, or once the change request is merged). */
   remote: RemoteNow | null;
   scan: ScanResult;
+  /** A lost record a dry run found again, not written (it plans as if it were: dryRunSpace). */
+  rebuilt: RebuiltRecord | null;
 }
 
 interface RemoteNow {
@@ -109,11 +111,11 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   if (!ctx.dryRun) await recover(c);
   const seen = await see(c, hint);
   if (!seen) return c.touched;
-  const plan = await planSpace(c, seen);
   if (ctx.dryRun) {
-    report.dryRun = dryRunOf(plan, ctx.mirror, space.id);
+    report.dryRun = await dryRunSpace(c, seen);
     return c.touched;
   }
+  const plan = await planSpace(c, seen);
   if (plan.massDelete) {
     holdMassDelete(c, plan.massDelete);
     return c.touched;
@@ -175,21 +177,45 @@ async function see(c: SpaceCycle, hint: ScanHint): Promise<Seen | null> {
   const spaceId = c.space.id;
   const firstSync = mirror.folder.count(spaceId) === 0;
   const { changeRequest, treeComing } = await askServer(c, firstSync);
+
   // The folder is scanned while main's tree is on its way (the scan only reads).
   if (treeComing) await new Promise((resolve) => setImmediate(resolve));
   let scan = scanSpace({ mirror, spaceId, spaceDir: c.spaceDir, hint: firstSync ? 'all' : hint });
-  const remote = treeComing ? remoteNow(mirror, spaceId, await treeComing) : null;
+  let remote = treeComing ? remoteNow(mirror, spaceId, await treeComing) : null;
   if (scan.missing) {
     c.report.missingFolder = true;
     return null;
   }
-  if (firstSync && remote && scan.local.added.length > 0 && !c.ctx.dryRun) scan = await rebuildRecord(c, remote, scan);
-  // Files linking to an asset uploaded anew are read: their links resolve again.
-  const replaced = scan.assets.changed.flatMap((a) => (a.fileId !== null ? [a.fileId] : []));
-  scan = readPagesUsing({ mirror, spaceId, spaceDir: c.spaceDir, hint }, scan, replaced);
+  let rebuilt: RebuiltRecord | null = null;
+  if (firstSync && remote && scan.local.added.length > 0) {
+    rebuilt = await matchFolder({ api: c.ctx.api, mirror, spaceId, spaceDir: c.spaceDir, tree: remote.tree, scan, rules: c.ctx.names, signal: c.ctx.signal });
+    if (rebuilt && !c.ctx.dryRun) {
+      recordRebuilt(mirror, rebuilt);
+      c.report.rebuilt = rebuiltCount(rebuilt);
+      ({ remote, scan } = seenAgain(c, remote));
+      rebuilt = null;
+    }
+  }
+  scan = readPagesUsingReplaced(c, scan, hint);
   c.touched.firstSync = firstSync;
   c.report.unreadable = scan.local.unreadable.map((u) => ({ path: u.path, reason: u.reason }));
-  return { firstSync, changeRequest, remote, scan };
+  return { firstSync, changeRequest, remote, scan, rebuilt };
+}
+
+/** Files linking to an asset uploaded anew are read: their links resolve again. */
+function readPagesUsingReplaced(c: SpaceCycle, scan: ScanResult, hint: ScanHint): ScanResult {
+  const replaced = scan.assets.changed.flatMap((a) => (a.fileId !== null ? [a.fileId] : []));
+  return readPagesUsing({ mirror: c.ctx.mirror, spaceId: c.space.id, spaceDir: c.spaceDir, hint }, scan, replaced);
+}
+
+/** Main and the folder seen again against a record just rebuilt (`rebuild.ts`): what differs now is what changed. */
+function seenAgain(c: SpaceCycle, remote: RemoteNow): { remote: RemoteNow; scan: ScanResult } {
+  const { mirror } = c.ctx;
+  const spaceId = c.space.id;
+  return {
+    remote: { ...remote, diff: diffRemote(remote.tree, mirror.content.baseIndex(spaceId)) },
+    scan: scanSpace({ mirror, spaceId, spaceDir: c.spaceDir, hint: 'all' }),
+  };
 }
 
 /**
@@ -219,22 +245,20 @@ function remoteNow(mirror: Mirror, spaceId: string, tree: RemoteTree): RemoteNow
   return remote;
 }
 
-/**
- * A folder with files but no record of them (a lost or older mirror): the record is rebuilt from
- * the server and the folder first, so nothing is pushed twice and nothing is taken for new.
- */
-async function rebuildRecord(c: SpaceCycle, remote: RemoteNow, scan: ScanResult): Promise<ScanResult> {
-  const { api, mirror, signal } = c.ctx;
-  const spaceId = c.space.id;
-  const rebuilt = await rebuildFromFolder({ api, mirror, spaceId, spaceDir: c.spaceDir, tree: remote.tree, scan, rules: c.ctx.names, signal });
-  if (rebuilt === 0) return scan;
-  c.report.rebuilt = rebuilt;
-  remote.diff = diffRemote(remote.tree, mirror.content.baseIndex(spaceId));
-  return scanSpace({ mirror, spaceId, spaceDir: c.spaceDir, hint: 'all' });
-}
-
 /** The plan; when a decision needs main's text of pages that changed, those are fetched and the space planned again. */
 async function planSpace(c: SpaceCycle, seen: Seen): Promise<Plan> {
+  const first = planOnce(c, seen);
+  let plan = first.plan;
+  if (plan.needBodies.length > 0 && seen.remote) {
+    await fetchBodies(c, seen.remote, plan.needBodies, first.local);
+    plan = planOnce(c, seen).plan;
+  }
+  if (plan.fileOps.length > LARGE_PULL) collectGarbage(); // the planner's working state is garbage now
+  return plan;
+}
+
+/** One plan over what the cycle saw, with the files of the pages whose server text it needs. */
+function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<string, string | null> } {
   const { mirror, links } = c.ctx;
   const view = cycleView({
     mirror,
@@ -246,18 +270,37 @@ async function planSpace(c: SpaceCycle, seen: Seen): Promise<Plan> {
     changeRequest: seen.changeRequest.state,
   });
   const options = { allowMassDelete: c.ctx.allowMassDelete, names: c.ctx.names, ...(c.ctx.fullLayout ? { full: true } : {}) };
-  let plan = planSync(view(), options);
-  if (plan.needBodies.length > 0 && seen.remote) {
-    const now = view();
-    await fetchBodies(c, seen.remote, plan.needBodies, (id) => now.local.edited.get(id)?.text ?? now.folder.text(id));
-    plan = planSync(view(), options);
-  }
-  if (plan.fileOps.length > LARGE_PULL) collectGarbage(); // the planner's working state is garbage now
-  return plan;
+  const plan = planSync(view(), options);
+  // The files of the pages whose bodies it needs, as they are now (their frontmatter stays as written, page-file.ts).
+  const now = plan.needBodies.length > 0 ? view() : null;
+  const local = new Map(plan.needBodies.map((id) => [id, now?.local.edited.get(id)?.text ?? now?.folder.text(id) ?? null] as const));
+  return { plan, local };
+}
+
+/**
+ * What the cycle would do, per page. A lost record the dry run found again is planned as if
+ * rebuilt: written in a transaction that is undone (a dry run writes nothing), never taken for
+ * new pages, moves and groups.
+ */
+async function dryRunSpace(c: SpaceCycle, seen: Seen): Promise<DryRunReport> {
+  const { mirror } = c.ctx;
+  const rebuilt = seen.rebuilt;
+  const asSeen = <T>(fn: (seen: Seen) => T): T => {
+    if (rebuilt === null || !seen.remote) return fn(seen);
+    const remote = seen.remote;
+    return mirror.undone(() => {
+      recordRebuilt(mirror, rebuilt);
+      const again = seenAgain(c, remote);
+      return fn({ ...seen, ...again, scan: readPagesUsingReplaced(c, again.scan, 'all') });
+    });
+  };
+  const first = asSeen((s) => planOnce(c, s));
+  if (first.plan.needBodies.length > 0 && seen.remote) await fetchBodies(c, seen.remote, first.plan.needBodies, first.local);
+  return asSeen((s) => dryRunOf(first.plan.needBodies.length > 0 ? planOnce(c, s).plan : first.plan, mirror, c.space.id));
 }
 
 /** Main's texts of pages that changed; `local`: a page's file now (its frontmatter stays as written, page-file.ts). */
-async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly string[], local: (id: string) => string | null): Promise<void> {
+async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly string[], local: ReadonlyMap<string, string | null>): Promise<void> {
   const { id: spaceId, title } = c.space;
   let done = 0;
   const report = () => c.ctx.onProgress?.({ phase: 'pull', spaceId, spaceTitle: title, done, total: ids.length });
@@ -265,7 +308,10 @@ async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly strin
   await forEachBounded(ids, BODY_WINDOW, async (id) => {
     const page = remote.tree.pages.get(id);
     if (!page) return;
-    remote.bodies.set(id, await fetchPageText(c.ctx.api, spaceId, page, c.ctx.signal, { known: knownText(c.ctx.mirror, spaceId, id), local: local(id) }));
+    remote.bodies.set(
+      id,
+      await fetchPageText(c.ctx.api, spaceId, page, c.ctx.signal, { known: knownText(c.ctx.mirror, spaceId, id), local: local.get(id) ?? null }),
+    );
     done++;
     report();
   });

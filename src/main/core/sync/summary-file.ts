@@ -2,13 +2,15 @@
  * SUMMARY.md, written from the folder's tree after a cycle that changed it (places, names,
  * titles), and recorded as written so the next scan sees only the writer's own edits.
  */
+import { lstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type PageKind, renderSummary } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { SUMMARY_FILE } from './plan/layout';
-import { recordSummary } from './scan';
-import { readFileInside, writeFileAtomicStat } from './safe-fs';
+import { MAX_SUMMARY_BYTES, readText, recordSummary } from './scan';
+import { resolveInside, writeFileAtomicStat } from './safe-fs';
 
 type SummaryPage = Parameters<typeof renderSummary>[0][number];
 type SummaryPlacement = Parameters<typeof renderSummary>[1];
@@ -38,11 +40,32 @@ function summaryTree(mirror: Mirror, spaceId: string): { pages: SummaryPage[]; p
   return { pages, placement: { pages: placed } };
 }
 
-/** Writes SUMMARY.md when it says something else than the tree; records what it holds either way. */
+/**
+ * Writes SUMMARY.md when it says something else than the tree; records what it holds either way.
+ * A SUMMARY.md that is not text Quire can read (not UTF-8, NUL bytes, a symbolic link, not a
+ * file) is the writer's and is left alone: never written over, never recorded (the scan
+ * reports it until it is fixed).
+ */
 export async function writeSummaryFile(mirror: Mirror, spaceId: string, spaceDir: string): Promise<void> {
+  const current = currentText(spaceDir);
+  if (current === undefined) return;
   const { pages, placement } = summaryTree(mirror, spaceId);
   const text = renderSummary(pages, placement);
-  const current = await readFileInside(spaceDir, SUMMARY_FILE, 'utf8').catch(() => null);
   const st = current === text ? await stat(`${spaceDir}/${SUMMARY_FILE}`) : (await writeFileAtomicStat(spaceDir, SUMMARY_FILE, text))!.stats;
   recordSummary(mirror, spaceId, { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: sha256(text) });
+}
+
+/** SUMMARY.md's text now: null when there is none, undefined when it is there but not text Quire can read. */
+function currentText(spaceDir: string): string | null | undefined {
+  let st: ReturnType<typeof lstatSync> | undefined;
+  try {
+    // (A symbolic link leading out of the folder is refused here: left alone too.)
+    st = lstatSync(resolveInside(spaceDir, SUMMARY_FILE), { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+  if (!st) return null;
+  if (!st.isFile()) return undefined;
+  const text = readText(join(spaceDir, SUMMARY_FILE), st, MAX_SUMMARY_BYTES);
+  return typeof text === 'string' ? text : undefined;
 }

@@ -206,12 +206,14 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
   }
 
   // ---- deletes ------------------------------------------------------------------------------
+  // A page main has goes only when a file that stood for it went away (decide.ts): never a
+  // group or a link, never a page no file stands for.
   const deletes: PushOp[] = [];
   for (const [key, d] of ctx.decisions) {
     if (isNewPageKey(key) || !pushesDelete(d)) continue;
     const s = ctx.sides.get(key)!;
     const P = pushedOpen.get(key);
-    if (P?.deleted || !(s.base || s.remote || P)) continue;
+    if (P?.deleted || !(s.base || s.remote || P) || (s.remote && !s.fileGone)) continue;
     deletes.push({ op: 'delete', id: key, path: s.base ? (tree.nodeOf(key)?.path ?? null) : (P?.path ?? null) });
   }
 

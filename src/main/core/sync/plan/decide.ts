@@ -7,15 +7,19 @@
  * - changed on both sides: merged line by line; a clash keeps the file untouched, puts the
  *   server's text beside it and holds the page until the writer deletes that copy;
  * - deleted on one side and edited on the other: a conflict, never a silent loss;
+ * - deleted here only when a file that stood for the page went away (`fileGone`): a group or a
+ *   link has no file, and a page whose file nobody removed is pulled again, never deleted;
  * - once a change request is merged, what it held is the merge base.
  */
 import { samePageText } from '../../content';
 import { mergeText, type MergeLimits } from './merge';
-import type { BasePage, ConflictKind, OpenConflict, PushedPage, RemotePage } from './types';
+import type { BasePage, ConflictKind, OpenConflict, PageKind, PushedPage, RemotePage } from './types';
 
 /** Everything known about one page, from each view. */
 export interface PageSides {
   id: string;
+  /** What the page is (main's kind now, else as last synced, else as the folder knows it). */
+  kind: PageKind;
   base: BasePage | undefined;
   baseText: string | null;
   remote: RemotePage | undefined;
@@ -25,6 +29,11 @@ export interface PageSides {
   local: { path: string; text: string } | undefined;
   /** The file is there but cannot be read faithfully. */
   unreadable: boolean;
+  /**
+   * A file that stood for the page went away: the scan saw it vanish, or an earlier cycle did
+   * and its delete is not pushed yet. The only thing that deletes a page main has.
+   */
+  fileGone: boolean;
   /** What the open change request holds for it. */
   pushed: PushedPage | undefined;
   /** What the change request merged since the last cycle held for it (the merge base). */
@@ -52,6 +61,8 @@ export type Decision =
   | { kind: 'gone'; pushDelete: boolean }
   /** Cannot be decided without the server's changed text. */
   | { kind: 'needs-remote-body' }
+  /** A page Quire does not represent as a file (a group, a link): nothing to write, nothing to push for a text, never a delete. */
+  | { kind: 'no-file' }
   /** The file is there but cannot be read faithfully: left alone, nothing pushed. */
   | { kind: 'unreadable' };
 
@@ -76,7 +87,13 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
   const L = s.local;
   const conflict = s.conflict;
   const mergeBase = s.pushedMerged?.text ?? s.baseText;
+  const pushedLive = s.pushed !== undefined && !s.pushed.deleted;
   if (s.unreadable) return { kind: 'unreadable' };
+  if (s.kind !== 'document' && !L) {
+    // Groups and links: only main (or SUMMARY.md, for their place and title) changes them.
+    if (R) return { kind: 'no-file' };
+    return { kind: 'gone', pushDelete: pushedLive };
+  }
 
   if (R) {
     const pending = s.remoteText === undefined;
@@ -110,13 +127,14 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
       if (merged.kind === 'merged') return { kind: 'text', text: merged.text, change: 'merged' };
       return { kind: 'held', text: L.text, conflict: { kind: 'both-changed', baseText: mergeBase }, refresh: false, keepBase: false };
     }
-    // No file here. A group or a link never has one: it stays, whatever main changed in it.
-    if (R.kind !== 'document' && B?.kind !== 'document') return { kind: 'text', text: s.remoteText ?? '', change: remoteChanged ? 'pulled' : 'none' };
+    // No file here (a group or a link never has one: decided above).
     if (B) {
       if (conflict) {
         if (remoteChanged && pending) return { kind: 'needs-remote-body' };
         return { kind: 'held', text: null, conflict: null, refresh: remoteChanged, keepBase: false };
       }
+    }
+    if (B && s.fileGone) {
       // (A conflict the writer resolved by deleting the server's copy was about main as last
       // synced: main edited again since is a new conflict, never a silent delete of that edit.)
       if (remoteChanged && !s.pushedMerged?.deleted) {
@@ -126,13 +144,19 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
       }
       return { kind: 'push-delete' };
     }
-    // A page new on the server.
+    // A page Quire created whose file went away here before the change request holding it was
+    // merged: it goes too, unless main's text is no longer the one Quire sent.
+    if (!B && s.fileGone && s.pushedMerged && !s.pushedMerged.deleted) {
+      if (pending) return { kind: 'needs-remote-body' };
+      if (s.pushedMerged.text !== null && samePageText(s.remoteText, s.pushedMerged.text)) return { kind: 'push-delete' };
+      return { kind: 'held', text: null, conflict: { kind: 'deleted-locally', baseText: s.pushedMerged.text }, refresh: false, keepBase: false };
+    }
+    // No file went away for it (or a page new on the server): its file is written.
     if (pending) return { kind: 'pull-unseen' };
     return { kind: 'text', text: s.remoteText ?? '', change: 'pulled' };
   }
 
   // Not on the server (any more).
-  const pushedLive = s.pushed !== undefined && !s.pushed.deleted;
   if (B) {
     if (L) {
       if (conflict) return { kind: 'held', text: L.text, conflict: null, refresh: false, keepBase: true };
@@ -147,5 +171,5 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
     if (conflict) return { kind: 'held', text: L.text, conflict: null, refresh: false, keepBase: false };
     return { kind: 'text', text: L.text, change: 'none' };
   }
-  return pushedLive ? { kind: 'push-delete' } : { kind: 'gone', pushDelete: false };
+  return pushedLive && s.fileGone ? { kind: 'push-delete' } : { kind: 'gone', pushDelete: false };
 }

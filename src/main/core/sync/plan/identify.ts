@@ -6,6 +6,9 @@
  * that was merged or closed, and every node the writer placed that main has not caught up with.
  * A full plan looks at every page instead; both must come to the same plan.
  *
+ * Deletes: a page is deleted here only when a file that stood for it went away (`fileGone`):
+ * the scan saw it vanish, or an earlier cycle did and recorded the delete, not pushed yet.
+ *
  * Identity: a node is the page its key says, except a file whose page exists nowhere any more
  * (the server deleted it and the writer kept the file; or only a change request that is gone
  * had it), which is a new page again; and a new file saying what a new server page says is that
@@ -61,14 +64,20 @@ export function identify(ctx: PlanContext): void {
       if (text !== null) file = { path: node.path, text };
     }
     const isPage = !isNewPageKey(key);
+    const base = isPage ? view.base.page(key) : undefined;
+    const remote = isPage ? view.remote.page(key) : undefined;
     return {
       id: key,
-      base: isPage ? view.base.page(key) : undefined,
+      kind: remote?.kind ?? base?.kind ?? node?.kind ?? 'document',
+      base,
       baseText: isPage ? view.base.text(key) : null,
-      remote: isPage ? view.remote.page(key) : undefined,
+      remote,
       remoteText: isPage ? view.remote.text(key) : null,
       local: file,
       unreadable: unreadable.has(key),
+      // The scan saw its file vanish, or an earlier cycle did: its node keeps no file until the
+      // delete is pushed, and the change request holds it deleted since.
+      fileGone: local.vanished.has(key) || (file === undefined && ((node?.kind === 'document' && node.path === null) || pushedOpen.get(key)?.deleted === true)),
       pushed: pushedOpen.get(key),
       pushedMerged: pushedMerged.get(key),
       conflict: held.get(key),
@@ -80,7 +89,7 @@ export function identify(ctx: PlanContext): void {
   const newFiles: PageSides[] = [];
   for (const key of keys) {
     const s = sidesOf(key);
-    const kind = s.remote?.kind ?? s.base?.kind ?? view.folder.node(key)?.kind ?? 'document';
+    const kind = s.kind;
     const keptAfterServerDelete = s.resolved?.kind === 'deleted-remotely' && !s.remote;
     const onlyInGoneRequest = !isNewPageKey(key) && !s.base && !s.remote && !s.pushed && kind === 'document';
     if (s.local && (keptAfterServerDelete || onlyInGoneRequest)) {
@@ -88,7 +97,7 @@ export function identify(ctx: PlanContext): void {
       ctx.rekeyed.set(key, fresh);
       newFiles.push({ ...sidesOf(fresh), id: fresh, local: s.local });
       // The change request still has the old page: it goes, or merging would bring it back beside the new one.
-      if (s.pushed && !s.pushed.deleted) ctx.sides.set(key, { ...s, local: undefined, conflict: undefined, resolved: undefined });
+      if (s.pushed && !s.pushed.deleted) ctx.sides.set(key, { ...s, local: undefined, fileGone: true, conflict: undefined, resolved: undefined });
       continue;
     }
     ctx.sides.set(key, s);

@@ -14,7 +14,8 @@
  *   ever send a link with children, it gets a folder like a group.)
  * - Computed pages and unknown types are treated as documents.
  * - `<name>` is the page's GitBook name, its slug exactly as Git Sync writes it (else a slug
- *   made from its title, else `page`), unless the volume cannot hold it (names.ts: what the
+ *   made from its title, else `page`; a slug that leaves nothing usable, say `..`, keeps the name
+ *   the page already has), unless the volume cannot hold it (names.ts: what the
  *   volume refuses, Windows' device names and trailing dots where it is Windows, a leading dot,
  *   over 120 UTF-8 bytes). Deep down, names shrink so the relative path stays under 1 KB, but
  *   never below 48 bytes (past that, each extra level adds at most 49 bytes).
@@ -32,7 +33,19 @@
  */
 
 import { pageKind, type PageKind } from '../../content';
-import { byteLength, FolderNames, foldKey, gitbookName, isCandidate, MAX_SEGMENT_BYTES, nameCandidates, type NameRules, PORTABLE_NAMES } from './names';
+import {
+  byteLength,
+  FolderNames,
+  foldKey,
+  gitbookName,
+  holdsNothing,
+  isCandidate,
+  isSafeSegment,
+  MAX_SEGMENT_BYTES,
+  nameCandidates,
+  type NameRules,
+  PORTABLE_NAMES,
+} from './names';
 
 /** The page tree as the API gives it (RevisionPage is assignable to this). */
 export interface LayoutPage {
@@ -224,7 +237,11 @@ export function nameFolder(
     return true;
   };
   const unnamed = () => owners.filter((p) => !names.has(p.id));
-  for (const p of owners) if (previous(p.id) === preferred.get(p.id)) claim(p, preferred.get(p.id)!);
+  for (const p of owners) {
+    const before = previous(p.id);
+    // A slug no file name can carry (`..`) says nothing about the name: the page keeps the one it has.
+    if (before !== null && (before === preferred.get(p.id) || (unusableSlug(p.slug, rules) && isSafeSegment(before)))) claim(p, before);
+  }
   for (const p of unnamed()) claim(p, preferred.get(p.id)!);
   for (const p of unnamed()) {
     const before = previous(p.id);
@@ -234,6 +251,9 @@ export function nameFolder(
   for (const p of children) if (!names.has(p.id)) names.set(p.id, null);
   return names;
 }
+
+/** A slug the server sent that leaves nothing a name can hold (only dots, say). */
+const unusableSlug = (slug: string | null, rules: NameRules): boolean => slug !== null && slug !== '' && holdsNothing(slug, rules);
 
 /** True when `name` is one the layout could give a page asking for `slug` in `dir` (its own, or a clash-avoiding variant). */
 export function isNameFor(name: string, page: { id: string; slug: string | null; title: string }, dir: string, rules: NameRules = PORTABLE_NAMES): boolean {

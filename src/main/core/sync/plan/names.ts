@@ -96,6 +96,11 @@ function holdable(name: string, rules: NameRules, use: NameUse = 'file'): { name
   return { name: n, deviation };
 }
 
+/** True when nothing of `name` is left once what no name can hold is taken out (`..`, say). */
+export function holdsNothing(name: string, rules: NameRules): boolean {
+  return holdable(name, rules).name === '';
+}
+
 /** `<base><suffix><extension>` within budget bytes, holdable under `rules`. */
 function fitName(base: string, suffix: string, budget: number, rules: NameRules, extension = ''): string {
   let room = budget - byteLength(suffix) - byteLength(extension);
