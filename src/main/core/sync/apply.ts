@@ -28,7 +28,7 @@ import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { COLLECT_EVERY, collectGarbage } from './memory';
 import { fetchPageText, forEachBounded } from './remote';
-import { explainFsError, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
+import { explainFsError, RealRoot, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
 import type { SeenFiles } from './scan';
 
 export interface ApplyContext {
@@ -119,6 +119,8 @@ class ApplyRun {
   readonly result: ApplyResult = { written: new Map(), fetched: new Set(), moved: new Map(), deleted: new Map(), copies: [], failed: new Set(), error: null };
   /** Folders written into (each fsynced once, at the end). */
   readonly folders = new Set<string>();
+  /** The space folder's real path, looked up once for all the files written into it. */
+  private readonly root = new RealRoot();
   private fatal = false;
   /** Page files written so far (a large pull collects garbage every COLLECT_EVERY). */
   private writes = 0;
@@ -214,7 +216,7 @@ class ApplyRun {
       }
       try {
         const text = op.text === null ? DELETED_REMOTELY_NOTE : toLocalLinks(op.text, ctx.links.targetsFor(ctx.spaceId, op.path)).text;
-        const written = await writeFileAtomicStat(ctx.spaceDir, op.path, text, { syncDirectory: false });
+        const written = await writeFileAtomicStat(ctx.spaceDir, op.path, text, { syncDirectory: false, root: this.root });
         this.folders.add(dirname(written!.path));
         ctx.ownWrites?.note(ctx.spaceId, op.path, written!.stats);
         result.copies.push(op.path);
@@ -232,7 +234,7 @@ class ApplyRun {
     const { ctx } = this;
     const refs = findReferences(stable); // once, for the links written and the targets recorded
     const local = toLocalLinks(stable, ctx.links.targetsFor(ctx.spaceId, path), refs);
-    const done = await writeFileAtomicStat(ctx.spaceDir, path, local.text, { syncDirectory: false, onlyIfAbsent: how.fresh });
+    const done = await writeFileAtomicStat(ctx.spaceDir, path, local.text, { syncDirectory: false, onlyIfAbsent: how.fresh, root: this.root });
     if (!done) return false;
     this.folders.add(dirname(done.path));
     const st = done.stats;

@@ -66,7 +66,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       io.stderr(`This folder synced with ${remembered} until now; from now on it syncs with ${apiUrl} (given by --api).`);
     const api = await ctx.apiFor(mirror, apiUrl);
     if (!dryRun) mirror.catalog.setMeta(API_URL_META, apiUrl);
-    const ownWrites = new OwnWrites();
+    // What the engine wrote, so continuous sync's watcher does not take it for saves (`--once` has no watcher).
+    const ownWrites = has(args, 'once') ? undefined : new OwnWrites();
     const engine = new SyncEngine({
       api,
       mirror,
