@@ -7,7 +7,6 @@
  * keyframe: reading any version inflates at most twice. A keyframe is kept while any text
  * stored against it is.
  */
-import { createHash } from 'node:crypto';
 import type { statementCache } from './review/statements';
 
 /** node:zlib, loaded when a text is first stored or read (a command that reads no history never loads it). */
@@ -21,7 +20,7 @@ export class HistoryReadError extends Error {
 }
 
 export function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest();
 }
 
 export class HistoryTexts {

@@ -164,7 +164,7 @@ async function recover(c: SpaceCycle): Promise<void> {
 async function see(c: SpaceCycle, hint: ScanHint): Promise<Seen | null> {
   const { mirror } = c.ctx;
   const spaceId = c.space.id;
-  const firstSync = mirror.folder.count(spaceId) === 0;
+  const firstSync = !mirror.folder.hasTree(spaceId);
   const { changeRequest, treeComing } = await askServer(c, firstSync);
   // The folder is scanned while main's tree is on its way (the scan only reads).
   if (treeComing) await new Promise((resolve) => setImmediate(resolve));
