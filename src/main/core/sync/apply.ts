@@ -101,9 +101,12 @@ function isFatal(err: unknown): boolean {
 }
 
 export async function applyFileOps(ctx: ApplyContext, plan: Plan): Promise<ApplyResult> {
-  await mkdir(ctx.spaceDir, { recursive: true }).catch((err) => {
-    throw explainFsError(err, 'create the folder', ctx.spaceDir);
-  });
+  // Nothing to do touches nothing: an idle cycle does not even look at the folder.
+  if (plan.fileOps.length > 0) {
+    await mkdir(ctx.spaceDir, { recursive: true }).catch((err) => {
+      throw explainFsError(err, 'create the folder', ctx.spaceDir);
+    });
+  }
   ctx.mirror.content.clearSpool(ctx.spaceId);
   const run = new ApplyRun(ctx);
   try {

@@ -91,13 +91,27 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     const review = new ReviewService(mirror);
 
     if (has(args, 'once')) {
-      // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
-      const report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
+      // Review (queued actions sent, then change requests and comments refreshed) runs beside the
+      // cycle once the folder is this process's, not after it, when the folder has its spaces
+      // already; the spaces the cycle pushed to are refreshed once more after it (their change
+      // request may be new). A first sync learns its spaces from the cycle: review follows it.
+      let beside: Promise<void> | null = null;
+      let report: CycleReport;
+      try {
+        // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
+        report = await withFolderTurn(dir, 'quire sync --once', io, () => {
+          if (mirror.catalog.selectedSpaces().length > 0) beside = syncReview(review, api, io);
+          return engine.runCycle();
+        });
+      } finally {
+        await beside;
+      }
       for (const line of report.repaired ?? []) io.stderr(line);
       io.stdout(describe(report, dir));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
-      await syncReview(review, api, io);
+      if (beside === null) await syncReview(review, api, io);
+      else if (pushedSpaces(report).length > 0) await refreshReview(review, api, io, pushedSpaces(report));
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
@@ -174,6 +188,16 @@ function sayWhatNeedsYou(report: CycleReport, io: CliIo): void {
  * syncs before going offline has them, and `quire search` finds the comments. A failure here is
  * said, and does not change the sync's exit code.
  */
+/** Change requests and comments of the spaces a cycle pushed to, refreshed (their change request may be new). */
+async function refreshReview(review: ReviewService, api: ApiClient, io: CliIo, spaceIds: string[]): Promise<void> {
+  try {
+    await review.refresh(api, { signal: io.signal, spaceIds, sites: false });
+  } catch (err) {
+    if (io.signal.aborted) throw err;
+    io.stderr(`Review data was not refreshed: ${errorMessage(err)}`);
+  }
+}
+
 async function syncReview(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
   try {
     const { replay, refresh } = await review.sync(api, { signal: io.signal });
