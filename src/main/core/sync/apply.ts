@@ -242,14 +242,16 @@ class ApplyRun {
     this.folders.add(dirname(done.path));
     const st = done.stats;
     ctx.ownWrites?.note(ctx.spaceId, path, st);
+    const textHash = sha256(stable);
     this.result.written.set(key, {
       path,
-      textHash: sha256(stable),
+      textHash,
       links: linkTargets(stable, ctx.spaceId, refs),
       size: st.size,
       mtimeMs: st.mtimeMs,
       ino: String(st.ino),
-      hash: sha256(local.text),
+      // A page without links is written as it is: one hash for both.
+      hash: local.text === stable ? textHash : sha256(local.text),
       linkMap: local.written,
     });
     this.pending.push({ page: { key, path, text: local.text, relinked: how.relinked }, fetched: how.fetched ? stable : null });

@@ -52,10 +52,10 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
 
     for (const row of plan.folder.upsert) {
       if (failed.has(row.key)) continue;
-      const before = mirror.folder.node(spaceId, row.key);
-      const node = folderRow(row, before, applied, scan);
-      mirror.folder.upsert(spaceId, node);
       const written = applied.written.get(row.key);
+      // What the node held before matters only for a file this cycle did not write.
+      const before = written ? undefined : mirror.folder.node(spaceId, row.key);
+      mirror.folder.upsert(spaceId, folderRow(row, before, applied, scan));
       const links = written?.links ?? (typeof row.holds === 'object' ? linkTargets(row.holds.text, spaceId) : null);
       if (links !== null) mirror.folder.setLinks(spaceId, row.key, links);
       else if (row.holds === 'none') mirror.folder.setLinks(spaceId, row.key, []);
