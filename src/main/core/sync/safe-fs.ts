@@ -6,7 +6,7 @@
  * which resolves symbolic links, must stay inside the real root). Paths use `/` or `\`.
  * A symlink swapped in between the check and the write is not guarded against.
  */
-import { closeSync, fstatSync, fsync, lstatSync, open, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, lstatSync, mkdirSync, open, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 
@@ -228,8 +228,9 @@ export async function writeFileAtomicStat(
   const dir = path.dirname(target);
   const temp = path.join(dir, `${TEMP_PREFIX}${++tempCount}`);
   // The small calls are synchronous: each costs several times less without a promise and a
-  // thread-pool hop. Creating folders and the temp file, and the fsync, are not: they may wait
-  // on the disk's journal (for other files' fsyncs), which must not hold up everything else.
+  // thread-pool hop (a folder too: queued behind other files' fsyncs, its file waited longer).
+  // Creating the temp file and the fsync are not: they may wait on the disk's journal (for
+  // other files' fsyncs), which must not hold up everything else.
   let fd: number | undefined;
   let tempCreated = false;
   let stats: Stats;
@@ -237,7 +238,7 @@ export async function writeFileAtomicStat(
     let created: string | undefined;
     if (!statOrUndefined(dir)?.isDirectory()) {
       try {
-        created = await fsp.mkdir(dir, { recursive: true });
+        created = mkdirSync(dir, { recursive: true });
       } catch (err) {
         // mkdir -p says EEXIST when a file sits where a folder should be.
         throw errnoCode(err) === 'EEXIST' ? explainFsError(Object.assign(new Error(String(err)), { code: 'ENOTDIR' }), 'save', relPath) : err;
