@@ -68,13 +68,19 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     if (!dryRun) mirror.catalog.setMeta(API_URL_META, apiUrl);
     // What the engine wrote, so continuous sync's watcher does not take it for saves (`--once` has no watcher).
     const ownWrites = has(args, 'once') ? undefined : new OwnWrites();
+    const printProgress = progressPrinter(io.stderr);
+    /** Told as a cycle pulls pages (it has main's trees by then). */
+    let onPull: (() => void) | null = null;
     const engine = new SyncEngine({
       api,
       mirror,
       root: dir,
       ownWrites,
       spaces: spaceIds.length > 0 ? { ids: spaceIds } : 'all',
-      onProgress: progressPrinter(io.stderr),
+      onProgress: (p) => {
+        printProgress(p);
+        if (p.phase === 'pull') onPull?.();
+      },
       signal: io.signal,
       allowMassDelete: allowDeletes,
       pushGuard,
@@ -92,25 +98,27 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
 
     if (has(args, 'once')) {
       // Review (queued actions sent, then change requests and comments refreshed) runs beside the
-      // cycle once the folder is this process's, not after it, when the folder has its spaces
-      // already; the spaces the cycle pushed to are refreshed once more after it (their change
-      // request may be new). A first sync learns its spaces from the cycle: review follows it.
-      let beside: Promise<void> | null = null;
+      // cycle's pull, not after it: from the moment the cycle starts pulling pages (it holds the
+      // folder, knows its spaces and has main's trees: review does not hold those up). A cycle
+      // that pulls nothing is followed by it. The spaces the cycle pushed to are refreshed once
+      // more after it (their change request may be new).
+      const beside: Promise<void>[] = [];
       let report: CycleReport;
+      onPull = () => {
+        if (beside.length === 0) beside.push(syncReview(review, api, io));
+      };
       try {
         // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
-        report = await withFolderTurn(dir, 'quire sync --once', io, () => {
-          if (mirror.catalog.selectedSpaces().length > 0) beside = syncReview(review, api, io);
-          return engine.runCycle();
-        });
+        report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
       } finally {
-        await beside;
+        onPull = null;
+        await Promise.all(beside);
       }
       for (const line of report.repaired ?? []) io.stderr(line);
       io.stdout(describe(report, dir));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
-      if (beside === null) await syncReview(review, api, io);
+      if (beside.length === 0) await syncReview(review, api, io);
       else if (pushedSpaces(report).length > 0) await refreshReview(review, api, io, pushedSpaces(report));
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
