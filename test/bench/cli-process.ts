@@ -5,8 +5,11 @@
  * long-running `quire sync` is also read while it runs, from /proc (Linux).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FakeApi } from '../fake';
 
@@ -112,10 +115,33 @@ export const median = (xs: readonly number[]): number => {
 
 /** Runs `measure` `times` times and returns the run with the median `by`. */
 export async function medianOf<T>(times: number, by: (t: T) => number, measure: () => Promise<T>): Promise<T> {
+  return (await runsOf(times, by, measure)).median;
+}
+
+/** Runs `measure` `times` times: the run with the median `by`, every run's `by` (their spread), and the runs. */
+export async function runsOf<T>(times: number, by: (t: T) => number, measure: () => Promise<T>): Promise<{ median: T; values: number[]; runs: T[] }> {
   const runs: T[] = [];
   for (let i = 0; i < times; i++) runs.push(await measure());
-  const m = median(runs.map(by));
-  return runs.reduce((best, r) => (Math.abs(by(r) - m) < Math.abs(by(best) - m) ? r : best));
+  const values = runs.map(by);
+  const m = median(values);
+  return { median: runs.reduce((best, r) => (Math.abs(by(r) - m) < Math.abs(by(best) - m) ? r : best)), values, runs };
+}
+
+/** A measure as the median of its runs, with their spread and count: `1.12x (1.08-1.20x, median of 3)`. */
+export function spread(values: readonly number[], format: (v: number) => string): string {
+  if (values.length === 1) return `${format(values[0]!)} (one run)`;
+  const [low, high] = [format(Math.min(...values)), format(Math.max(...values))];
+  // The unit once: `211 ms (187-477 ms, …)`.
+  const unit = /[^\d.,-]*$/.exec(high)![0];
+  const range = low.endsWith(unit) ? `${low.slice(0, low.length - unit.length)}-${high}` : `${low}-${high}`;
+  return `${format(median(values))} (${range}, median of ${values.length})`;
+}
+
+/** The requests the sync cycle itself made, as the CLI's summary line says them (`…, 3 requests`); the review refresh after it is not counted. */
+export function cycleRequests(run: CliRun): number {
+  const said = /(\d+) requests?\.?\s*$/m.exec(run.stdout);
+  if (!said) throw new Error(`no request count in the sync's summary: ${run.stdout.slice(-500)}`);
+  return Number(said[1]);
 }
 
 export const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
@@ -124,11 +150,25 @@ export const megabytes = (mb: number): string => `${mb.toFixed(0)} MB`;
 export const against = (shown: string, ok: boolean): string => `${shown}  ${ok ? 'pass' : 'MISS'}`;
 
 /**
- * The GET requests of a run made again by a bare HTTP client, 8 at a time, doing nothing with
- * the answers but read them: how near the latency floor any client gets against this fake
- * (its own work per request and timer lateness included). Returns the wall time in ms.
+ * The GET requests of a run made again by a bare HTTP client doing the least any client must:
+ * keep-alive, 8 requests in flight, each answer written to a file (one folder, no fsync), nothing
+ * else. How near the latency floor any client gets against this fake (its own work per request
+ * and timer lateness included). Returns the wall time in ms.
  */
 export async function bareReplayMs(fake: FakeApi, log: readonly { method: string; path: string; query: Record<string, string | string[]> }[]): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-bare-'));
+  try {
+    return await bareReplay(fake, log, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function bareReplay(
+  fake: FakeApi,
+  log: readonly { method: string; path: string; query: Record<string, string | string[]> }[],
+  dir: string,
+): Promise<number> {
   const agent = new http.Agent({ keepAlive: true });
   const urls = log
     .filter((r) => r.method === 'GET')
@@ -137,12 +177,13 @@ export async function bareReplayMs(fake: FakeApi, log: readonly { method: string
       for (const [k, v] of Object.entries(r.query)) for (const one of Array.isArray(v) ? v : [v]) url.searchParams.append(k, one);
       return url;
     });
-  const get = (url: URL) =>
+  const get = (url: URL, file: string) =>
     new Promise<void>((resolve, reject) => {
       http
         .get(url, { agent, headers: { authorization: `Bearer ${fake.token}` } }, (res) => {
-          res.resume();
-          res.on('end', resolve);
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => writeFile(file, Buffer.concat(chunks)).then(resolve, reject));
           res.on('error', reject);
         })
         .on('error', reject);
@@ -151,10 +192,35 @@ export async function bareReplayMs(fake: FakeApi, log: readonly { method: string
   const started = performance.now();
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      while (next < urls.length) await get(urls[next++]!);
+      while (next < urls.length) {
+        const i = next++;
+        await get(urls[i]!, join(dir, `${i}.json`));
+      }
     }),
   );
   const ms = performance.now() - started;
   agent.destroy();
   return ms;
+}
+
+export interface PairedRun {
+  /** Quire's initial sync. */
+  run: CliRun;
+  /** The same requests from the bare client, right after. */
+  bareMs: number;
+  /** Quire's time over the bare client's. */
+  ratio: number;
+}
+
+/**
+ * An initial `quire sync --once` into a fresh folder (kept in `dirs`), then the bare client
+ * replaying its requests against the same fake at once: both in the same minute, so a busy
+ * machine slows both.
+ */
+export async function initialAgainstBare(fake: FakeApi, dirs: string[], prefix: string): Promise<PairedRun> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  const run = await runCli(fake, syncOnceArgs(fake, dir));
+  const bareMs = await bareReplayMs(fake, fake.requests.slice());
+  return { run, bareMs, ratio: run.ms / bareMs };
 }

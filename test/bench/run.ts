@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: prints the figures the issues set targets for.
- * Each section runs against the test fake on loopback.
+ * `npm run bench`: prints the figures the issues set targets for, each beside its target with
+ * how it was measured (the median of several runs, with their spread). Each section runs
+ * against the test fake on loopback; wall times are as noisy as the machine is busy.
  */
 import { benchSync } from './sync';
 import { benchPush } from './push';
@@ -19,8 +20,8 @@ import { benchBigSpace } from './big-space';
 type Section = { title: string; run: () => Promise<Record<string, string | number>> };
 
 const sections: Section[] = [
-  { title: 'Start-up (the bundled CLI to its first request)', run: benchStartup },
-  { title: 'Sync (2,000 pages of ~3 KB)', run: benchSync },
+  { title: 'Start-up (the installed command: to its first request; status and search)', run: benchStartup },
+  { title: 'Sync (2,000 pages of ~3 KB: 20 ms latency, a rate limit, 150 ms latency)', run: benchSync },
   { title: 'Sync of many spaces (200 x 10 and 50 x 40 pages of ~3 KB, 20 ms latency)', run: benchManySpaces },
   { title: 'Sync of a 20,000-page space (~3 KB a page, 20 ms latency)', run: benchBigSpace },
   { title: 'Push (local edits into a change request)', run: benchPush },

@@ -1,17 +1,23 @@
 /**
- * Issue 10, item 5: how soon the bundled CLI reaches the API. Spawns `quire sync --once`
- * into an empty folder against the fake and measures from the spawn to the first request
- * the fake receives (both clocks are this machine's wall clock).
+ * Issue 10, item 5, and issue 21, item 2: how soon the installed command does its work. Spawns
+ * `quire sync --once` into an empty folder against the fake and measures from the spawn to the
+ * first request the fake receives (both clocks are this machine's wall clock); and times
+ * `quire status` and `quire search <word>` on a synced 2,000-page folder from process start to
+ * exit, `quire --version` beside them for what Node and the launcher cost alone.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeApi, type FakeApi } from '../fake';
-import { CLI, CLI_NODE_FLAGS } from './cli-process';
-const RUNS = 11;
+import { generateSpace } from '../fake/seed';
+import { against, CLI, CLI_NODE_FLAGS, median, runCli, spread, syncOnceArgs } from './cli-process';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const RUNS = 11;
+const PAGES = 2000;
+const TARGET_MS = 150;
+
+const ms = (v: number) => `${v.toFixed(0)} ms`;
 
 async function toFirstRequest(fake: FakeApi): Promise<number> {
   fake.resetLog();
@@ -33,19 +39,67 @@ async function toFirstRequest(fake: FakeApi): Promise<number> {
   }
 }
 
+/** Wall time of the installed command with `args`, from its spawn to its exit (it must succeed). */
+async function wallMs(args: string[]): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number>((resolve) => child.on('exit', (c) => resolve(c ?? 1)));
+  const elapsed = performance.now() - started;
+  if (code !== 0) throw new Error(`quire ${args.join(' ')} exited ${code}: ${out.slice(-2000)}`);
+  return elapsed;
+}
+
+/** `times` runs of each command, interleaved (a busy moment slows all of them alike). */
+async function interleaved(commands: Record<string, string[]>, times: number): Promise<Record<string, number[]>> {
+  const out: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (let i = 0; i < times; i++) for (const [name, args] of Object.entries(commands)) out[name]!.push(await wallMs(args));
+  return out;
+}
+
+/** `status` and `search` on a synced folder of PAGES pages, `--version` beside them. */
+async function readCommands(): Promise<Record<string, string>> {
+  const fake = await startFakeApi();
+  const dir = mkdtempSync(join(tmpdir(), 'quire-bench-read-'));
+  try {
+    const org = fake.store.addOrg({ title: 'Bench' });
+    const space = generateSpace(fake.store, org.id, { pages: PAGES, bytesPerPage: 3000, seed: 7 });
+    await runCli(fake, syncOnceArgs(fake, dir));
+    // A word of a page in the middle of the space: found, with a snippet, as a person would search.
+    const page = [...fake.store.currentRevision(space.id).pages.values()].filter((p) => p.type === 'document')[PAGES / 2]!;
+    const word = /[a-z]{5,}/.exec(fake.store.pageMarkdown(space.id, page.id) ?? '')?.[0] ?? 'lorem';
+    const commands = { version: ['--version'], status: ['status', '--dir', dir], search: ['search', word, '--dir', dir] };
+    await interleaved(commands, 1); // warm the file cache
+    const times = await interleaved(commands, RUNS);
+    const shown = (name: string) => spread(times[name]!, ms);
+    return {
+      [`status on a synced ${PAGES.toLocaleString('en')}-page folder, process start to exit (target <= ${TARGET_MS} ms)`]: against(
+        shown('status'),
+        median(times.status!) <= TARGET_MS,
+      ),
+      [`search "${word}" on the same folder, process start to exit (target <= ${TARGET_MS} ms)`]: against(shown('search'), median(times.search!) <= TARGET_MS),
+      '--version, process start to exit (Node and the launcher alone)': shown('version'),
+    };
+  } finally {
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchStartup(): Promise<Record<string, string | number>> {
   const fake = await startFakeApi();
+  let first: Record<string, string>;
   try {
     const org = fake.store.addOrg({ title: 'Bench' });
     fake.store.addSpace(org.id, { title: 'Start', pages: [{ title: 'Home', markdown: 'Hello.\n' }] });
     await toFirstRequest(fake); // warm the file cache
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) times.push(await toFirstRequest(fake));
-    return {
-      [`sync --once: process start to first request (median of ${RUNS})`]: `${median(times).toFixed(0)} ms`,
-      'sync --once: fastest / slowest': `${Math.min(...times).toFixed(0)} / ${Math.max(...times).toFixed(0)} ms`,
-    };
+    first = { 'sync --once: process start to first request': spread(times, ms) };
   } finally {
     await fake.close();
   }
+  return { ...first, ...(await readCommands()) };
 }

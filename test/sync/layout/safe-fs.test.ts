@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   explainFsError,
+  RealRoot,
   readFileInside,
   removeFileInside,
   resolveInside,
@@ -122,6 +123,24 @@ describe('writeFileAtomic', () => {
   it('fails clearly when a file is in the way of a folder', async () => {
     await writeFile(join(root, 'a.md'), 'x');
     await expect(writeFileAtomic(root, 'a.md/b.md', 'x')).rejects.toThrow(/file is in the way/);
+  });
+
+  it('with the root looked up once for many writes, still checks each file: a folder turned into a link outside between two writes is refused', async () => {
+    const once = new RealRoot();
+    await writeFileAtomicStat(root, 'guides/one.md', 'one', { root: once });
+    await rm(join(root, 'guides'), { recursive: true });
+    await symlink(outside, join(root, 'guides'));
+    await expect(writeFileAtomicStat(root, 'guides/two.md', 'two', { root: once })).rejects.toThrow(UnsafePathError);
+    expect(await readdir(outside)).toEqual([]);
+  });
+
+  it('with the root looked up once, a root replaced by a link elsewhere is refused (the root is not looked up again)', async () => {
+    const once = new RealRoot();
+    await writeFileAtomicStat(root, 'one.md', 'one', { root: once });
+    await rm(root, { recursive: true });
+    await symlink(outside, root);
+    await expect(writeFileAtomicStat(root, 'two.md', 'two', { root: once })).rejects.toThrow(UnsafePathError);
+    expect(await readdir(outside)).toEqual([]);
   });
 });
 

@@ -7,10 +7,14 @@
  * The limit is per answer, and a client reads several at once: past 1 MiB, answers grow one
  * at a time (LargeAnswers), the others paused until it is done. Eight bombs at once then cost
  * one limit, not eight.
+ *
+ * An answer is held once: copied as it arrives into one buffer of its announced length (a
+ * revision of 20,000 pages is ~15 MB; chunks and then their concatenation would be twice that),
+ * and nothing of it stays with the connection once it is read (a kept-alive socket may sit idle
+ * for the rest of the cycle, holding its last answer's listeners).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /** The body went past `limitBytes`; the transport turns this into an AnswerTooLargeError naming the request. */
 export class OverLimit extends Error {
@@ -63,7 +67,7 @@ export interface BodyLimit {
 export function readLimited(res: IncomingMessage, { maxBytes, large }: BodyLimit): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
-    const chunks: Buffer[] = [];
+    const body = new BodyBytes(encoding === '' || encoding === 'identity' ? Number(res.headers['content-length']) : Number.NaN, maxBytes);
     const self = {};
     let decodedBytes = 0;
     let wireBytes = 0;
@@ -80,7 +84,7 @@ export function readLimited(res: IncomingMessage, { maxBytes, large }: BodyLimit
     };
     const fail = (err: Error): void => {
       if (!settle()) return;
-      chunks.length = 0;
+      body.drop();
       decoder?.destroy();
       res.destroy();
       reject(err);
@@ -92,7 +96,7 @@ export function readLimited(res: IncomingMessage, { maxBytes, large }: BodyLimit
         fail(new OverLimit(maxBytes, decoder ? encoding : undefined));
         return;
       }
-      chunks.push(chunk);
+      body.add(chunk);
       if (waiting || decodedBytes <= LARGE_ANSWER_BYTES) return;
       const turn = large.turn(self);
       if (!turn) return;
@@ -107,7 +111,7 @@ export function readLimited(res: IncomingMessage, { maxBytes, large }: BodyLimit
       });
     };
     const finish = (): void => {
-      if (settle()) resolve(Buffer.concat(chunks, decodedBytes));
+      if (settle()) resolve(body.take());
     };
 
     // An announced length over the limit is refused before a byte of the body is read.
@@ -145,6 +149,44 @@ export function readLimited(res: IncomingMessage, { maxBytes, large }: BodyLimit
   });
 }
 
+/**
+ * An answer's bytes as they arrive: copied into one buffer of the announced length when the
+ * length is known (and within the limit), else kept as chunks and joined once at the end.
+ */
+class BodyBytes {
+  private whole: Buffer | null;
+  private filled = 0;
+  private chunks: Buffer[] = [];
+
+  constructor(announced: number, maxBytes: number) {
+    this.whole = Number.isSafeInteger(announced) && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : null;
+  }
+
+  add(chunk: Buffer): void {
+    if (this.whole !== null && this.filled + chunk.length <= this.whole.length) {
+      chunk.copy(this.whole, this.filled);
+      this.filled += chunk.length;
+      return;
+    }
+    // More than announced (the connection ends it as cut short, or a server that miscounted): keep it all.
+    if (this.whole !== null) this.chunks.push(this.whole.subarray(0, this.filled));
+    this.whole = null;
+    this.chunks.push(chunk);
+  }
+
+  /** The bytes read, once; nothing is held after. */
+  take(): Buffer {
+    const bytes = this.whole !== null ? this.whole.subarray(0, this.filled) : Buffer.concat(this.chunks);
+    this.drop();
+    return bytes;
+  }
+
+  drop(): void {
+    this.whole = null;
+    this.chunks = [];
+  }
+}
+
 /** The body of a fetch Response (which decodes it itself), read with the same limit. */
 export async function readFetchLimited(response: Response, { maxBytes, large }: BodyLimit): Promise<Uint8Array<ArrayBuffer>> {
   if (Number(response.headers.get('content-length')) > maxBytes) {
@@ -179,7 +221,10 @@ export async function readFetchLimited(response: Response, { maxBytes, large }: 
   return body;
 }
 
-/** A streaming decoder for the encodings the client asks for (`accept-encoding: gzip, deflate, br`); none for identity. */
+/**
+ * A streaming decoder for the encodings the client asks for (`accept-encoding: gzip, deflate, br`);
+ * none for identity. node:zlib loads with the first encoded answer.
+ */
 function decoderFor(encoding: string): Transform | undefined {
   switch (encoding) {
     case '':
@@ -187,11 +232,11 @@ function decoderFor(encoding: string): Transform | undefined {
       return undefined;
     case 'gzip':
     case 'x-gzip':
-      return createGunzip();
+      return process.getBuiltinModule('node:zlib').createGunzip();
     case 'deflate':
-      return createInflate();
+      return process.getBuiltinModule('node:zlib').createInflate();
     case 'br':
-      return createBrotliDecompress();
+      return process.getBuiltinModule('node:zlib').createBrotliDecompress();
     default:
       throw new Error(`the answer is encoded as "${encoding}", which Quire cannot read`);
   }

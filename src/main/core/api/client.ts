@@ -1,4 +1,4 @@
-import { GitBookAPI } from '@gitbook/api';
+import type { GitBookAPI } from '@gitbook/api';
 import { AnswerTooLargeError, ApiError, CancelledError, NetworkError, PagingError, UnexpectedResponseError, type RequestDescription } from './errors';
 import type { ApiEvent, ApiStats } from './events';
 import { LargeAnswers } from './answer-body';
@@ -83,7 +83,9 @@ const DEFAULT_LIMITS = {
  *   for await (const space of client.paginate((api, q, p) => api.orgs.listSpacesInOrganizationById(id, q, p))) ...
  */
 export class ApiClient {
-  readonly gitbook: GitBookAPI;
+  /** The official client, loaded with the first call (a command that makes none does not load it). */
+  #gitbook: Promise<GitBookAPI> | undefined;
+  readonly #endpoint: string;
   readonly #token: string;
   readonly #apiBase: URL;
   readonly #signal: AbortSignal | undefined;
@@ -103,6 +105,7 @@ export class ApiClient {
         // A failing listener must not fail requests.
       }
     };
+    this.#endpoint = endpoint;
     this.#token = options.token;
     rememberSecret(options.token);
     this.#apiBase = new URL(`${endpoint}/v1`);
@@ -131,12 +134,14 @@ export class ApiClient {
       emit,
       counters: this.#counters,
     });
-    // The official client adds `Authorization: Bearer <token>` itself and hands the request to our fetch.
-    this.gitbook = new GitBookAPI({
-      endpoint,
-      authToken: options.token,
-      serviceBinding: { fetch: createPacedFetch(this.#transport) },
-    });
+  }
+
+  /** The official client; it adds `Authorization: Bearer <token>` itself and hands each request to our fetch. */
+  #official(): Promise<GitBookAPI> {
+    this.#gitbook ??= import('@gitbook/api').then(
+      ({ GitBookAPI }) => new GitBookAPI({ endpoint: this.#endpoint, authToken: this.#token, serviceBinding: { fetch: createPacedFetch(this.#transport) } }),
+    );
+    return this.#gitbook;
   }
 
   get stats(): ApiStats {
@@ -196,7 +201,7 @@ export class ApiClient {
   async #answer<T>(fn: Operation<T>, options?: CallOptions): Promise<{ data: T; where: RequestDescription | undefined }> {
     const link = linkSignals(this.#signal, fanOut(options?.signal));
     try {
-      const response = await fn(this.gitbook, { signal: link.signal });
+      const response = await fn(await this.#official(), { signal: link.signal });
       return { data: response.data, where: answeredRequest(response) };
     } catch (error) {
       throw normalizeError(error, link.signal);

@@ -30,9 +30,18 @@ export function answeredRequest(answer: object): RequestDescription | undefined 
 /**
  * The answer as the official client reads it (ok, status, json/text/arrayBuffer/blob): a plain
  * object over the bytes already read, not a Response (whose web stream costs more than the rest).
+ * As a Response's, its body is read once: the bytes are let go as they are read, so a large
+ * answer is not held beside its text and what was parsed from it.
  */
 function toResponse(result: HttpResult): Response {
-  const { status, statusText, headers, body, where } = result;
+  const { status, statusText, headers, where } = result;
+  let unread: Uint8Array<ArrayBuffer> | null = result.body;
+  const body = (): Uint8Array<ArrayBuffer> => {
+    if (unread === null) throw new TypeError(`${where.method} ${where.path}: the answer's body was read already`);
+    const bytes = unread;
+    unread = null;
+    return bytes;
+  };
   const response = {
     [ANSWERS]: where,
     ok: status >= 200 && status < 300,
@@ -41,15 +50,19 @@ function toResponse(result: HttpResult): Response {
     headers,
     redirected: false,
     url: '',
-    text: async (): Promise<string> => new TextDecoder().decode(body),
-    arrayBuffer: async (): Promise<ArrayBuffer> => body.slice().buffer,
-    blob: async (): Promise<Blob> => new Blob([body]),
+    get bodyUsed(): boolean {
+      return unread === null;
+    },
+    text: async (): Promise<string> => new TextDecoder().decode(body()),
+    arrayBuffer: async (): Promise<ArrayBuffer> => body().slice().buffer,
+    blob: async (): Promise<Blob> => new Blob([body()]),
     // The official client parses with response.json(): a malformed body is an ApiError that names the request,
     // and an answer of the wrong shape says which field, before any of the core reads it.
     json: async (): Promise<unknown> => {
+      const text = new TextDecoder().decode(body());
       let parsed: unknown;
       try {
-        parsed = JSON.parse(new TextDecoder().decode(body));
+        parsed = JSON.parse(text);
       } catch {
         throw new ApiError(
           { ...where, status, statusText },

@@ -12,8 +12,7 @@
  * (answer-body.ts).
  * A body it cannot send as bytes (FormData, Blob, a stream) goes through fetch instead.
  */
-import http from 'node:http';
-import https from 'node:https';
+import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { type BodyLimit, OverLimit, readFetchLimited, readLimited } from './answer-body';
 
 export interface ExchangeRequest {
@@ -40,7 +39,24 @@ export interface ExchangeAnswer {
 export type HttpExchange = (url: string, request: ExchangeRequest) => Promise<ExchangeAnswer>;
 
 const MAX_REDIRECTS = 5;
-const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+
+type Send = (url: URL, options: RequestOptions, answered: (res: IncomingMessage) => void) => ClientRequest;
+
+/**
+ * node:http and node:https with their keep-alive agents, loaded with the first request: a
+ * command that sends none (status, search) does not load them.
+ */
+const senders: Partial<Record<'http:' | 'https:', { send: Send; agent: Agent }>> = {};
+
+function senderFor(protocol: 'http:' | 'https:'): { send: Send; agent: Agent } {
+  let sender = senders[protocol];
+  if (!sender) {
+    const builtin = protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+    sender = { send: builtin.request, agent: new builtin.Agent({ keepAlive: true }) };
+    senders[protocol] = sender;
+  }
+  return sender;
+}
 
 /** An exchange through a fetch (the global one, or one a test gives). */
 export function exchangeThroughFetch(fetchImpl: typeof fetch): HttpExchange {
@@ -85,12 +101,11 @@ function exchangeOnce(
   body: Uint8Array | null,
   { signal, limit }: ExchangeRequest,
 ): Promise<ExchangeAnswer> {
-  const protocol = url.protocol === 'https:' ? 'https:' : 'http:';
-  const send = protocol === 'https:' ? https.request : http.request;
+  const { send, agent } = senderFor(url.protocol === 'https:' ? 'https:' : 'http:');
   const sendHeaders: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...headers };
   if (body !== null) sendHeaders['content-length'] = String(body.byteLength);
   return new Promise((resolve, reject) => {
-    const req = send(url, { method, headers: sendHeaders, agent: agents[protocol], signal }, (res) => {
+    const req = send(url, { method, headers: sendHeaders, agent, signal }, (res) => {
       readLimited(res, limit).then(
         (decoded) =>
           resolve({

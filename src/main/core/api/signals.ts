@@ -7,10 +7,16 @@ export interface LinkedSignal {
   dispose(): void;
 }
 
-/** A signal that aborts as soon as any source does. */
+/**
+ * A signal that aborts as soon as any source does (never, without one). One source, or the
+ * same one given twice (a call's signal is often the client's own), is that source itself: a
+ * request passes through layers that each link what they were given, and every controller
+ * and listener they build is paid on each of thousands of requests.
+ */
 export function linkSignals(...sources: (AbortSignal | null | undefined)[]): LinkedSignal {
+  const live = [...new Set(sources.filter((s): s is AbortSignal => s != null))];
+  if (live.length === 1) return { signal: live[0]!, dispose: () => undefined };
   const controller = new AbortController();
-  const live = sources.filter((s): s is AbortSignal => s != null);
   const abort = (): void => controller.abort();
   for (const source of live) {
     if (source.aborted) {

@@ -156,18 +156,29 @@ export class Transport {
   }
 
   private async exchange({ url, method, request, where, budgeted }: Target, signal: AbortSignal, timeoutMs: number): Promise<Outcome> {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), timeoutMs);
+    // One controller for the three ways an attempt ends early (cancelled, timed out, the server
+    // found unusable): a timeout controller of its own, linked with the others, cost a second one
+    // on every request.
     const stopped = this.o.verdict.signal;
-    const link = linkSignals(signal, timeout.signal, stopped);
+    const attempt = new AbortController();
+    const abort = (): void => attempt.abort();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      abort();
+    }, timeoutMs);
+    for (const source of [signal, stopped]) {
+      if (source.aborted) abort();
+      else source.addEventListener('abort', abort, { once: true });
+    }
     const maxBytes = request.download ? this.o.maxDownloadBytes : this.o.maxAnswerBytes;
     try {
       const limit = { maxBytes, large: this.o.largeAnswers };
-      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: link.signal, limit });
+      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: attempt.signal, limit });
       return { kind: 'response', ...answer };
     } catch (error) {
       if (signal.aborted) throw new CancelledError();
-      if (timeout.signal.aborted) return { kind: 'timeout', afterMs: timeoutMs };
+      if (timedOut) return { kind: 'timeout', afterMs: timeoutMs };
       if (stopped.aborted) throw this.o.verdict.stopped(where, !isIdempotent(method));
       if (error instanceof OverLimit) {
         const tooLarge = new AnswerTooLargeError(where, {
@@ -183,7 +194,8 @@ export class Transport {
       throw error;
     } finally {
       clearTimeout(timer);
-      link.dispose();
+      signal.removeEventListener('abort', abort);
+      stopped.removeEventListener('abort', abort);
     }
   }
 

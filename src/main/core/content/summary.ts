@@ -64,8 +64,12 @@ function escapeTitle(title: string): string {
   return flat.replace(/^(\d+)([.)])/, '$1\\$2').replace(/^([-+])(?=\s|$)/, '\\$1');
 }
 
+/** What a path of only these characters needs: nothing (nearly every path; a large tree has tens of thousands). */
+const PLAIN_PATH = /^[A-Za-z0-9\-._~/]*$/;
+
 /** Percent-encodes what a Markdown link destination or URL cannot hold as is; keeps readable letters. */
 function encodeSummaryPath(path: string): string {
+  if (PLAIN_PATH.test(path)) return path;
   let out = '';
   for (const ch of path) {
     const keep = /^[A-Za-z0-9\-._~/]$/.test(ch) || (ch.codePointAt(0)! > 0x7f && !/[\p{Z}\p{C}]/u.test(ch));

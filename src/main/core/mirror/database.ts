@@ -79,10 +79,19 @@ function inMemory(image: Buffer | null, migrations: Migration[]): Db {
   return db;
 }
 
+/**
+ * SQLite's page cache, per connection and database, in KiB. better-sqlite3 sets 16 MB, which a
+ * large pull fills (its transactions touch every page row) and keeps; the operating system
+ * caches the file anyway, so a read the cache misses costs a system call, not a disk read.
+ */
+const PAGE_CACHE_KIB = 4096;
+
 /** Per-connection settings (the journal mode is the file's own). */
 function configure(db: Db): void {
   db.pragma('foreign_keys = ON');
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  db.pragma(`temp.cache_size = -${PAGE_CACHE_KIB}`); // the sync's spool (content.ts) is a temporary table
 }
 
 /** Applies every migration newer than the database, each in its own transaction. */

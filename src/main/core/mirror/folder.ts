@@ -114,9 +114,15 @@ export class FolderStore {
     return r?.key;
   }
 
-  /** Nodes of files not yet pages (`new:<path>` keys), with where their file is. */
+  /**
+   * Nodes of files not yet pages (`new:<path>` keys), with where their file is. A range of the
+   * key (`;` follows `:`), which the primary key answers; a LIKE (case-insensitive) read every node.
+   */
   newNodes(spaceId: string): { key: string; path: string | null }[] {
-    return this.sql(`SELECT key, path FROM folder_nodes WHERE space_id = ? AND key LIKE 'new:%'`).all(spaceId) as { key: string; path: string | null }[];
+    return this.sql(`SELECT key, path FROM folder_nodes WHERE space_id = ? AND key >= 'new:' AND key < 'new;'`).all(spaceId) as {
+      key: string;
+      path: string | null;
+    }[];
   }
 
   pending(spaceId: string): string[] {
@@ -125,6 +131,11 @@ export class FolderStore {
 
   keys(spaceId: string): string[] {
     return (this.sql(`SELECT key FROM folder_nodes WHERE space_id = ?`).all(spaceId) as { key: string }[]).map((r) => r.key);
+  }
+
+  /** Whether the space has a tree recorded at all (one row looked at, not counted). */
+  hasTree(spaceId: string): boolean {
+    return this.sql(`SELECT 1 FROM folder_nodes WHERE space_id = ? LIMIT 1`).get(spaceId) !== undefined;
   }
 
   count(spaceId: string): number {

@@ -7,9 +7,10 @@
  * keyframe: reading any version inflates at most twice. A keyframe is kept while any text
  * stored against it is.
  */
-import { createHash } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { statementCache } from './review/statements';
+
+/** node:zlib, loaded when a text is first stored or read (a command that reads no history never loads it). */
+const zlib = () => process.getBuiltinModule('node:zlib');
 
 /** A delta this small against the text is kept without trying a whole deflate. */
 const SURELY_SMALL = 1 / 8;
@@ -19,7 +20,7 @@ export class HistoryReadError extends Error {
 }
 
 export function sha256(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest();
 }
 
 export class HistoryTexts {
@@ -34,16 +35,16 @@ export class HistoryTexts {
     let base: number | null = null;
     if (keyframe !== null) {
       const dictionary = Buffer.from(this.text(keyframe), 'utf8');
-      const delta = deflateRawSync(bytes, { dictionary });
+      const delta = zlib().deflateRawSync(bytes, { dictionary });
       if (delta.length < bytes.length * SURELY_SMALL) {
         data = delta;
         base = keyframe;
       } else {
-        const whole = deflateRawSync(bytes);
+        const whole = zlib().deflateRawSync(bytes);
         [data, base] = delta.length * 2 < whole.length ? [delta, keyframe] : [whole, null];
       }
     }
-    data ??= deflateRawSync(bytes);
+    data ??= zlib().deflateRawSync(bytes);
     const info = this.sql(`INSERT INTO history_blobs (hash, size, base, data) VALUES (?, ?, ?, ?)`).run(hash, bytes.length, base, data);
     return Number(info.lastInsertRowid);
   }
@@ -52,7 +53,8 @@ export class HistoryTexts {
     const row = this.sql(`SELECT base, data FROM history_blobs WHERE id = ?`).get(id) as { base: number | null; data: Buffer } | undefined;
     if (!row) throw new HistoryReadError(`A page version (text ${id}) is missing from the mirror's history.`);
     try {
-      const bytes = row.base !== null ? inflateRawSync(row.data, { dictionary: Buffer.from(this.text(row.base), 'utf8') }) : inflateRawSync(row.data);
+      const bytes =
+        row.base !== null ? zlib().inflateRawSync(row.data, { dictionary: Buffer.from(this.text(row.base), 'utf8') }) : zlib().inflateRawSync(row.data);
       return bytes.toString('utf8');
     } catch (err) {
       if (err instanceof HistoryReadError) throw err;

@@ -28,7 +28,7 @@ import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { COLLECT_EVERY, collectGarbage } from './memory';
 import { fetchPageText, forEachBounded, knownText } from './remote';
-import { explainFsError, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
+import { explainFsError, RealRoot, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
 import type { SeenFiles } from './scan';
 
 export interface ApplyContext {
@@ -101,9 +101,12 @@ function isFatal(err: unknown): boolean {
 }
 
 export async function applyFileOps(ctx: ApplyContext, plan: Plan): Promise<ApplyResult> {
-  await mkdir(ctx.spaceDir, { recursive: true }).catch((err) => {
-    throw explainFsError(err, 'create the folder', ctx.spaceDir);
-  });
+  // Nothing to do touches nothing: an idle cycle does not even look at the folder.
+  if (plan.fileOps.length > 0) {
+    await mkdir(ctx.spaceDir, { recursive: true }).catch((err) => {
+      throw explainFsError(err, 'create the folder', ctx.spaceDir);
+    });
+  }
   ctx.mirror.content.clearSpool(ctx.spaceId);
   const run = new ApplyRun(ctx);
   try {
@@ -119,6 +122,8 @@ class ApplyRun {
   readonly result: ApplyResult = { written: new Map(), fetched: new Set(), moved: new Map(), deleted: new Map(), copies: [], failed: new Set(), error: null };
   /** Folders written into (each fsynced once, at the end). */
   readonly folders = new Set<string>();
+  /** The space folder's real path, looked up once for all the files written into it. */
+  private readonly root = new RealRoot();
   private fatal = false;
   /** Page files written so far (a large pull collects garbage every COLLECT_EVERY). */
   private writes = 0;
@@ -216,7 +221,7 @@ class ApplyRun {
       }
       try {
         const text = op.text === null ? DELETED_REMOTELY_NOTE : toLocalLinks(op.text, ctx.links.targetsFor(ctx.spaceId, op.path)).text;
-        const written = await writeFileAtomicStat(ctx.spaceDir, op.path, text, { syncDirectory: false });
+        const written = await writeFileAtomicStat(ctx.spaceDir, op.path, text, { syncDirectory: false, root: this.root });
         this.folders.add(dirname(written!.path));
         ctx.ownWrites?.note(ctx.spaceId, op.path, written!.stats);
         result.copies.push(op.path);
@@ -242,20 +247,23 @@ class ApplyRun {
     const done = await writeFileAtomicStat(ctx.spaceDir, path, local.text, {
       syncDirectory: false,
       onlyIfAbsent: how.fresh,
+      root: this.root,
       ...(how.ifHolds !== undefined ? { ifHolds: how.ifHolds } : {}),
     });
     if (!done) return false;
     this.folders.add(dirname(done.path));
     const st = done.stats;
     ctx.ownWrites?.note(ctx.spaceId, path, st);
+    const textHash = sha256(stable);
     this.result.written.set(key, {
       path,
-      textHash: sha256(stable),
+      textHash,
       links: linkTargets(stable, ctx.spaceId, refs),
       size: st.size,
       mtimeMs: st.mtimeMs,
       ino: String(st.ino),
-      hash: sha256(local.text),
+      // A page without links is written as it is: one hash for both.
+      hash: local.text === stable ? textHash : sha256(local.text),
       linkMap: local.written,
     });
     this.pending.push({ page: { key, path, text: local.text, relinked: how.relinked }, fetched: how.fetched ? stable : null });

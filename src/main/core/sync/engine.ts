@@ -26,6 +26,13 @@ import type { ScanHint } from './scan';
 import { chooseSpaceFolder } from './space-folders';
 import { syncSpace, type Touched } from './space-sync';
 
+/**
+ * History's retention is enforced a bounded step (a few hundred pages) at a time after a cycle,
+ * at most this often: versions age by the day, not by the cycle, and an idle continuous sync
+ * cycles every few seconds. (A page just recorded is pruned as it is recorded.)
+ */
+const PRUNE_EVERY_MS = 10 * 60_000;
+
 /** Which spaces a cycle syncs: listed ids, every reachable space, or the user's selection in the mirror. */
 export type SpaceChoice = { ids: string[] } | 'all' | 'selected';
 
@@ -68,6 +75,7 @@ export interface CycleRequest {
 export class SyncEngine {
   /** What the folder's volume holds, asked once per engine (continuous sync runs many cycles). */
   private names: NameRules | null = null;
+  private prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: SyncEngineOptions) {}
 
@@ -193,7 +201,10 @@ export class SyncEngine {
       await relinkAcrossSpaces(mirror, this.options.root, links, touched);
       // Search over spaces synced before it existed (once each); history kept within its limits.
       await indexNewSpaces(mirror, this.options.root);
-      mirror.history.prune();
+      if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+        mirror.history.prune();
+        this.prunedAt = Date.now();
+      }
     }
     onProgress?.({ phase: 'done', done: targets.length, total: targets.length });
     if (firstError !== null) throw firstError;

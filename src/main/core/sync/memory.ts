@@ -5,8 +5,6 @@
  * COLLECT_EVERY files written, so the process stays near what it really holds; a full
  * collection of such a heap takes tens of milliseconds, against minutes of pulling.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 
 /** Pages (or file operations) from which a pull counts as large. */
 export const LARGE_PULL = 5000;
@@ -20,8 +18,8 @@ export function collectGarbage(): void {
   if (collect === undefined) {
     try {
       // The flag exposes `gc` to contexts created from now on; the sync's own context is left as it is.
-      setFlagsFromString('--expose-gc');
-      collect = runInNewContext('gc') as () => void;
+      process.getBuiltinModule('node:v8').setFlagsFromString('--expose-gc');
+      collect = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
     } catch {
       collect = null;
     }

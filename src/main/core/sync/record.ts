@@ -6,6 +6,7 @@
  * A key whose file operations failed keeps its old records, so a failed write never makes an
  * old file look like a local edit, and a write that did not happen is planned again.
  */
+import type { FolderNode } from '../content';
 import type { FolderNodeRow, LogActivity, Mirror } from '../mirror';
 import { describeActivity } from './activity';
 import type { ApplyResult, WrittenFile } from './apply';
@@ -54,10 +55,10 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
 
     for (const row of plan.folder.upsert) {
       if (failed.has(row.key)) continue;
-      const before = mirror.folder.node(spaceId, row.key);
-      const node = folderRow(row, before, applied, scan);
-      mirror.folder.upsert(spaceId, node);
       const written = applied.written.get(row.key);
+      // What the node held before matters only for a file this cycle did not write.
+      const before = written ? undefined : mirror.folder.node(spaceId, row.key);
+      mirror.folder.upsert(spaceId, folderRow(row, before, applied, scan));
       const links = written?.links ?? (typeof row.holds === 'object' ? linkTargets(row.holds.text, spaceId) : null);
       if (links !== null) mirror.folder.setLinks(spaceId, row.key, links);
       else if (row.holds === 'none') mirror.folder.setLinks(spaceId, row.key, []);
@@ -69,7 +70,7 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
     for (const [key, written] of applied.written) {
       const before = upserted.has(key) || failed.has(key) ? undefined : mirror.folder.node(spaceId, key);
       if (!before) continue;
-      mirror.folder.upsert(spaceId, { ...before, ...fileFields(written) });
+      mirror.folder.upsert(spaceId, stored(before, fileFields(written), written.path));
     }
 
     for (const c of plan.conflicts.resolve) {
@@ -107,31 +108,50 @@ function toBaseRow(row: BaseRow): import('../mirror').BaseRow {
   };
 }
 
+type FileFields = Pick<FolderNodeRow, 'textHash' | 'size' | 'mtimeMs' | 'ino' | 'fileHash' | 'linkMap'>;
+
 /** A node's record of the file this cycle wrote for it. */
-function fileFields(written: WrittenFile): Pick<FolderNodeRow, 'path' | 'textHash' | 'size' | 'mtimeMs' | 'ino' | 'fileHash' | 'linkMap'> {
-  return {
-    path: written.path,
-    textHash: written.textHash,
-    size: written.size,
-    mtimeMs: written.mtimeMs,
-    ino: written.ino,
-    fileHash: written.hash,
-    linkMap: written.linkMap,
-  };
+function fileFields(written: WrittenFile): FileFields {
+  return { textHash: written.textHash, size: written.size, mtimeMs: written.mtimeMs, ino: written.ino, fileHash: written.hash, linkMap: written.linkMap };
 }
 
 /** The stored node: the plan's row, with what its file holds and was when last seen. */
 function folderRow(row: FolderRow, before: FolderNodeRow | undefined, applied: ApplyResult, scan: ScanResult): FolderNodeRow {
-  const { holds, ...node } = row;
+  const { holds } = row;
   const written = applied.written.get(row.key);
-  if (written) {
-    return { ...node, ...fileFields(written) };
-  }
-  if (holds === 'none') return { ...node, textHash: null, size: null, mtimeMs: null, ino: null, fileHash: null, linkMap: null };
-  const seen = node.path !== null ? scan.seen.get(node.path) : undefined;
+  if (written) return stored(row, fileFields(written), written.path);
+  if (holds === 'none') return stored(row, { textHash: null, size: null, mtimeMs: null, ino: null, fileHash: null, linkMap: null });
+  const seen = row.path !== null ? scan.seen.get(row.path) : undefined;
   const file = seen
     ? { size: seen.size, mtimeMs: seen.mtimeMs, ino: seen.ino, fileHash: seen.hash }
     : { size: before?.size ?? null, mtimeMs: before?.mtimeMs ?? null, ino: before?.ino ?? null, fileHash: before?.fileHash ?? null };
   const textHash = typeof holds === 'object' ? sha256(holds.text) : (before?.textHash ?? null);
-  return { ...node, textHash, ...file, linkMap: before?.linkMap ?? null };
+  return stored(row, { textHash, ...file, linkMap: before?.linkMap ?? null });
+}
+
+/**
+ * A node as stored, field by field: a rest pattern (`{ holds, ...node }`) and two spreads
+ * allocated about 2 KB a row on the way, tens of MB of garbage in the one transaction that
+ * records a large pull.
+ */
+function stored(node: FolderNode, file: FileFields, path = node.path): FolderNodeRow {
+  return {
+    key: node.key,
+    kind: node.kind,
+    parentKey: node.parentKey,
+    position: node.position,
+    title: node.title,
+    name: node.name,
+    path,
+    folder: node.folder,
+    href: node.href,
+    placedLocally: node.placedLocally,
+    pending: node.pending,
+    textHash: file.textHash,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    ino: file.ino,
+    fileHash: file.fileHash,
+    linkMap: file.linkMap,
+  };
 }

@@ -7,7 +7,6 @@
  * run finds the change request the user opened with that subject since then, instead of
  * creating a second one.
  */
-import { randomBytes } from 'node:crypto';
 import type { ChangeRequest, ChangeRequestStatus, User } from '@gitbook/api';
 import { type ApiClient, ApiError, NetworkError } from '../api';
 import type { Mirror } from '../mirror';
@@ -137,7 +136,7 @@ export async function ensureChangeRequest(ctx: PushContext, ops: readonly PushOp
   }
   // A subject the user gave (`quire cr new --subject`) is the one; otherwise it says what the push holds.
   const subject = row?.subjectByUser ? row.subject : changeRequestSubject(subjectItemsOf(ops));
-  const marker = randomBytes(4).toString('hex');
+  const marker = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
   ctx.store.beginCreate(ctx.spaceId, marker, subject, nowIso(ctx));
   let cr: ChangeRequest;
   try {

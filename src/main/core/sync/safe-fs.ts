@@ -6,7 +6,6 @@
  * which resolves symbolic links, must stay inside the real root). Paths use `/` or `\`.
  * A symlink swapped in between the check and the write is not guarded against.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
   fstatSync,
@@ -24,6 +23,7 @@ import {
 } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { sha256 } from './hash';
 
 export class UnsafePathError extends Error {
   override name = 'UnsafePathError';
@@ -156,13 +156,21 @@ function lexicalSegments(relPath: string): string[] {
  * root, lexically or through a symbolic link already on disk. Root need not exist yet.
  */
 export function resolveInside(root: string, relPath: string): string {
+  return checkedInside(root, relPath);
+}
+
+/**
+ * resolveInside, with the root's real path as `rootOnce` last found it: a writer of many files
+ * into one root (a pull) looks the root up once, each file's own path every time.
+ */
+function checkedInside(root: string, relPath: string, rootOnce?: RealRoot): string {
   const segments = lexicalSegments(relPath);
   const absRoot = path.resolve(root);
   const target = path.join(absRoot, ...segments);
   if (!isInsideOrSame(absRoot, target) || target === absRoot) {
     throw new UnsafePathError(relPath, 'the path leaves the space folder');
   }
-  const realRoot = realpathOfDeepestExisting(absRoot, relPath);
+  const realRoot = rootOnce?.of(absRoot, relPath) ?? realpathOfDeepestExisting(absRoot, relPath);
   const realTarget = realpathOfDeepestExisting(target, relPath);
   if (!isInsideOrSame(realRoot, realTarget) || realTarget === realRoot) {
     throw new UnsafePathError(relPath, 'a symbolic link on disk leads outside the space folder; replace that link with a real folder or file');
@@ -186,7 +194,29 @@ async function syncDirectory(dir: string): Promise<void> {
 export interface AtomicWriteOptions {
   /** False: the caller fsyncs the folder (once for many writes: `syncDirectories`). Default true. */
   syncDirectory?: boolean;
+  /** The root's real path, looked up once for many writes into it (`new RealRoot()` per batch of writes). */
+  root?: RealRoot;
 }
+
+/**
+ * The real path of a root folder, looked up on first use and kept: many writes into one root
+ * (the files of a pull) check each file's own path against it, not the root again each time.
+ * Kept only once the root exists (before, each use looks again).
+ */
+export class RealRoot {
+  private known: { abs: string; real: string } | null = null;
+
+  of(absRoot: string, relPath: string): string {
+    if (this.known?.abs === absRoot) return this.known.real;
+    const real = realpathOfDeepestExisting(absRoot, relPath);
+    if (lstatOrUndefined(absRoot)?.isDirectory()) this.known = { abs: absRoot, real };
+    return real;
+  }
+}
+
+/** Temp files are named by this process and a count: unique without a random number each. */
+const TEMP_PREFIX = `.quire-tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}-`;
+let tempCount = 0;
 
 /**
  * Writes `data` to `relPath` inside `root` so that readers see either the old file or
@@ -212,12 +242,13 @@ export async function writeFileAtomicStat(
   data: string | Uint8Array,
   options: AtomicWriteOptions & { onlyIfAbsent?: boolean; ifHolds?: string } = {},
 ): Promise<{ path: string; stats: Stats } | null> {
-  const target = resolveInside(root, relPath);
+  const target = checkedInside(root, relPath, options.root);
   const dir = path.dirname(target);
-  const temp = path.join(dir, `.quire-tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
+  const temp = path.join(dir, `${TEMP_PREFIX}${++tempCount}`);
   // The small calls are synchronous: each costs several times less without a promise and a
-  // thread-pool hop. Creating the temp file and the fsync are not: they may wait on the disk's
-  // journal (for other files' fsyncs), which must not hold up everything else.
+  // thread-pool hop (a folder too: queued behind other files' fsyncs, its file waited longer).
+  // Creating the temp file and the fsync are not: they may wait on the disk's journal (for
+  // other files' fsyncs), which must not hold up everything else.
   let fd: number | undefined;
   let tempCreated = false;
   let stats: Stats;
@@ -231,7 +262,7 @@ export async function writeFileAtomicStat(
         throw errnoCode(err) === 'EEXIST' ? explainFsError(Object.assign(new Error(String(err)), { code: 'ENOTDIR' }), 'save', relPath) : err;
       }
     }
-    if (created !== undefined) resolveInside(root, relPath); // again, now that the new folders exist
+    if (created !== undefined) checkedInside(root, relPath, options.root); // again, now that the new folders exist
     const existing = statOrUndefined(target);
     if (existing && options.onlyIfAbsent) return null;
     const existingMode = existing?.isFile() ? existing.mode & 0o777 : undefined;
@@ -263,7 +294,7 @@ export async function writeFileAtomicStat(
 /** The file at `p` holds bytes whose SHA-256 is `hash` (false when it is gone or unreadable). */
 function holds(p: string, hash: string): boolean {
   try {
-    return createHash('sha256').update(readFileSync(p)).digest('hex') === hash;
+    return sha256(readFileSync(p)) === hash;
   } catch {
     return false;
   }

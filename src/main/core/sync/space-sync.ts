@@ -175,13 +175,13 @@ async function recover(c: SpaceCycle): Promise<void> {
 async function see(c: SpaceCycle, hint: ScanHint): Promise<Seen | null> {
   const { mirror } = c.ctx;
   const spaceId = c.space.id;
-  const firstSync = mirror.folder.count(spaceId) === 0;
+  const firstSync = !mirror.folder.hasTree(spaceId);
   const { changeRequest, treeComing } = await askServer(c, firstSync);
 
   // The folder is scanned while main's tree is on its way (the scan only reads).
   if (treeComing) await new Promise((resolve) => setImmediate(resolve));
   let scan = scanSpace({ mirror, spaceId, spaceDir: c.spaceDir, hint: firstSync ? 'all' : hint });
-  let remote = treeComing ? remoteNow(mirror, spaceId, await treeComing) : null;
+  let remote = treeComing ? await remoteNow(mirror, spaceId, await treeComing) : null;
   if (scan.missing) {
     c.report.missingFolder = true;
     return null;
@@ -239,9 +239,14 @@ async function askServer(c: SpaceCycle, firstSync: boolean): Promise<{ changeReq
 }
 
 /** Main now, diffed against main as last synced. */
-function remoteNow(mirror: Mirror, spaceId: string, tree: RemoteTree): RemoteNow {
+async function remoteNow(mirror: Mirror, spaceId: string, tree: RemoteTree): Promise<RemoteNow> {
   const remote = { tree, diff: diffRemote(tree, mirror.content.baseIndex(spaceId)), bodies: new Map<string, string>() };
-  if (tree.pages.size > LARGE_PULL) collectGarbage(); // the revision as the API sent it is garbage now
+  if (tree.pages.size > LARGE_PULL) {
+    // The revision as the API sent it (its text, what was parsed from it) is garbage once the
+    // answer's last callbacks have returned: after this turn of the event loop, not during it.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+  }
   return remote;
 }
 

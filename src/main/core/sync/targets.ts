@@ -16,7 +16,6 @@
  *   `quire status`) until that change request is merged or chosen again, rather than pushed as
  *   a second page.
  */
-import { randomBytes } from 'node:crypto';
 import type { ChangeRequest } from '@gitbook/api';
 import type { ApiClient } from '../api';
 import type { Mirror, PushedPageRow } from '../mirror';
@@ -79,7 +78,7 @@ export async function startChangeRequest(api: ApiClient | null, mirror: Mirror, 
     store.planNew(spaceId, subject, at);
   });
   if (api && subject !== null) {
-    store.beginCreate(spaceId, randomBytes(4).toString('hex'), subject, at);
+    store.beginCreate(spaceId, process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex'), subject, at);
     let cr: ChangeRequest;
     try {
       cr = await api.call<ChangeRequest>((c, p) => c.spaces.createChangeRequest(spaceId, { subject }, p));

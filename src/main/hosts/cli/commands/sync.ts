@@ -83,14 +83,21 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
         io.stderr(`Sync of this folder was paused (since ${when(paused)}); \`quire sync\` resumes it.`);
       }
     }
-    const ownWrites = new OwnWrites();
+    // What the engine wrote, so continuous sync's watcher does not take it for saves (`--once` has no watcher).
+    const ownWrites = has(args, 'once') ? undefined : new OwnWrites();
+    const printProgress = progressPrinter(io.stderr);
+    /** Told as a cycle pulls pages (it has main's trees by then). */
+    let onPull: (() => void) | null = null;
     const engine = new SyncEngine({
       api,
       mirror,
       root: dir,
       ownWrites,
       spaces,
-      onProgress: progressPrinter(io.stderr),
+      onProgress: (p) => {
+        printProgress(p);
+        if (p.phase === 'pull') onPull?.();
+      },
       signal: io.signal,
       allowMassDelete: allowDeletes,
       pushGuard,
@@ -107,13 +114,29 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     const review = new ReviewService(mirror);
 
     if (has(args, 'once')) {
-      // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
-      const report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
+      // Review (queued actions sent, then change requests and comments refreshed) runs beside the
+      // cycle's pull, not after it: from the moment the cycle starts pulling pages (it holds the
+      // folder, knows its spaces and has main's trees: review does not hold those up). A cycle
+      // that pulls nothing is followed by it. The spaces the cycle pushed to are refreshed once
+      // more after it (their change request may be new).
+      const beside: Promise<void>[] = [];
+      let report: CycleReport;
+      onPull = () => {
+        if (beside.length === 0) beside.push(syncReview(review, api, io));
+      };
+      try {
+        // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
+        report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
+      } finally {
+        onPull = null;
+        await Promise.all(beside);
+      }
       for (const line of report.repaired ?? []) io.stderr(line);
       io.stdout(describe(report, dir));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
-      await syncReview(review, api, io);
+      if (beside.length === 0) await syncReview(review, api, io);
+      else if (pushedSpaces(report).length > 0) await refreshReview(review, api, io, pushedSpaces(report));
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
@@ -190,6 +213,16 @@ function sayWhatNeedsYou(report: CycleReport, io: CliIo): void {
  * syncs before going offline has them, and `quire search` finds the comments. A failure here is
  * said, and does not change the sync's exit code.
  */
+/** Change requests and comments of the spaces a cycle pushed to, refreshed (their change request may be new). */
+async function refreshReview(review: ReviewService, api: ApiClient, io: CliIo, spaceIds: string[]): Promise<void> {
+  try {
+    await review.refresh(api, { signal: io.signal, spaceIds, sites: false });
+  } catch (err) {
+    if (io.signal.aborted) throw err;
+    io.stderr(`Review data was not refreshed: ${errorMessage(err)}`);
+  }
+}
+
 async function syncReview(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
   try {
     const { replay, refresh } = await review.sync(api, { signal: io.signal });
