@@ -31,6 +31,8 @@ export interface SeenFile {
 export interface ScanResult {
   /** The space folder is gone (unmounted drive, moved folder): nothing may be planned for it. */
   missing: boolean;
+  /** Every file was looked at (no watcher's paths narrowed the scan). */
+  whole: boolean;
   local: LocalChanges;
   /** Raw (local form) texts of the files read, by path: the conversion's input. */
   read: Map<string, string>;
@@ -104,6 +106,7 @@ export function scanSpace(input: ScanInput): ScanResult {
   const newAssets: LocalAsset[] = [];
   const result: ScanResult = {
     missing: false,
+    whole: input.hint === 'all',
     local: { edited, vanished: gone, moved, added, unreadable, summary: null, assets: newAssets },
     read: new Map(),
     seen: new SeenFiles(),

@@ -115,7 +115,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     report.dryRun = await dryRunSpace(c, seen);
     return c.touched;
   }
-  const plan = await planSpace(c, seen);
+  const { plan, notRead } = await planSpace(c, seen);
   if (plan.massDelete) {
     holdMassDelete(c, plan.massDelete);
     return c.touched;
@@ -123,6 +123,9 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   c.store.clearHold(space.id);
   report.notPushed = [...deletedAssetsInUse(ctx.mirror, space.id, seen.scan.assets.gone), ...plan.held];
   const applied = await applyPlan(c, seen, plan);
+  // Files the plan could not read (moved or deleted while it planned) keep their records, as if
+  // their operations failed: the next cycle plans them again.
+  for (const key of notRead) applied.failed.add(key);
   const clean = recordApplied(c, seen, plan, applied);
   await writeSummaryIfChanged(c, seen, plan);
   c.touched.keys = touchedKeys(plan, applied, seen.scan);
@@ -250,21 +253,32 @@ async function remoteNow(mirror: Mirror, spaceId: string, tree: RemoteTree): Pro
   return remote;
 }
 
-/** The plan; when a decision needs main's text of pages that changed, those are fetched and the space planned again. */
-async function planSpace(c: SpaceCycle, seen: Seen): Promise<Plan> {
-  const first = planOnce(c, seen);
-  let plan = first.plan;
+/**
+ * The plan; when a decision needs main's text of pages that changed, those are fetched and the
+ * space planned again. A page file the plan needed that is not where the mirror has it (moved
+ * or deleted, and the watcher's paths did not say so yet) makes the whole folder scanned and the
+ * space planned again; `notRead`: files still not read (changed while it planned), left alone.
+ */
+async function planSpace(c: SpaceCycle, seen: Seen): Promise<{ plan: Plan; notRead: ReadonlySet<string> }> {
+  let first = planOnce(c, seen);
+  if (first.notRead.size > 0 && !seen.scan.whole) {
+    seen.scan = readPagesUsingReplaced(c, scanSpace({ mirror: c.ctx.mirror, spaceId: c.space.id, spaceDir: c.spaceDir, hint: 'all' }), 'all');
+    c.report.unreadable = seen.scan.local.unreadable.map((u) => ({ path: u.path, reason: u.reason }));
+    first = planOnce(c, seen);
+  }
+  let { plan, notRead } = first;
   if (plan.needBodies.length > 0 && seen.remote) {
     await fetchBodies(c, seen.remote, plan.needBodies, first.local);
-    plan = planOnce(c, seen).plan;
+    ({ plan, notRead } = planOnce(c, seen));
   }
   if (plan.fileOps.length > LARGE_PULL) collectGarbage(); // the planner's working state is garbage now
-  return plan;
+  return { plan, notRead };
 }
 
-/** One plan over what the cycle saw, with the files of the pages whose server text it needs. */
-function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<string, string | null> } {
+/** One plan over what the cycle saw, with the files of the pages whose server text it needs, and the files it could not read. */
+function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<string, string | null>; notRead: Set<string> } {
   const { mirror, links } = c.ctx;
+  const notRead = new Set<string>();
   const view = cycleView({
     mirror,
     links,
@@ -273,13 +287,14 @@ function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<s
     scan: seen.scan,
     remote: seen.remote,
     changeRequest: seen.changeRequest.state,
+    onMissing: (key) => notRead.add(key),
   });
   const options = { allowMassDelete: c.ctx.allowMassDelete, names: c.ctx.names, ...(c.ctx.fullLayout ? { full: true } : {}) };
   const plan = planSync(view(), options);
   // The files of the pages whose bodies it needs, as they are now (their frontmatter stays as written, page-file.ts).
   const now = plan.needBodies.length > 0 ? view() : null;
   const local = new Map(plan.needBodies.map((id) => [id, now?.local.edited.get(id)?.text ?? now?.folder.text(id) ?? null] as const));
-  return { plan, local };
+  return { plan, local, notRead };
 }
 
 /**

@@ -27,6 +27,8 @@ export interface ViewSources {
   conflicts: readonly OpenConflict[];
   /** The stable text of a file as it is now (for a file whose content Quire did not record). */
   readStable: (key: string, path: string, raw: string) => string;
+  /** Told of each page whose file is not where the mirror has it (the scan did not look there). */
+  onMissing?: (key: string) => void;
 }
 
 /** What a cycle's views of a space are made from (space-sync.ts). */
@@ -38,6 +40,7 @@ export interface CycleSources {
   scan: ScanResult;
   remote: ViewSources['remote'];
   changeRequest: ChangeRequestState;
+  onMissing?: ViewSources['onMissing'];
 }
 
 /**
@@ -62,6 +65,7 @@ export function cycleView(src: CycleSources): () => SpaceView {
       changeRequest: src.changeRequest,
       conflicts,
       readStable: toStable,
+      ...(src.onMissing ? { onMissing: src.onMissing } : {}),
     });
 }
 
@@ -145,7 +149,11 @@ export function mirrorView(src: ViewSources): SpaceView {
     const { textHash: _h, size: _s, mtimeMs: _m, ino: _i, fileHash: _f, linkMap: _l, ...rest } = n;
     return rest;
   };
-  /** What an unchanged file holds: the text its recorded hash says (pushed or main's), else its text read now. */
+  /**
+   * What an unchanged file holds: the text its recorded hash says (pushed or main's), else its
+   * text read now. Null when it cannot be read where the mirror has it (renamed or deleted, and
+   * the scan did not look there): never a guess, which would be taken for what the file holds.
+   */
   const folderText = memo((key): string | null => {
     const n = nodeRow(key);
     if (!n || n.path === null || n.kind !== 'document') return null;
@@ -158,7 +166,8 @@ export function mirrorView(src: ViewSources): SpaceView {
     try {
       return src.readStable(key, n.path, readFileSync(join(src.spaceDir, at), 'utf8'));
     } catch {
-      return candidates.find((t): t is string => typeof t === 'string') ?? null;
+      src.onMissing?.(key);
+      return null;
     }
   });
 

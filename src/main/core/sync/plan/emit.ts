@@ -30,7 +30,10 @@ export function emit(ctx: PlanContext): void {
 /** Conflicts resolved, moved with their file, new or refreshed; returns the server copies to write beside the files. */
 function emitConflicts(ctx: PlanContext, tree: FinalTree): FileOp[] {
   const { plan } = ctx;
-  for (const c of ctx.view.conflicts) if (!c.remoteFilePresent) plan.conflicts.resolve.push(c);
+  // Settled once its server copy is gone, when its file could be read (else it waits: what the
+  // file holds is what the settling keeps).
+  for (const c of ctx.view.conflicts)
+    if (!c.remoteFilePresent && (c.pageId === null || ctx.decisions.get(c.pageId)?.kind !== 'unreadable')) plan.conflicts.resolve.push(c);
   // A conflicted page gone from both sides (its file deleted here, the page there): nothing is left to decide.
   for (const [key, d] of ctx.decisions) {
     const open = ctx.sides.get(key)?.conflict;

@@ -57,11 +57,18 @@ export function identify(ctx: PlanContext): void {
     const edited = local.edited.get(key);
     const moved = local.moved.get(key);
     let file: PageSides['local'];
+    // A file that cannot be read where it is now (it moved since the scan, or the scan did not
+    // look there) is left alone this cycle: what it holds is not known, so nothing is taken for it.
+    let notRead = false;
     if (edited) file = { path: edited.path, text: edited.text };
-    else if (moved) file = { path: moved.to, text: moved.text ?? view.folder.text(key) ?? '' };
-    else if (node?.path && !local.vanished.has(key) && node.kind === 'document') {
+    else if (moved) {
+      const text = moved.text ?? view.folder.text(key);
+      if (text !== null) file = { path: moved.to, text };
+      else notRead = true;
+    } else if (node?.path && !local.vanished.has(key) && node.kind === 'document') {
       const text = view.folder.text(key);
       if (text !== null) file = { path: node.path, text };
+      else notRead = true;
     }
     const isPage = !isNewPageKey(key);
     const base = isPage ? view.base.page(key) : undefined;
@@ -74,7 +81,7 @@ export function identify(ctx: PlanContext): void {
       remote,
       remoteText: isPage ? view.remote.text(key) : null,
       local: file,
-      unreadable: unreadable.has(key),
+      unreadable: unreadable.has(key) || notRead,
       // The scan saw its file vanish, or an earlier cycle did: its node keeps no file until the
       // delete is pushed, and the change request holds it deleted since.
       fileGone: local.vanished.has(key) || (file === undefined && ((node?.kind === 'document' && node.path === null) || pushedOpen.get(key)?.deleted === true)),

@@ -5,7 +5,8 @@
  *   the page that owns its folder) and keeps the name its file has; it is pushed as a move.
  * - A page the writer placed earlier, which main has not caught up with, stays where it is.
  * - Every other page goes where main has it (the server's tree places it).
- * - A page a conflict holds (or whose file cannot be read) stays where its file is.
+ * - A page a conflict holds (or whose file cannot be read) stays where its file is; moved there
+ *   by the writer while held, it takes that place, pushed once the conflict is settled.
  * - A page whose parent is gone (deleted on either side) moves up to the nearest one that stays;
  *   a move here and a move there that would make a loop is cut at the page main placed.
  *
@@ -92,7 +93,9 @@ export function place(ctx: PlanContext): void {
     const title = kind === 'document' ? documentTitle(s, d, node) : (R?.title ?? node?.title ?? (s.local ? nameFromPath(s.local.path) : key));
     const href = R?.href ?? node?.href ?? null;
     const held = d.kind === 'held' || d.kind === 'unreadable';
-    const movedHere = view.local.moved.has(key) || (s.local !== undefined && !node);
+    // Its file is not where its node has it: the writer moved it (this cycle; or, for a page kept
+    // under a new key once its conflict is settled, in the cycle that settles it).
+    const movedHere = s.local !== undefined && (!node || view.local.moved.has(key) || s.local.path !== node.path);
     const fromNode = (placedLocally: boolean): Placement => ({
       key,
       kind,
@@ -105,7 +108,9 @@ export function place(ctx: PlanContext): void {
       held,
     });
     let p: Placement;
-    if (held && node) p = fromNode(node.placedLocally);
+    // A held page stays where its file is: moved there by the writer, it is placed there too
+    // (nothing is pushed while it is held; its new place is once the conflict is settled).
+    if (held && node && !(movedHere && d.kind === 'held')) p = fromNode(node.placedLocally);
     else if (movedHere && s.local) {
       const path = s.local.path;
       const parentKey = path === README ? null : /\/README\.md$/i.test(path) ? ownerOf(dirOf(dirOf(path)), key) : ownerOf(dirOf(path), key);
