@@ -13,4 +13,5 @@ export {
 } from './errors';
 export type { ApiEvent } from './events';
 
+export { withRequestCount } from './request-count';
 export { API_URL_META, InvalidApiUrlError, normaliseApiUrl } from './url';

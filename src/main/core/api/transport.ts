@@ -16,6 +16,7 @@ import type { ServerVerdict } from './verdict';
 import { readRateLimit, type RateLimitInfo } from './rate-limit-headers';
 import { backoffDelayMs, isIdempotent, parseRetryAfter, shouldRetry, type Failure } from './retry';
 import { linkSignals, sleep } from './signals';
+import { countRequest } from './request-count';
 
 export interface TransportOptions {
   /** Sends a request and reads its answer (node:http, or a fetch a test gives). */
@@ -132,6 +133,7 @@ export class Transport {
       // The server was found unusable earlier in this cycle: this one is not sent.
       this.o.verdict.check(target.where);
       this.o.counters.requests++;
+      countRequest();
       const started = this.o.now();
       const waitingSince = sending().since;
       const timeoutMs = Math.max(1, Math.min(this.o.timeoutMs, waitingSince + this.o.verdict.deadlineMs - started));

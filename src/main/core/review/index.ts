@@ -11,6 +11,7 @@
  *   review.inbox();                               // what asks something of the user, unread first
  */
 import type { ApiClient } from '../api/client';
+import { withRequestCount } from '../api/request-count';
 import type {
   ActionRecord,
   ActionState,
@@ -80,8 +81,10 @@ export class ReviewService {
   }
 
   /** Network work runs one piece at a time, so a refresh never writes over an action being recorded. */
+  /** One at a time; its requests counted for itself, not for a sync cycle it runs beside. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.lock.then(fn, fn);
+    const own = () => withRequestCount(fn);
+    const run = this.lock.then(own, own);
     this.lock = run.catch(() => undefined);
     return run;
   }

@@ -6,7 +6,7 @@
  * full across many small spaces; then writes again the links of files in other spaces that point
  * at pages which moved, appeared or went away.
  */
-import { CancelledError, TokenRejectedError, type ApiClient } from '../api';
+import { CancelledError, TokenRejectedError, type ApiClient, withRequestCount } from '../api';
 import { explainStorageError, type Mirror } from '../mirror';
 import { refreshCatalog } from './catalog';
 import { indexNewSpaces } from '../search';
@@ -118,10 +118,14 @@ export class SyncEngine {
     }
   }
 
-  private async cycle(hint: CycleRequest): Promise<CycleReport> {
+  /** One cycle; its report counts the requests it sent itself (not review's, sent beside it). */
+  private cycle(hint: CycleRequest): Promise<CycleReport> {
+    return withRequestCount((requests) => this.cycleCounted(hint, requests));
+  }
+
+  private async cycleCounted(hint: CycleRequest, requests: () => number): Promise<CycleReport> {
     const { api, mirror, onProgress, signal } = this.options;
     const dryRun = this.options.dryRun ?? false;
-    const before = api.stats.requests;
     // The deadline for reaching the server is per cycle: a server that did not answer the last one is tried again.
     api.beginCycle();
     onProgress?.({ phase: 'catalog', done: 0, total: 1 });
@@ -216,7 +220,7 @@ export class SyncEngine {
       missing: reports.filter((r) => r.missingFolder).length,
       unreadable: reports.reduce((n, r) => n + r.unreadable.length, 0),
       notPushed: reports.reduce((n, r) => n + r.notPushed.length, 0),
-      requests: api.stats.requests - before,
+      requests: requests(),
       dryRun,
     };
   }

@@ -120,13 +120,19 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       // that pulls nothing is followed by it. The spaces the cycle pushed to are refreshed once
       // more after it (their change request may be new).
       const beside: Promise<void>[] = [];
+      // What review says while the cycle runs is printed after the cycle's own lines.
+      const later = heldLines(io);
       let report: CycleReport;
       onPull = () => {
-        if (beside.length === 0) beside.push(syncReview(review, api, io));
+        if (beside.length === 0) beside.push(syncReview(review, api, later.io));
       };
       try {
         // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
         report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
+      } catch (err) {
+        await Promise.allSettled(beside);
+        later.print();
+        throw err;
       } finally {
         onPull = null;
         await Promise.all(beside);
@@ -135,6 +141,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       io.stdout(describe(report, dir));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
+      later.print();
       if (beside.length === 0) await syncReview(review, api, io);
       else if (pushedSpaces(report).length > 0) await refreshReview(review, api, io, pushedSpaces(report));
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
@@ -232,6 +239,17 @@ async function syncReview(review: ReviewService, api: ApiClient, io: CliIo): Pro
     if (io.signal.aborted) throw err;
     io.stderr(`Review data was not refreshed: ${errorMessage(err)}`);
   }
+}
+
+/** An io whose lines wait, in their order, until `print()`. */
+function heldLines(io: CliIo): { io: CliIo; print: () => void } {
+  const lines: [(text: string) => void, string][] = [];
+  return {
+    io: { ...io, stdout: (text) => lines.push([io.stdout, text]), stderr: (text) => lines.push([io.stderr, text]) },
+    print: () => {
+      for (const [write, text] of lines.splice(0)) write(text);
+    },
+  };
 }
 
 /** The spaces a cycle pushed into a change request (their review data is refreshed at once). */

@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { withRequestCount } from '../../src/main/core/api';
+import { clientFor, json, spaceBody, startServer, type ScriptedServer } from './scripted-server';
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('request counts', () => {
+  it('counts for each piece of work the requests it sent, when another shares the client at the same time (also started inside it)', async () => {
+    server = await startServer((req, res) => json(res, 200, { ...spaceBody(req.path.split('/').pop()!), title: 'Space' }));
+    const { client } = clientFor(server);
+    const get = (id: string) => client.call((api, params) => api.spaces.getSpaceById(id, {}, params));
+
+    let beside: Promise<number> | null = null;
+    const outer = await withRequestCount(async (requests) => {
+      await get('a1');
+      // Started inside the outer work (as review is from a cycle's progress), counting for itself.
+      beside = withRequestCount(async (own) => {
+        for (const id of ['b1', 'b2', 'b3']) await get(id);
+        return own();
+      });
+      await Promise.all([get('a2'), get('a3')]); // while the other work sends its own
+      return requests();
+    });
+
+    expect(outer).toBe(3);
+    expect(await beside).toBe(3);
+    expect(client.stats.requests).toBe(6);
+  });
+});
