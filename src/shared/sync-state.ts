@@ -4,6 +4,24 @@
  */
 export type SyncStateName = 'not-set-up' | 'syncing' | 'in-sync' | 'needs-you' | 'offline' | 'paused';
 
+/**
+ * What the writer can do about a reason for the state; each host offers it its own way (a button
+ * in the app, a command on the command line): resolve the conflict, show the file, restore
+ * deleted files from history, sign in again, choose spaces, sync now, resume, open review, show
+ * the folder.
+ */
+export type SyncStateAction =
+  | 'resolve-conflict'
+  | 'show-file'
+  | 'restore-deleted'
+  | 'sign-in'
+  | 'choose-spaces'
+  | 'sync-now'
+  | 'resume'
+  | 'open-review'
+  | 'show-folder'
+  | 'none';
+
 export const SYNC_STATE_WORDS: Record<SyncStateName, string> = {
   'not-set-up': 'Not set up',
   syncing: 'Syncing…',

@@ -2,7 +2,7 @@
  * The view models of the contract (contract.ts): what each request returns and each event
  * carries, shaped for the views. Plain data, so they cross IPC and the WebSocket as JSON.
  */
-import type { SyncStateName } from './sync-state';
+import type { SyncStateAction, SyncStateName } from './sync-state';
 
 export type { SyncStateName } from './sync-state';
 export interface UserVM {
@@ -80,18 +80,8 @@ export interface SettingsVM {
 /** The one sync state (sync-state.ts), or signed-out before there is a session. */
 export type SyncState = SyncStateName | 'signed-out';
 
-/** What the writer can do about a reason; each host offers it its own way (a button here, a command in the CLI). */
-export type StateActionVM =
-  | 'resolve-conflict'
-  | 'show-file'
-  | 'restore-deleted'
-  | 'sign-in'
-  | 'choose-spaces'
-  | 'sync-now'
-  | 'resume'
-  | 'open-review'
-  | 'show-folder'
-  | 'none';
+/** What the writer can do about a reason (sync-state.ts). */
+export type StateActionVM = SyncStateAction;
 
 /** Why the sync is in its state: what happened, and the action that settles it. */
 export interface StateReasonVM {

@@ -17,11 +17,12 @@
  * happened, in the words every host shows, and an action each host offers in its own terms (a
  * button in the app, a command on the command line).
  */
+import type { SyncStateAction, SyncStateName } from '../../../shared/sync-state';
 import type { FailureKind } from '../mirror';
 import { editCount, type SpaceFacts, type SyncFacts } from './facts';
 import { earliest, FOLDER_WIDE, latest, reasonsOf } from './reasons';
 
-export type SyncStateName = 'not-set-up' | 'syncing' | 'in-sync' | 'needs-you' | 'offline' | 'paused';
+export type { SyncStateName };
 
 /** Kinds of reason that need the writer (state `needs-you`). */
 export const NEEDS_YOU = [
@@ -43,22 +44,8 @@ export const INFORMS = ['no-space-chosen', 'never-synced', 'offline', 'paused', 
 
 export type ReasonKind = (typeof NEEDS_YOU)[number] | (typeof INFORMS)[number];
 
-/**
- * What the writer can do about a reason: resolve the conflict (Conflicts view), show the file,
- * restore deleted files from history, sign in again, choose spaces, sync now, resume, open
- * review, show the folder.
- */
-export type ReasonAction =
-  | 'resolve-conflict'
-  | 'show-file'
-  | 'restore-deleted'
-  | 'sign-in'
-  | 'choose-spaces'
-  | 'sync-now'
-  | 'resume'
-  | 'open-review'
-  | 'show-folder'
-  | 'none';
+/** What the writer can do about a reason (shared with the hosts' contract). */
+export type ReasonAction = SyncStateAction;
 
 export interface StateReason {
   kind: ReasonKind;

@@ -24,22 +24,10 @@ import { pushStoreOf } from './outbox';
 import { surelyNotApplied } from './request-state';
 import type { Held, PushOp } from './plan';
 import { pageTitleOf } from '../content';
+import type { SpaceTargetVM } from '../../../shared/view-models';
 
-export interface ChangeRequestTarget {
-  spaceId: string;
-  /** none: the next push opens one; new: the next push opens the one `cr new` asked for; open: pushes go into `number`. */
-  state: 'none' | 'new' | 'creating' | 'open';
-  changeRequestId: string | null;
-  number: number | null;
-  subject: string | null;
-  /** The user chose it (`cr new` / `cr use`). */
-  chosen: boolean;
-  subjectByUser: boolean;
-  /** Pages it holds (Quire's record of what it pushed). */
-  pages: number;
-  /** Change requests of this space set aside, still open as far as Quire knows. */
-  setAside: { changeRequestId: string; number: number | null; subject: string; pages: number }[];
-}
+/** Which change request receives a space's edits (the hosts' view adds the space's title). */
+export type ChangeRequestTarget = Omit<SpaceTargetVM, 'spaceTitle'>;
 
 export function changeRequestTarget(mirror: Mirror, spaceId: string): ChangeRequestTarget {
   const store = pushStoreOf(mirror);
