@@ -64,7 +64,10 @@ describe('listChangeRequestsForOrganization', () => {
     const { org } = world();
     expect((await get(`/orgs/${org.id}/change-requests?status=open,draft`)).status).toBe(400);
     expect((await get(`/orgs/${org.id}/change-requests?status=open&status=closed`)).status).toBe(400);
-    expect(fake.takeViolations()).toEqual([expect.stringMatching(/query parameters: \/status\/0 must be equal to one of the allowed values/), expect.anything()]);
+    expect(fake.takeViolations()).toEqual([
+      expect.stringMatching(/query parameters: \/status\/0 must be equal to one of the allowed values/),
+      expect.stringMatching(/\/status\/1 must be equal to one of the allowed values/),
+    ]);
   });
 
   it('the space listing takes one status, not an array', async () => {
