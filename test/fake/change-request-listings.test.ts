@@ -4,7 +4,7 @@
  * official client sends). Every request and answer is validated against the OpenAPI document (a
  * violation fails the test through vitest-setup).
  */
-import { GitBookAPI } from '@gitbook/api';
+import { type ChangeRequestStatus, GitBookAPI } from '@gitbook/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from './index';
 import './vitest-setup';
@@ -48,10 +48,10 @@ describe('listChangeRequestsForOrganization', () => {
     const { org } = world();
     const client = new GitBookAPI({ endpoint: fake.url, authToken: fake.token });
 
-    const answer = await client.orgs.listChangeRequestsForOrganization(org.id, { status: ['open', 'merged', 'archived'] });
+    const answer = await client.orgs.listChangeRequestsForOrganization(org.id, { status: ['open', 'merged', 'archived'] as ChangeRequestStatus[] });
 
     expect(subjects(answer.data)).toEqual(['API archived', 'API merged', 'API open', 'Docs open']);
-    expect(fake.requests.at(-1)?.query).toEqual({ status: ['open', 'merged', 'archived'] });
+    expect(fake.requests.at(-1)?.query).toEqual({ status: ['open', 'merged', 'archived'] as ChangeRequestStatus[] });
   });
 
   it('defaults to open change requests; a single status= is a one-item array', async () => {
