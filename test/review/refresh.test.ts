@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { refreshCatalog } from '../../src/main/core/sync/catalog';
 import { reviewWorld, seedReview, type ReviewWorld } from './setup';
 
 let w: ReviewWorld;
@@ -91,9 +92,9 @@ describe('review refresh', () => {
     await w.review.refresh(w.api, { sites: false });
     const idleMany = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0 }));
 
-    // The user, four status lists, the review-requested list and the space's comments.
-    expect(idleFew).toHaveLength(7);
-    expect(idleMany).toHaveLength(7);
+    // The user, the organization's two change request listings and the space's comments.
+    expect(idleFew).toHaveLength(4);
+    expect(idleMany).toHaveLength(4);
     expect(idleMany.every((r) => r.method === 'GET')).toBe(true);
     expect(idleMany.filter((r) => r.path.includes('/change-requests/'))).toEqual([]);
   });
@@ -107,7 +108,7 @@ describe('review refresh', () => {
 
     const requests = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0 }));
     // The change request's updatedAt moved: its comments, reviews and requested reviewers are listed again.
-    expect(requests).toHaveLength(7 + 2 + 2);
+    expect(requests).toHaveLength(4 + 2 + 2);
     expect(requests).toContainEqual({ method: 'GET', path: `/v1/spaces/${w.space.id}/change-requests/${seeded.open.id}/reviews` });
     expect(requests).toContainEqual({ method: 'GET', path: `/v1/spaces/${w.space.id}/comments/${seeded.spaceComment.id}/replies` });
     expect(requests).toContainEqual({ method: 'GET', path: `/v1/spaces/${w.space.id}/change-requests/${seeded.open.id}/comments` });
@@ -121,7 +122,7 @@ describe('review refresh', () => {
     // A reply changes neither the change request's updatedAt nor its open-comment count.
     w.fake.store.addReply(w.space.id, seeded.crComment.id, { body: 'Screenshot added.', by: w.bob.id, changeRequest: seeded.open.id });
     const requests = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 2 }));
-    expect(requests.length).toBeLessThanOrEqual(7 + 2 + 1);
+    expect(requests.length).toBeLessThanOrEqual(4 + 2 + 1);
     expect(w.review.replies(seeded.crComment.id).map((r) => r.body)).toContain('Screenshot added.');
   });
 
@@ -217,5 +218,126 @@ describe('review refresh', () => {
     ]);
     const plain = trees.find((t) => t.title === 'Plain site')!;
     expect(plain).toMatchObject({ published: false, children: [{ type: 'site-space', path: 'api', spaceId: other.id }] });
+  });
+});
+
+describe('review refresh across the spaces of organizations', () => {
+  const listings = (requests: { path: string }[]) => requests.map((r) => r.path).filter((path) => path.endsWith('/change-requests'));
+
+  /** `count` more spaces in the world's organization, all selected with the world's own. */
+  async function moreSpaces(count: number, options: { selected?: boolean } = {}): Promise<string[]> {
+    const ids = Array.from({ length: count }, (_, i) => w.fake.store.addSpace(w.org.id, { title: `Space ${i}` }).id);
+    await refreshCatalog(w.api, w.mirror);
+    w.mirror.catalog.setSelected(ids, options.selected ?? true);
+    return ids;
+  }
+
+  it('lists the change requests of N spaces of one organization in two requests when nothing changed', async () => {
+    const spaces = [w.space.id, ...(await moreSpaces(5))];
+    for (const id of spaces) w.fake.store.addChangeRequest(id, { subject: `Work in ${id}` });
+    await w.review.refresh(w.api, { sites: false });
+
+    const idle = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0 }));
+
+    // Every status in one listing, the ones awaiting my review in another: not five per space.
+    expect(listings(idle)).toEqual([`/v1/orgs/${w.org.id}/change-requests`, `/v1/orgs/${w.org.id}/change-requests`]);
+    // Beside them: the user and each space's own comments.
+    expect(idle).toHaveLength(1 + 2 + spaces.length);
+    expect(
+      w.review
+        .changeRequests()
+        .map((cr) => cr.spaceId)
+        .sort(),
+    ).toEqual([...spaces].sort());
+  });
+
+  it('two listings per organization, narrowed to the space when the organization has one refreshed', async () => {
+    const otherOrg = w.fake.store.addOrg({ title: 'Globex' });
+    const theirs = [w.fake.store.addSpace(otherOrg.id, { title: 'G1' }).id, w.fake.store.addSpace(otherOrg.id, { title: 'G2' }).id];
+    await refreshCatalog(w.api, w.mirror, theirs); // (the catalog lists the user's organizations again only after a while)
+    w.mirror.catalog.setSelected(theirs, true);
+
+    w.fake.resetLog();
+    await w.review.refresh(w.api, { sites: false, sweep: 0 });
+    const orgListings = w.fake.requests.filter((r) => r.path.endsWith('/change-requests'));
+    expect(orgListings.map((r) => r.path).sort()).toEqual(
+      [
+        `/v1/orgs/${otherOrg.id}/change-requests`,
+        `/v1/orgs/${otherOrg.id}/change-requests`,
+        `/v1/orgs/${w.org.id}/change-requests`,
+        `/v1/orgs/${w.org.id}/change-requests`,
+      ].sort(),
+    );
+    const ours = orgListings.filter((r) => r.path.includes(w.org.id)).map((r) => r.query);
+    expect(ours).toContainEqual(expect.objectContaining({ space: w.space.id, status: ['open', 'draft', 'archived', 'merged'] }));
+    expect(ours).toContainEqual(expect.objectContaining({ space: w.space.id, status: 'open', requestedReviewer: w.fake.store.currentUser.id }));
+    expect(orgListings.filter((r) => r.path.includes(otherOrg.id)).every((r) => r.query.space === undefined)).toBe(true);
+  });
+
+  it('a change request created or merged in one of several spaces arrives; one in a space not refreshed is not mirrored', async () => {
+    const { store } = w.fake;
+    const [second] = await moreSpaces(1);
+    const [unselected] = await moreSpaces(1, { selected: false });
+    const early = store.addChangeRequest(second!, { subject: 'Early', createdBy: w.bob.id });
+    await w.review.refresh(w.api, { sites: false });
+    expect(w.review.changeRequest(early.id)).toMatchObject({ spaceId: second, status: 'open' });
+
+    const fresh = store.addChangeRequest(w.space.id, { subject: 'Fresh', createdBy: w.bob.id });
+    store.changeRequest(w.space.id, fresh.id).requestedReviewers = [store.currentUser.id];
+    store.mergeChangeRequest(second!, early.id);
+    const elsewhere = store.addChangeRequest(unselected!, { subject: 'Not synced here' });
+    await w.review.refresh(w.api, { sites: false });
+
+    expect(w.review.changeRequest(fresh.id)).toMatchObject({ spaceId: w.space.id, status: 'open', subject: 'Fresh' });
+    expect(w.review.needingUser().map((cr) => [cr.subject, cr.reasons])).toEqual([['Fresh', ['review-requested']]]);
+    expect(w.review.changeRequest(early.id)).toMatchObject({ spaceId: second, status: 'merged' });
+    expect(w.review.changeRequest(elsewhere.id)).toBeUndefined();
+  });
+
+  it('a refresh of some spaces keeps the change requests of the others, and forgets deleted ones only where it listed', async () => {
+    const { store } = w.fake;
+    const [second, third] = await moreSpaces(2);
+    const crs = [w.space.id, second!, third!].map((id) => store.addChangeRequest(id, { subject: `In ${id}` }));
+    await w.review.refresh(w.api, { sites: false });
+    expect(w.review.changeRequests()).toHaveLength(3);
+
+    // Gone from the server: the first space's by a refresh of it alone, the third's left for later.
+    store.changeRequests.delete(crs[0]!.id);
+    store.changeRequests.delete(crs[2]!.id);
+    await w.review.refresh(w.api, { sites: false, spaceIds: [w.space.id] });
+    expect(
+      w.review
+        .changeRequests()
+        .map((cr) => cr.id)
+        .sort(),
+    ).toEqual([crs[1]!.id, crs[2]!.id].sort());
+
+    await w.review.refresh(w.api, { sites: false, spaceIds: [w.space.id, second!] });
+    expect(
+      w.review
+        .changeRequests()
+        .map((cr) => cr.id)
+        .sort(),
+    ).toEqual([crs[1]!.id, crs[2]!.id].sort());
+
+    await w.review.refresh(w.api, { sites: false });
+    expect(w.review.changeRequests().map((cr) => cr.id)).toEqual([crs[1]!.id]);
+  });
+
+  it('lists a space on its own when its organization is unknown to the mirror, or refuses the organization listing', async () => {
+    const { store } = w.fake;
+    const stranger = store.addSpace(store.addOrg({ title: 'Initech' }).id, { title: 'Not in the catalog' });
+    const theirs = store.addChangeRequest(stranger.id, { subject: 'Theirs' });
+    w.fake.resetLog();
+    await w.review.refresh(w.api, { sites: false, spaceIds: [stranger.id] });
+    expect(listings(w.fake.requests)).toEqual(Array(5).fill(`/v1/spaces/${stranger.id}/change-requests`));
+    expect(w.review.changeRequest(theirs.id)).toMatchObject({ spaceId: stranger.id });
+
+    const ours = store.addChangeRequest(w.space.id, { subject: 'Ours' });
+    w.fake.faults.fail(2, 403, { match: /^\/v1\/orgs\/[^/]+\/change-requests$/ });
+    w.fake.resetLog();
+    await w.review.refresh(w.api, { sites: false });
+    expect(listings(w.fake.requests).filter((path) => path.startsWith('/v1/spaces/'))).toHaveLength(5);
+    expect(w.review.changeRequest(ours.id)).toMatchObject({ spaceId: w.space.id });
   });
 });

@@ -1,5 +1,6 @@
 /** Change requests: listing, lifecycle (update, merge) and their content, incl. the batch endpoint. */
 import type { ContentChange } from '../batch';
+import type { ChangeRequestRec } from '../model';
 import { paginate } from '../paging';
 import { changeRequestReads, changesReply } from './content';
 import { ApiError } from '../errors';
@@ -8,12 +9,28 @@ import { created, ok, type RouteTable } from './types';
 export const changeRequestRoutes: RouteTable = {
   listChangeRequestsForSpace: ({ store, json, param, query, pageSize }) => {
     const spaceId = store.space(param('spaceId')).id;
-    const list = store
-      .changeRequestsOf(spaceId)
-      .filter((cr) => cr.status === query.status)
-      .filter((cr) => query.creator === undefined || cr.createdBy === query.creator)
-      .filter((cr) => query.requestedReviewer === undefined || (cr.requestedReviewers ?? []).includes(String(query.requestedReviewer)))
-      .sort((a, b) => b.number - a.number);
+    const list = filtered(store.changeRequestsOf(spaceId), query).sort((a, b) => b.number - a.number);
+    return ok(paginate(list, query, pageSize, (cr) => json.changeRequest(cr)));
+  },
+
+  /**
+   * Every space of the organization; `status` is an array (the document's default style, one
+   * `status=` per value, as the official client sends it; defaults to ["open"]). Ordered by
+   * `orderBy` (default `updatedAt`), newest first. Triage findings, site topics and contributors
+   * are not modelled: `finding` and `contributor` change nothing (as `contributor` on the space
+   * listing), and `site`/`topic`/`styleguideRun` select nothing.
+   */
+  listChangeRequestsForOrganization: ({ store, json, param, query, pageSize }) => {
+    const org = store.org(param('organizationId'));
+    const inOrg = [...store.spaces.values()].filter((s) => s.orgId === org.id && (query.space === undefined || s.id === query.space));
+    const unmodelled = query.site !== undefined || query.topic !== undefined || query.styleguideRun !== undefined;
+    const key = query.orderBy === 'createdAt' ? 'createdAt' : 'updatedAt';
+    const list = unmodelled
+      ? []
+      : filtered(
+          inOrg.flatMap((s) => store.changeRequestsOf(s.id)),
+          query,
+        ).sort((a, b) => b[key].localeCompare(a[key]) || b.id.localeCompare(a.id));
     return ok(paginate(list, query, pageSize, (cr) => json.changeRequest(cr)));
   },
 
@@ -85,3 +102,12 @@ export const changeRequestRoutes: RouteTable = {
     return changesReply(ctx, after, before);
   },
 };
+
+/** The filters both listings share: status (one, or an array for the organization's), creator, requested reviewer. */
+function filtered(list: ChangeRequestRec[], query: Record<string, unknown>): ChangeRequestRec[] {
+  const statuses = Array.isArray(query.status) ? (query.status as string[]) : [query.status];
+  return list
+    .filter((cr) => statuses.includes(cr.status))
+    .filter((cr) => query.creator === undefined || cr.createdBy === query.creator)
+    .filter((cr) => query.requestedReviewer === undefined || (cr.requestedReviewers ?? []).includes(String(query.requestedReviewer)));
+}

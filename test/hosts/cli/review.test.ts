@@ -8,6 +8,7 @@ import type { CliIo } from '../../../src/main/hosts/cli/io';
 import { run as review, type ReviewCliContext } from '../../../src/main/hosts/cli/commands/review';
 import { run as comment } from '../../../src/main/hosts/cli/commands/comment';
 import { Mirror } from '../../../src/main/core/mirror';
+import { ReviewService } from '../../../src/main/core/review';
 import { startFakeApi, type FakeApi } from '../../fake';
 import { quire, tempDir } from '../../helpers/cli';
 import { reviewWorld, seedReview, type ReviewWorld } from '../../review/setup';
@@ -167,5 +168,23 @@ describe('the whole command line', () => {
     fake.resetLog();
     await quire(['sync', '--dir', dir, '--once'], { env });
     expect(fake.requests.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
+  it('a no-op `quire sync --once` over four spaces of one organization lists their change requests in two requests', async () => {
+    const org = fake.store.addOrg({ title: 'Acme' });
+    const spaces = ['Guide', 'API', 'Runbooks', 'Blog'].map((title) => fake.store.addSpace(org.id, { title, pages: [{ title: 'Home', markdown: 'hi\n' }] }));
+    for (const space of spaces) fake.store.addChangeRequest(space.id, { subject: `Draft of ${space.title}` });
+    const dir = tempDir();
+    const env = { QUIRE_TOKEN: fake.token };
+    expect((await quire(['sync', '--api', fake.url, '--dir', dir, '--once'], { env })).code).toBe(0);
+
+    fake.resetLog();
+    expect((await quire(['sync', '--dir', dir, '--once'], { env })).code).toBe(0);
+    const listings = fake.requests.filter((r) => r.path.endsWith('/change-requests')).map((r) => r.path);
+    expect(listings).toEqual([`/v1/orgs/${org.id}/change-requests`, `/v1/orgs/${org.id}/change-requests`]);
+    const mirror = Mirror.open(dir);
+    const mirrored = new ReviewService(mirror).changeRequests().map((cr) => cr.subject);
+    mirror.close();
+    expect(mirrored.sort()).toEqual(spaces.map((s) => `Draft of ${s.title}`).sort());
   });
 });

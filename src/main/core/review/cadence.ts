@@ -2,7 +2,8 @@
  * What continuous sync does for review beside content, the same in every host: after each
  * cycle, send the review actions queued offline (cheap: nothing to send is no request), and
  * refresh change requests and comments every few minutes — they change less often than pages,
- * and a refresh costs several requests per space. The first cycle refreshes (a fresh folder has
+ * and a refresh costs requests per space (its comments, the sweep) and per organization (two
+ * change request listings). The first cycle refreshes (a fresh folder has
  * review data at once), and so does a cycle that pushed: the spaces it pushed to are refreshed
  * right away, so the writer's change request is listed as soon as it exists.
  */

@@ -1,14 +1,14 @@
 /**
- * Mirrors review and site state. Incremental: per space, a refresh lists the
- * change requests (one list per status, plus the ones awaiting the user's
- * review) and the space's own comments, then fetches only what those lists
- * show has changed: the comments of a change request whose `updatedAt` or
- * open-comment count moved, the replies of a comment whose reply count or
- * latest replier moved, and page diffs of change requests whose revisions
- * moved. With nothing changed that is six list requests per space, plus the
- * comment lists of the `sweep` (see below), plus one for the signed-in user.
+ * Mirrors review and site state. Incremental: a refresh lists the change
+ * requests of each organization's refreshed spaces (two listings per
+ * organization, see listings.ts) and each space's own comments, then fetches
+ * only what those lists show has changed: the comments of a change request
+ * whose `updatedAt` or open-comment count moved, the replies of a comment whose
+ * reply count or latest replier moved, and page diffs of change requests whose
+ * revisions moved. With nothing changed that is two list requests per
+ * organization and one per space, plus the comment lists of the `sweep` (see
+ * below), plus one for the signed-in user.
  */
-import type { ChangeRequestStatus } from '@gitbook/api';
 import type { ApiClient } from '../api/client';
 import {
   changeRequestFingerprint,
@@ -22,13 +22,12 @@ import {
 } from '../mirror';
 import { refreshDiff } from './diff-fetch';
 import { refreshReviewsOf } from './lifecycle';
+import { listChangeRequests, type SpaceListing } from './listings';
 import { mirrorSites } from './sites';
 
 const DEFAULT_SWEEP = 2;
 /** How long sent and dismissed actions stay on record (they map offline ids to server ids). */
 const FINISHED_ACTIONS_KEPT_MS = 7 * 24 * 3600_000;
-
-const CHANGE_REQUEST_STATUSES = ['open', 'draft', 'archived', 'merged'] as const;
 
 export interface RefreshOptions {
   /** Spaces to refresh; default: the spaces selected for sync. */
@@ -99,7 +98,9 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, options: Ref
   const spaces = options.spaceIds
     ? options.spaceIds.map((id) => ({ id, organizationId: mirror.catalog.space(id)?.organizationId ?? null }))
     : mirror.catalog.selectedSpaces().map((s) => ({ id: s.id, organizationId: s.organizationId }));
-  await Promise.all(spaces.map((s) => refreshSpace(ctx, s.id, me.id)));
+  const listed = listChangeRequests(api, spaces, me.id, options.signal);
+  listed.catch(() => undefined); // awaited by each space's refresh
+  await Promise.all(spaces.map((s) => refreshSpace(ctx, s.id, listed)));
   report.spaces = spaces.length;
   const ids = spaces.map((s) => s.id);
   report.changeRequests = store.count('change_requests', ids);
@@ -122,27 +123,16 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, options: Ref
   return report;
 }
 
-async function refreshSpace(ctx: Context, spaceId: string, meId: string): Promise<void> {
+/** `listed` holds every refreshed space's change requests (listings.ts); this space's comments are listed beside it. */
+async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<string, SpaceListing>>): Promise<void> {
   const { api, mirror, store, options } = ctx;
   options.signal?.throwIfAborted();
   const call = { signal: options.signal };
-  const [byStatus, awaitingMe, spaceComments] = await Promise.all([
-    Promise.all(
-      CHANGE_REQUEST_STATUSES.map((status) =>
-        api.listAll<RemoteChangeRequest>(
-          (c, query, params) => c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: status as ChangeRequestStatus }, params),
-          call,
-        ),
-      ),
-    ),
-    api.listAll<RemoteChangeRequest>(
-      (c, query, params) => c.spaces.listChangeRequestsForSpace(spaceId, { ...query, status: 'open' as ChangeRequestStatus, requestedReviewer: meId }, params),
-      call,
-    ),
+  const [listings, spaceComments] = await Promise.all([
+    listed,
     api.listAll<RemoteComment>((c, query, params) => c.spaces.listCommentsInSpace(spaceId, { ...query, status: 'all', format: 'markdown' }, params), call),
   ]);
-  const changeRequests = byStatus.flat();
-  const reviewRequested = new Set(awaitingMe.map((cr) => cr.id));
+  const { changeRequests, awaitingMe: reviewRequested } = listings.get(spaceId)!;
 
   const known = store.changeRequestStates(spaceId);
   const relist: RemoteChangeRequest[] = [];
