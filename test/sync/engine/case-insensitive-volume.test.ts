@@ -12,6 +12,7 @@ import { startFakeApi, type FakeApi } from '../../fake';
 import { tempDir } from '../../helpers/cli';
 import { status, syncOnce } from '../../helpers/sync';
 import { quire } from '../../helpers/cli';
+import { Mirror } from '../../../src/main/core/mirror';
 
 const GUIDE_LOWER = 'guideLowerPageId0001';
 
@@ -86,6 +87,23 @@ describe('where the volume cannot hold a GitBook name', () => {
     expect(names(join(root, 'docs'))).toEqual(['Guide.md', 'README.md', 'SUMMARY.md', 'a:b.md', 'f.a.q..md', 'guide.md']);
     const json = JSON.parse((await status(root)).stdout) as { spaces: { deviations: unknown[] }[] };
     expect(json.spaces[0]!.deviations).toEqual([]);
+  });
+
+  it('status works the deviations out again when the folder changed since the cycle that kept them', async () => {
+    const root = tempDir();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    const deviations = async () => (JSON.parse((await status(root)).stdout) as { spaces: { deviations: Record<string, unknown>[] }[] }).spaces[0]!.deviations;
+    expect(await deviations()).toEqual([]);
+    // The mirror says the page's file has another name than GitBook's (as a volume that refused it would).
+    const mirror = Mirror.open(root);
+    try {
+      const spaceId = mirror.catalog.selectedSpaces()[0]!.id;
+      const node = mirror.folder.node(spaceId, GUIDE_LOWER)!;
+      mirror.transaction(() => mirror.folder.upsert(spaceId, { ...node, name: 'guide-2', path: 'guide-2.md' }));
+    } finally {
+      mirror.close();
+    }
+    expect(await deviations()).toEqual([expect.objectContaining({ pageId: GUIDE_LOWER, gitbookPath: 'guide.md', path: 'guide-2.md' })]);
   });
 
   it.skipIf(!canMount)('deviates on exFAT only for the case clash and the colon, and says so in quire status', async () => {

@@ -152,6 +152,15 @@ export class FolderStore {
     return rows.map(toNode);
   }
 
+  /** The folder's tree in one string: each node's key, name, path, folder and whether it waits (to tell whether it changed). */
+  shape(spaceId: string): string {
+    const r = this.sql(
+      `SELECT group_concat(row, char(30)) AS shape FROM (
+         SELECT concat_ws(char(31), quote(key), quote(name), quote(path), quote(folder), quote(placed_locally), quote(pending)) AS row FROM folder_nodes WHERE space_id = ? ORDER BY key)`,
+    ).get(spaceId) as { shape: string | null };
+    return r.shape ?? '';
+  }
+
   /** Every file node's path and what its file was when last seen: one small row each, for the scan. */
   files(spaceId: string): FileStatRow[] {
     return this.sql(

@@ -25,6 +25,7 @@ export { needsYou } from './report';
 import type { ScanHint } from './scan';
 import { chooseSpaceFolder } from './space-folders';
 import { syncSpace, type Touched } from './space-sync';
+import { keepPathDeviations } from './deviations';
 
 /**
  * History's retention is enforced a bounded step (a few hundred pages) at a time after a cycle,
@@ -182,15 +183,18 @@ export class SyncEngine {
       reports.push(report);
       try {
         const hintFor = spaceHint(hint, folder);
-        touched.push(
-          await syncSpace(
-            ctx,
-            { id: space.id, title: space.title, folder, syncedRevision: space.syncedRevision, remoteRevision: space.remoteRevision },
-            hintFor,
-            report,
-          ),
+        const done = await syncSpace(
+          ctx,
+          { id: space.id, title: space.title, folder, syncedRevision: space.syncedRevision, remoteRevision: space.remoteRevision },
+          hintFor,
+          report,
         );
-        if (!dryRun) recordReached(mirror, report, new Date().toISOString());
+        touched.push(done);
+        if (!dryRun) {
+          recordReached(mirror, report, new Date().toISOString());
+          // What quire status reads, kept when the cycle changed something (a no-op cycle pays nothing).
+          if (done.keys.length > 0 || done.firstSync || report.pull || report.push) keepPathDeviations(mirror, space.id);
+        }
       } catch (err) {
         if (err instanceof TokenRejectedError || err instanceof CancelledError || signal?.aborted) throw err;
         const explained = explainMirrorError(err, this.options.root);

@@ -8,6 +8,7 @@ import { STATE_DIR } from '../mirror/state-dir';
 
 /** Editor temp files: vim swap files and its `4913` write probe, backups (`~`), Emacs locks (`.#`), our own temp files. */
 export function isTempName(name: string): boolean {
+  if (name.endsWith('.md') && !name.startsWith('.')) return false; // a page file, as nearly every name is
   return (
     /\.sw[a-p]$/i.test(name) ||
     name.endsWith('~') ||
