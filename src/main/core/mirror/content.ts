@@ -58,6 +58,11 @@ export interface BaseRow {
   updatedAt: string | null;
 }
 
+export interface BaseOutlineRow extends Pick<BaseRow, 'id' | 'parentId' | 'position' | 'type' | 'title' | 'slug'> {
+  /** Its meta holds the key asked about (1), or not (0). */
+  flagged: 0 | 1;
+}
+
 interface BaseRecord {
   id: string;
   parent_id: string | null;
@@ -148,6 +153,14 @@ export class ContentStore {
   /** Main as last synced, without texts: one small row per page (for comparing a new revision). */
   baseIndex(spaceId: string): BaseRow[] {
     return (this.sql(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ?`).all(spaceId) as BaseRecord[]).map(toBase);
+  }
+
+  /** Main's tree as last synced, lean: each page's place, type, title and slug, and whether its meta holds the key named (no meta read). */
+  baseOutline(spaceId: string, metaField: string): BaseOutlineRow[] {
+    return this.sql(`SELECT id, parent_id AS parentId, position, type, title, slug, instr(meta, ?) > 0 AS flagged FROM pages WHERE space_id = ?`).all(
+      JSON.stringify(metaField),
+      spaceId,
+    ) as BaseOutlineRow[];
   }
 
   /** Main's tree as last synced, in one string: ids, places, types, titles, slugs and whether meta holds the key named (to tell whether it changed; not the texts). */

@@ -66,7 +66,7 @@ function shapeOf(mirror: Mirror, spaceId: string): string {
 }
 
 function workOutDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
-  const rows = mirror.content.baseIndex(spaceId).filter((r) => r.meta[GONE_REMOTELY] !== true);
+  const rows = mirror.content.baseOutline(spaceId, GONE_REMOTELY).filter((r) => r.flagged === 0);
   const children = new Map<string | null, typeof rows>();
   for (const r of rows) {
     const siblings = children.get(r.parentId);

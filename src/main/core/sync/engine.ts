@@ -26,6 +26,7 @@ import type { ScanHint } from './scan';
 import { chooseSpaceFolder } from './space-folders';
 import { syncSpace, type Touched } from './space-sync';
 import { keepPathDeviations } from './deviations';
+import { collectGarbage, LARGE_PULL } from './memory';
 
 /**
  * History's retention is enforced a bounded step (a few hundred pages) at a time after a cycle,
@@ -193,7 +194,10 @@ export class SyncEngine {
         if (!dryRun) {
           recordReached(mirror, report, new Date().toISOString());
           // What quire status reads, kept when the cycle changed something (a no-op cycle pays nothing).
-          if (done.keys.length > 0 || done.firstSync || report.pull || report.push) keepPathDeviations(mirror, space.id);
+          if (done.keys.length > 0 || done.firstSync || report.pull || report.push) {
+            if (done.keys.length > LARGE_PULL) collectGarbage(); // the cycle's working state is garbage now: this does not add to it
+            keepPathDeviations(mirror, space.id);
+          }
         }
       } catch (err) {
         if (err instanceof TokenRejectedError || err instanceof CancelledError || signal?.aborted) throw err;
