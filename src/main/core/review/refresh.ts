@@ -92,12 +92,17 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, options: Ref
   };
   const ctx: Context = { api, mirror, store, options, report };
 
-  const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params), { signal: options.signal });
-  mirror.transaction(() => store.setMe(me));
-
   const spaces = options.spaceIds
     ? options.spaceIds.map((id) => ({ id, organizationId: mirror.catalog.space(id)?.organizationId ?? null }))
     : mirror.catalog.selectedSpaces().map((s) => ({ id: s.id, organizationId: s.organizationId }));
+  // Sites need nothing of the rest: listed beside it from the start, not after it.
+  const orgs = [...new Set(spaces.map((s) => s.organizationId).filter((o): o is string => !!o))];
+  const sitesListed = options.sites === false ? Promise.resolve([]) : Promise.all(orgs.map((org) => mirrorSites(api, mirror, org)));
+  sitesListed.catch(() => undefined); // awaited below
+
+  const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params), { signal: options.signal });
+  mirror.transaction(() => store.setMe(me));
+
   const listed = listChangeRequests(api, spaces, me.id, options.signal);
   listed.catch(() => undefined); // awaited by each space's refresh
   await Promise.all(spaces.map((s) => refreshSpace(ctx, s.id, listed)));
@@ -108,10 +113,7 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, options: Ref
   report.replies = store.count('replies', ids);
   if (!options.spaceIds) mirror.transaction(() => store.forgetSpacesExcept(ids));
 
-  if (options.sites !== false) {
-    const orgs = [...new Set(spaces.map((s) => s.organizationId).filter((o): o is string => !!o))];
-    report.sites = (await Promise.all(orgs.map((org) => mirrorSites(api, mirror, org)))).reduce((a, b) => a + b, 0);
-  }
+  report.sites = (await sitesListed).reduce((a, b) => a + b, 0);
   mirror.transaction(() => {
     store.setRefreshedAt(new Date().toISOString());
     mirror.revisionPages.prune();
