@@ -6,14 +6,14 @@ import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
 import { changeRequestFor, parseNumber, tryApi } from '../review-lookup';
 import { safeField } from '../terminal-text';
-import { act, ACTIONS, type CrContext } from './cr-act';
+import { act, ACTIONS, type CrContext } from '../cr-actions';
 
 const STATUSES = ['open', 'draft', 'archived', 'merged', 'all'] as const;
 
 /**
  * `quire cr list|show|review|reviewers|merge|update|archive|reopen|edit|new|use …`: change
  * requests from the desktop. Listing and showing refresh first when the API answers (and say
- * since when the mirror is, when it does not); the actions are cr-act.ts's.
+ * since when the mirror is, when it does not); the actions are cr-actions.ts's.
  */
 export async function run(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number> {
   const [verb, ...rest] = args.positionals;

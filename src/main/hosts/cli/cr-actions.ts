@@ -4,15 +4,15 @@
  * need the server's answer, so offline they say so and do nothing. `new` and `use` choose
  * which change request a space's pushes go to (they hold the folder's turn, as a sync does).
  */
-import type { ApiClient } from '../../../core/api';
-import type { Mirror } from '../../../core/mirror';
-import { type ActionInput, type ChangeRequestView, markdownToDocument, pickPerson, ReviewService } from '../../../core/review';
-import { changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from '../../../core/sync';
-import { all, dirFlag, flag, has, UsageError, type ParsedArgs } from '../args';
-import { withFolderTurn } from '../folder-turn';
-import { EXIT, type CliIo } from '../io';
-import { changeRequestFor, describeOutcome, parseNumber, spaceFor, tryApi, whyNotDone } from '../review-lookup';
-import { safeField } from '../terminal-text';
+import type { ApiClient } from '../../core/api';
+import type { Mirror } from '../../core/mirror';
+import { type ActionInput, type ChangeRequestView, markdownToDocument, pickPerson, ReviewService } from '../../core/review';
+import { changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from '../../core/sync';
+import { all, dirFlag, flag, has, UsageError, type ParsedArgs } from './args';
+import { withFolderTurn } from './folder-turn';
+import { EXIT, type CliIo } from './io';
+import { changeRequestFor, describeOutcome, parseNumber, spaceFor, tryApi, whyNotDone } from './review-lookup';
+import { safeField } from './terminal-text';
 
 export const ACTIONS = ['review', 'reviewers', 'merge', 'update', 'archive', 'reopen', 'edit', 'new', 'use'] as const;
 type Action = (typeof ACTIONS)[number];
