@@ -4,7 +4,8 @@
  * the change request, a conflict): no text below 4.5:1 contrast against what it is drawn on (the
  * rendered colours, from getComputedStyle), none under 12 px, none cut off or drawn over other
  * text, nothing wider than the window; the Pages view reads as a page. Each view's screenshot at
- * both sizes goes to test-artifacts/e2e (and docs/screenshots with QUIRE_DOCS_SCREENSHOTS=1).
+ * both sizes, light and dark (`-dark`), goes to test-artifacts/e2e (and docs/screenshots with
+ * QUIRE_DOCS_SCREENSHOTS=1).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -138,7 +139,7 @@ describe('every view, at 800×600 and 1280×800, light and dark', () => {
           await show(view);
           const problems = await page.evaluate(inspectLegibility, { minContrast: 4.5, minFontPx: 12 });
           expect(report(problems), `${view} at ${size.width}×${size.height}, ${scheme}`).toEqual([]);
-          if (scheme === 'light') await snap(page, `${view}-${size.width}x${size.height}`);
+          await snap(page, `${view}-${size.width}x${size.height}${scheme === 'dark' ? '-dark' : ''}`);
         }
       });
     }
