@@ -21,6 +21,7 @@ import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
 import { SearchIndex } from './search';
 import { STATE_DIR } from './state-dir';
+import { plural } from '../../../shared/plural';
 
 export type { FailureKind, SpaceRow } from './catalog';
 export type { BaseRow, ConflictRow, FileRow, PageRow } from './content';
@@ -281,10 +282,9 @@ export class Mirror {
 
 /** "12 versions of 3 pages are lost", as far as they could be counted. */
 function describeLost(lost: HistoryRebuild['lost']): string {
-  const n = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
   const are = (count: number) => (count === 1 ? 'is' : 'are');
-  if (lost.versions !== null && lost.pages !== null) return `${n(lost.versions, 'version')} of ${n(lost.pages, 'page')} ${are(lost.versions)} lost`;
-  if (lost.pages !== null) return `the versions of ${n(lost.pages, 'page')} are lost`;
-  if (lost.versions !== null) return `${n(lost.versions, 'version')} ${are(lost.versions)} lost`;
+  if (lost.versions !== null && lost.pages !== null) return `${plural(lost.versions, 'version')} of ${plural(lost.pages, 'page')} ${are(lost.versions)} lost`;
+  if (lost.pages !== null) return `the versions of ${plural(lost.pages, 'page')} are lost`;
+  if (lost.versions !== null) return `${plural(lost.versions, 'version')} ${are(lost.versions)} lost`;
   return 'the versions kept until now are lost';
 }

@@ -19,7 +19,6 @@ export interface ChangeRequestRow {
   spaceId: string;
   changeRequestId: string | null;
   number: number | null;
-  marker: string;
   /** The subject it has: the user's, or the last one Quire gave it. */
   subject: string;
   state: ChangeRequestRowState;
@@ -152,7 +151,7 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
 
   changeRequest(spaceId: string): ChangeRequestRow | undefined {
     const r = this.sql(
-      `SELECT space_id AS spaceId, change_request_id AS changeRequestId, number, marker, subject, state, created_at AS createdAt,
+      `SELECT space_id AS spaceId, change_request_id AS changeRequestId, number, subject, state, created_at AS createdAt,
            chosen, subject_by_user AS subjectByUser, status
          FROM sync_change_requests WHERE space_id = ?`,
     ).get(spaceId) as (Omit<ChangeRequestRow, 'chosen' | 'subjectByUser'> & { chosen: number; subjectByUser: number }) | undefined;
@@ -281,13 +280,13 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
   }
 
   /** Recorded (and committed) before the create request goes out; a row `planNew` made keeps who chose it and whose subject it is. */
-  beginCreate(spaceId: string, marker: string, subject: string, at: string): void {
+  beginCreate(spaceId: string, subject: string, at: string): void {
     this.sql(
       `INSERT INTO sync_change_requests (space_id, change_request_id, number, marker, subject, state, created_at)
-         VALUES (?, NULL, NULL, ?, ?, 'creating', ?)
-         ON CONFLICT (space_id) DO UPDATE SET change_request_id = NULL, number = NULL, marker = excluded.marker,
+         VALUES (?, NULL, NULL, '', ?, 'creating', ?)
+         ON CONFLICT (space_id) DO UPDATE SET change_request_id = NULL, number = NULL, marker = '',
            subject = excluded.subject, state = 'creating', created_at = excluded.created_at`,
-    ).run(spaceId, marker, subject, at);
+    ).run(spaceId, subject, at);
   }
 
   markOpen(spaceId: string, id: string, number: number): void {

@@ -10,6 +10,7 @@ import type { ApplyResult } from './apply';
 import type { Plan, PushOp } from './plan';
 import type { PushReport } from './push';
 import type { RemoteTree } from './remote';
+import { plural } from '../../../shared/plural';
 
 /** Precedence when one page went through several things in a cycle (moved and changed, say). */
 const RANK: Record<LogPage['change'], number> = { conflict: 0, added: 1, deleted: 2, merged: 3, changed: 4, edited: 4, retitled: 5, moved: 6 };
@@ -128,8 +129,6 @@ export function pushActivity(mirror: Mirror, spaceId: string, ops: readonly Push
 
 // ---- words ------------------------------------------------------------------------------------
 
-const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
 /** `#3 “Fix typos”`, or `#3`. */
 export function describeChangeRequest(cr: Pick<LogChangeRequest, 'number' | 'subject'>): string {
   const number = cr.number === null ? 'change request' : `change request #${cr.number}`;
@@ -159,14 +158,14 @@ export function describeActivity(a: LogActivity, options: { source?: boolean } =
   const conflicts = a.pages.filter((p) => p.change === 'conflict').length;
   const pages = a.pages.length + a.morePages - conflicts;
   const files = a.files.length + a.moreFiles;
-  const what = [pages > 0 ? count(pages, 'page') : '', files > 0 ? count(files, 'file') : ''].filter(Boolean).join(' and ');
+  const what = [pages > 0 ? plural(pages, 'page') : '', files > 0 ? plural(files, 'file') : ''].filter(Boolean).join(' and ');
   if (a.direction === 'push') {
     return `Pushed ${what || 'nothing'} to ${a.changeRequest ? describeChangeRequest(a.changeRequest) : 'the change request'}`;
   }
   const parts: string[] = [];
   if (what) parts.push(`Pulled ${what} from main`);
-  if (conflicts > 0) parts.push(`${count(conflicts, 'conflict')} with main (the server's version is beside the file)`);
-  if (a.relinked > 0) parts.push(`links updated in ${count(a.relinked, 'file')} (a page they link to moved)`);
+  if (conflicts > 0) parts.push(`${plural(conflicts, 'conflict')} with main (the server's version is beside the file)`);
+  if (a.relinked > 0) parts.push(`links updated in ${plural(a.relinked, 'file')} (a page they link to moved)`);
   if (parts.length === 0) parts.push('Main moved on; no file here changed');
   const line = parts.join('; ');
   const source = options.source === false ? null : describeSource(a);

@@ -11,7 +11,7 @@
 import type { Mirror } from '../mirror';
 import { pairMoves, pairNearlySame, type Vanished } from './plan/pair-moves';
 import { isNewPageKey } from './plan';
-import { GONE_REMOTELY } from './remote';
+import { GONE_REMOTELY, knownText } from './remote';
 
 export interface SeenVanished {
   key: string;
@@ -71,13 +71,6 @@ export function pairFiles(mirror: Mirror, spaceId: string, vanished: readonly Se
     }
   }
   return { moved, gone, added: left.map((a) => ({ path: a.path, text: a.raw })) };
-}
-
-/** The stable text a known page's file held when last seen (for pairing moves by title), or null. */
-function knownText(mirror: Mirror, spaceId: string, key: string): string | null {
-  const pushed = mirror.outbox.pushedPage(spaceId, key);
-  if (pushed && !pushed.deleted && pushed.text !== null) return pushed.text;
-  return mirror.content.baseText(spaceId, key);
 }
 
 /**

@@ -96,7 +96,7 @@ export async function rebaseChangeRequest(ctx: PushContext): Promise<boolean> {
   return true;
 }
 
-/** A create whose answer was lost: adopt the change request carrying our marker, or forget the attempt. */
+/** A create whose answer was lost: adopt the change request it made (found by author, subject and time), or forget the attempt. */
 async function settleCreate(ctx: PushContext): Promise<{ id: string; number: number } | null> {
   const row = ctx.store.changeRequest(ctx.spaceId);
   if (row?.state !== 'creating') return null;
@@ -136,8 +136,7 @@ export async function ensureChangeRequest(ctx: PushContext, ops: readonly PushOp
   }
   // A subject the user gave (`quire cr new --subject`) is the one; otherwise it says what the push holds.
   const subject = row?.subjectByUser ? row.subject : changeRequestSubject(subjectItemsOf(ops));
-  const marker = process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex');
-  ctx.store.beginCreate(ctx.spaceId, marker, subject, nowIso(ctx));
+  ctx.store.beginCreate(ctx.spaceId, subject, nowIso(ctx));
   let cr: ChangeRequest;
   try {
     cr = await ctx.api.call<ChangeRequest>((c, p) => c.spaces.createChangeRequest(ctx.spaceId, { subject }, p), { signal: ctx.signal });

@@ -66,7 +66,7 @@ export async function startChangeRequest(api: ApiClient | null, mirror: Mirror, 
     store.planNew(spaceId, subject, at);
   });
   if (api && subject !== null) {
-    store.beginCreate(spaceId, process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex'), subject, at);
+    store.beginCreate(spaceId, subject, at);
     let cr: ChangeRequest;
     try {
       cr = await api.call<ChangeRequest>((c, p) => c.spaces.createChangeRequest(spaceId, { subject }, p));
