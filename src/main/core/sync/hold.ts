@@ -52,6 +52,11 @@ const UNREADABLE: Record<UnreadableReason, string> = {
   unparseable: 'its frontmatter does not parse; fix the YAML between the --- lines',
 };
 
+/** A reason a path is left alone (describeUnreadable), as against a change not pushed (describeNotPushed). */
+export function isUnreadableReason(reason: string): reason is UnreadableReason {
+  return Object.hasOwn(UNREADABLE, reason);
+}
+
 /** A path Quire leaves alone, and what to do, e.g. "guide/faq.md is left alone: it is a symbolic link (…)." */
 export function describeUnreadable(u: { path: string; reason: UnreadableReason }): string {
   return `${u.path} is left alone (nothing is pushed or deleted for it): ${UNREADABLE[u.reason]}.`;
