@@ -30,11 +30,6 @@ export interface LoadedFolder {
   selected: CheckedSpace[];
 }
 
-/** Whether `dir` is a Quire sync folder (it has a mirror); opening one that is not would create it. */
-export function hasMirror(dir: string): boolean {
-  return existsSync(join(dir, STATE_DIR, 'mirror.db'));
-}
-
 /** Spaces, page and file ids as the mirror knows them. */
 export function mirrorFacts(mirror: Mirror): MirrorFacts {
   const spaceFolders = new Map<string, string>();

@@ -8,7 +8,6 @@ export {
   checkFolder,
   checkFolderInTurns,
   type FolderCheck,
-  hasMirror,
   type LoadedFolder,
   loadFolder,
   mirrorFacts,

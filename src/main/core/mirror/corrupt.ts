@@ -11,6 +11,11 @@ import { STATE_DIR } from './state-dir';
 
 export const MIRROR_FILE = 'mirror.db';
 
+/** Whether `dir` is a Quire sync folder (it has a mirror); opening one that is not would create it. */
+export function hasMirror(dir: string): boolean {
+  return existsSync(join(dir, STATE_DIR, MIRROR_FILE));
+}
+
 /** SQLite's own word that the file is damaged (as opposed to busy, read-only or full). */
 export function isCorruptionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

@@ -56,7 +56,7 @@ export {
 } from './search';
 
 export { STATE_DIR } from './state-dir';
-export { CorruptMirrorError, isCorruptionError, type SetAside } from './corrupt';
+export { CorruptMirrorError, hasMirror, isCorruptionError, type SetAside } from './corrupt';
 export { FolderBusyError, FolderLock, folderBusy, type FolderLockOptions, withFolderLock } from './folder-lock';
 export { currentHolder, describeHolder, type LockHolder } from './lock-holder';
 export { StateFileError, stagingDir } from './state-files';

@@ -10,6 +10,7 @@
  * below), plus one for the signed-in user.
  */
 import type { ApiClient } from '../api/client';
+import { withRequestCount } from '../api/request-count';
 import {
   changeRequestFingerprint,
   commentFingerprint,
@@ -73,10 +74,14 @@ interface Context {
   report: RefreshReport;
 }
 
-export async function refreshReview(api: ApiClient, mirror: Mirror, options: RefreshOptions = {}): Promise<RefreshReport> {
+/** One refresh; its report counts the requests it sent itself (a sync cycle may run beside it). */
+export function refreshReview(api: ApiClient, mirror: Mirror, options: RefreshOptions = {}): Promise<RefreshReport> {
+  return withRequestCount((requests) => refreshCounted(api, mirror, options, requests));
+}
+
+async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOptions, requests: () => number): Promise<RefreshReport> {
   const store = mirror.review;
   const started = performance.now();
-  const requestsBefore = api.stats.requests;
   const report: RefreshReport = {
     spaces: 0,
     changeRequests: 0,
@@ -120,7 +125,7 @@ export async function refreshReview(api: ApiClient, mirror: Mirror, options: Ref
     mirror.reviewActions.pruneFinishedActions(new Date(Date.now() - FINISHED_ACTIONS_KEPT_MS).toISOString());
   });
 
-  report.requests = api.stats.requests - requestsBefore;
+  report.requests = requests();
   report.ms = Math.round(performance.now() - started);
   return report;
 }

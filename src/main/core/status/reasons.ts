@@ -4,6 +4,9 @@
  * way to act (`action`): a button in the app, a command on the command line.
  */
 import { plural } from '../../../shared/plural';
+import { when } from '../../../shared/when';
+
+export { when };
 import { describeConflict, describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isUnreadableReason } from '../sync';
 import { editCount, type SpaceFacts, type SyncFacts } from './facts';
 import type { ReasonKind, RuntimeFacts, StateReason } from './state';
@@ -186,13 +189,6 @@ function pausedReason(facts: SyncFacts, spaceId: string | null): StateReason {
     message: `Sync is paused (since ${when(facts.pausedSince)}); ${edits === 0 ? 'no edit waits' : `${plural(edits, 'edit')} ${edits === 1 ? 'waits' : 'wait'}`}. Resume to sync.`,
     action: 'resume',
   };
-}
-
-/** An ISO time as `2026-01-02 14:05 UTC`: the same in every host, whatever its time zone. */
-export function when(iso: string | null): string {
-  if (!iso) return 'an unknown time';
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
-  return m ? `${m[1]} ${m[2]} UTC` : iso;
 }
 
 /** The latest of some ISO times (they sort as text), or null. */

@@ -1,14 +1,6 @@
 import { resolve } from 'node:path';
-import {
-  CheckSetupError,
-  checkFolderInTurns,
-  type FolderCheck,
-  hasMirror,
-  type Problem,
-  type ProblemCode,
-  type Severity,
-  type StepProgress,
-} from '../../../core/check';
+import { CheckSetupError, checkFolderInTurns, type FolderCheck, type Problem, type ProblemCode, type Severity, type StepProgress } from '../../../core/check';
+import { hasMirror } from '../../../core/mirror';
 import { dirFlag, has, spaceFlags, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';

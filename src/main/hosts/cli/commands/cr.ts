@@ -7,6 +7,7 @@ import { errorMessage } from '../messages';
 import { changeRequestFor, parseNumber, tryApi } from '../review-lookup';
 import { safeField } from '../terminal-text';
 import { act, ACTIONS, type CrContext } from '../cr-actions';
+import { when } from '../../../../shared/when';
 
 const STATUSES = ['open', 'draft', 'archived', 'merged', 'all'] as const;
 
@@ -44,9 +45,7 @@ async function refreshed(review: ReviewService, mirror: Mirror, io: CliIo, ctx: 
   }
   if (problem !== null) {
     const at = review.refreshedAt();
-    io.stderr(
-      `Showing the local mirror, ${at ? `last refreshed ${at.slice(0, 16).replace('T', ' ')} UTC` : 'never refreshed from the server'} (${safeField(problem)})`,
-    );
+    io.stderr(`Showing the local mirror, ${at ? `last refreshed ${when(at)}` : 'never refreshed from the server'} (${safeField(problem)})`);
   }
   return problem === null ? api : null;
 }
@@ -154,7 +153,7 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
     const space = mirror.catalog.space(cr.spaceId)?.title ?? cr.spaceId;
     const lines = [
       `#${current.number} ${safeField(current.subject) || '(no subject)'}`,
-      `  ${current.status}${current.outdated ? ', behind main (outdated)' : ''}${current.pending ? ', changes pending' : ''} — in ${safeField(space)}, by ${safeField(current.author?.displayName ?? 'unknown')}${current.updatedAt ? `, updated ${current.updatedAt.slice(0, 16).replace('T', ' ')} UTC` : ''}`,
+      `  ${current.status}${current.outdated ? ', behind main (outdated)' : ''}${current.pending ? ', changes pending' : ''} — in ${safeField(space)}, by ${safeField(current.author?.displayName ?? 'unknown')}${current.updatedAt ? `, updated ${when(current.updatedAt)}` : ''}`,
       ...(target.changeRequestId === cr.id ? ['  your edits of this space go here'] : []),
       ...(description ? ['  description:', ...description.split('\n').map((l) => `    ${safeField(l)}`)] : []),
       reviews.length ? '  reviews:' : '  reviews: none yet',

@@ -5,6 +5,7 @@ import { countFlag, dirFlag, has, type ParsedArgs, spaceFlags } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
 import { safeField } from '../terminal-text';
+import { when } from '../../../../shared/when';
 
 export interface LogJson {
   entries: {
@@ -72,7 +73,6 @@ export async function log(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 'op
 }
 
 /** `2026-11-24 09:04` in UTC: stable, sortable, unambiguous. */
-const when = (iso: string) => `${iso.replace('T', ' ').slice(0, 16)} UTC`;
 
 const CHANGE_WORDS: Record<LogPage['change'], string> = {
   added: 'added',

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { CheckSetupError, hasMirror } from '../../../core/check';
+import { CheckSetupError } from '../../../core/check';
+import { hasMirror } from '../../../core/mirror';
 import { startPreview } from '../../preview';
 import { dirFlag, portFlag, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';

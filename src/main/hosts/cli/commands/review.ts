@@ -14,6 +14,7 @@ import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
 import { tryApi } from '../review-lookup';
 import { safeField } from '../terminal-text';
+import { when } from '../../../../shared/when';
 
 /** What the review and comment commands need from the CLI host. */
 export interface ReviewCliContext {
@@ -124,9 +125,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     const { api, why } = await tryApi(ctx, mirror);
     const local = (reason: string) => {
       const at = review.refreshedAt();
-      io.stderr(
-        `Showing the local mirror, ${at ? `last refreshed ${at.slice(0, 16).replace('T', ' ')} UTC` : 'never refreshed from the server'} (${safeField(reason)})`,
-      );
+      io.stderr(`Showing the local mirror, ${at ? `last refreshed ${when(at)}` : 'never refreshed from the server'} (${safeField(reason)})`);
     };
     if (api) {
       try {

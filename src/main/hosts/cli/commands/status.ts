@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
@@ -8,7 +7,7 @@ import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 import { type ChangeRequestTarget, changeRequestTarget, deletedAssets, describeDeviation, type PathDeviation, pathDeviations } from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
-import { CorruptMirrorError, describeHolder, folderBusy, isCorruptionError, Mirror, STATE_DIR } from '../../../core/mirror';
+import { CorruptMirrorError, describeHolder, folderBusy, hasMirror, isCorruptionError, Mirror } from '../../../core/mirror';
 import { readSyncFacts, spaceSelection, type StateReason, type SyncStateName, syncState } from '../../../core/status';
 import { SYNC_STATE_WORDS } from '../../../../shared/sync-state';
 
@@ -68,7 +67,7 @@ export interface SpaceStatus {
 export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
   const dir = dirFlag(args);
   // Status only reads: a folder Quire never synced gets an empty mirror in memory, not one on disk.
-  const mirror = existsSync(join(dir, STATE_DIR, 'mirror.db')) ? ctx.openMirror(dir) : Mirror.openToPlan(dir);
+  const mirror = hasMirror(dir) ? ctx.openMirror(dir) : Mirror.openToPlan(dir);
   try {
     return await report(mirror);
   } catch (err) {

@@ -124,26 +124,27 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       const later = heldLines(io);
       let report: CycleReport;
       onPull = () => {
-        if (beside.length === 0) beside.push(syncReview(review, api, later.io));
+        if (beside.length === 0) beside.push(reviewAfterCycle(review, api, later.io));
       };
       try {
         // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
         report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
       } catch (err) {
+        onPull = null;
         await Promise.allSettled(beside);
         later.print();
         throw err;
-      } finally {
-        onPull = null;
-        await Promise.all(beside);
       }
+      onPull = null;
+      await Promise.all(beside);
       for (const line of report.repaired ?? []) io.stderr(line);
       io.stdout(describe(report, dir));
       for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
       sayWhatNeedsYou(report, io);
       later.print();
-      if (beside.length === 0) await syncReview(review, api, io);
-      else if (pushedSpaces(report).length > 0) await refreshReview(review, api, io, pushedSpaces(report));
+      const pushedTo = pushedSpaces(report);
+      if (beside.length === 0) await reviewAfterCycle(review, api, io);
+      else if (pushedTo.length > 0) await reviewAfterCycle(review, api, io, pushedTo);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
@@ -215,23 +216,18 @@ function sayWhatNeedsYou(report: CycleReport, io: CliIo): void {
 }
 
 /**
- * After a one-off cycle: sends review actions queued while offline (replies, resolutions, ...)
- * in order, then refreshes change requests and comments (incrementally), so a reviewer who
- * syncs before going offline has them, and `quire search` finds the comments. A failure here is
- * said, and does not change the sync's exit code.
+ * Review beside or after a one-off cycle: sends review actions queued while offline (replies,
+ * resolutions, ...) in order, then refreshes change requests and comments (incrementally), so a
+ * reviewer who syncs before going offline has them, and `quire search` finds the comments. With
+ * `spaceIds` (those a cycle pushed to: their change request may be new), refreshes only theirs.
+ * A failure here is said, and does not change the sync's exit code.
  */
-/** Change requests and comments of the spaces a cycle pushed to, refreshed (their change request may be new). */
-async function refreshReview(review: ReviewService, api: ApiClient, io: CliIo, spaceIds: string[]): Promise<void> {
+async function reviewAfterCycle(review: ReviewService, api: ApiClient, io: CliIo, spaceIds?: string[]): Promise<void> {
   try {
-    await review.refresh(api, { signal: io.signal, spaceIds, sites: false });
-  } catch (err) {
-    if (io.signal.aborted) throw err;
-    io.stderr(`Review data was not refreshed: ${errorMessage(err)}`);
-  }
-}
-
-async function syncReview(review: ReviewService, api: ApiClient, io: CliIo): Promise<void> {
-  try {
+    if (spaceIds) {
+      await review.refresh(api, { signal: io.signal, spaceIds, sites: false });
+      return;
+    }
     const { replay, refresh } = await review.sync(api, { signal: io.signal });
     printReplay({ replay }, io);
     if (!refresh) io.stderr(`Review data was not refreshed: ${safeField(replay.stoppedBy ?? 'the API is not reachable')}`);

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { API_URL_META } from '../../../core/api';
-import { Mirror, STATE_DIR } from '../../../core/mirror';
+import { hasMirror, Mirror } from '../../../core/mirror';
 import { KeytarTokenStore, type TokenStore } from '../../../core/secrets';
 import { defaultRendererDir, rendererBuilt } from '../../service';
 import { startWebHost } from '../../web';
@@ -53,7 +52,7 @@ export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore
 
 /** The API this folder last synced with (by any host), read without creating a mirror where there is none. */
 function rememberedApi(dir: string): string {
-  const remembered = existsSync(join(dir, STATE_DIR, 'mirror.db')) ? withMirror(dir, (m) => m.catalog.getMeta(API_URL_META)) : null;
+  const remembered = hasMirror(dir) ? withMirror(dir, (m) => m.catalog.getMeta(API_URL_META)) : null;
   if (!remembered) throw new UsageError('missing --api <base_url> (this folder has not synced with any API yet)');
   return normaliseApiUrl(remembered);
 }
