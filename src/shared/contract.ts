@@ -41,7 +41,7 @@ import { LOG_KINDS, SEARCH_KIND_VALUES } from './view-models';
 // View models live in view-models.ts; they are part of this contract.
 export type * from './view-models';
 export { LOG_KINDS } from './view-models';
-export { SYNC_STATE_WORDS } from './sync-state';
+export { needsYou, SYNC_STATE_WORDS } from './sync-state';
 
 // -------------------------------------------------------------------- errors
 

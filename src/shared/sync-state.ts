@@ -4,6 +4,29 @@
  */
 export type SyncStateName = 'not-set-up' | 'syncing' | 'in-sync' | 'needs-you' | 'offline' | 'paused';
 
+/** Kinds of reason that need the writer (state `needs-you`). */
+export const NEEDS_YOU = [
+  'conflict',
+  'held-page',
+  'summary-edit',
+  'asset-in-use',
+  'unreadable',
+  'mass-delete',
+  'refused',
+  'token-rejected',
+  'missing-folder',
+  'sync-failed',
+  'review-refused',
+] as const;
+
+/** Kinds of reason that explain another state. */
+export const INFORMS = ['no-space-chosen', 'never-synced', 'offline', 'paused', 'edits-waiting', 'actions-waiting', 'syncing'] as const;
+
+/** Whether a reason needs the writer (as against one that explains another state): what hosts count as "things". */
+export function needsYou(kind: string): boolean {
+  return (NEEDS_YOU as readonly string[]).includes(kind);
+}
+
 /**
  * What the writer can do about a reason for the state; each host offers it its own way (a button
  * in the app, a command on the command line): resolve the conflict, show the file, restore

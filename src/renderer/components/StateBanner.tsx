@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { StateReasonVM, SyncStatusVM } from '../../shared/contract';
+import { needsYou, type StateReasonVM, type SyncStatusVM } from '../../shared/contract';
 import { navigate } from '../hooks/use-route';
 import { useAction } from '../hooks/use-query';
 import { plural } from '../lib/format';
@@ -8,9 +8,6 @@ import { useOpenPath } from './OpenPath';
 
 /** A page the Pages view shows (a markdown page file); anything else is opened as a file. */
 const isPage = (path: string) => /\.md$/i.test(path) && !/(^|\/)SUMMARY\.md$/i.test(path);
-
-/** Reasons that explain a state rather than need the writer. */
-const INFO = new Set(['no-space-chosen', 'never-synced', 'offline', 'paused', 'edits-waiting', 'actions-waiting', 'syncing']);
 
 const LABELS: Record<StateReasonVM['action'], string> = {
   'resolve-conflict': 'Resolve the conflict',
@@ -86,7 +83,7 @@ function Reason({ reason }: { reason: StateReasonVM }) {
   };
 
   return (
-    <li className={`reason ${INFO.has(reason.kind) ? 'info' : 'needs'}`} data-kind={reason.kind}>
+    <li className={`reason ${needsYou(reason.kind) ? 'needs' : 'info'}`} data-kind={reason.kind}>
       <p className="reason-message">{reason.message}</p>
       <button type="button" className="reason-action" onClick={() => void act()} disabled={action.busy}>
         {LABELS[reason.action]}

@@ -1,4 +1,4 @@
-import { SYNC_STATE_WORDS, type SessionVM, type SyncStatusVM } from '../../shared/contract';
+import { needsYou, SYNC_STATE_WORDS, type SessionVM, type SyncStatusVM } from '../../shared/contract';
 import { useAction } from '../hooks/use-query';
 import { plural, timeAgo } from '../lib/format';
 import { ErrorNotice } from './ErrorNotice';
@@ -28,7 +28,7 @@ function stateDetail(status: SyncStatusVM): string | null {
     case 'paused':
       return `${plural(status.editsWaiting, 'edit')} waiting`;
     case 'needs-you': {
-      const n = status.reasons.filter((r) => r.action !== 'none' && !['edits-waiting', 'actions-waiting', 'paused', 'offline'].includes(r.kind)).length;
+      const n = status.reasons.filter((r) => needsYou(r.kind)).length;
       return n > 1 ? `${n} things` : null;
     }
     default:

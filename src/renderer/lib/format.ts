@@ -15,9 +15,7 @@ export function timeAgo(iso: string | null | undefined, now = Date.now()): strin
   return new Date(t).toLocaleDateString();
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+export { plural } from '../../shared/plural';
 
 /** First line of a markdown body, for one-line list rows. */
 export function firstLine(markdown: string, max = 140): string {

@@ -5,6 +5,7 @@ import { navigate } from '../hooks/use-route';
 import { plural } from '../lib/format';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { VirtualList } from '../components/VirtualList';
+import { logEntryText } from '../../shared/log-search';
 
 const CHANGE_WORDS: Record<LogPageChange, string> = {
   added: 'added',
@@ -36,7 +37,7 @@ export function LogView() {
   }, [entries]);
   const shown = useMemo(() => {
     const t = text.trim().toLowerCase();
-    return entries.filter((e) => (!spaceId || e.spaceId === spaceId) && (!t || searchable(e).includes(t)));
+    return entries.filter((e) => (!spaceId || e.spaceId === spaceId) && (!t || logEntryText(e).includes(t)));
   }, [entries, spaceId, text]);
   // The newest entry until one is chosen.
   const current = shown.find((e) => e.seq === selected) ?? shown[0] ?? null;
@@ -103,12 +104,6 @@ export function LogView() {
       )}
     </section>
   );
-}
-
-/** What the text filter looks in: the line, and the entry's page titles and files. */
-function searchable(e: LogEntryVM): string {
-  const pages = e.activity?.pages.map((p) => `${p.title ?? ''} ${p.path ?? ''} ${p.from ?? ''}`).join(' ') ?? '';
-  return `${e.message} ${pages} ${e.activity?.files.join(' ') ?? ''}`.toLowerCase();
 }
 
 function EntryDetail({ entry }: { entry: LogEntryVM }) {

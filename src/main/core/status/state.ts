@@ -17,30 +17,14 @@
  * happened, in the words every host shows, and an action each host offers in its own terms (a
  * button in the app, a command on the command line).
  */
-import type { SyncStateAction, SyncStateName } from '../../../shared/sync-state';
+import { INFORMS, NEEDS_YOU, type SyncStateAction, type SyncStateName } from '../../../shared/sync-state';
 import type { FailureKind } from '../mirror';
 import { editCount, type SpaceFacts, type SyncFacts } from './facts';
 import { earliest, FOLDER_WIDE, latest, reasonsOf } from './reasons';
 
 export type { SyncStateName };
 
-/** Kinds of reason that need the writer (state `needs-you`). */
-export const NEEDS_YOU = [
-  'conflict',
-  'held-page',
-  'summary-edit',
-  'asset-in-use',
-  'unreadable',
-  'mass-delete',
-  'refused',
-  'token-rejected',
-  'missing-folder',
-  'sync-failed',
-  'review-refused',
-] as const;
-
-/** Kinds of reason that explain another state. */
-export const INFORMS = ['no-space-chosen', 'never-synced', 'offline', 'paused', 'edits-waiting', 'actions-waiting', 'syncing'] as const;
+export { INFORMS, NEEDS_YOU };
 
 export type ReasonKind = (typeof NEEDS_YOU)[number] | (typeof INFORMS)[number];
 

@@ -1,4 +1,5 @@
-import { SYNC_STATE_WORDS, type SyncStatusVM } from '../../../shared/contract';
+import { needsYou, SYNC_STATE_WORDS, type SyncStatusVM } from '../../../shared/contract';
+import { plural } from '../../../shared/plural';
 
 export type TrayIconState = 'idle' | 'syncing' | 'offline' | 'conflicts' | 'error' | 'paused' | 'signed-out';
 
@@ -29,14 +30,14 @@ function stateLine(s: SyncStatusVM): { icon: TrayIconState; text: string } {
     case 'offline':
       return { icon: 'offline', text: SYNC_STATE_WORDS.offline };
     case 'needs-you': {
-      const n = s.reasons.filter((r) => r.action !== 'none').length;
+      const n = s.reasons.filter((r) => needsYou(r.kind)).length;
       const signIn = s.reasons.some((r) => r.action === 'sign-in');
       return { icon: signIn ? 'error' : 'conflicts', text: `${SYNC_STATE_WORDS['needs-you']}${n > 1 ? ` (${n} things)` : ''}` };
     }
     case 'paused':
       return {
         icon: 'paused',
-        text: `${SYNC_STATE_WORDS.paused}${s.editsWaiting > 0 ? ` · ${s.editsWaiting} edit${s.editsWaiting === 1 ? '' : 's'} waiting` : ''}`,
+        text: `${SYNC_STATE_WORDS.paused}${s.editsWaiting > 0 ? ` · ${plural(s.editsWaiting, 'edit')} waiting` : ''}`,
       };
     case 'not-set-up':
       return { icon: 'paused', text: SYNC_STATE_WORDS['not-set-up'] };

@@ -3,6 +3,7 @@ import { describeActivity, describeSource } from '../../core/sync';
 import type { LogActivityVM, LogEntryVM, Params } from '../../../shared/contract';
 import { spaceTitle, type ServiceState } from './state';
 import type { HandlersFor } from './types';
+import { logEntryText } from '../../../shared/log-search';
 
 /** The sync log, filtered by space, kind and text (a pull's or a push's page titles and files included). */
 export function logHandlers(state: ServiceState): HandlersFor<'log.list'> {
@@ -12,7 +13,7 @@ export function logHandlers(state: ServiceState): HandlersFor<'log.list'> {
     // Filtering by text happens here, so read more rows than asked for when it may drop some.
     const rows = state.mirror.log.recent(text ? 5000 : limit, params.kind, params.spaceId ? { spaceId: params.spaceId } : {});
     const entries = rows.map((r) => entryVM(state, r));
-    return (text ? entries.filter((e) => searchable(e).includes(text)) : entries).slice(0, limit);
+    return (text ? entries.filter((e) => logEntryText(e).includes(text)) : entries).slice(0, limit);
   }
   return { 'log.list': (p) => list(p) };
 }
@@ -49,10 +50,4 @@ function activityVM(a: LogActivity): LogActivityVM {
         : null,
     revision: a.revision?.id ?? null,
   };
-}
-
-/** What the text filter looks in: the line, and a pull's or a push's page titles and files. */
-function searchable(e: LogEntryVM): string {
-  const pages = e.activity?.pages.map((p) => `${p.title ?? ''} ${p.path ?? ''} ${p.from ?? ''}`).join(' ') ?? '';
-  return `${e.message} ${pages} ${e.activity?.files.join(' ') ?? ''}`.toLowerCase();
 }

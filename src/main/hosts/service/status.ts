@@ -143,11 +143,6 @@ export class StatusHolder {
     });
   }
 
-  /** The facts last read (the catalog gives each space its state from them). */
-  lastFacts(): SyncFacts | null {
-    return this.facts;
-  }
-
   /** The space the running cycle is on, if one runs. */
   syncingSpace(): { spaceId: string | null } | null {
     return this.syncing;
