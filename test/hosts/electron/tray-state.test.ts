@@ -31,6 +31,9 @@ describe('tray model', () => {
     expect(trayModel(status({ state: 'needs-you', reasons: [conflict] })).icon).toBe('conflicts');
     expect(labels(status({ state: 'needs-you', reasons: [conflict] }))[0]).toBe('Needs you');
     expect(labels(status({ state: 'needs-you', reasons: [conflict, held] }))[0]).toBe('Needs you (2 things)');
+    // Edits waiting beside a conflict inform; they are not a second thing that needs you (as the header counts).
+    const waiting = { kind: 'edits-waiting', spaceId: 's', message: '1 edit waits for the next sync.', action: 'sync-now' as const };
+    expect(labels(status({ state: 'needs-you', reasons: [conflict, waiting] }))[0]).toBe('Needs you');
     const rejected = { kind: 'token-rejected', spaceId: null, message: 'The API rejected the token.', action: 'sign-in' as const };
     expect(trayModel(status({ state: 'needs-you', reasons: [rejected] }))).toMatchObject({
       icon: 'error',
