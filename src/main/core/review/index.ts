@@ -29,7 +29,7 @@ import type {
 import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
-import { buildInbox, type InboxItem, markInboxRead } from './inbox';
+import { buildInbox, type InboxItem, markInboxRead, markItemsRead } from './inbox';
 import {
   type Blocker,
   blockersOf,
@@ -292,6 +292,11 @@ export class ReviewService {
   /** Marks inbox items read (all of them, or the keys given); returns how many. */
   markRead(keys: 'all' | readonly string[]): number {
     return markInboxRead(this.mirror, keys);
+  }
+
+  /** Marks the items of an inbox just read (and shown) read, without building it again. */
+  markShownRead(items: readonly InboxItem[]): number {
+    return markItemsRead(this.mirror, items);
   }
 
   /** When review state was last refreshed from the server, or null. */

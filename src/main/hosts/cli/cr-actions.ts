@@ -131,8 +131,15 @@ async function needsServer(s: Session, action: 'review' | 'merge' | 'update', cr
 
 async function reviewers(s: Session, cr: ChangeRequestView): Promise<number> {
   let failed = false;
+  // The organization's members are listed by the first lookup only; the later ones read what it listed.
+  let listWith = s.api;
+  const findMember = async (who: string) => {
+    const member = await s.review.findMember(listWith, cr.spaceId, who, s.io.signal);
+    listWith = null;
+    return member;
+  };
   for (const who of all(s.args, 'add')) {
-    const member = await s.review.findMember(s.api, cr.spaceId, who, s.io.signal);
+    const member = await findMember(who);
     const code = await queued(s, `Asking ${safeField(member.displayName)} to review #${cr.number}`, cr, {
       kind: 'requestReviewer',
       spaceId: cr.spaceId,
@@ -148,7 +155,7 @@ async function reviewers(s: Session, cr: ChangeRequestView): Promise<number> {
     try {
       person = pickPerson(asked, who);
     } catch {
-      person = await s.review.findMember(s.api, cr.spaceId, who, s.io.signal);
+      person = await findMember(who);
     }
     const code = await queued(s, `Withdrawing the review request of ${safeField(person.displayName)} on #${cr.number}`, cr, {
       kind: 'removeReviewer',

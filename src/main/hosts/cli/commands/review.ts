@@ -148,12 +148,12 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
         io.stderr(`Refused by the server: ${a.kind} on ${a.replyId ?? a.commentId ?? a.changeRequestId} — ${safeField(a.message)}`);
       }
       io.stdout(JSON.stringify(reviewJson(review.refreshedAt(), inbox, changeRequests, comments, replies), null, 2));
-      if (markRead) review.markRead('all');
+      if (markRead) review.markShownRead(inbox);
       return EXIT.ok;
     }
     io.stdout(formatText(mirror, inbox, changeRequests, comments, replies, review.refusedActions()));
     // Looking counts as reading: what was shown is not new the next time.
-    review.markRead(inbox.map((i) => i.key));
+    review.markShownRead(inbox);
     return EXIT.ok;
   } finally {
     mirror.close();
