@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { isIgnoredDir, isTempName } from '../sync/ignore';
 import { isRemoteCopy } from '../sync/plan/layout';
 import { MAX_PAGE_BYTES } from './limits';
-import { atOnce, type Steps } from './steps';
+import type { Steps } from './steps';
 import { decodeUtf8 } from './utf8';
 
 export const ASSETS_PREFIX = '.gitbook/assets/';
@@ -79,12 +79,7 @@ export function readSpaceFile(spaceDir: string, path: string): SpaceFile | null 
   return { path: nfc, kind, size: bytes.length, text: decoded.text, unreadable: null };
 }
 
-/** Every content file of a space folder, sorted by path; [] when the folder does not exist. */
-export function readSpaceFolder(spaceDir: string): SpaceFile[] {
-  return atOnce(readingSpaceFolder(spaceDir));
-}
-
-/** readSpaceFolder, one step per file (steps.ts). */
+/** Every content file of a space folder, sorted by path ([] when the folder does not exist), one step per file (steps.ts). */
 export function* readingSpaceFolder(spaceDir: string): Steps<SpaceFile[]> {
   const out: SpaceFile[] = [];
   function* walk(rel: string): Steps<void> {

@@ -107,7 +107,10 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
 /** Marks items as read at the activity they show now: all of the inbox, or the keys given. */
 export function markInboxRead(mirror: Mirror, keys: 'all' | readonly string[]): number {
   const wanted = keys === 'all' ? null : new Set(keys);
-  return markItemsRead(mirror, buildInbox(mirror).filter((i) => wanted === null || wanted.has(i.key)));
+  return markItemsRead(
+    mirror,
+    buildInbox(mirror).filter((i) => wanted === null || wanted.has(i.key)),
+  );
 }
 
 /** Marks the items given read at the activity they show (an inbox just built: not built again). */

@@ -279,7 +279,7 @@ export function dirFlag(args: ParsedArgs): string {
 /** Continuous sync polls the server no more often than this: a shorter interval only loads the API. */
 const MIN_INTERVAL_S = 5;
 /** A day: far below the 2^31 ms a timer can wait (past it, Node fires after 1 ms), and as rare as a poll is useful. */
-export const MAX_INTERVAL_S = 86_400;
+const MAX_INTERVAL_S = 86_400;
 
 /** `--interval` in seconds, from MIN_INTERVAL_S to MAX_INTERVAL_S, in plain digits. */
 export function intervalFlag(args: ParsedArgs, fallbackS: number): number {

@@ -161,7 +161,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
 }
 
 /** The first line of a comment, shortened, safe for a terminal. */
-export function firstLine(text: string, max = 80): string {
+function firstLine(text: string, max = 80): string {
   const line = text.trim().split('\n')[0] ?? '';
   return safeField(line.length > max ? `${line.slice(0, max - 1)}…` : line);
 }
