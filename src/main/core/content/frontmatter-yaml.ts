@@ -66,6 +66,8 @@ export class FrontmatterYamlError extends Error {
   override name = 'FrontmatterYamlError';
   constructor(
     message: string,
+    /** too-large: over the limit; unreadable: valid YAML it could not turn into values (aliases); not-mapping: not `key: value` lines. */
+    readonly kind: 'syntax' | 'too-large' | 'unreadable' | 'not-mapping',
     readonly line?: number,
     readonly column?: number,
   ) {
@@ -90,24 +92,24 @@ export interface ReadBlock {
 /** Reads a frontmatter block strictly; throws FrontmatterYamlError. An empty block is `{}`. */
 export function readFrontmatter(source: string): ReadBlock {
   const tooLarge = frontmatterTooLarge(source);
-  if (tooLarge) throw new FrontmatterYamlError(`${tooLarge[0]!.toUpperCase()}${tooLarge.slice(1)}`, 1);
+  if (tooLarge) throw new FrontmatterYamlError(`${tooLarge[0]!.toUpperCase()}${tooLarge.slice(1)}`, 'too-large', 1);
   const doc = yaml().parseDocument(source, { uniqueKeys: false, prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
     const pos = error.linePos?.[0];
     const firstLine = (error.message.split('\n')[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, '');
-    throw new FrontmatterYamlError(firstLine, pos?.line, pos?.col);
+    throw new FrontmatterYamlError(firstLine, 'syntax', pos?.line, pos?.col);
   }
   const duplicate = firstDuplicateKey(doc.contents);
-  if (duplicate !== null) throw new FrontmatterYamlError('Map keys must be unique', lineOf(source, duplicate));
+  if (duplicate !== null) throw new FrontmatterYamlError('Map keys must be unique', 'syntax', lineOf(source, duplicate));
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    throw new FrontmatterYamlError(`it could not be read: ${(err as Error).message}`);
+    throw new FrontmatterYamlError((err as Error).message, 'unreadable');
   }
   if (value === null || value === undefined) return { data: {}, doc };
-  if (typeof value !== 'object' || Array.isArray(value)) throw new FrontmatterYamlError('not a mapping', 1);
+  if (typeof value !== 'object' || Array.isArray(value)) throw new FrontmatterYamlError('not a mapping', 'not-mapping', 1);
   return { data: value as Record<string, unknown>, doc };
 }
 

@@ -157,15 +157,14 @@ function parseFrontmatter(source: string): PageMeta {
   } catch (err) {
     if (!(err instanceof FrontmatterYamlError)) throw err;
     const line = err.line !== undefined ? err.line + 1 : undefined; // +1: the opening '---' line
-    if (err.message === 'not a mapping') {
+    if (err.kind === 'not-mapping') {
       throw new PageFileError(
         "The frontmatter must be a list of 'key: value' lines (a YAML mapping), but it is a single value or a list. Fix it and sync again.",
         2,
       );
     }
-    if (err.message.startsWith('The frontmatter is ')) throw new PageFileError(`${err.message}. Shorten it and sync again.`, 1);
-    if (err.message.startsWith('it could not be read'))
-      throw new PageFileError(`The frontmatter could not be read: ${err.message.slice(22)}. Fix it and sync again.`, 1);
+    if (err.kind === 'too-large') throw new PageFileError(`${err.message}. Shorten it and sync again.`, 1);
+    if (err.kind === 'unreadable') throw new PageFileError(`The frontmatter could not be read: ${err.message}. Fix it and sync again.`, 1);
     throw new PageFileError(
       `The frontmatter (the block between the '---' lines at the top) is not valid YAML${line ? ` at line ${line}` : ''}: ${err.message}. Fix it and sync again.`,
       line,
