@@ -295,8 +295,7 @@ export class ReviewStore {
 
   /** A comment whose deletion is pending: out of the views and out of search, its server copy and replies kept. */
   private hideComment(id: string): void {
-    this.search.removeComment(id);
-    for (const replyId of this.replyIdsOf(id)) this.search.removeReply(replyId);
+    this.search.removeComment(id); // its replies' entries too (they carry its id)
     this.sql(`DELETE FROM comments WHERE id = ?`).run(id);
   }
 
@@ -307,8 +306,7 @@ export class ReviewStore {
   /** The server deleted the comment (our deletion went through): it goes, with its replies. */
   deleteComment(id: string): void {
     this.deleteCommentsWhere(`id = ?`, id);
-    this.search.removeComment(id);
-    for (const replyId of this.replyIdsOf(id)) this.search.removeReply(replyId);
+    this.search.removeComment(id); // its replies' entries too (they carry its id)
     this.sql(`DELETE FROM reply_sources WHERE id IN (SELECT id FROM replies WHERE comment_id = ?)`).run(id);
     this.sql(`DELETE FROM replies WHERE comment_id = ?`).run(id);
     this.sql(`DELETE FROM comment_sources WHERE id = ?`).run(id);
