@@ -273,7 +273,6 @@ export class HistoryStore {
     return rows.map((r) => this.toPage(r));
   }
 
-  /** The page whose file was last seen at `path` (deleted pages included), if any. */
   /** Pages this folder pushed a version of (the writer's own pages), by space. */
   pushedPageKeys(): Map<string, Set<string>> {
     const rows = this.sql(`SELECT DISTINCT space_id, page_key FROM history_versions WHERE reason = 'pushed'`).all() as { space_id: string; page_key: string }[];
@@ -282,6 +281,7 @@ export class HistoryStore {
     return out;
   }
 
+  /** The page whose file was last seen at `path` (deleted pages included), if any. */
   keyAtPath(spaceId: string, path: string): string | undefined {
     const latest = this.sql(`SELECT page_key FROM history_pages WHERE space_id = ? AND path = ? ORDER BY last_at DESC LIMIT 1`).get(spaceId, path) as
       | { page_key: string }
