@@ -77,6 +77,18 @@ describe('paths Quire cannot or will not read', () => {
     expect(sent().filter((c) => c.operation === 'insert_page')).toEqual([]);
     expect(changelogPushed()).toBe(true);
   });
+
+  it('a UTF-8 name holding the replacement character, beside one that is not UTF-8, is a page like any other', async () => {
+    writeFileSync(join(dir, 'odd-\uFFFD.md'), '# Odd name\n\nStill a page.\n');
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/bad-`), Buffer.from([0xff, 0xfe]), Buffer.from('.md')]), '# Bad name\n');
+    const run = await syncOnce(fake, root);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/bad-.*is left alone .*not valid UTF-8; rename it/);
+    expect(run.stderr).not.toMatch(/odd-/);
+    expect(sent().filter((c) => c.operation === 'insert_page')).toEqual([expect.objectContaining({ operation: 'insert_page' })]);
+    const [cr] = openChangeRequests(fake, space.id);
+    expect(fake.store.pageByTitle(space.id, 'Odd name', { changeRequest: cr!.id }).markdown).toBe('Still a page.\n');
+  });
 });
 
 describe('text Quire cannot push faithfully', () => {

@@ -163,15 +163,6 @@ export class ContentStore {
     ) as BaseOutlineRow[];
   }
 
-  /** Main's tree as last synced, in one string: ids, places, types, titles, slugs and whether meta holds the key named (to tell whether it changed; not the texts). */
-  baseShape(spaceId: string, metaField: string): string {
-    const r = this.sql(
-      `SELECT group_concat(row, char(30)) AS shape FROM (
-         SELECT concat_ws(char(31), quote(id), quote(parent_id), quote(position), quote(type), quote(title), quote(slug), instr(meta, ?) > 0) AS row FROM pages WHERE space_id = ? ORDER BY id)`,
-    ).get(JSON.stringify(metaField), spaceId) as { shape: string | null };
-    return r.shape ?? '';
-  }
-
   basePage(spaceId: string, id: string): BaseRow | undefined {
     const r = this.sql(`SELECT ${BASE_COLUMNS} FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as BaseRecord | undefined;
     return r && toBase(r);

@@ -152,13 +152,17 @@ export class FolderStore {
     return rows.map(toNode);
   }
 
-  /** The folder's tree in one string: each node's key, name, path, folder and whether it waits (to tell whether it changed). */
-  shape(spaceId: string): string {
-    const r = this.sql(
-      `SELECT group_concat(row, char(30)) AS shape FROM (
-         SELECT concat_ws(char(31), quote(key), quote(name), quote(path), quote(folder), quote(placed_locally), quote(pending)) AS row FROM folder_nodes WHERE space_id = ? ORDER BY key)`,
-    ).get(spaceId) as { shape: string | null };
-    return r.shape ?? '';
+  /**
+   * The space's path deviations as last worked out, with the name rules they were worked out
+   * under (JSON both); none once main's tree or the folder's changed since (migration 18's
+   * triggers delete the row).
+   */
+  keptDeviations(spaceId: string): { rules: string; deviations: string } | undefined {
+    return this.sql(`SELECT rules, deviations FROM path_deviations WHERE space_id = ?`).get(spaceId) as { rules: string; deviations: string } | undefined;
+  }
+
+  keepDeviations(spaceId: string, rules: string, deviations: string): void {
+    this.sql(`INSERT OR REPLACE INTO path_deviations (space_id, rules, deviations) VALUES (?, ?, ?)`).run(spaceId, rules, deviations);
   }
 
   /** Every file node's path and what its file was when last seen: one small row each, for the scan. */

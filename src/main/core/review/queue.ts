@@ -7,7 +7,6 @@
  * with the server's message and the queue moves on; an unreachable or failing
  * server stops the replay with everything left queued.
  */
-import { randomUUID } from 'node:crypto';
 import { ApiError, NetworkError, TokenRejectedError } from '../api/errors';
 import type { ApiClient } from '../api/client';
 import type { ActionPayload, ActionRecord, Mirror, RemoteUser, ReviewActionLog, ReviewStore } from '../mirror';
@@ -51,7 +50,7 @@ export class ActionQueue {
   enqueue(input: ActionInput, now = new Date().toISOString()): ActionRecord {
     validateInput(input);
     return this.mirror.transaction(() => {
-      const id = randomUUID();
+      const id = process.getBuiltinModule('node:crypto').randomUUID();
       const stored = this.actions.insertAction({
         id,
         ...this.resolve(input, id),

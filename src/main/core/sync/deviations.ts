@@ -4,7 +4,6 @@
  * name (or file) differs; the pages below it, whose paths differ only through it, are counted.
  * A page the writer placed (moved or renamed here, not merged yet) is theirs, not a deviation.
  */
-import { createHash } from 'node:crypto';
 import { pageKind } from '../content';
 import type { Mirror } from '../mirror';
 import { GONE_REMOTELY } from './remote';
@@ -24,45 +23,32 @@ export interface PathDeviation {
 }
 
 /**
- * The deviations as the last cycle that changed the space left them (`keepPathDeviations`), when
- * main's tree, the folder's tree and the volume's rules are still what they were then; else
- * worked out now. What `quire status` reads: working them out costs ~30-60 ms over 2,000 pages,
- * telling whether anything changed a few.
+ * The deviations as the last cycle that changed the space kept them (`keepPathDeviations`), while
+ * main's tree and the folder's are as they were then (the mirror forgets them when either
+ * changes) and the volume's name rules too; else worked out now. What `quire status` reads:
+ * working them out costs ~30-60 ms over 2,000 pages, reading them back a query.
  */
 export function pathDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
-  const kept = keptDeviations(mirror, spaceId);
-  return kept && kept.shape === shapeOf(mirror, spaceId) ? kept.deviations : workOutDeviations(mirror, spaceId);
+  return keptDeviations(mirror, spaceId) ?? workOutDeviations(mirror, spaceId);
 }
 
-/** After a cycle that changed the space: its deviations kept for `pathDeviations`, when their inputs changed. */
+/** After a cycle that changed the space: its deviations kept for `pathDeviations`, unless those kept are still current. */
 export function keepPathDeviations(mirror: Mirror, spaceId: string): void {
-  const shape = shapeOf(mirror, spaceId);
-  if (keptDeviations(mirror, spaceId)?.shape === shape) return;
-  mirror.catalog.setMeta(keptKey(spaceId), JSON.stringify({ shape, deviations: workOutDeviations(mirror, spaceId) }));
+  if (keptDeviations(mirror, spaceId)) return;
+  mirror.folder.keepDeviations(spaceId, rulesText(mirror), JSON.stringify(workOutDeviations(mirror, spaceId)));
 }
 
-const keptKey = (spaceId: string) => `path-deviations:${spaceId}`;
+const rulesText = (mirror: Mirror): string => JSON.stringify(storedRules(mirror));
 
-function keptDeviations(mirror: Mirror, spaceId: string): { shape: string; deviations: PathDeviation[] } | null {
-  const raw = mirror.catalog.getMeta(keptKey(spaceId));
-  if (!raw) return null;
+function keptDeviations(mirror: Mirror, spaceId: string): PathDeviation[] | null {
+  const kept = mirror.folder.keptDeviations(spaceId);
+  if (!kept || kept.rules !== rulesText(mirror)) return null;
   try {
-    const kept = JSON.parse(raw) as { shape?: unknown; deviations?: unknown };
-    return typeof kept.shape === 'string' && Array.isArray(kept.deviations) ? (kept as { shape: string; deviations: PathDeviation[] }) : null;
+    const deviations = JSON.parse(kept.deviations) as unknown;
+    return Array.isArray(deviations) ? (deviations as PathDeviation[]) : null;
   } catch {
     return null;
   }
-}
-
-/** A digest of everything the deviations are worked out from. */
-function shapeOf(mirror: Mirror, spaceId: string): string {
-  return createHash('sha256')
-    .update(mirror.content.baseShape(spaceId, GONE_REMOTELY))
-    .update('\u001e\u001e')
-    .update(mirror.folder.shape(spaceId))
-    .update('\u001e\u001e')
-    .update(JSON.stringify(storedRules(mirror)))
-    .digest('base64url');
 }
 
 function workOutDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {

@@ -193,11 +193,9 @@ export class SyncEngine {
         touched.push(done);
         if (!dryRun) {
           recordReached(mirror, report, new Date().toISOString());
-          // What quire status reads, kept when the cycle changed something (a no-op cycle pays nothing).
-          if (done.keys.length > 0 || done.firstSync || report.pull || report.push) {
-            if (done.keys.length > LARGE_PULL) collectGarbage(); // the cycle's working state is garbage now: this does not add to it
-            keepPathDeviations(mirror, space.id);
-          }
+          // What quire status reads: a query when nothing changed them (the mirror forgets them when something does).
+          if (done.keys.length > LARGE_PULL) collectGarbage(); // the cycle's working state is garbage now: working them out does not add to it
+          keepPathDeviations(mirror, space.id);
         }
       } catch (err) {
         if (err instanceof TokenRejectedError || err instanceof CancelledError || signal?.aborted) throw err;

@@ -10,7 +10,6 @@
  * differs — Quire's naming changed, or the folder moved to another kind of volume — the next
  * cycle lays every folder out again, once, moving files to their names by local renames.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Mirror, STATE_DIR } from '../mirror';
@@ -74,7 +73,7 @@ function platformRules(): NameRules {
 /** Asks the volume, with two files made and removed in `.quire/`; null when that cannot be done. */
 function probe(root: string): NameRules | null {
   const dir = join(root, STATE_DIR);
-  const stem = `names-${randomBytes(4).toString('hex')}`;
+  const stem = `names-${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}`;
   try {
     mkdirSync(dir, { recursive: true });
     const lower = join(dir, `${stem}-case`);

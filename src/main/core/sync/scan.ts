@@ -11,7 +11,7 @@
  * is not UTF-8 text, holds NUL bytes or is larger than a page can be — is reported as unreadable
  * and its page held, never taken for a deleted file.
  */
-import { type Dirent, lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_PAGE_BYTES, parseSummary } from '../content';
 import type { FileStatRow, Mirror } from '../mirror';
@@ -283,32 +283,27 @@ function classify(path: string, st: Stats): Entry {
 /**
  * Lists what is under `rel` (POSIX paths relative to the space folder). Synchronous on
  * purpose: thousands of small directory and stat calls are several times faster without a
- * promise and a thread-pool hop each. Names are read as bytes, so a name that is not UTF-8 is
- * reported rather than silently replaced.
+ * promise and a thread-pool hop each. A name that is not UTF-8 is reported rather than silently
+ * replaced (`dirNames`).
  */
 function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
-  let names: Dirent<Buffer>[];
-  try {
-    names = readdirSync(rel === '' ? spaceDir : join(spaceDir, rel), { encoding: 'buffer', withFileTypes: true });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EACCES' || code === 'EPERM') visit({ kind: 'unreadable', path: rel, reason: 'no-permission' });
+  const dir = rel === '' ? spaceDir : `${spaceDir}/${rel}`;
+  const names = dirNames(dir);
+  if (names === 'gone') return;
+  if (names === 'no-permission') {
+    visit({ kind: 'unreadable', path: rel, reason: 'no-permission' });
     return;
   }
-  for (const dirent of names) {
-    const raw = dirent.name;
-    let name: string;
-    try {
-      name = decoder.decode(raw);
-    } catch {
-      const shown = raw.toString('latin1');
-      visit({ kind: 'unreadable', path: rel === '' ? shown : `${rel}/${shown}`, reason: 'bad-name' });
+  for (const { name, isDirectory, badName } of names) {
+    const childRel = rel === '' ? name : `${rel}/${name}`;
+    if (badName) {
+      visit({ kind: 'unreadable', path: childRel, reason: 'bad-name' });
       continue;
     }
-    const childRel = rel === '' ? name : `${rel}/${name}`;
     // A folder needs no stat of its own (its type comes with its name); a file does, for what it is.
-    const st = dirent.isDirectory() ? null : lstatOrNull(join(spaceDir, childRel));
-    if (dirent.isDirectory() || st?.isDirectory()) {
+    // Names from a directory hold no `/`: joined as strings, not normalised by path.join.
+    const st = isDirectory ? null : lstatOrNull(`${dir}/${name}`);
+    if (isDirectory || st?.isDirectory()) {
       if (isIgnoredDir(name)) continue;
       if (childRel === '.gitbook') walkAssets(spaceDir, visit);
       else walk(spaceDir, childRel, visit);
@@ -325,6 +320,31 @@ function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
     if (entry.kind === 'page' && !/\.md$/i.test(name) && !st.isSymbolicLink()) continue;
     if (entry.kind === 'unreadable' && !/\.md$/i.test(name) && entry.reason !== 'symlink') continue;
     visit(entry);
+  }
+}
+
+type DirName = { name: string; isDirectory: boolean; badName: boolean };
+
+/**
+ * A directory's names, decoded as UTF-8; a name that is not UTF-8 is marked (`badName`, shown
+ * in Latin-1) instead of being taken with replacement characters for a name it is not. Read as
+ * text first, which is twice as fast as bytes: only a directory where a name came back with
+ * U+FFFD, the replacement character, is read again as bytes to tell which.
+ */
+function dirNames(dir: string): DirName[] | 'no-permission' | 'gone' {
+  try {
+    const entries = readdirSync(dir, { withFileTypes: true });
+    if (!entries.some((d) => d.name.includes('\uFFFD'))) return entries.map((d) => ({ name: d.name, isDirectory: d.isDirectory(), badName: false }));
+    return readdirSync(dir, { encoding: 'buffer', withFileTypes: true }).map((d) => {
+      try {
+        return { name: decoder.decode(d.name), isDirectory: d.isDirectory(), badName: false };
+      } catch {
+        return { name: d.name.toString('latin1'), isDirectory: d.isDirectory(), badName: true };
+      }
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM' ? 'no-permission' : 'gone';
   }
 }
 

@@ -11,6 +11,7 @@ import { searchAndHistory } from './v13-search-history';
 import { reviewLifecycle } from './v14-review-lifecycle';
 import { syncState } from './v16-sync-state';
 import { syncLogActivity } from './v17-sync-log-activity';
+import { keptDeviations } from './v18-kept-deviations';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -25,4 +26,5 @@ export const migrations: Migration[] = [
   reviewLifecycle,
   syncState,
   syncLogActivity,
+  keptDeviations,
 ];
