@@ -1,19 +1,27 @@
-// Bundles the `quire` command into out/cli/quire.mjs when any source is newer
-// than the bundle, so `quire` (bin/quire.mjs) runs plain JavaScript: no TypeScript
+// Bundles the `quire` command into out/cli/quire.cjs when any source is newer
+// than the bundle, so `quire` (bin/quire.cjs) runs plain JavaScript: no TypeScript
 // loader at run time, faster start-up, less memory. Dependencies stay in
-// node_modules (native modules cannot be bundled). The bundle is split along
-// the CLI's dynamic imports (one per command, see cli/commands.ts) into chunks
-// beside it, so a command loads only its own code and packages.
-// It also writes out/cli/inputs.json, the files the bundle was built from: the
-// launcher stats those to know, in milliseconds, whether to call this again.
+// node_modules (native modules cannot be bundled).
+// One CommonJS file, not ES modules split into chunks: the launcher compiles it
+// with V8's code cache (bin/quire.cjs), which Node 20 offers for a script and not
+// for an ES module, and Node's ES module loader costs a start of its own (each
+// chunk read through a promise, CommonJS packages lexed for their exports). A
+// command still runs only its own code: each one is imported dynamically
+// (cli/commands.ts), which esbuild keeps lazy inside the bundle, so `status`
+// loads no HTTP module.
+// It also writes out/cli/inputs.json, the files the bundle was built from (the
+// launcher stats those to know, in milliseconds, whether to call this again), and
+// out/cli/build-id, a digest of the bundle that names its code caches.
 // package.json's `prepare` runs it, so `npm install` and `npm ci` leave it built.
-import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ENTRY = 'src/main/hosts/cli/main.ts';
 const OUT_DIR = 'out/cli';
-const OUT = `${OUT_DIR}/quire.mjs`;
+const OUT = `${OUT_DIR}/quire.cjs`;
 const INPUTS = `${OUT_DIR}/inputs.json`;
+const BUILD_ID = `${OUT_DIR}/build-id`;
 const SOURCES = ['src/main', 'src/shared', 'package.json'];
 
 function newestMtime(path) {
@@ -22,6 +30,21 @@ function newestMtime(path) {
   return readdirSync(path).reduce((m, name) => Math.max(m, newestMtime(join(path, name))), st.mtimeMs);
 }
 
+/**
+ * The launcher compiles the bundle as a script, where `import()` has no module loader (without
+ * an experimental flag): a package the sources import on demand (the API client, chokidar,
+ * keytar) is required on demand instead, by a module of one line that esbuild bundles lazily.
+ * Node 20.19 and later require ES module packages too.
+ */
+const requireOnDemand = {
+  name: 'require-on-demand',
+  setup(build) {
+    build.onResolve({ filter: /.*/, namespace: 'on-demand' }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /^[^./]/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'on-demand' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'on-demand' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+  },
+};
+
 let builtAt = 0;
 try {
   builtAt = statSync(OUT).mtimeMs;
@@ -29,23 +52,28 @@ try {
   // not built yet
 }
 const force = process.argv.includes('--force');
-if (force || !existsSync(INPUTS) || SOURCES.some((s) => newestMtime(s) > builtAt)) {
-  rmSync(OUT_DIR, { recursive: true, force: true }); // no stale chunks from an earlier build
+if (force || !existsSync(INPUTS) || !existsSync(BUILD_ID) || SOURCES.some((s) => newestMtime(s) > builtAt)) {
+  rmSync(OUT_DIR, { recursive: true, force: true }); // no stale bundle or code cache from an earlier build
   const { build } = await import('esbuild'); // only when building: a fresh bundle costs a walk, not esbuild's start-up
   const result = await build({
-    entryPoints: { quire: ENTRY },
-    outdir: OUT_DIR,
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
+    entryPoints: [ENTRY],
+    outfile: OUT,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     packages: 'external',
+    plugins: [requireOnDemand],
+    // The sources are ES modules: their import.meta.url is the bundle's own URL.
+    define: { 'import.meta.url': '__quireBundleUrl' },
+    banner: { js: 'const __quireBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
     sourcemap: true,
     metafile: true,
     logLevel: 'warning',
   });
-  writeFileSync(INPUTS, `${JSON.stringify(Object.keys(result.metafile.inputs).sort(), null, 1)}\n`);
+  const loadedLater = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
+  if (loadedLater.length > 0) throw new Error(`the bundle still imports ${loadedLater.join(', ')} with import(), which bin/quire.cjs cannot load`);
+  const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('on-demand:')); // files, not the one-line modules above
+  writeFileSync(INPUTS, `${JSON.stringify(inputs.sort(), null, 1)}\n`);
+  writeFileSync(BUILD_ID, `${createHash('sha256').update(readFileSync(OUT)).digest('hex').slice(0, 16)}\n`);
 }

@@ -15,10 +15,10 @@ import type { FakeApi } from '../fake';
 
 const REPORT_USAGE = fileURLToPath(new URL('./report-usage.mjs', import.meta.url));
 /** The installed `quire` command's file (package.json's `bin`): the launcher of the bundle in out/cli. */
-export const CLI = fileURLToPath(new URL('../../bin/quire.mjs', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../bin/quire.cjs', import.meta.url));
 /**
  * The node flags `quire` runs with, read from its launcher's first line (`#!/usr/bin/env -S node
- * <flags>`), so the benchmark runs the command as a user does: `node <flags> bin/quire.mjs`.
+ * <flags>`), so the benchmark runs the command as a user does: `node <flags> bin/quire.cjs`.
  */
 export const CLI_NODE_FLAGS: string[] = (() => {
   const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0]!;

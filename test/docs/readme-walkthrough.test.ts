@@ -6,7 +6,7 @@
  * fails here, and so does a change in what Quire prints that the README does not follow.
  *
  * The commands a block may hold, each run as its own process, as npm runs it:
- * - `npm run --silent quire -- <args>`: `bin/quire.mjs <args>`;
+ * - `npm run --silent quire -- <args>`: `bin/quire.cjs <args>`;
  * - `npm run --silent demo:sync -- <args>`: `tsx scripts/demo-sync.ts <args>`; with `--serve` it
  *   runs on (the sample API up) until README.md says `<!-- walk-through: the sample API stops -->`,
  *   where it gets Ctrl-C (SIGINT);
@@ -33,7 +33,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const README = join(ROOT, 'README.md');
 /** What `npm run <script>` runs (package.json's scripts). */
 const SCRIPTS: Record<string, string[]> = {
-  quire: [join(ROOT, 'bin/quire.mjs')],
+  quire: [join(ROOT, 'bin/quire.cjs')],
   'demo:sync': [join(ROOT, 'node_modules/.bin/tsx'), join(ROOT, 'scripts/demo-sync.ts')],
 };
 const STOP_MARKER = '<!-- walk-through: the sample API stops -->';

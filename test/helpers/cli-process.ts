@@ -1,6 +1,6 @@
 /**
  * The bundled `quire` command as its own process (`node scripts/build-cli.mjs`, then
- * `node out/cli/quire.mjs`, with the flags its launcher gives it), with its peak RSS read as it
+ * `node bin/quire.cjs`, with the flags its launcher gives it), with its peak RSS read as it
  * exits by the benchmark's report-usage.mjs: for tests that bound what a process may hold.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';

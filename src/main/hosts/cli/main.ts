@@ -2,7 +2,7 @@ import { runCli } from './run';
 import { EXIT, processIo } from './io';
 import { terminalSafe } from './terminal-text';
 
-// Entry point of the `quire` command (bin/quire.mjs runs its bundle).
+// Entry point of the `quire` command (bin/quire.cjs runs its bundle).
 const controller = new AbortController();
 let stopping = false;
 let finished = false;

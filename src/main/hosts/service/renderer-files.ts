@@ -2,7 +2,7 @@
  * The built renderer (index.html and its assets), as both app hosts serve it: Electron on
  * app://quire, the web host over HTTP. Where it is, whether it is there, and reading one file
  * for a URL path without ever leaving its folder. Building it is not a run-time job: `npm run
- * build` (or the `quire ui` launcher, bin/quire.mjs, and the `predemo` script) does it.
+ * build` (or the `quire ui` launcher, bin/quire.cjs, and the `predemo` script) does it.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
