@@ -1,7 +1,9 @@
 // Bundles the `quire` command into out/cli/quire.cjs when any source is newer
 // than the bundle, so `quire` (bin/quire.cjs) runs plain JavaScript: no TypeScript
-// loader at run time, faster start-up, less memory. Dependencies stay in
-// node_modules (native modules cannot be bundled).
+// loader at run time, faster start-up, less memory. Packages in plain
+// JavaScript are bundled too, so the code cache covers them (the API client alone
+// is 230 KB to compile); native ones stay in node_modules (NATIVE), and packages
+// loaded by createRequire at run time (katex, highlight.js, yaml) are not bundled.
 // One CommonJS file, not ES modules split into chunks: the launcher compiles it
 // with V8's code cache (bin/quire.cjs), which Node 20 offers for a script and not
 // for an ES module, and Node's ES module loader costs a start of its own (each
@@ -10,7 +12,8 @@
 // (cli/commands.ts), which esbuild keeps lazy inside the bundle, so `status`
 // loads no HTTP module.
 // It also writes out/cli/inputs.json, the files the bundle was built from (the
-// launcher stats those to know, in milliseconds, whether to call this again), and
+// launcher stats those to know, in milliseconds, whether to call this again;
+// package-lock.json stands for the packages), and
 // out/cli/build-id, a digest of the bundle that names its code caches.
 // package.json's `prepare` runs it, so `npm install` and `npm ci` leave it built.
 import { createHash } from 'node:crypto';
@@ -22,7 +25,9 @@ const OUT_DIR = 'out/cli';
 const OUT = `${OUT_DIR}/quire.cjs`;
 const INPUTS = `${OUT_DIR}/inputs.json`;
 const BUILD_ID = `${OUT_DIR}/build-id`;
-const SOURCES = ['src/main', 'src/shared', 'package.json'];
+const SOURCES = ['src/main', 'src/shared', 'package.json', 'package-lock.json'];
+/** Native packages (and ws's optional native helpers): required from node_modules at run time. */
+const NATIVE = ['better-sqlite3', 'keytar', 'bufferutil', 'utf-8-validate'];
 
 function newestMtime(path) {
   const st = statSync(path);
@@ -32,15 +37,18 @@ function newestMtime(path) {
 
 /**
  * The launcher compiles the bundle as a script, where `import()` has no module loader (without
- * an experimental flag): a package the sources import on demand (the API client, chokidar,
- * keytar) is required on demand instead, by a module of one line that esbuild bundles lazily.
- * Node 20.19 and later require ES module packages too.
+ * an experimental flag): what the sources import on demand and the bundle cannot hold (keytar,
+ * a Node module) is required on demand instead, by a module of one line that esbuild bundles
+ * lazily. A bundled package imported on demand is initialised on demand by esbuild itself.
  */
+const outside = (path) => path.startsWith('node:') || NATIVE.some((name) => path === name || path.startsWith(`${name}/`));
 const requireOnDemand = {
   name: 'require-on-demand',
   setup(build) {
     build.onResolve({ filter: /.*/, namespace: 'on-demand' }, (args) => ({ path: args.path, external: true }));
-    build.onResolve({ filter: /^[^./]/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'on-demand' } : undefined));
+    build.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.kind === 'dynamic-import' && outside(args.path) ? { path: args.path, namespace: 'on-demand' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'on-demand' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
   },
 };
@@ -62,7 +70,7 @@ if (force || !existsSync(INPUTS) || !existsSync(BUILD_ID) || SOURCES.some((s) =>
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    packages: 'external',
+    external: NATIVE,
     plugins: [requireOnDemand],
     // The sources are ES modules: their import.meta.url is the bundle's own URL.
     define: { 'import.meta.url': '__quireBundleUrl' },
@@ -73,7 +81,8 @@ if (force || !existsSync(INPUTS) || !existsSync(BUILD_ID) || SOURCES.some((s) =>
   });
   const loadedLater = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
   if (loadedLater.length > 0) throw new Error(`the bundle still imports ${loadedLater.join(', ')} with import(), which bin/quire.cjs cannot load`);
-  const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('on-demand:')); // files, not the one-line modules above
-  writeFileSync(INPUTS, `${JSON.stringify(inputs.sort(), null, 1)}\n`);
+  // Our files, and the lock file for the packages (not the one-line modules above).
+  const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('on-demand:') && !path.startsWith('node_modules/'));
+  writeFileSync(INPUTS, `${JSON.stringify([...inputs, 'package-lock.json'].sort(), null, 1)}\n`);
   writeFileSync(BUILD_ID, `${createHash('sha256').update(readFileSync(OUT)).digest('hex').slice(0, 16)}\n`);
 }
