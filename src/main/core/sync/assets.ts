@@ -8,8 +8,8 @@
  * removed), a folder, a device — is left alone with its record as it was; the scan reports it,
  * and the rest of the space syncs.
  */
-import { lstatSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: it loads with the first asset looked at, not with every command.
+import { lstatSync, promises } from 'node:fs';
 import { posix } from 'node:path';
 import type { ApiClient } from '../api';
 import type { FileRow, Mirror } from '../mirror';
@@ -38,7 +38,7 @@ export async function pullAssets(
   const knownPaths = new Set([...known.values()].map((f) => f.path));
   // Files on disk that main never had keep their names: list them as earlier holders.
   const usable = assetsFolderOf(spaceDir);
-  const onDisk = usable ? await readdir(resolveInside(spaceDir, ASSETS_FOLDER)).catch(() => [] as string[]) : [];
+  const onDisk = usable ? await promises.readdir(resolveInside(spaceDir, ASSETS_FOLDER)).catch(() => [] as string[]) : [];
   const localOnly = onDisk.map((n) => `${ASSETS_FOLDER}/${n}`).filter((p) => !knownPaths.has(p));
   const claimants = [...localOnly.map((p) => ({ id: `local:${p}`, name: posix.basename(p) })), ...files];
   const previous = new Map<string, string>([...known.values()].map((f) => [f.id, f.path]));
@@ -63,7 +63,7 @@ export async function pullAssets(
       return;
     }
     const abs = onDisk.abs;
-    const present = onDisk.present ? await stat(abs).catch(() => null) : null;
+    const present = onDisk.present ? await promises.stat(abs).catch(() => null) : null;
     // Deleted here: it stays deleted (the server keeps it; `quire status` says so).
     if (old && old.path === path && present === null && recorded.has(path)) {
       rows.push({ spaceId, id: f.id, name: f.name, contentType: f.contentType, size: f.size, path, remoteHash: old.remoteHash });
@@ -76,7 +76,7 @@ export async function pullAssets(
       await writeFileAtomic(spaceDir, path, bytes);
       out.written.push(path);
       if (old && old.path !== path && !claimed.has(old.path)) await removeFileInside(spaceDir, old.path);
-      const st = await stat(abs);
+      const st = await promises.stat(abs);
       seen.push({ path, fileId: f.id, size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: remoteHash });
     }
     rows.push({ spaceId, id: f.id, name: f.name, contentType: f.contentType, size: f.size, path, remoteHash });

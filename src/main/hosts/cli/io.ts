@@ -17,8 +17,8 @@ export const EXIT = { ok: 0, error: 1, usage: 2, conflicts: 3, stopped: 130 } as
  */
 export function processIo(signal: AbortSignal = new AbortController().signal, env: NodeJS.ProcessEnv = process.env): CliIo {
   return {
-    stdout: lineWriter(process.stdout),
-    stderr: lineWriter(process.stderr),
+    stdout: lineWriter(() => process.stdout),
+    stderr: lineWriter(() => process.stderr),
     env,
     signal,
     readStdin: async () => {
@@ -29,13 +29,18 @@ export function processIo(signal: AbortSignal = new AbortController().signal, en
   };
 }
 
-function lineWriter(stream: NodeJS.WriteStream): (text: string) => void {
+/** Writes lines to the stream, made on the first line: a command that writes nothing to stderr does not make it. */
+function lineWriter(open: () => NodeJS.WriteStream): (text: string) => void {
+  let stream: NodeJS.WriteStream | null = null;
   let closed = false;
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
-    closed = true;
-  });
   return (text) => {
+    if (!stream) {
+      stream = open();
+      stream.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+        closed = true;
+      });
+    }
     if (!closed) stream.write(`${text}\n`);
   };
 }

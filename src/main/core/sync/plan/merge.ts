@@ -12,7 +12,7 @@
  * remains would cost too much to diff (huge files, or many repeated lines) the merge
  * gives up and reports a clash, which loses nothing: the caller keeps both versions.
  */
-import { diff3Merge } from 'node-diff3';
+import { diff3 } from '../../diff3';
 
 export type MergeOutcome = { kind: 'merged'; text: string } | { kind: 'conflict'; reason: 'overlap' | 'too-costly' };
 
@@ -56,7 +56,7 @@ export function mergeText(local: string, base: string, remote: string, limits: M
   if (cost > limits.maxCost) return { kind: 'conflict', reason: 'too-costly' };
 
   const merged: string[] = a.slice(0, prefix);
-  for (const region of diff3Merge(ma, mo, mb, { excludeFalseConflicts: true })) {
+  for (const region of diff3().diff3Merge(ma, mo, mb, { excludeFalseConflicts: true })) {
     if (region.conflict) return { kind: 'conflict', reason: 'overlap' };
     if (region.ok) merged.push(...region.ok);
   }
