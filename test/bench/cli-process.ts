@@ -1,7 +1,7 @@
 /**
  * The bundled `quire` command as the benchmark runs it: its own process against the fake,
  * measured from outside. Wall time is this process's clock; CPU time (every thread of the
- * child) and peak RSS come from report-usage.mjs, preloaded into the child, as it exits. A
+ * child) and peak RSS come from report-usage.cjs, preloaded into the child, as it exits. A
  * long-running `quire sync` is also read while it runs, from /proc (Linux).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FakeApi } from '../fake';
 
-const REPORT_USAGE = fileURLToPath(new URL('./report-usage.mjs', import.meta.url));
+const REPORT_USAGE = fileURLToPath(new URL('./report-usage.cjs', import.meta.url));
 /** The installed `quire` command's file (package.json's `bin`): the launcher of the bundle in out/cli. */
 export const CLI = fileURLToPath(new URL('../../bin/quire.cjs', import.meta.url));
 /**
@@ -62,7 +62,7 @@ export interface LiveCli {
 export function startCli(fake: FakeApi, args: string[]): LiveCli {
   fake.resetLog();
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [...CLI_NODE_FLAGS, '--import', REPORT_USAGE, CLI, ...args], {
+  const child: ChildProcess = spawn(process.execPath, [...CLI_NODE_FLAGS, '--require', REPORT_USAGE, CLI, ...args], {
     env: { ...process.env, QUIRE_TOKEN: fake.token },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

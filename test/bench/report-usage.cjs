@@ -1,4 +1,4 @@
-// Preloaded into the CLI process by the benchmark (node --import): reports the
+// Preloaded into the CLI process by the benchmark (node --require: no ES module loader started for it): reports the
 // process's peak memory and CPU time (all its threads) as it exits, so the figures are the real CLI's.
 process.on('exit', () => {
   const usage = process.resourceUsage();

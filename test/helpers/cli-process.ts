@@ -1,12 +1,12 @@
 /**
  * The bundled `quire` command as its own process (`node scripts/build-cli.mjs`, then
  * `node bin/quire.cjs`, with the flags its launcher gives it), with its peak RSS read as it
- * exits by the benchmark's report-usage.mjs: for tests that bound what a process may hold.
+ * exits by the benchmark's report-usage.cjs: for tests that bound what a process may hold.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { CLI, CLI_NODE_FLAGS } from '../bench/cli-process';
 
-const REPORT_USAGE = new URL('../bench/report-usage.mjs', import.meta.url).pathname;
+const REPORT_USAGE = new URL('../bench/report-usage.cjs', import.meta.url).pathname;
 
 /** Bundles the CLI when a source is newer than the bundle (scripts/build-cli.mjs decides). */
 export function buildCli(): void {
@@ -40,7 +40,7 @@ export function killStarted(): void {
 
 /** Starts `quire <args>` from the bundle (buildCli first). */
 export function startQuire(args: string[], env: NodeJS.ProcessEnv = {}): QuireProcess {
-  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, '--import', REPORT_USAGE, CLI, ...args], {
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, '--require', REPORT_USAGE, CLI, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
