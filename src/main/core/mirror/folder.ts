@@ -153,16 +153,23 @@ export class FolderStore {
   }
 
   /**
-   * The space's path deviations as last worked out, with the name rules they were worked out
-   * under (JSON both); none once main's tree or the folder's changed since (migration 18's
-   * triggers delete the row).
+   * The space's path deviations as last worked out, with the name rules and the pages waiting
+   * (JSON, all three) they were worked out with; none once main's tree or the folder's changed
+   * since (migration 18's triggers delete the row).
    */
-  keptDeviations(spaceId: string): { rules: string; deviations: string } | undefined {
-    return this.sql(`SELECT rules, deviations FROM path_deviations WHERE space_id = ?`).get(spaceId) as { rules: string; deviations: string } | undefined;
+  keptDeviations(spaceId: string): { rules: string; pending: string; deviations: string } | undefined {
+    return this.sql(`SELECT rules, pending, deviations FROM path_deviations WHERE space_id = ?`).get(spaceId) as
+      | { rules: string; pending: string; deviations: string }
+      | undefined;
   }
 
-  keepDeviations(spaceId: string, rules: string, deviations: string): void {
-    this.sql(`INSERT OR REPLACE INTO path_deviations (space_id, rules, deviations) VALUES (?, ?, ?)`).run(spaceId, rules, deviations);
+  keepDeviations(spaceId: string, kept: { rules: string; pending: string; deviations: string }): void {
+    this.sql(`INSERT OR REPLACE INTO path_deviations (space_id, rules, pending, deviations) VALUES (?, ?, ?, ?)`).run(
+      spaceId,
+      kept.rules,
+      kept.pending,
+      kept.deviations,
+    );
   }
 
   /** Every file node's path and what its file was when last seen: one small row each, for the scan. */

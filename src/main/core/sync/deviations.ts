@@ -23,26 +23,32 @@ export interface PathDeviation {
 }
 
 /**
- * The deviations as the last cycle that changed the space kept them (`keepPathDeviations`), while
- * main's tree and the folder's are as they were then (the mirror forgets them when either
- * changes) and the volume's name rules too; else worked out now. What `quire status` reads:
- * working them out costs ~30-60 ms over 2,000 pages, reading them back a query.
+ * The deviations as the last cycle kept them (`keepPathDeviations`), while main's tree and the
+ * folder's are as they were then (the mirror forgets them when either changes), and the volume's
+ * name rules and the pages waiting to be pushed too; else worked out now. What `quire status`
+ * reads: working them out costs ~30-60 ms over 2,000 pages, reading them back two queries.
  */
 export function pathDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
   return keptDeviations(mirror, spaceId) ?? workOutDeviations(mirror, spaceId);
 }
 
-/** After a cycle that changed the space: its deviations kept for `pathDeviations`, unless those kept are still current. */
+/** After a cycle: the space's deviations kept for `pathDeviations`, unless those kept are still current. */
 export function keepPathDeviations(mirror: Mirror, spaceId: string): void {
   if (keptDeviations(mirror, spaceId)) return;
-  mirror.folder.keepDeviations(spaceId, rulesText(mirror), JSON.stringify(workOutDeviations(mirror, spaceId)));
+  mirror.folder.keepDeviations(spaceId, { ...inputsNow(mirror, spaceId), deviations: JSON.stringify(workOutDeviations(mirror, spaceId)) });
 }
 
-const rulesText = (mirror: Mirror): string => JSON.stringify(storedRules(mirror));
+/** What the deviations depend on besides the two trees. */
+const inputsNow = (mirror: Mirror, spaceId: string) => ({
+  rules: JSON.stringify(storedRules(mirror)),
+  pending: JSON.stringify(mirror.folder.pending(spaceId).sort()),
+});
 
 function keptDeviations(mirror: Mirror, spaceId: string): PathDeviation[] | null {
   const kept = mirror.folder.keptDeviations(spaceId);
-  if (!kept || kept.rules !== rulesText(mirror)) return null;
+  if (!kept) return null;
+  const now = inputsNow(mirror, spaceId);
+  if (kept.rules !== now.rules || kept.pending !== now.pending) return null;
   try {
     const deviations = JSON.parse(kept.deviations) as unknown;
     return Array.isArray(deviations) ? (deviations as PathDeviation[]) : null;
