@@ -29,26 +29,27 @@ export interface PathDeviation {
  * reads: working them out costs ~30-60 ms over 2,000 pages, reading them back two queries.
  */
 export function pathDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
-  return keptDeviations(mirror, spaceId) ?? workOutDeviations(mirror, spaceId);
+  return keptDeviations(mirror, spaceId, inputsNow(mirror, spaceId)) ?? workOutDeviations(mirror, spaceId);
 }
 
 /** After a cycle: the space's deviations kept for `pathDeviations`, unless those kept are still current. */
 export function keepPathDeviations(mirror: Mirror, spaceId: string): void {
-  if (keptDeviations(mirror, spaceId)) return;
-  mirror.folder.keepDeviations(spaceId, { ...inputsNow(mirror, spaceId), deviations: JSON.stringify(workOutDeviations(mirror, spaceId)) });
+  const now = inputsNow(mirror, spaceId);
+  if (keptDeviations(mirror, spaceId, now)) return;
+  mirror.folder.keepDeviations(spaceId, { ...now, deviations: JSON.stringify(workOutDeviations(mirror, spaceId)) });
 }
 
+type DeviationInputs = { rules: string; pending: string };
+
 /** What the deviations depend on besides the two trees. */
-const inputsNow = (mirror: Mirror, spaceId: string) => ({
+const inputsNow = (mirror: Mirror, spaceId: string): DeviationInputs => ({
   rules: JSON.stringify(storedRules(mirror)),
   pending: JSON.stringify(mirror.folder.pending(spaceId).sort()),
 });
 
-function keptDeviations(mirror: Mirror, spaceId: string): PathDeviation[] | null {
+function keptDeviations(mirror: Mirror, spaceId: string, now: DeviationInputs): PathDeviation[] | null {
   const kept = mirror.folder.keptDeviations(spaceId);
-  if (!kept) return null;
-  const now = inputsNow(mirror, spaceId);
-  if (kept.rules !== now.rules || kept.pending !== now.pending) return null;
+  if (!kept || kept.rules !== now.rules || kept.pending !== now.pending) return null;
   try {
     const deviations = JSON.parse(kept.deviations) as unknown;
     return Array.isArray(deviations) ? (deviations as PathDeviation[]) : null;
