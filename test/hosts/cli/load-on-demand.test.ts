@@ -1,7 +1,8 @@
 /**
  * A command loads what it needs (issue 21, item 2): `quire status`, `quire search` and
  * `quire --version` on a synced folder load neither the HTTP stack nor the official API client's
- * compression, nor the build step's child processes; `sync --once` does load the HTTP stack (the
+ * compression, nor the build step's child processes, nor a stream (their output is written
+ * straight to the descriptor); `sync --once` does load the HTTP stack (the
  * check sees what a command loads). The real process, as installed, with the Node modules it
  * loaded written as it exits.
  */
@@ -17,6 +18,8 @@ import { seedGuide } from '../../helpers/sync';
 const REPORTER = fileURLToPath(new URL('./load-on-demand.mjs', import.meta.url));
 /** Loaded with the first request or the first compressed answer, or when the launcher builds: never by a command that sends none. */
 const NETWORK = ['http', 'https', 'tls', 'zlib', 'child_process'];
+/** Loaded by a stream made for stdout or stderr, or by node:fs/promises: the CLI writes lines straight to its descriptors, and reads files through fs.promises when it first needs to. */
+const STREAMS = ['stream', 'net', 'fs/promises'];
 
 let fake: FakeApi;
 let dir: string;
@@ -56,6 +59,14 @@ describe('the installed command loads what the command needs', () => {
     ['--version', () => ['--version']],
   ])('%s loads no HTTP, TLS, compression or child process module', async (_name, args) => {
     expect((await loaded(args())).filter((m) => NETWORK.includes(m))).toEqual([]);
+  });
+
+  it.each([
+    ['status', () => ['status', '--dir', dir]],
+    ['search', () => ['search', 'reader', '--dir', dir]],
+    ['--version', () => ['--version']],
+  ])('%s prints its lines without loading a stream or node:fs/promises', async (_name, args) => {
+    expect((await loaded(args())).filter((m) => STREAMS.includes(m))).toEqual([]);
   });
 
   it('sync --once does load the HTTP stack (what a command loads is seen)', async () => {

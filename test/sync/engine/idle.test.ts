@@ -19,14 +19,22 @@ import { seedGuide } from '../../helpers/sync';
 /** Every path node:fs is asked about, by the sync's own code (the watcher's library is not ours to count). */
 const fsLog = vi.hoisted(() => ({ paths: [] as string[] }));
 
+/** `fn`, counting the path it is asked about. */
+const counted = vi.hoisted(
+  () =>
+    <F extends (...args: never[]) => unknown>(fn: F): F =>
+      ((...args: Parameters<F>) => {
+        if (typeof args[0] === 'string') fsLog.paths.push(args[0]);
+        return fn(...args);
+      }) as F,
+);
+
+// The sync core reads through fs.promises (loaded on first use), so its functions are counted too.
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs')>();
-  const counted = <F extends (...args: never[]) => unknown>(fn: F): F =>
-    ((...args: Parameters<F>) => {
-      if (typeof args[0] === 'string') fsLog.paths.push(args[0]);
-      return fn(...args);
-    }) as F;
-  const names = [
+  const wrap = <T extends object>(of: T, names: readonly (keyof T)[]) =>
+    Object.fromEntries(names.map((n) => [n, counted(of[n] as (...args: never[]) => unknown)]));
+  const sync = wrap(real, [
     'lstatSync',
     'statSync',
     'readdirSync',
@@ -38,22 +46,11 @@ vi.mock('node:fs', async (importOriginal) => {
     'stat',
     'readdir',
     'readFile',
-  ] as const;
-  const wrapped = Object.fromEntries(names.map((n) => [n, counted(real[n] as (...args: never[]) => unknown)]));
+  ]);
+  const promises = { ...real.promises, ...wrap(real.promises, ['lstat', 'stat', 'readdir', 'readFile', 'open', 'opendir', 'mkdir', 'access', 'realpath']) };
   const realpathSync = Object.assign(counted(real.realpathSync), { native: counted(real.realpathSync.native) });
-  return { ...real, ...wrapped, realpathSync, default: { ...real, ...wrapped, realpathSync } };
-});
-
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
-  const counted = <F extends (...args: never[]) => unknown>(fn: F): F =>
-    ((...args: Parameters<F>) => {
-      if (typeof args[0] === 'string') fsLog.paths.push(args[0]);
-      return fn(...args);
-    }) as F;
-  const names = ['lstat', 'stat', 'readdir', 'readFile', 'open', 'opendir', 'mkdir', 'access', 'realpath'] as const;
-  const wrapped = Object.fromEntries(names.map((n) => [n, counted(real[n] as (...args: never[]) => unknown)]));
-  return { ...real, ...wrapped, default: { ...real, ...wrapped } };
+  const fs = { ...real, ...sync, realpathSync, promises };
+  return { ...fs, default: fs };
 });
 
 let fake: FakeApi;

@@ -6,7 +6,7 @@
  * out to belong to another page is never replaced (the version goes beside it instead).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import type { Mirror, VersionInfo } from '../mirror';
 import { currentKeyAt } from '../search';
@@ -81,7 +81,7 @@ export async function restoreVersion(mirror: Mirror, root: string, request: Rest
 
 async function readText(spaceDir: string, rel: string): Promise<string | null> {
   try {
-    return await readFile(resolveInside(spaceDir, rel), 'utf8');
+    return await fsp.readFile(resolveInside(spaceDir, rel), 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
     throw err;
@@ -91,14 +91,14 @@ async function readText(spaceDir: string, rel: string): Promise<string | null> {
 /** Writes a temporary file beside the target (a name sync and the watcher ignore), then renames it over. */
 async function writeFileReplacing(spaceDir: string, rel: string, text: string, beforeReplace: () => Promise<void>): Promise<void> {
   const abs = resolveInside(spaceDir, rel);
-  await mkdir(dirname(abs), { recursive: true });
+  await fsp.mkdir(dirname(abs), { recursive: true });
   const temp = join(dirname(abs), `.quire-tmp-${randomBytes(6).toString('hex')}`);
   try {
-    await writeFile(temp, text, { flag: 'wx' });
+    await fsp.writeFile(temp, text, { flag: 'wx' });
     await beforeReplace();
-    await rename(temp, abs);
+    await fsp.rename(temp, abs);
   } catch (err) {
-    await rm(temp, { force: true });
+    await fsp.rm(temp, { force: true });
     throw err;
   }
 }

@@ -3,7 +3,7 @@
  * (a mirror from before search existed, or a space synced by a Quire without the engine's
  * hooks). After that, the sync engine keeps the index current one page at a time.
  */
-import { readFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import type { Mirror } from '../mirror';
 import { pageDocument } from './page-document';
@@ -20,7 +20,7 @@ export async function indexSpaceFolder(mirror: Mirror, root: string, spaceId: st
   let indexed = 0;
   for (let i = 0; i < files.length; i += BATCH) {
     const batch = files.slice(i, i + BATCH);
-    const texts = await Promise.all(batch.map((f) => (isInside(f.path) ? readFile(join(spaceDir, f.path), 'utf8').catch(() => null) : null)));
+    const texts = await Promise.all(batch.map((f) => (isInside(f.path) ? fsp.readFile(join(spaceDir, f.path), 'utf8').catch(() => null) : null)));
     mirror.transaction(() => {
       batch.forEach((f, n) => {
         const text = texts[n];

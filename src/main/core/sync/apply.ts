@@ -15,7 +15,7 @@
  * - The first error from the disk (full, read-only) stops the remaining operations; the error
  *   says what to do.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ApiClient } from '../api';
 import { findReferences, toLocalLinks } from '../content';
@@ -103,7 +103,7 @@ function isFatal(err: unknown): boolean {
 export async function applyFileOps(ctx: ApplyContext, plan: Plan): Promise<ApplyResult> {
   // Nothing to do touches nothing: an idle cycle does not even look at the folder.
   if (plan.fileOps.length > 0) {
-    await mkdir(ctx.spaceDir, { recursive: true }).catch((err) => {
+    await fsp.mkdir(ctx.spaceDir, { recursive: true }).catch((err) => {
       throw explainFsError(err, 'create the folder', ctx.spaceDir);
     });
   }
@@ -186,7 +186,7 @@ class ApplyRun {
           const page = ctx.remotePage(op.key);
           if (!page) return this.fail(op.key);
           // The file's frontmatter stays as its writer wrote it where the server's values did not change.
-          const local = op.fresh ? null : await readFile(resolveInside(ctx.spaceDir, op.path), 'utf8').catch(() => null);
+          const local = op.fresh ? null : await fsp.readFile(resolveInside(ctx.spaceDir, op.path), 'utf8').catch(() => null);
           text = await fetchPageText(ctx.api, ctx.spaceId, page, ctx.signal, { known: knownText(ctx.mirror, ctx.spaceId, op.key), local });
           result.fetched.add(op.key);
           fetched++;
@@ -304,7 +304,7 @@ async function heldAsSeen(ctx: ApplyContext, key: string, path: string, seenPath
 async function holdsNow(ctx: ApplyContext, path: string, expected: string): Promise<boolean> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(resolveInside(ctx.spaceDir, path));
+    bytes = await fsp.readFile(resolveInside(ctx.spaceDir, path));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR') return false;

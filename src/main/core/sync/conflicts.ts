@@ -4,7 +4,7 @@
  * Resolving by hand works too: fix the page file, then delete its `.remote.md` copy;
  * the next cycle sees the copy gone and treats the file as the writer's choice.
  */
-import { readFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import type { ConflictRow, Mirror } from '../mirror';
 import { resolveInside, removeFileInside, writeFileAtomic } from './safe-fs';
@@ -45,7 +45,7 @@ function findConflict(mirror: Mirror, spaceId: string, path: string): ConflictRo
 async function readOrNull(dir: string, rel: string | null): Promise<string | null> {
   if (rel === null) return null;
   try {
-    return await readFile(resolveInside(dir, rel), 'utf8');
+    return await fsp.readFile(resolveInside(dir, rel), 'utf8');
   } catch {
     return null;
   }

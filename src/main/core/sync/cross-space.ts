@@ -5,7 +5,7 @@
  * what was recorded; a file edited since keeps its links until its own space's next cycle (its
  * link map still turns them back into the same references, so nothing is pushed wrong).
  */
-import { readFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { toLocalLinks } from '../content';
 import type { Mirror } from '../mirror';
@@ -27,7 +27,7 @@ export async function relinkAcrossSpaces(mirror: Mirror, root: string, links: Li
     if (!node?.path || node.fileHash === null || node.textHash === null || folder === null) continue;
     const spaceDir = join(root, folder);
     const abs = resolveInside(spaceDir, node.path);
-    const bytes = await readFile(abs).catch(() => null);
+    const bytes = await fsp.readFile(abs).catch(() => null);
     if (bytes === null || sha256(bytes) !== node.fileHash) continue;
     const stable = stableTextOf(mirror, spaceId, key, node.textHash);
     if (stable === null) continue;

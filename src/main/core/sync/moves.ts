@@ -3,8 +3,7 @@
  * goes to the staging folder first, then to its new path, so swaps never overwrite each other,
  * and a process killed mid-move has every file put back on the next run.
  */
-import { constants } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { constants, promises as fsp } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { explainFsError, resolveInside, writeFileAtomic } from './safe-fs';
 
@@ -27,7 +26,9 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
   let journal: { moves: { from: string; to: string; staged: string }[] };
   try {
     // Never through a link (nothing in .quire is): one there is no journal of Quire's.
-    journal = JSON.parse(await readFile(join(stagingDir, JOURNAL), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW })) as typeof journal;
+    journal = JSON.parse(
+      await fsp.readFile(join(stagingDir, JOURNAL), { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }),
+    ) as typeof journal;
   } catch {
     return [];
   }
@@ -35,7 +36,7 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
   for (const m of journal.moves) {
     const staged = join(stagingDir, m.staged);
     if (
-      !(await stat(staged).then(
+      !(await fsp.stat(staged).then(
         () => true,
         () => false,
       ))
@@ -45,7 +46,7 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
     for (const candidate of [m.to, m.from, `${m.from.replace(/\.md$/i, '')}.recovered-${m.staged}.md`]) {
       const abs = resolveInside(spaceDir, candidate);
       if (
-        !(await stat(abs).then(
+        !(await fsp.stat(abs).then(
           () => true,
           () => false,
         ))
@@ -56,11 +57,11 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
     }
     if (target === null) continue;
     const abs = resolveInside(spaceDir, target);
-    await mkdir(dirname(abs), { recursive: true });
-    await rename(staged, abs);
+    await fsp.mkdir(dirname(abs), { recursive: true });
+    await fsp.rename(staged, abs);
     restored.push(target);
   }
-  await rm(join(stagingDir, JOURNAL), { force: true });
+  await fsp.rm(join(stagingDir, JOURNAL), { force: true });
   return restored;
 }
 
@@ -70,7 +71,7 @@ export async function runMoves(spaceDir: string, stagingDir: string, moves: read
   if (moves.length === 0) return outcome;
   const entries = moves.map((m, i) => ({ ...m, staged: `${i}` }));
   try {
-    await mkdir(stagingDir, { recursive: true });
+    await fsp.mkdir(stagingDir, { recursive: true });
     await writeFileAtomic(stagingDir, JOURNAL, JSON.stringify({ moves: entries.map(({ from, to, staged }) => ({ from, to, staged })) }));
   } catch (err) {
     for (const m of moves) outcome.failed.push({ move: m, error: err });
@@ -79,7 +80,7 @@ export async function runMoves(spaceDir: string, stagingDir: string, moves: read
   const staged: typeof entries = [];
   for (const m of entries) {
     try {
-      await rename(resolveInside(spaceDir, m.from), join(stagingDir, m.staged));
+      await fsp.rename(resolveInside(spaceDir, m.from), join(stagingDir, m.staged));
       staged.push(m);
     } catch (err) {
       outcome.failed.push({ move: m, ...((err as NodeJS.ErrnoException).code === 'ENOENT' ? {} : { error: explainFsError(err, 'move', m.from) }) });
@@ -89,22 +90,22 @@ export async function runMoves(spaceDir: string, stagingDir: string, moves: read
     let target = m.to;
     try {
       const abs = resolveInside(spaceDir, m.to);
-      const taken = await stat(abs).then(
+      const taken = await fsp.stat(abs).then(
         () => true,
         () => false,
       );
       // Something new sits there: put the file back where it was and try again next cycle.
       if (taken) target = m.from;
       const dest = resolveInside(spaceDir, target);
-      await mkdir(dirname(dest), { recursive: true });
-      await rename(join(stagingDir, m.staged), dest);
+      await fsp.mkdir(dirname(dest), { recursive: true });
+      await fsp.rename(join(stagingDir, m.staged), dest);
       if (target === m.to) outcome.moved.push(m);
       else outcome.failed.push({ move: m });
     } catch (err) {
       outcome.failed.push({ move: m, error: explainFsError(err, 'move', m.from) });
     }
   }
-  await rm(join(stagingDir, JOURNAL), { force: true });
+  await fsp.rm(join(stagingDir, JOURNAL), { force: true });
   await pruneEmptyDirs(
     spaceDir,
     moves.map((m) => m.from),
@@ -121,7 +122,7 @@ async function pruneEmptyDirs(spaceDir: string, removedPaths: string[]): Promise
   const deepestFirst = [...dirs].sort((a, b) => b.split('/').length - a.split('/').length);
   for (const d of deepestFirst) {
     const abs = resolveInside(spaceDir, d);
-    const entries = await readdir(abs).catch(() => null);
-    if (entries && entries.length === 0) await rmdir(abs).catch(() => undefined);
+    const entries = await fsp.readdir(abs).catch(() => null);
+    if (entries && entries.length === 0) await fsp.rmdir(abs).catch(() => undefined);
   }
 }

@@ -13,6 +13,7 @@ import {
   lstatSync,
   mkdirSync,
   open,
+  promises as fsp,
   readFileSync,
   realpathSync,
   renameSync,
@@ -21,7 +22,6 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { sha256 } from './hash';
 

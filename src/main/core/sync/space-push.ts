@@ -3,7 +3,7 @@
  * the assets it uploads, and what the folder's tree records once the server confirms — changes
  * stop being pending, new pages take the ids the server gave them, uploaded assets their files.
  */
-import { readFile } from 'node:fs/promises';
+import { promises as fsp } from 'node:fs';
 import type { Mirror } from '../mirror';
 import { type AssetContent, MAX_INLINE_FILE_BYTES } from './change-request';
 import { guessContentType } from './content-type';
@@ -37,7 +37,7 @@ export async function readAssets(spaceDir: string, ops: readonly PushOp[]): Prom
     if (op.op !== 'files') continue;
     for (const a of op.assets) {
       if (a.size > MAX_INLINE_FILE_BYTES) continue;
-      const bytes = await readFile(resolveInside(spaceDir, a.path)).catch(() => null);
+      const bytes = await fsp.readFile(resolveInside(spaceDir, a.path)).catch(() => null);
       if (bytes) out.set(a.path, { base64: bytes.toString('base64'), contentType: guessContentType(a.name) });
     }
   }

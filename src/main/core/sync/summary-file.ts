@@ -2,8 +2,7 @@
  * SUMMARY.md, written from the folder's tree after a cycle that changed it (places, names,
  * titles), and recorded as written so the next scan sees only the writer's own edits.
  */
-import { lstatSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstatSync, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { type PageKind, renderSummary } from '../content';
 import type { Mirror } from '../mirror';
@@ -51,7 +50,7 @@ export async function writeSummaryFile(mirror: Mirror, spaceId: string, spaceDir
   if (current === undefined) return;
   const { pages, placement } = summaryTree(mirror, spaceId);
   const text = renderSummary(pages, placement);
-  const st = current === text ? await stat(`${spaceDir}/${SUMMARY_FILE}`) : (await writeFileAtomicStat(spaceDir, SUMMARY_FILE, text))!.stats;
+  const st = current === text ? await fsp.stat(`${spaceDir}/${SUMMARY_FILE}`) : (await writeFileAtomicStat(spaceDir, SUMMARY_FILE, text))!.stats;
   recordSummary(mirror, spaceId, { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: sha256(text) });
 }
 
