@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4
+#!/usr/bin/env -S QUIRE_EXTRA_CA_CERTS=${NODE_EXTRA_CA_CERTS} NODE_EXTRA_CA_CERTS=${QUIRE_UNSET} node --max-semi-space-size=4
 /**
  * The `quire` command (package.json's `bin`; `npm run quire` runs it too): the bundled CLI,
  * out/cli/quire.cjs, built by scripts/build-cli.mjs (`npm install` builds it, see `prepare`).
@@ -18,11 +18,16 @@
  *
  * CommonJS, like the bundle: Node's ES module loader would cost a start of its own.
  *
- * The Node flags are on the first line, read only as V8 starts (v8.setFlagsFromString changes
- * nothing afterwards), hence the `env -S` line. A 4 MB young generation holds a sync over a
- * large folder ~20 MB smaller (a no-op `sync --once` over 20,000 pages: ~87 MB instead of
- * ~109 MB); it costs ~15 ms of every start, as any V8 flag makes Node compile its own modules
- * without the code cache built into it.
+ * The first line (`env -S`) sets what Node reads only as it starts:
+ * - a V8 flag (v8.setFlagsFromString changes nothing afterwards): a 4 MB young generation holds
+ *   a sync over a large folder ~20 MB smaller (a no-op `sync --once` over 20,000 pages: ~87 MB
+ *   instead of ~109 MB); it costs ~10 ms of every start, as any V8 flag makes Node compile the
+ *   modules of its own it loads without the code cache built into it;
+ * - NODE_EXTRA_CA_CERTS, moved to QUIRE_EXTRA_CA_CERTS: Node 20 parses that file (and its own
+ *   roots) at every start, ~55 ms with a system bundle, connecting or not; Quire's first HTTPS
+ *   connection reads it instead (src/main/core/api/extra-ca-certs.ts). `${QUIRE_UNSET}` is
+ *   meant to be unset, so env leaves NODE_EXTRA_CA_CERTS empty (Node then skips it); an empty
+ *   value written as such would make npm's Windows shims take the assignment for the program.
  */
 'use strict';
 const { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');

@@ -16,7 +16,7 @@ import { checkFolder } from '../../src/main/core/check';
 import { startPreview } from '../../src/main/hosts/preview';
 import { launchBrowser } from '../helpers/chromium';
 import { mulberry32 } from '../helpers/random';
-import { CLI, CLI_NODE_FLAGS } from './cli-process';
+import { CLI, CLI_NODE_FLAGS, cliEnv } from './cli-process';
 
 const PAGES = 2000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -97,7 +97,11 @@ export async function benchCheckPreview(pages = PAGES): Promise<Record<string, s
     let problems = 0;
     for (let k = 0; k < 3; k++) {
       const t0 = performance.now();
-      const run = spawnSync(process.execPath, [...CLI_NODE_FLAGS, CLI, 'check', '--dir', dir, '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const run = spawnSync(process.execPath, [...CLI_NODE_FLAGS, CLI, 'check', '--dir', dir, '--json'], {
+        env: cliEnv(process.env),
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
       cliRuns.push(performance.now() - t0);
       if (run.status !== 0 && run.status !== 3) throw new Error(`quire check failed (${run.status}): ${run.stderr}`);
       problems = JSON.parse(run.stdout).spaces[0].problems.length;

@@ -16,14 +16,20 @@ import type { FakeApi } from '../fake';
 const REPORT_USAGE = fileURLToPath(new URL('./report-usage.cjs', import.meta.url));
 /** The installed `quire` command's file (package.json's `bin`): the launcher of the bundle in out/cli. */
 export const CLI = fileURLToPath(new URL('../../bin/quire.cjs', import.meta.url));
-/**
- * The node flags `quire` runs with, read from its launcher's first line (`#!/usr/bin/env -S node
- * <flags>`), so the benchmark runs the command as a user does: `node <flags> bin/quire.cjs`.
- */
-export const CLI_NODE_FLAGS: string[] = (() => {
-  const shebang = readFileSync(CLI, 'utf8').split('\n', 1)[0]!;
-  return shebang.split(/\s+/).filter((w) => w.startsWith('--'));
-})();
+/** The launcher's first line: `#!/usr/bin/env -S [NAME=VALUE ...] node [flags]`, as env -S splits it. */
+const SHEBANG = readFileSync(CLI, 'utf8').split('\n', 1)[0]!.split(/\s+/).slice(2);
+const NODE_AT = SHEBANG.indexOf('node');
+/** The node flags `quire` runs with, from its launcher's first line: the benchmark runs `node <flags> bin/quire.cjs` as env would. */
+export const CLI_NODE_FLAGS: string[] = SHEBANG.slice(NODE_AT + 1);
+/** `env` as the launcher's first line leaves it for Node: its NAME=VALUE words applied in order, `${NAME}` read from `env` as env -S reads it (unset: empty). */
+export function cliEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const word of SHEBANG.slice(0, NODE_AT)) {
+    const at = word.indexOf('=');
+    out[word.slice(0, at)] = word.slice(at + 1).replace(/\$\{(\w+)\}/g, (_all, name: string) => env[name] ?? '');
+  }
+  return out;
+}
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on every Linux build). */
 const TICKS_PER_S = 100;
 
@@ -63,7 +69,7 @@ export function startCli(fake: FakeApi, args: string[]): LiveCli {
   fake.resetLog();
   const started = performance.now();
   const child: ChildProcess = spawn(process.execPath, [...CLI_NODE_FLAGS, '--require', REPORT_USAGE, CLI, ...args], {
-    env: { ...process.env, QUIRE_TOKEN: fake.token },
+    env: cliEnv({ ...process.env, QUIRE_TOKEN: fake.token }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeApi, type FakeApi } from '../fake';
 import { generateSpace } from '../fake/seed';
-import { against, CLI, CLI_NODE_FLAGS, median, runCli, spread, syncOnceArgs } from './cli-process';
+import { against, CLI, CLI_NODE_FLAGS, cliEnv, median, runCli, spread, syncOnceArgs } from './cli-process';
 
 const RUNS = 11;
 const PAGES = 2000;
@@ -25,7 +25,7 @@ async function toFirstRequest(fake: FakeApi): Promise<number> {
   try {
     const spawnedAt = Date.now();
     const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, 'sync', '--api', fake.url, '--dir', dir, '--once'], {
-      env: { ...process.env, QUIRE_TOKEN: fake.token },
+      env: cliEnv({ ...process.env, QUIRE_TOKEN: fake.token }),
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -39,10 +39,11 @@ async function toFirstRequest(fake: FakeApi): Promise<number> {
   }
 }
 
-/** Wall time of the installed command with `args`, from its spawn to its exit (it must succeed). */
+/** Wall time of the installed command with `args` (`node` alone: Node running an empty script, in this environment as it is), from its spawn to its exit (it must succeed). */
 async function wallMs(args: string[]): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [argv, env] = args[0] === 'node' ? [['-e', ''], process.env] : [[...CLI_NODE_FLAGS, CLI, ...args], cliEnv(process.env)];
+  const child = spawn(process.execPath, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -70,7 +71,7 @@ async function readCommands(): Promise<Record<string, string>> {
     // A word of a page in the middle of the space: found, with a snippet, as a person would search.
     const page = [...fake.store.currentRevision(space.id).pages.values()].filter((p) => p.type === 'document')[PAGES / 2]!;
     const word = /[a-z]{5,}/.exec(fake.store.pageMarkdown(space.id, page.id) ?? '')?.[0] ?? 'lorem';
-    const commands = { version: ['--version'], status: ['status', '--dir', dir], search: ['search', word, '--dir', dir] };
+    const commands = { node: ['node'], version: ['--version'], status: ['status', '--dir', dir], search: ['search', word, '--dir', dir] };
     await interleaved(commands, 1); // warm the file cache
     const times = await interleaved(commands, RUNS);
     const shown = (name: string) => spread(times[name]!, ms);
@@ -81,6 +82,8 @@ async function readCommands(): Promise<Record<string, string>> {
       ),
       [`search "${word}" on the same folder, process start to exit (target <= ${TARGET_MS} ms)`]: against(shown('search'), median(times.search!) <= TARGET_MS),
       '--version, process start to exit (Node and the launcher alone)': shown('version'),
+      [`node -e '', process start to exit (Node alone; NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? 'set: Node parses it at each start, quire defers it' : 'unset'})`]:
+        shown('node'),
     };
   } finally {
     await fake.close();

@@ -14,6 +14,7 @@ import {
   against,
   CLI,
   CLI_NODE_FLAGS,
+  cliEnv,
   type CliRun,
   cycleRequests,
   initialAgainstBare,
@@ -133,7 +134,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** Wall time of a CLI process that does nothing but start and exit: the part of every figure that is not sync. */
 async function startupMs(): Promise<number> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, '--help'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, '--help'], { env: cliEnv(process.env), stdio: 'ignore' });
   await new Promise((resolve) => child.on('exit', resolve));
   return performance.now() - started;
 }

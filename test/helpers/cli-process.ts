@@ -4,7 +4,7 @@
  * exits by the benchmark's report-usage.cjs: for tests that bound what a process may hold.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { CLI, CLI_NODE_FLAGS } from '../bench/cli-process';
+import { CLI, CLI_NODE_FLAGS, cliEnv } from '../bench/cli-process';
 
 const REPORT_USAGE = new URL('../bench/report-usage.cjs', import.meta.url).pathname;
 
@@ -41,7 +41,7 @@ export function killStarted(): void {
 /** Starts `quire <args>` from the bundle (buildCli first). */
 export function startQuire(args: string[], env: NodeJS.ProcessEnv = {}): QuireProcess {
   const child = spawn(process.execPath, [...CLI_NODE_FLAGS, '--require', REPORT_USAGE, CLI, ...args], {
-    env: { ...process.env, ...env },
+    env: cliEnv({ ...process.env, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);

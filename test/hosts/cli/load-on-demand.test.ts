@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
-import { CLI, CLI_NODE_FLAGS } from '../../bench/cli-process';
+import { CLI, CLI_NODE_FLAGS, cliEnv } from '../../bench/cli-process';
 import { tempDir } from '../../helpers/cli';
 import { buildCli } from '../../helpers/cli-process';
 import { seedGuide } from '../../helpers/sync';
@@ -27,7 +27,7 @@ let dir: string;
 /** The Node modules `quire <args>` loaded, from its process start to its exit (it must succeed). */
 async function loaded(args: string[]): Promise<string[]> {
   const child = spawn(process.execPath, [...CLI_NODE_FLAGS, '--import', REPORTER, CLI, ...args], {
-    env: { ...process.env, QUIRE_TOKEN: fake.token },
+    env: cliEnv({ ...process.env, QUIRE_TOKEN: fake.token }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

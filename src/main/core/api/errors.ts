@@ -67,6 +67,30 @@ export class NetworkError extends Error {
 }
 
 /**
+ * The server's certificate did not verify (an authority Node does not trust, a name it does not
+ * cover, a date it is not valid at): no retry helps, and nothing was sent.
+ */
+export class UntrustedServerError extends NetworkError {
+  override name = 'UntrustedServerError';
+  /** Node's code for it (UNABLE_TO_VERIFY_LEAF_SIGNATURE, CERT_HAS_EXPIRED, ERR_TLS_CERT_ALTNAME_INVALID…). */
+  readonly certificateCode: string;
+
+  constructor(where: RequestDescription, init: { origin: string; certificateCode: string; reason: string; cause: unknown }) {
+    super(where, {
+      reason: init.reason,
+      attempts: 1,
+      mayHaveBeenApplied: false,
+      cause: init.cause,
+      message:
+        `${where.method} ${where.path}: ${init.origin} was not trusted: ${init.reason} (${init.certificateCode}); nothing was sent. ` +
+        "If a company proxy or a private authority signs this server's certificate, set NODE_EXTRA_CA_CERTS to that authority's " +
+        'certificate (a PEM file) and sync again; edits are kept.',
+    });
+    this.certificateCode = init.certificateCode;
+  }
+}
+
+/**
  * The API did not answer within the client's deadline (`deadlineMs`, verdict.ts): a request's
  * attempts got no answer for that long — a server that accepts connections and then dribbles
  * its answer, or sends none.

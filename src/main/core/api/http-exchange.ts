@@ -10,10 +10,12 @@
  * redirects followed (the Authorization header dropped when one leaves the origin), aborts;
  * and what fetch did not: an answer is read only up to a limit, on the wire and decoded
  * (answer-body.ts).
- * A body it cannot send as bytes (FormData, Blob, a stream) goes through fetch instead.
+ * A body it cannot send as bytes (FormData, Blob, a stream) goes through fetch instead (whose
+ * connections do not trust what extra-ca-certs.ts adds; Quire sends no such body).
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { type BodyLimit, OverLimit, readFetchLimited, readLimited } from './answer-body';
+import { secureContextWithDeferredCas } from './extra-ca-certs';
 
 export interface ExchangeRequest {
   method: string;
@@ -44,15 +46,21 @@ type Send = (url: URL, options: RequestOptions, answered: (res: IncomingMessage)
 
 /**
  * node:http and node:https with their keep-alive agents, loaded with the first request: a
- * command that sends none (status, search) does not load them.
+ * command that sends none (status, search) does not load them. HTTPS trusts the authorities of
+ * NODE_EXTRA_CA_CERTS the launcher deferred (extra-ca-certs.ts).
  */
 const senders: Partial<Record<'http:' | 'https:', { send: Send; agent: Agent }>> = {};
 
 function senderFor(protocol: 'http:' | 'https:'): { send: Send; agent: Agent } {
   let sender = senders[protocol];
   if (!sender) {
-    const builtin = protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
-    sender = { send: builtin.request, agent: new builtin.Agent({ keepAlive: true }) };
+    if (protocol === 'https:') {
+      const https = process.getBuiltinModule('node:https');
+      sender = { send: https.request, agent: new https.Agent({ keepAlive: true, secureContext: secureContextWithDeferredCas() }) };
+    } else {
+      const http = process.getBuiltinModule('node:http');
+      sender = { send: http.request, agent: new http.Agent({ keepAlive: true }) };
+    }
     senders[protocol] = sender;
   }
   return sender;

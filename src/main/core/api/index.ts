@@ -10,6 +10,7 @@ export {
   SkippedRequestError,
   TokenRejectedError,
   UnexpectedResponseError,
+  UntrustedServerError,
 } from './errors';
 export type { ApiEvent } from './events';
 

@@ -6,6 +6,7 @@ import {
   describeDuration,
   NetworkError,
   TokenRejectedError,
+  UntrustedServerError,
   readErrorBody,
   type RequestDescription,
 } from './errors';
@@ -191,6 +192,11 @@ export class Transport {
         // A bomb from the API is seldom alone; one file too large (from a storage host) is that file's problem only.
         throw budgeted && !request.download ? this.o.verdict.tooLarge(tooLarge) : tooLarge;
       }
+      const certificateCode = untrustedCertificateCode(error);
+      if (certificateCode) {
+        const reason = this.o.redact(error instanceof Error ? error.message : String(error));
+        throw new UntrustedServerError(where, { origin: url.origin, certificateCode, reason, cause: error });
+      }
       const kind = classifyConnectionFailure(error);
       if (kind) return { kind, cause: error };
       throw error;
@@ -240,6 +246,17 @@ export class Transport {
 }
 
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/** Node's codes for a server certificate that does not verify: OpenSSL's verify results, and a name it does not cover. */
+const CERTIFICATE_CODE = /^(?:ERR_TLS_CERT_ALTNAME_INVALID|UNABLE_TO_[A-Z_]+|CERT_[A-Z_]+|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|INVALID_CA|PATH_LENGTH_EXCEEDED|INVALID_PURPOSE)$/;
+
+function untrustedCertificateCode(error: unknown): string | undefined {
+  for (const e of causeChain(error)) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CERTIFICATE_CODE.test(code)) return code;
+  }
+  return undefined;
+}
 
 /** fetch reports network trouble as TypeError with a `cause` chain carrying the system error code. */
 function classifyConnectionFailure(error: unknown): 'refused' | 'dropped' | undefined {
