@@ -27,7 +27,8 @@ import { DELETED_REMOTELY_NOTE, type FileOp, type Plan, type RemotePage } from '
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { COLLECT_EVERY, collectGarbage } from './memory';
-import { fetchPageText, forEachBounded, knownText } from './remote';
+import { forEachBounded } from './bounded';
+import { fetchPageText, knownText } from './remote';
 import { explainFsError, RealRoot, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
 import type { SeenFiles } from './scan';
 

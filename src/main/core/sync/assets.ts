@@ -16,7 +16,8 @@ import type { FileRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { ASSETS_FOLDER, type NameRules, planAssetPaths } from './plan/layout';
 import type { Held } from './plan';
-import { forEachBounded, type RemoteFile } from './remote';
+import { forEachBounded } from './bounded';
+import type { RemoteFile } from './remote';
 import { removeFileInside, resolveInside, writeFileAtomic } from './safe-fs';
 
 export interface PulledAssets {

@@ -17,7 +17,7 @@ import type { NameRules } from './plan/names';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { recordFailed, recordReached } from './outcome';
-import { forEachBounded } from './remote';
+import { forEachBounded } from './bounded';
 import type { CycleReport, SpaceReport } from './report';
 
 export type { CycleReport, DryRunReport, PullResult, SpaceReport } from './report';

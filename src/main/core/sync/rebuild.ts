@@ -17,7 +17,8 @@ import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { type LayoutPage, type LayoutPlan, type NameRules, planAssetPaths, planLayout } from './plan/layout';
 import type { RemotePage } from './plan';
-import { baseMetaOf, fetchPageText, forEachBounded, type RemoteTree } from './remote';
+import { forEachBounded } from './bounded';
+import { baseMetaOf, fetchPageText, type RemoteTree } from './remote';
 import type { ScanResult } from './scan';
 
 export interface RebuildInput {

@@ -157,10 +157,10 @@ export function layOut(ctx: PlanContext): void {
     if (node?.folder) return node.folder;
     return joinPath(dirOf(node?.parentKey ?? null), node?.name ?? '');
   };
-  const queue = [...affected].sort((a, b) => depthOf(a) - depthOf(b));
+  const queue = new ShallowestFirst(depthOf);
+  for (const f of affected) queue.add(f);
   const done = new Set<string | null>();
-  while (queue.length > 0) {
-    const f = queue.shift()!;
+  for (let f = queue.take(); f !== undefined; f = queue.take()) {
     if (done.has(f)) continue;
     done.add(f);
     // The folder's owner may turn `x.md` into `x/README.md` (or back): place it again first.
@@ -194,7 +194,7 @@ export function layOut(ctx: PlanContext): void {
       const folderBefore = node?.folder ?? null;
       if (laid.folder !== folderBefore && (hasChildren(k) || (node && ctx.tree.children(k).length > 0))) {
         affected.add(k);
-        insertByDepth(queue, k, depthOf);
+        queue.add(k);
       }
     });
   }
@@ -233,11 +233,34 @@ export function layOut(ctx: PlanContext): void {
 
 const joinPath = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
 
-function insertByDepth(queue: (string | null)[], key: string, depthOf: (f: string | null) => number): void {
-  const d = depthOf(key);
-  let i = queue.length;
-  while (i > 0 && depthOf(queue[i - 1]!) > d) i--;
-  queue.splice(i, 0, key);
+/**
+ * Folders to lay out (null: the space's root), the shallowest first, in the order they came
+ * within a depth. One list per depth: keeping one list sorted cost a scan of it per folder added
+ * (seconds for a pull into thousands of folders).
+ */
+class ShallowestFirst {
+  private readonly levels: (string | null)[][] = [];
+  /** Per depth, how many of its folders were taken. */
+  private readonly taken: number[] = [];
+  private lowest = 0;
+
+  constructor(private readonly depthOf: (f: string | null) => number) {}
+
+  add(f: string | null): void {
+    const depth = this.depthOf(f);
+    (this.levels[depth] ??= []).push(f);
+    this.taken[depth] ??= 0;
+    this.lowest = Math.min(this.lowest, depth);
+  }
+
+  /** The next folder; undefined when none is left. */
+  take(): string | null | undefined {
+    for (; this.lowest < this.levels.length; this.lowest++) {
+      const level = this.levels[this.lowest];
+      if (level !== undefined && this.taken[this.lowest]! < level.length) return level[this.taken[this.lowest]!++];
+    }
+    return undefined;
+  }
 }
 
 /** A path wanted by a page but held by a file that stays gets `<name>-<short key>.md` instead. */
