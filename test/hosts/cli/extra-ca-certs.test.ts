@@ -56,25 +56,39 @@ afterAll(async () => {
   await fake.close();
 });
 
-it.skipIf(process.platform === 'win32')('syncs over HTTPS from a server whose authority only NODE_EXTRA_CA_CERTS names', async () => {
-  const { code, stderr } = await quire(['sync', '--api', api, '--dir', tempDir(), '--once'], { NODE_EXTRA_CA_CERTS: TEST_AUTHORITY });
-  expect(stderr).not.toMatch(/certificate|warning/i);
-  expect(code).toBe(0);
-  expect(fake.requests.length).toBeGreaterThan(0);
-}, 60_000);
+it.skipIf(process.platform === 'win32')(
+  'syncs over HTTPS from a server whose authority only NODE_EXTRA_CA_CERTS names',
+  async () => {
+    const { code, stderr } = await quire(['sync', '--api', api, '--dir', tempDir(), '--once'], { NODE_EXTRA_CA_CERTS: TEST_AUTHORITY });
+    expect(stderr).not.toMatch(/certificate|warning/i);
+    expect(code).toBe(0);
+    expect(fake.requests.length).toBeGreaterThan(0);
+  },
+  60_000,
+);
 
-it.skipIf(process.platform === 'win32')('without it, the same server is refused at once, with what to do', async () => {
-  const { code, stderr } = await quire(['sync', '--api', api, '--dir', tempDir(), '--once'], {});
-  expect(code).not.toBe(0);
-  expect(stderr).toContain(`${new URL(api).origin} was not trusted: unable to verify the first certificate (UNABLE_TO_VERIFY_LEAF_SIGNATURE); nothing was sent.`);
-  expect(stderr).toContain('set NODE_EXTRA_CA_CERTS');
-  expect(stderr).not.toMatch(/retrying/);
-}, 60_000);
+it.skipIf(process.platform === 'win32')(
+  'without it, the same server is refused at once, with what to do',
+  async () => {
+    const { code, stderr } = await quire(['sync', '--api', api, '--dir', tempDir(), '--once'], {});
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(
+      `${new URL(api).origin} was not trusted: unable to verify the first certificate (UNABLE_TO_VERIFY_LEAF_SIGNATURE); nothing was sent.`,
+    );
+    expect(stderr).toContain('set NODE_EXTRA_CA_CERTS');
+    expect(stderr).not.toMatch(/retrying/);
+  },
+  60_000,
+);
 
-it.skipIf(process.platform === 'win32')('a command that connects to nothing does not read the file at all', async () => {
-  // Node reading it at start would warn that it could not (it does, run as `node bin/quire.cjs`).
-  const missing = join(tempDir(), 'no-such-authority.pem');
-  expect(await quire(['--version'], { NODE_EXTRA_CA_CERTS: missing })).toEqual({ code: 0, stderr: '' });
-  const { stderr } = await quire(['sync', '--api', api, '--dir', tempDir(), '--once'], { NODE_EXTRA_CA_CERTS: missing });
-  expect(stderr).toContain(`Ignoring extra certs from \`${missing}\``);
-}, 60_000);
+it.skipIf(process.platform === 'win32')(
+  'a command that connects to nothing does not read the file at all',
+  async () => {
+    // Node reading it at start would warn that it could not (it does, run as `node bin/quire.cjs`).
+    const missing = join(tempDir(), 'no-such-authority.pem');
+    expect(await quire(['--version'], { NODE_EXTRA_CA_CERTS: missing })).toEqual({ code: 0, stderr: '' });
+    const { stderr } = await quire(['sync', '--api', api, '--dir', tempDir(), '--once'], { NODE_EXTRA_CA_CERTS: missing });
+    expect(stderr).toContain(`Ignoring extra certs from \`${missing}\``);
+  },
+  60_000,
+);

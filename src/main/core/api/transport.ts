@@ -248,7 +248,8 @@ export class Transport {
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 /** Node's codes for a server certificate that does not verify: OpenSSL's verify results, and a name it does not cover. */
-const CERTIFICATE_CODE = /^(?:ERR_TLS_CERT_ALTNAME_INVALID|UNABLE_TO_[A-Z_]+|CERT_[A-Z_]+|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|INVALID_CA|PATH_LENGTH_EXCEEDED|INVALID_PURPOSE)$/;
+const CERTIFICATE_CODE =
+  /^(?:ERR_TLS_CERT_ALTNAME_INVALID|UNABLE_TO_[A-Z_]+|CERT_[A-Z_]+|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|INVALID_CA|PATH_LENGTH_EXCEEDED|INVALID_PURPOSE)$/;
 
 function untrustedCertificateCode(error: unknown): string | undefined {
   for (const e of causeChain(error)) {

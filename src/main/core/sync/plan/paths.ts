@@ -248,7 +248,9 @@ class ShallowestFirst {
 
   add(f: string | null): void {
     const depth = this.depthOf(f);
-    (this.levels[depth] ??= []).push(f);
+    const level = this.levels[depth];
+    if (level) level.push(f);
+    else this.levels[depth] = [f];
     this.taken[depth] ??= 0;
     this.lowest = Math.min(this.lowest, depth);
   }
