@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import type { SecureContext } from 'node:tls';
 
 /** Where the launcher puts NODE_EXTRA_CA_CERTS's value (bin/quire.cjs, first line). */
-export const DEFERRED_EXTRA_CA_CERTS = 'QUIRE_EXTRA_CA_CERTS';
+const DEFERRED_EXTRA_CA_CERTS = 'QUIRE_EXTRA_CA_CERTS';
 
 /** A SecureContext for HTTPS that trusts Node's default roots and the deferred file's authorities; undefined when none was deferred. */
 export function secureContextWithDeferredCas(env: NodeJS.ProcessEnv = process.env): SecureContext | undefined {

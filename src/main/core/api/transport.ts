@@ -192,7 +192,7 @@ export class Transport {
         // A bomb from the API is seldom alone; one file too large (from a storage host) is that file's problem only.
         throw budgeted && !request.download ? this.o.verdict.tooLarge(tooLarge) : tooLarge;
       }
-      const certificateCode = untrustedCertificateCode(error);
+      const certificateCode = findCode(error, CERTIFICATE_CODE);
       if (certificateCode) {
         const reason = this.o.redact(error instanceof Error ? error.message : String(error));
         throw new UntrustedServerError(where, { origin: url.origin, certificateCode, reason, cause: error });
@@ -251,14 +251,6 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETU
 const CERTIFICATE_CODE =
   /^(?:ERR_TLS_CERT_ALTNAME_INVALID|UNABLE_TO_[A-Z_]+|CERT_[A-Z_]+|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|INVALID_CA|PATH_LENGTH_EXCEEDED|INVALID_PURPOSE)$/;
 
-function untrustedCertificateCode(error: unknown): string | undefined {
-  for (const e of causeChain(error)) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && CERTIFICATE_CODE.test(code)) return code;
-  }
-  return undefined;
-}
-
 /** fetch reports network trouble as TypeError with a `cause` chain carrying the system error code. */
 function classifyConnectionFailure(error: unknown): 'refused' | 'dropped' | undefined {
   const code = findCode(error);
@@ -276,10 +268,14 @@ function causeChain(error: unknown): unknown[] {
   return chain;
 }
 
-function findCode(error: unknown): string | undefined {
+/** System and undici error codes (ECONNRESET, UND_ERR_SOCKET…). */
+const SYSTEM_CODE = /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/;
+
+/** The first code along the error's `cause`s that `pattern` matches. */
+function findCode(error: unknown, pattern: RegExp = SYSTEM_CODE): string | undefined {
   for (const e of causeChain(error)) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code)) return code;
+    if (typeof code === 'string' && pattern.test(code)) return code;
   }
   return undefined;
 }
