@@ -34,6 +34,32 @@ describe('the HTTP exchange', () => {
     expect(server.seen[0]?.headers['accept-encoding']).toMatch(/gzip/);
   });
 
+  it.each([
+    ['as it is, its length announced', (body: Buffer) => ({ headers: { 'content-length': String(body.length) }, bytes: body })],
+    ['gzipped, its length unknown', (body: Buffer) => ({ headers: { 'content-encoding': 'gzip' }, bytes: gzipSync(body) })],
+  ])('reads a large answer sent %s, in pieces that split its characters', async (_how, send) => {
+    // Past 64 KB an answer is decoded as it arrives: a character split between two pieces must come out whole.
+    const title = 'Résumé 😀 日本語 '.repeat(20_000);
+    const body = Buffer.from(JSON.stringify(spaceBody('abc', { title })));
+    const { headers, bytes } = send(body);
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', ...headers });
+      const pieces = Array.from({ length: Math.ceil(bytes.length / 1001) }, (_, i) => bytes.subarray(i * 1001, (i + 1) * 1001));
+      const next = (): void => {
+        const piece = pieces.shift();
+        if (piece === undefined) res.end();
+        else res.write(piece, () => setImmediate(next));
+      };
+      next();
+    });
+    const { client } = clientFor(server);
+
+    const space = await client.call((api, p) => api.spaces.getSpaceById('abc', {}, p));
+
+    expect(body.length).toBeGreaterThan(256 * 1024);
+    expect((space as { title: string }).title).toBe(title);
+  });
+
   it('follows a redirect within the API with the token, and one to another origin without it', async () => {
     const storage = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });

@@ -8,10 +8,14 @@
  * at a time (LargeAnswers), the others paused until it is done. Eight bombs at once then cost
  * one limit, not eight.
  *
- * An answer is held once: copied as it arrives into one buffer of its announced length (a
- * revision of 20,000 pages is ~15 MB; chunks and then their concatenation would be twice that),
- * and nothing of it stays with the connection once it is read (a kept-alive socket may sit idle
- * for the rest of the cycle, holding its last answer's listeners).
+ * An answer is held once, and nothing of it stays with the connection once it is read (a
+ * kept-alive socket may sit idle for the rest of the cycle, holding its last answer's listeners):
+ * - an API answer is text: past 64 KB it is decoded as it arrives, piece by piece (a revision of
+ *   20,000 pages is ~15 MB of JSON). Held as bytes, it took one block of malloc's that size, and
+ *   glibc, once such a block is freed, keeps up to twice its size of freed memory for the rest of
+ *   the process: ~15 MB more at the peak of a large pull.
+ * - a download is bytes: copied as it arrives into one buffer of its announced length (chunks and
+ *   then their concatenation would be twice that).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Transform } from 'node:stream';
@@ -63,11 +67,18 @@ export interface BodyLimit {
   large: LargeAnswers;
 }
 
+/** How an answer's body is read: as UTF-8 text (an API answer) or as bytes (a download). */
+export type BodyForm = 'text' | 'bytes';
+
+/** A body read as `form` says: a string for text, bytes for bytes. */
+export type Body<F extends BodyForm> = F extends 'text' ? string : Uint8Array<ArrayBuffer>;
+
 /** The body of a node:http answer, decoded; rejects with OverLimit past `maxBytes`, with the cause otherwise. */
-export function readLimited(res: IncomingMessage, { maxBytes, large }: BodyLimit): Promise<Buffer> {
+export function readLimited<F extends BodyForm>(res: IncomingMessage, { maxBytes, large }: BodyLimit, form: F): Promise<Body<F>> {
   return new Promise((resolve, reject) => {
     const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
-    const body = new BodyBytes(encoding === '' || encoding === 'identity' ? Number(res.headers['content-length']) : Number.NaN, maxBytes);
+    const announced = encoding === '' || encoding === 'identity' ? Number(res.headers['content-length']) : Number.NaN;
+    const body = heldAs(form, announced, maxBytes);
     const self = {};
     let decodedBytes = 0;
     let wireBytes = 0;
@@ -149,20 +160,37 @@ export function readLimited(res: IncomingMessage, { maxBytes, large }: BodyLimit
   });
 }
 
+/** A body as it arrives, and then once whole. */
+interface Held<T> {
+  add(chunk: Buffer): void;
+  /** The body read, once; nothing is held after. */
+  take(): T;
+  drop(): void;
+}
+
+function heldAs<F extends BodyForm>(form: F, announced: number, maxBytes: number): Held<Body<F>> {
+  const held: Held<string> | Held<Uint8Array<ArrayBuffer>> = form === 'text' ? new BodyText(announced) : new BodyBytes(announced, maxBytes);
+  // (TypeScript does not narrow F from `form`.)
+  return held as unknown as Held<Body<F>>;
+}
+
 /**
  * An answer's bytes as they arrive: copied into one buffer of the announced length when the
  * length is known (and within the limit), else kept as chunks and joined once at the end.
  */
-class BodyBytes {
+class BodyBytes implements Held<Uint8Array<ArrayBuffer>> {
   private whole: Buffer | null;
   private filled = 0;
   private chunks: Buffer[] = [];
+  /** The bytes held. */
+  size = 0;
 
   constructor(announced: number, maxBytes: number) {
     this.whole = Number.isSafeInteger(announced) && announced > 0 && announced <= maxBytes ? Buffer.allocUnsafe(announced) : null;
   }
 
   add(chunk: Buffer): void {
+    this.size += chunk.length;
     if (this.whole !== null && this.filled + chunk.length <= this.whole.length) {
       chunk.copy(this.whole, this.filled);
       this.filled += chunk.length;
@@ -171,24 +199,67 @@ class BodyBytes {
     // More than announced (the connection ends it as cut short, or a server that miscounted): keep it all.
     if (this.whole !== null) this.chunks.push(this.whole.subarray(0, this.filled));
     this.whole = null;
+    this.filled = 0;
     this.chunks.push(chunk);
   }
 
-  /** The bytes read, once; nothing is held after. */
-  take(): Buffer {
+  take(): Uint8Array<ArrayBuffer> {
     const bytes = this.whole !== null ? this.whole.subarray(0, this.filled) : Buffer.concat(this.chunks);
     this.drop();
-    return bytes;
+    return new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
   }
 
   drop(): void {
     this.whole = null;
+    this.filled = 0;
+    this.size = 0;
     this.chunks = [];
   }
 }
 
+/** What a text answer holds as bytes before it is decoded as it arrives: under glibc's smallest threshold for a block of its own. */
+const TEXT_BYTES_HELD = 64 * 1024;
+
+/**
+ * An answer's text as it arrives: up to TEXT_BYTES_HELD its bytes, decoded once whole (nearly
+ * every answer: one decode, the fastest); past it, decoded chunk by chunk as they come.
+ */
+class BodyText implements Held<string> {
+  private bytes: BodyBytes;
+  private decoder: TextDecoder | null = null;
+  private pieces: string[] = [];
+
+  constructor(announced: number) {
+    this.bytes = new BodyBytes(announced, TEXT_BYTES_HELD);
+  }
+
+  add(chunk: Buffer): void {
+    if (this.decoder === null) {
+      if (this.bytes.size + chunk.length <= TEXT_BYTES_HELD) {
+        this.bytes.add(chunk);
+        return;
+      }
+      this.decoder = new TextDecoder();
+      this.pieces.push(this.decoder.decode(this.bytes.take(), { stream: true }));
+    }
+    this.pieces.push(this.decoder.decode(chunk, { stream: true }));
+  }
+
+  take(): string {
+    const text = this.decoder === null ? new TextDecoder().decode(this.bytes.take()) : this.pieces.join('') + this.decoder.decode();
+    this.drop();
+    return text;
+  }
+
+  drop(): void {
+    this.bytes.drop();
+    this.decoder = null;
+    this.pieces = [];
+  }
+}
+
 /** The body of a fetch Response (which decodes it itself), read with the same limit. */
-export async function readFetchLimited(response: Response, { maxBytes, large }: BodyLimit): Promise<Uint8Array<ArrayBuffer>> {
+export async function readFetchLimited<F extends BodyForm>(response: Response, { maxBytes, large }: BodyLimit, form: F): Promise<Body<F>> {
   if (Number(response.headers.get('content-length')) > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw new OverLimit(maxBytes, undefined);
@@ -218,7 +289,7 @@ export async function readFetchLimited(response: Response, { maxBytes, large }: 
     body.set(chunk, at);
     at += chunk.length;
   }
-  return body;
+  return (form === 'text' ? new TextDecoder().decode(body) : body) as Body<F>;
 }
 
 /**

@@ -29,18 +29,18 @@ export function answeredRequest(answer: object): RequestDescription | undefined 
 
 /**
  * The answer as the official client reads it (ok, status, json/text/arrayBuffer/blob): a plain
- * object over the bytes already read, not a Response (whose web stream costs more than the rest).
- * As a Response's, its body is read once: the bytes are let go as they are read, so a large
- * answer is not held beside its text and what was parsed from it.
+ * object over the text already read, not a Response (whose web stream costs more than the rest).
+ * As a Response's, its body is read once: the text is let go as it is read, so a large answer is
+ * not held beside what was parsed from it.
  */
 function toResponse(result: HttpResult): Response {
   const { status, statusText, headers, where } = result;
-  let unread: Uint8Array<ArrayBuffer> | null = result.body;
-  const body = (): Uint8Array<ArrayBuffer> => {
+  let unread: string | null = result.body;
+  const body = (): string => {
     if (unread === null) throw new TypeError(`${where.method} ${where.path}: the answer's body was read already`);
-    const bytes = unread;
+    const text = unread;
     unread = null;
-    return bytes;
+    return text;
   };
   const response = {
     [ANSWERS]: where,
@@ -53,13 +53,13 @@ function toResponse(result: HttpResult): Response {
     get bodyUsed(): boolean {
       return unread === null;
     },
-    text: async (): Promise<string> => new TextDecoder().decode(body()),
-    arrayBuffer: async (): Promise<ArrayBuffer> => body().slice().buffer,
+    text: async (): Promise<string> => body(),
+    arrayBuffer: async (): Promise<ArrayBuffer> => new TextEncoder().encode(body()).buffer,
     blob: async (): Promise<Blob> => new Blob([body()]),
     // The official client parses with response.json(): a malformed body is an ApiError that names the request,
     // and an answer of the wrong shape says which field, before any of the core reads it.
     json: async (): Promise<unknown> => {
-      const text = new TextDecoder().decode(body());
+      const text = body();
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);

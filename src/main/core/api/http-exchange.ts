@@ -14,16 +14,18 @@
  * connections do not trust what extra-ca-certs.ts adds; Quire sends no such body).
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { type BodyLimit, OverLimit, readFetchLimited, readLimited } from './answer-body';
+import { type Body, type BodyForm, type BodyLimit, OverLimit, readFetchLimited, readLimited } from './answer-body';
 import { secureContextWithDeferredCas } from './extra-ca-certs';
 
-export interface ExchangeRequest {
+export interface ExchangeRequest<F extends BodyForm> {
   method: string;
   headers?: RequestInit['headers'];
   body?: RequestInit['body'];
   signal: AbortSignal;
   /** How much of the answer's body is read (OverLimit past it). */
   limit: BodyLimit;
+  /** The answer's body as text (an API answer) or bytes (a download). */
+  form: F;
 }
 
 /** An answer's headers, as the transport reads them (a fetch Headers is one too). */
@@ -31,14 +33,14 @@ export interface AnswerHeaders {
   get(name: string): string | null;
 }
 
-export interface ExchangeAnswer {
+export interface ExchangeAnswer<F extends BodyForm> {
   status: number;
   statusText: string;
   headers: AnswerHeaders;
-  body: Uint8Array<ArrayBuffer>;
+  body: Body<F>;
 }
 
-export type HttpExchange = (url: string, request: ExchangeRequest) => Promise<ExchangeAnswer>;
+export type HttpExchange = <F extends BodyForm>(url: string, request: ExchangeRequest<F>) => Promise<ExchangeAnswer<F>>;
 
 const MAX_REDIRECTS = 5;
 
@@ -68,10 +70,10 @@ function senderFor(protocol: 'http:' | 'https:'): { send: Send; agent: Agent } {
 
 /** An exchange through a fetch (the global one, or one a test gives). */
 export function exchangeThroughFetch(fetchImpl: typeof fetch): HttpExchange {
-  return async (url, { method, headers, body, signal, limit }) => {
+  return async (url, { method, headers, body, signal, limit, form }) => {
     const response = await fetchImpl(url, { method, headers, body: body ?? null, redirect: 'follow', signal });
-    const bytes = await readFetchLimited(response, limit);
-    return { status: response.status, statusText: response.statusText, headers: response.headers, body: bytes };
+    const read = await readFetchLimited(response, limit, form);
+    return { status: response.status, statusText: response.statusText, headers: response.headers, body: read };
   };
 }
 
@@ -102,25 +104,25 @@ export const nodeHttpExchange: HttpExchange = async (url, request) => {
   }
 };
 
-function exchangeOnce(
+function exchangeOnce<F extends BodyForm>(
   url: URL,
   method: string,
   headers: Record<string, string>,
   body: Uint8Array | null,
-  { signal, limit }: ExchangeRequest,
-): Promise<ExchangeAnswer> {
+  { signal, limit, form }: ExchangeRequest<F>,
+): Promise<ExchangeAnswer<F>> {
   const { send, agent } = senderFor(url.protocol === 'https:' ? 'https:' : 'http:');
   const sendHeaders: Record<string, string> = { 'accept-encoding': 'gzip, deflate, br', ...headers };
   if (body !== null) sendHeaders['content-length'] = String(body.byteLength);
   return new Promise((resolve, reject) => {
     const req = send(url, { method, headers: sendHeaders, agent, signal }, (res) => {
-      readLimited(res, limit).then(
-        (decoded) =>
+      readLimited(res, limit, form).then(
+        (read) =>
           resolve({
             status: res.statusCode ?? 0,
             statusText: res.statusMessage ?? '',
             headers: new RawHeaders(res.rawHeaders),
-            body: new Uint8Array(decoded.buffer as ArrayBuffer, decoded.byteOffset, decoded.byteLength),
+            body: read,
           }),
         (err: unknown) => reject(err instanceof OverLimit ? err : dropped(err)),
       );

@@ -1,4 +1,4 @@
-import { type LargeAnswers, OverLimit } from './answer-body';
+import { type Body, type BodyForm, type LargeAnswers, OverLimit } from './answer-body';
 import {
   AnswerTooLargeError,
   ApiError,
@@ -53,13 +53,16 @@ export interface HttpRequest {
   download?: boolean;
 }
 
-/** A 2xx answer with its body fully read (inside the attempt, so timeouts and retries cover the body too). */
-export interface HttpResult {
+/**
+ * A 2xx answer with its body fully read (inside the attempt, so timeouts and retries cover the
+ * body too): an API answer's as text, a download's as bytes.
+ */
+export interface HttpResult<F extends BodyForm = 'text'> {
   where: RequestDescription;
   status: number;
   statusText: string;
   headers: AnswerHeaders;
-  body: Uint8Array<ArrayBuffer>;
+  body: Body<F>;
 }
 
 interface Target {
@@ -72,7 +75,7 @@ interface Target {
 }
 
 type Outcome =
-  | { kind: 'response'; status: number; statusText: string; headers: AnswerHeaders; body: Uint8Array<ArrayBuffer> }
+  | { kind: 'response'; status: number; statusText: string; headers: AnswerHeaders; body: Body<BodyForm> }
   | { kind: 'timeout'; afterMs: number }
   | { kind: 'refused' | 'dropped'; cause: unknown };
 
@@ -86,7 +89,9 @@ export class Transport {
     return { method, path: this.o.redact(bare.startsWith(`${base}/`) ? bare.slice(base.length) : bare) };
   }
 
-  async send(request: HttpRequest): Promise<HttpResult> {
+  send(request: HttpRequest & { download: true }): Promise<HttpResult<'bytes'>>;
+  send(request: HttpRequest & { download?: false }): Promise<HttpResult<'text'>>;
+  async send(request: HttpRequest): Promise<HttpResult<BodyForm>> {
     const method = (request.method ?? 'GET').toUpperCase();
     const url = new URL(request.url);
     const target: Target = {
@@ -177,7 +182,8 @@ export class Transport {
     const maxBytes = request.download ? this.o.maxDownloadBytes : this.o.maxAnswerBytes;
     try {
       const limit = { maxBytes, large: this.o.largeAnswers };
-      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: attempt.signal, limit });
+      const form: BodyForm = request.download ? 'bytes' : 'text';
+      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: attempt.signal, limit, form });
       return { kind: 'response', ...answer };
     } catch (error) {
       if (signal.aborted) throw new CancelledError();
@@ -217,7 +223,7 @@ export class Transport {
         cause: outcome.kind === 'timeout' ? undefined : outcome.cause,
       });
     }
-    const text = new TextDecoder().decode(outcome.body);
+    const text = typeof outcome.body === 'string' ? outcome.body : new TextDecoder().decode(outcome.body);
     const { code, message } = readErrorBody(text, outcome.headers.get('content-type'));
     // Every part of the answer may echo the Authorization header back: none reaches a message unredacted.
     const fields = {
