@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { byteLength } from '../../../src/main/core/sync/plan/names';
 import {
   foldKey,
   isSafeSegment,
@@ -264,6 +265,18 @@ function buildTree(specs: NodeSpec[]): LayoutPage[] {
 }
 
 const treeArb = fc.array(specArb, { minLength: 1, maxLength: 60 }).map(buildTree);
+
+describe('byteLength', () => {
+  it('counts what UTF-8 makes of any text, lone surrogates as U+FFFD', () => {
+    const unit = fc.constantFrom('a', '\u007f', '\u0080', '\u07ff', '\u0800', '\uffff', '😀', '\ud83d', '\ude00');
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit }), fc.string({ unit: 'binary' })), (s) => {
+        expect(byteLength(s)).toBe(new TextEncoder().encode(s).length);
+      }),
+      { seed: 20261126, numRuns: 500 },
+    );
+  });
+});
 
 describe('random trees (property-style, fixed seed)', () => {
   it('always give safe, distinct paths, deterministically', () => {

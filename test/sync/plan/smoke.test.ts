@@ -29,4 +29,14 @@ describe('planner smoke', () => {
     expect(isNoop(w.plan(moved, { full: false }))).toBe(true);
     expect(isNoop(w.plan(moved, { full: true }))).toBe(true);
   });
+  it('lets its host collect garbage between its steps, and plans the same', () => {
+    const w = World.initial(tree);
+    w.files.set('faq.md', `${w.files.get('faq.md')!}\nmore\n`);
+    const moved = tree.map((x) => (x.id === 'c' ? { ...x, parentId: null, body: 'install 2\n' } : x));
+    let calls = 0;
+    const plain = w.plan(moved, { full: false });
+    const collected = w.plan(moved, { full: false, betweenSteps: () => calls++ });
+    expect(collected).toEqual(plain);
+    expect(calls).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -207,12 +207,17 @@ export class World {
   }
 
   /** Plans a cycle against `tree` as the server's main; fetches withheld bodies when asked, as the engine does. */
-  plan(tree: SimTree, options: { full: boolean; withhold?: ReadonlySet<string>; allowMassDelete?: boolean }): Plan {
-    const first = planSync(this.view(tree, options), { full: options.full, allowMassDelete: options.allowMassDelete ?? true });
+  plan(tree: SimTree, options: { full: boolean; withhold?: ReadonlySet<string>; allowMassDelete?: boolean; betweenSteps?: () => void }): Plan {
+    const planOptions = {
+      full: options.full,
+      allowMassDelete: options.allowMassDelete ?? true,
+      ...(options.betweenSteps ? { betweenSteps: options.betweenSteps } : {}),
+    };
+    const first = planSync(this.view(tree, options), planOptions);
     if (first.needBodies.length === 0) return first;
     const withhold = new Set(options.withhold ?? []);
     for (const id of first.needBodies) withhold.delete(id);
-    const second = planSync(this.view(tree, { ...options, withhold }), { full: options.full, allowMassDelete: options.allowMassDelete ?? true });
+    const second = planSync(this.view(tree, { ...options, withhold }), planOptions);
     if (second.needBodies.length > 0) throw new Error(`a second plan asked for more bodies: ${second.needBodies.join(', ')}`);
     return second;
   }

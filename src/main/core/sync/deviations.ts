@@ -7,6 +7,7 @@
 import { pageKind } from '../content';
 import type { Mirror } from '../mirror';
 import { GONE_REMOTELY } from './remote';
+import { collectGarbage, LARGE_PULL } from './memory';
 import { storedRules } from './name-rules';
 import { explainName, gitbookLayout, type LayoutPage, type NameDeviation, nameBudget, PORTABLE_NAMES, RESERVED_FILES } from './plan/layout';
 
@@ -71,6 +72,7 @@ function workOutDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
       .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1))
       .map((r) => ({ id: r.id, title: r.title, type: r.type, ...(r.slug !== null ? { slug: r.slug } : {}), pages: depth < 256 ? build(r.id, depth + 1) : [] }));
   const ideal = gitbookLayout(build(null, 0));
+  if (rows.length > LARGE_PULL) collectGarbage(); // the tree built for it is garbage now: what follows does not add to it
   const rules = storedRules(mirror) ?? PORTABLE_NAMES;
   const nodes = new Map(mirror.folder.tree(spaceId).map((n) => [n.key, n]));
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -290,7 +290,12 @@ function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<s
     changeRequest: seen.changeRequest.state,
     onMissing: (key) => notRead.add(key),
   });
-  const options = { allowMassDelete: c.ctx.allowMassDelete, names: c.ctx.names, ...(c.ctx.fullLayout ? { full: true } : {}) };
+  const options = {
+    allowMassDelete: c.ctx.allowMassDelete,
+    names: c.ctx.names,
+    ...(c.ctx.fullLayout ? { full: true } : {}),
+    ...((seen.remote?.tree.pages.size ?? 0) > LARGE_PULL ? { betweenSteps: collectGarbage } : {}),
+  };
   const plan = planSync(view(), options);
   // The files of the pages whose bodies it needs, as they are now (their frontmatter stays as written, page-file.ts).
   const now = plan.needBodies.length > 0 ? view() : null;

@@ -32,8 +32,10 @@ export function planSync(view: SpaceView, options: PlanOptions = {}): Plan {
     ctx.decisions.set(key, d);
   }
   if (ctx.plan.needBodies.length > 0) return { ...ctx.plan, needBodies: [...new Set(ctx.plan.needBodies)] };
+  options.betweenSteps?.();
   place(ctx);
   layOut(ctx);
+  options.betweenSteps?.();
   emit(ctx);
   failSafe(ctx);
   return ctx.plan;

@@ -39,8 +39,21 @@ export type NameDeviation = 'characters' | 'windows-name' | 'hidden' | 'too-long
 
 export const MAX_SEGMENT_BYTES = 120;
 
-const utf8 = new TextEncoder();
-export const byteLength = (s: string): number => utf8.encode(s).length;
+/** The length of `s` in UTF-8 (a lone surrogate as U+FFFD, as TextEncoder writes it), counted without encoding it. */
+export function byteLength(s: string): number {
+  let bytes = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    const pair = c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    if (!pair) bytes += c < 0x800 ? 1 : 2;
+    else {
+      bytes += 2; // two units, four bytes
+      i++;
+    }
+  }
+  return bytes;
+}
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)(?= *(\.|$))/i;
 const WINDOWS_CHARACTERS = /[<>:"|?*]/g;

@@ -163,6 +163,11 @@ export interface PlanOptions {
   full?: boolean;
   /** What the folder's volume holds (names.ts); default: what every common file system holds. */
   names?: NameRules;
+  /**
+   * Called between the planner's steps. Each step leaves garbage (laying out 20,000 pages makes
+   * over 100 MB of it): a host planning that many collects it there (sync/memory.ts).
+   */
+  betweenSteps?: () => void;
 }
 
 // ---- the plan ------------------------------------------------------------------------
