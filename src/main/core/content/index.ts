@@ -22,7 +22,7 @@ export {
 export type { FolderNode } from './folder-node';
 export { pageKind, type PageKind } from './page-kind';
 export { canonicalPageText, pageTitleOf, samePageText } from './page-text';
-export { parseSummary, renderSummary, type SummaryEntry } from './summary';
+export { parseSummary, renderSummary, summaryLines, type SummaryEntry } from './summary';
 export {
   type Block,
   type BlockProblem,

@@ -89,7 +89,7 @@ function linkHref(page: SummaryPage): string {
   return page.href ?? page.target?.url ?? '#';
 }
 
-function renderItems(pages: readonly SummaryPage[], plan: SummaryPlacement, depth: number, out: string[]): void {
+function* itemLines(pages: readonly SummaryPage[], plan: SummaryPlacement, depth: number): Generator<string> {
   for (const page of pages) {
     const planned = plan.pages.get(page.id);
     const title = escapeTitle(String(page.title ?? ''));
@@ -97,39 +97,50 @@ function renderItems(pages: readonly SummaryPage[], plan: SummaryPlacement, dept
     if (planned?.kind === 'link') text = `[${title}](${formatHref(linkHref(page))})`;
     else if (planned?.file) text = `[${title}](${encodeSummaryPath(planned.file)})`;
     else text = title;
-    out.push(`${'  '.repeat(depth)}* ${text}`);
-    renderItems(page.pages ?? [], plan, depth + 1, out);
+    yield `${'  '.repeat(depth)}* ${text}`;
+    yield* itemLines(page.pages ?? [], plan, depth + 1);
   }
 }
 
-/** Renders SUMMARY.md for the tree, using the paths of `plan` (sync's planLayout of the same tree). */
-export function renderSummary(pages: readonly SummaryPage[], plan: SummaryPlacement): string {
-  const blocks: string[] = [];
+/**
+ * SUMMARY.md for the tree, line by line (each without its newline), using the paths of `plan`
+ * (sync's planLayout of the same tree). A tree of 20,000 pages makes several MB of text: a
+ * writer can take it a block at a time, not hold it whole beside its bytes.
+ */
+export function* summaryLines(pages: readonly SummaryPage[], plan: SummaryPlacement): Generator<string> {
+  yield SUMMARY_HEADING;
   let list: SummaryPage[] = [];
   let afterGroup = false;
-  const flushList = () => {
+  function* flushList(): Generator<string> {
     if (list.length === 0) return;
-    const out: string[] = [];
-    renderItems(list, plan, 0, out);
-    if (afterGroup) blocks.push('---');
-    blocks.push(out.join('\n'));
+    yield '';
+    if (afterGroup) yield* ['---', ''];
+    yield* itemLines(list, plan, 0);
     list = [];
-  };
+  }
   for (const page of pages) {
     if (plan.pages.get(page.id)?.kind !== 'group') {
       list.push(page);
       continue;
     }
-    flushList();
+    yield* flushList();
     const title = escapeTitle(String(page.title ?? ''));
-    blocks.push(title === '' ? '##' : `## ${title}`);
-    const out: string[] = [];
-    renderItems(page.pages ?? [], plan, 0, out);
-    if (out.length > 0) blocks.push(out.join('\n'));
+    yield '';
+    yield title === '' ? '##' : `## ${title}`;
+    let first = true;
+    for (const line of itemLines(page.pages ?? [], plan, 0)) {
+      if (first) yield '';
+      first = false;
+      yield line;
+    }
     afterGroup = true;
   }
-  flushList();
-  return `${[SUMMARY_HEADING, ...blocks].join('\n\n')}\n`;
+  yield* flushList();
+}
+
+/** SUMMARY.md's text for the tree (summaryLines joined). */
+export function renderSummary(pages: readonly SummaryPage[], plan: SummaryPlacement): string {
+  return `${[...summaryLines(pages, plan)].join('\n')}\n`;
 }
 
 // ---------------------------------------------------------------------------

@@ -24,6 +24,17 @@ export interface FolderNodeRow extends FolderNode {
   linkMap: Record<string, string> | null;
 }
 
+/** A node as SUMMARY.md lists it. */
+export interface OutlineRow {
+  key: string;
+  kind: FolderNodeRow['kind'];
+  parentKey: string | null;
+  position: number;
+  title: string;
+  path: string | null;
+  href: string | null;
+}
+
 /** What the scan compares a file with. */
 export interface FileStatRow {
   key: string;
@@ -150,6 +161,17 @@ export class FolderStore {
          FROM folder_nodes WHERE space_id = ? ORDER BY parent_key, position, key`,
     ).all(spaceId) as NodeRecord[];
     return rows.map(toNode);
+  }
+
+  /**
+   * The tree as SUMMARY.md lists it: every node but the new pages not written yet, with only
+   * what the list shows (a large space has tens of thousands of nodes), in no order.
+   */
+  outline(spaceId: string): OutlineRow[] {
+    return this.sql(
+      `SELECT key, kind, parent_key AS parentKey, position, title, path, href FROM folder_nodes
+         WHERE space_id = ? AND NOT (pending = 1 AND path IS NULL AND kind = 'document')`,
+    ).all(spaceId) as OutlineRow[];
   }
 
   /**

@@ -25,7 +25,7 @@ import { plural } from '../../../shared/plural';
 
 export type { FailureKind, SpaceRow } from './catalog';
 export type { BaseRow, ConflictRow, FileRow, PageRow } from './content';
-export type { AssetRow, FileStatRow, FolderNodeRow } from './folder';
+export type { AssetRow, FileStatRow, FolderNodeRow, OutlineRow } from './folder';
 export { LOG_LIST_LIMIT, type LogActivity, type LogChangeRequest, type LogEntry, type LogKind, type LogPage, type LogPageChange, type LogPerson } from './log';
 export {
   DEFAULT_RETENTION,

@@ -240,7 +240,8 @@ export async function writeFileAtomic(root: string, relPath: string, data: strin
 export async function writeFileAtomicStat(
   root: string,
   relPath: string,
-  data: string | Uint8Array,
+  /** The file's text, or its bytes, whole or in blocks written one after the other as they are read. */
+  data: string | Uint8Array | Iterable<Uint8Array>,
   options: AtomicWriteOptions & { onlyIfAbsent?: boolean; ifHolds?: string } = {},
 ): Promise<{ path: string; stats: Stats } | null> {
   const target = checkedInside(root, relPath, options.root);
@@ -269,7 +270,7 @@ export async function writeFileAtomicStat(
     const existingMode = existing?.isFile() ? existing.mode & 0o777 : undefined;
     fd = await new Promise<number>((resolve, reject) => open(temp, 'wx', existingMode ?? 0o666, (err, opened) => (err ? reject(err) : resolve(opened))));
     tempCreated = true;
-    writeFileSync(fd, data);
+    for (const block of typeof data === 'string' || data instanceof Uint8Array ? [data] : data) writeFileSync(fd, block);
     const written = fd;
     await new Promise<void>((resolve, reject) => fsync(written, (err) => (err ? reject(err) : resolve())));
     // The file renamed keeps its size, mtime and inode: no stat of it after.

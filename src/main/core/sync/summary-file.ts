@@ -4,9 +4,9 @@
  */
 import { lstatSync, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import { type PageKind, renderSummary } from '../content';
-import type { Mirror } from '../mirror';
-import { sha256 } from './hash';
+import { type PageKind, type renderSummary, summaryLines } from '../content';
+import type { Mirror, OutlineRow } from '../mirror';
+import { hashedOnTheWay, sha256, utf8Blocks } from './hash';
 import { SUMMARY_FILE } from './plan/layout';
 import { MAX_SUMMARY_BYTES, readText, recordSummary } from './scan';
 import { resolveInside, writeFileAtomicStat } from './safe-fs';
@@ -19,9 +19,8 @@ type SummaryPlacement = Parameters<typeof renderSummary>[1];
  * entry's file is. Built in one pass over the tree's rows: a large space has tens of thousands.
  */
 function summaryTree(mirror: Mirror, spaceId: string): { pages: SummaryPage[]; placement: SummaryPlacement } {
-  const nodes = mirror.folder.tree(spaceId).filter((n) => !(n.pending && n.path === null && n.kind === 'document'));
-  const children = new Map<string | null, typeof nodes>();
-  for (const n of nodes) {
+  const children = new Map<string | null, OutlineRow[]>();
+  for (const n of mirror.folder.outline(spaceId)) {
     const siblings = children.get(n.parentKey);
     if (siblings) siblings.push(n);
     else children.set(n.parentKey, [n]);
@@ -44,14 +43,31 @@ function summaryTree(mirror: Mirror, spaceId: string): { pages: SummaryPage[]; p
  * A SUMMARY.md that is not text Quire can read (not UTF-8, NUL bytes, a symbolic link, not a
  * file) is the writer's and is left alone: never written over, never recorded (the scan
  * reports it until it is fixed).
+ *
+ * The text is encoded a block at a time and never held whole: a space of 20,000 pages makes
+ * ~7 MB of it (see utf8Blocks). Beside a SUMMARY.md already there, it is made twice: once to
+ * compare, once to write.
  */
 export async function writeSummaryFile(mirror: Mirror, spaceId: string, spaceDir: string): Promise<void> {
   const current = currentText(spaceDir);
   if (current === undefined) return;
   const { pages, placement } = summaryTree(mirror, spaceId);
-  const text = renderSummary(pages, placement);
-  const st = current === text ? await fsp.stat(`${spaceDir}/${SUMMARY_FILE}`) : (await writeFileAtomicStat(spaceDir, SUMMARY_FILE, text))!.stats;
-  recordSummary(mirror, spaceId, { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: sha256(text) });
+  const bytes = () => utf8Blocks(withNewlines(summaryLines(pages, placement)));
+  if (current !== null) {
+    const hash = sha256(bytes());
+    if (sha256(utf8Blocks([current])) === hash) {
+      const st = await fsp.stat(`${spaceDir}/${SUMMARY_FILE}`);
+      recordSummary(mirror, spaceId, { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash });
+      return;
+    }
+  }
+  const hashed = hashedOnTheWay(bytes());
+  const st = (await writeFileAtomicStat(spaceDir, SUMMARY_FILE, hashed.blocks))!.stats;
+  recordSummary(mirror, spaceId, { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: hashed.digest() });
+}
+
+function* withNewlines(lines: Iterable<string>): Generator<string> {
+  for (const line of lines) yield `${line}\n`;
 }
 
 /** SUMMARY.md's text now: null when there is none, undefined when it is there but not text Quire can read. */
