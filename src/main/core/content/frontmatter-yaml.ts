@@ -14,6 +14,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Document, Node } from 'yaml';
+import { utf8Length } from './limits';
 
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
 
@@ -45,21 +46,6 @@ let jsYamlModule: JsYamlModule | undefined;
 /** Loaded the first time a page file is read or written: `quire sync` reaches its first request sooner without them. */
 const yaml = (): YamlModule => (yamlModule ??= load('yaml') as YamlModule);
 const jsYaml = (): JsYamlModule => (jsYamlModule ??= load('js-yaml') as JsYamlModule);
-
-/** UTF-8 length without encoding the string. */
-function utf8Length(s: string): number {
-  let bytes = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 /** Why a frontmatter block cannot be read: the message, and the line in the block (1-based) when known. */
 export class FrontmatterYamlError extends Error {

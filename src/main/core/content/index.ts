@@ -52,4 +52,4 @@ export {
   rewriteReferences,
   type StableRef,
 } from './references';
-export { MAX_PAGE_BYTES } from './limits';
+export { MAX_PAGE_BYTES, utf8Length } from './limits';

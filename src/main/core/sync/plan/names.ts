@@ -19,6 +19,7 @@
  * Names are NFC (as the scan reads them). The candidates of a name, best first: the name, then
  * `<name>-<first 8 chars of the page id>`, `<name>-<id up to 32 chars>`, `<name>-<short id>-2`…
  */
+import { utf8Length } from '../../content';
 
 export interface NameRules {
   /** Names that differ only in letter case (or Unicode compatibility form) are one file. */
@@ -39,21 +40,8 @@ export type NameDeviation = 'characters' | 'windows-name' | 'hidden' | 'too-long
 
 export const MAX_SEGMENT_BYTES = 120;
 
-/** The length of `s` in UTF-8 (a lone surrogate as U+FFFD, as TextEncoder writes it), counted without encoding it. */
-export function byteLength(s: string): number {
-  let bytes = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    const pair = c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-    if (!pair) bytes += c < 0x800 ? 1 : 2;
-    else {
-      bytes += 2; // two units, four bytes
-      i++;
-    }
-  }
-  return bytes;
-}
+/** A name's length in UTF-8 (what file systems count). */
+export const byteLength = utf8Length;
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)(?= *(\.|$))/i;
 const WINDOWS_CHARACTERS = /[<>:"|?*]/g;
