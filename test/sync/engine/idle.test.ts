@@ -64,9 +64,14 @@ const waiters: (() => void)[] = [];
 
 /** Resolves once `n` cycles have reported (checked after each report); rejects after `ms`. */
 function cyclesDone(n: number, ms = 20_000): Promise<void> {
+  return cyclesUntil(() => cycles.length >= n, ms);
+}
+
+/** Resolves once `done()` holds after a report (or already holds); rejects after `ms`. */
+function cyclesUntil(done: () => boolean, ms = 20_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const check = () => {
-      if (cycles.length < n) return;
+      if (!done()) return;
       clearTimeout(timer);
       waiters.splice(waiters.indexOf(check), 1);
       resolve();
@@ -103,6 +108,9 @@ beforeEach(async () => {
   });
   await sync.start();
   await cyclesDone(2); // the first cycle (the pull), then the one over everything once the watcher is ready
+  // On a loaded machine the watcher may be ready only after a timer cycle: the start-up is over
+  // once a cycle was told exactly what changed.
+  await cyclesUntil(() => cycles.some((c) => c.request.changed !== 'all'));
 });
 
 afterEach(async () => {
