@@ -366,7 +366,10 @@ function checkInvariants(): void {
   const heldIds = new Set(conflicts.map((c) => c.pageId));
   const heldPaths = new Set(conflicts.map((c) => c.path));
   // New files under a page the server deleted may wait for that conflict to be decided.
-  const waitingUnder = conflicts.filter((c) => c.kind === 'deleted-remotely').map((c) => `${c.path.replace(/\/README\.md$/, '').replace(/\.md$/, '')}/`);
+  // (The folder a page owns: the root README.md's is named after it.)
+  const ownFolder = (c: (typeof conflicts)[number]) =>
+    (c.pageId !== null ? mirror.folder.node(space.id, c.pageId)?.folder : null) ?? c.path.replace(/\/README\.md$/, '').replace(/\.md$/, '');
+  const waitingUnder = conflicts.filter((c) => c.kind === 'deleted-remotely').map((c) => `${ownFolder(c)}/`);
   const mayWait = new Set(pageFiles().filter((f) => waitingUnder.some((prefix) => f.startsWith(prefix))));
   const want = expected
     .filter((p) => p.type === 'document' && !heldIds.has(p.id))
