@@ -107,7 +107,10 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
           if (pending) return { kind: 'needs-remote-body' };
           return { kind: 'held', text: L.text, conflict: { kind: 'both-changed', baseText: mergeBase }, refresh: false, keepBase: false };
         }
-        return { kind: 'held', text: L.text, conflict: null, refresh: remoteChanged, keepBase: false };
+        // The server's copy follows main, except when main took the writer's side (the change
+        // request holding it was merged): the copy keeps the side main dropped, for the writer to settle.
+        const mergedOurs = !pending && s.pushedMerged?.text != null && samePageText(s.remoteText, s.pushedMerged.text);
+        return { kind: 'held', text: L.text, conflict: null, refresh: remoteChanged && !mergedOurs, keepBase: false };
       }
       if (!remoteChanged || (!pending && samePageText(L.text, s.remoteText))) return { kind: 'text', text: L.text, change: 'none' };
       if (mergeBase === null || s.adopted) {
