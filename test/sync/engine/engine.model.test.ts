@@ -10,6 +10,9 @@
  * - every edit survives somewhere: in main, in the open change request, or in a file of
  *   the folder (conflict copies included), unless its own side deleted it since.
  *
+ * And after every cycle: what the open change request holds for a page a conflict holds, the
+ * writer's pushed text, is what it held before the cycle.
+ *
  * The seed is fixed (printed), so CI is repeatable; explore others with QUIRE_MODEL_SEED=<seed>
  * and QUIRE_MODEL_STEPS=<n> for a longer run. QUIRE_MODEL_TRACE=<token> (e.g. R297) prints,
  * after every step, where that edit is (add QUIRE_MODEL_TRACE_OUTBOX=1 for the outbox).
@@ -167,12 +170,31 @@ function newApi(onResponse?: () => void): { api: ApiClient; abort: AbortControll
 
 /** Runs one cycle; returns the error it ended with, or null. */
 async function cycle(api: ApiClient): Promise<Error | null> {
+  const pushed = pushedTexts();
   try {
     await new SyncEngine({ api, mirror, root, spaces: { ids: [space.id] }, allowMassDelete: true }).runCycle();
     return null;
   } catch (err) {
     return err as Error;
+  } finally {
+    // A conflict never rewrites what the writer pushed (a cycle may move the request's base).
+    const now = pushedTexts();
+    for (const c of conflictRows()) {
+      const key = `${openRequests()[0]?.id}/${c.pageId}`;
+      if (pushed.has(key)) expect(now.get(key), `the change request's text of conflicted ${c.path}`).toBe(pushed.get(key));
+    }
   }
+}
+
+/** The open change request's texts of the pages whose text it changed (or deleted), by request and page. */
+function pushedTexts(): Map<string, string | null> {
+  const [cr] = openRequests();
+  if (!cr) return new Map();
+  const revision = fake.store.revision(space.id, cr.revisionId);
+  const texts = new Map<string, string | null>();
+  for (const p of pushStoreOf(mirror).pushedPages(space.id).values())
+    if (p.text !== null || p.deleted) texts.set(`${cr.id}/${p.id}`, revision.pages.get(p.id)?.markdown ?? null);
+  return texts;
 }
 
 /** Set after any change on main, cleared by a clean cycle: a reviewer only merges an up-to-date request. */
@@ -275,7 +297,17 @@ async function step(a: Action): Promise<void> {
     case 'merge': {
       const [cr] = openRequests();
       if (!cr || mainMovedSinceSync) return;
+      // On a page a conflict holds, the request has the writer's text and main's side is beside the
+      // file: merging is the reviewer keeping the writer's side (GitBook asks which), so what main
+      // loses there is the reviewer's to drop.
+      const held = new Set(conflictRows().flatMap((c) => (c.pageId !== null ? [c.pageId] : [])));
+      const before = [...fake.store.currentRevision(space.id).pages.values()].filter((p) => held.has(p.id));
       fake.store.mergeChangeRequest(space.id, cr.id);
+      const after = fake.store.currentRevision(space.id);
+      for (const p of before) {
+        const kept = new Set(tokensIn(after.pages.get(p.id)?.markdown ?? ''));
+        for (const t of tokensIn(p.markdown)) if (!kept.has(t)) live.delete(t);
+      }
       mainMovedSinceSync = true;
       return;
     }
@@ -366,7 +398,10 @@ function checkInvariants(): void {
   const heldIds = new Set(conflicts.map((c) => c.pageId));
   const heldPaths = new Set(conflicts.map((c) => c.path));
   // New files under a page the server deleted may wait for that conflict to be decided.
-  const waitingUnder = conflicts.filter((c) => c.kind === 'deleted-remotely').map((c) => `${c.path.replace(/\/README\.md$/, '').replace(/\.md$/, '')}/`);
+  // (The folder a page owns: the root README.md's is named after it.)
+  const ownFolder = (c: (typeof conflicts)[number]) =>
+    (c.pageId !== null ? mirror.folder.node(space.id, c.pageId)?.folder : null) ?? c.path.replace(/\/README\.md$/, '').replace(/\.md$/, '');
+  const waitingUnder = conflicts.filter((c) => c.kind === 'deleted-remotely').map((c) => `${ownFolder(c)}/`);
   const mayWait = new Set(pageFiles().filter((f) => waitingUnder.some((prefix) => f.startsWith(prefix))));
   const want = expected
     .filter((p) => p.type === 'document' && !heldIds.has(p.id))

@@ -133,30 +133,14 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
     const R = s.remote;
     // Groups and links have no text: only their place and title are ever pushed.
     if ((R?.kind ?? s.base?.kind ?? tree.nodeOf(key)?.kind ?? 'document') !== 'document') continue;
+    // A page a conflict holds gets nothing for its text: the change request keeps what the writer
+    // pushed (main's side is beside the file) until the writer settles it.
     if (d.kind === 'text' || d.kind === 'pull-unseen') {
       const restore = P?.deleted === true;
       const ref = P && !P.deleted && P.text !== null ? P.text : R ? (s.remoteText ?? s.baseText) : s.baseText;
       const textChanged = restore || (d.kind === 'text' && !samePageText(d.text, ref));
       const op = placeOp(key, textChanged && d.kind === 'text' ? d.text : null, restore, d.kind === 'text' ? d.text : null);
       if (op) ops.set(key, op);
-    } else if (d.kind === 'held' && P && R && (P.deleted || (P.text !== null && !samePageText(P.text, s.remoteText ?? s.baseText)))) {
-      // A page a conflict holds: the change request takes main's version, so merging it can
-      // never drop main's side while the writer decides.
-      const byRequest = P.moved && !P.deleted;
-      ops.set(key, {
-        op: 'update',
-        id: key,
-        path: s.local?.path ?? P.path ?? '',
-        text: s.remoteText ?? s.baseText ?? '',
-        record: s.remoteText ?? s.baseText ?? '',
-        move: null,
-        rename: null,
-        title: null,
-        restore: P.deleted,
-        parentKey: byRequest ? P.parentId : R.parentId,
-        after: byRequest ? P.after : null,
-        name: (byRequest ? P.name : null) ?? R.slug ?? key,
-      });
     }
   }
   // Pages that only move (a folder around them reordered, a parent going away) or are retitled.

@@ -4,8 +4,9 @@
  *
  * - changed on the server only: the file takes the server's text;
  * - changed here only: pushed into the change request (emit.ts compares with what it holds);
- * - changed on both sides: merged line by line; a clash keeps the file untouched, puts the
- *   server's text beside it and holds the page until the writer deletes that copy;
+ * - changed on both sides: merged (title, frontmatter keys and body apart: merge.ts); a clash
+ *   keeps the file untouched, puts the server's text beside it and holds the page until the
+ *   writer deletes that copy (the change request keeps what the writer pushed for it);
  * - deleted on one side and edited on the other: a conflict, never a silent loss;
  * - deleted here only when a file that stood for the page went away (`fileGone`): a group or a
  *   link has no file, and a page whose file nobody removed is pulled again, never deleted;
@@ -107,7 +108,10 @@ export function decide(s: PageSides, limits?: MergeLimits): Decision {
           if (pending) return { kind: 'needs-remote-body' };
           return { kind: 'held', text: L.text, conflict: { kind: 'both-changed', baseText: mergeBase }, refresh: false, keepBase: false };
         }
-        return { kind: 'held', text: L.text, conflict: null, refresh: remoteChanged, keepBase: false };
+        // The server's copy follows main, except when main took the writer's side (the change
+        // request holding it was merged): the copy keeps the side main dropped, for the writer to settle.
+        const mergedOurs = !pending && s.pushedMerged?.text != null && samePageText(s.remoteText, s.pushedMerged.text);
+        return { kind: 'held', text: L.text, conflict: null, refresh: remoteChanged && !mergedOurs, keepBase: false };
       }
       if (!remoteChanged || (!pending && samePageText(L.text, s.remoteText))) return { kind: 'text', text: L.text, change: 'none' };
       if (mergeBase === null || s.adopted) {

@@ -1,17 +1,24 @@
 /**
- * Three-way merge of page files, line by line, with node-diff3.
+ * Three-way merge of page files: the title, each frontmatter key and the body apart.
  *
- * Lines changed on one side only are taken from that side; the same change on both
- * sides is taken once. Any region changed differently on both sides is a clash, and
- * so are edits to adjacent lines (classic diff3 cannot order them safely). Merging
- * word by word is deliberately avoided: it can silently duplicate text.
+ * - The title and every frontmatter key merge as values: changed on one side only, that side's
+ *   value; the same value on both sides, once; two different values, a clash. So a writer's
+ *   `description:` and the server's `icon:` on the next line never clash, nor a retitle with an
+ *   edit to the body.
+ * - The body merges line by line, with node-diff3. Lines changed on one side only are taken
+ *   from that side; the same change on both sides is taken once. Any region changed differently
+ *   on both sides is a clash, and so are edits to adjacent lines (classic diff3 cannot order them
+ *   safely). Merging word by word is deliberately avoided: it can silently duplicate text.
+ * - A file whose frontmatter cannot be read is merged line by line as a whole.
  *
- * Blank lines travel with the line above them (one unit per line of text), so the
- * many identical blank lines of markdown do not blow up the diff. The diff is bounded:
- * units common to all three versions at both ends are set aside first, and if what
- * remains would cost too much to diff (huge files, or many repeated lines) the merge
- * gives up and reports a clash, which loses nothing: the caller keeps both versions.
+ * Blank lines travel with the line below them (one unit per line of text), so the many identical
+ * blank lines of markdown do not blow up the diff, and a line added after the last one leaves
+ * that line's unit as it was. The diff is bounded: units common to all three versions at both
+ * ends are set aside first, and if what remains would cost too much to diff (huge files, or many
+ * repeated lines) the merge gives up and reports a clash, which loses nothing: the caller keeps
+ * both versions.
  */
+import { assemblePageFile, fitsHeading, frontmatterFor, type PageMeta, readPageFile, significantMeta } from '../../content';
 import { diff3 } from '../../diff3';
 
 export type MergeOutcome = { kind: 'merged'; text: string } | { kind: 'conflict'; reason: 'overlap' | 'too-costly' };
@@ -29,18 +36,87 @@ export interface MergeLimits {
 /** About 150 ms of diffing in the worst case on a laptop; ordinary pages cost a thousandth of it. */
 const DEFAULT_MERGE_LIMITS: MergeLimits = { maxLines: 20_000, maxCost: 20_000_000 };
 
-/** Splits into lines, each carrying the blank lines that follow it; join('\n') gives the text back. */
+/**
+ * Splits into lines, each carrying the blank lines before it (blank lines at the end are a unit
+ * of their own); join('\n') gives the text back.
+ */
 function splitUnits(text: string): string[] {
   const units: string[] = [];
+  let blanks: string[] = [];
   for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
-    if (units.length > 0 && line.trim() === '') units[units.length - 1] += `\n${line}`;
-    else units.push(line);
+    if (line.trim() === '') blanks.push(line);
+    else {
+      units.push(blanks.length === 0 ? line : `${blanks.join('\n')}\n${line}`);
+      blanks = [];
+    }
   }
+  if (blanks.length > 0) units.push(blanks.join('\n'));
   return units;
 }
 
 /** Merges `local` and `remote`, both derived from `base`. */
 export function mergeText(local: string, base: string, remote: string, limits: MergeLimits = DEFAULT_MERGE_LIMITS): MergeOutcome {
+  const l = readParts(local);
+  const o = readParts(base);
+  const r = readParts(remote);
+  if (!l || !o || !r || local === remote || local === base || remote === base) return mergeLines(local, base, remote, limits);
+  const title = mergeTitle(l.title, o.title, r.title);
+  const meta = mergeMeta(l.meta, o.meta, r.meta);
+  if (title === CLASH || meta === null) return { kind: 'conflict', reason: 'overlap' };
+  const body = mergeLines(l.body, o.body, r.body, limits);
+  if (body.kind === 'conflict') return body;
+  // The writer's frontmatter and title stay as written when the server changed neither.
+  if (title === l.title && sameValue(meta, l.meta)) {
+    const written = local.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+    return { kind: 'merged', text: written.slice(0, written.length - l.body.length) + body.text };
+  }
+  const yaml = frontmatterFor(l.frontmatter ?? r.frontmatter, meta, title ?? undefined);
+  return { kind: 'merged', text: assemblePageFile(yaml, title !== null && fitsHeading(title) ? title : undefined, body.text) };
+}
+
+/** A page file's parts, or null when its frontmatter cannot be read. */
+function readParts(text: string): ReturnType<typeof readPageFile> | null {
+  try {
+    return readPageFile(text);
+  } catch {
+    return null;
+  }
+}
+
+const CLASH = Symbol('clash');
+
+/** The title three ways: the side that changed it, the same change once, or a clash. */
+function mergeTitle(local: string | null, base: string | null, remote: string | null): string | null | typeof CLASH {
+  if (local === remote || remote === base) return local;
+  return local === base ? remote : CLASH;
+}
+
+/**
+ * The frontmatter key by key (a key's absence is a value), each value as the side that changed
+ * it wrote it; null on a clash. Values compare as the server reads them (`hidden: false` is no
+ * `hidden`).
+ */
+function mergeMeta(local: PageMeta, base: PageMeta, remote: PageMeta): PageMeta | null {
+  const l = significantMeta(local);
+  const o = significantMeta(base);
+  const r = significantMeta(remote);
+  const merged: PageMeta = {};
+  for (const key of new Set([...Object.keys(local), ...Object.keys(remote), ...Object.keys(base)])) {
+    let value: unknown;
+    if (sameValue(l[key], r[key]) || sameValue(r[key], o[key])) value = local[key];
+    else if (sameValue(l[key], o[key])) value = remote[key];
+    else return null;
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
+}
+
+/** Merges texts line by line. */
+function mergeLines(local: string, base: string, remote: string, limits: MergeLimits): MergeOutcome {
   const a = splitUnits(local);
   const o = splitUnits(base);
   const b = splitUnits(remote);
