@@ -54,6 +54,15 @@ it('sync --once holds the page with one line, pushes the rest, and does so again
   expect(sent.map((c) => c.operation)).toEqual(['update_page']);
 });
 
+it('sync --dry-run says it would hold the page, with the same words and exit code as the sync', async () => {
+  const dry = await run('sync', '--api', fake.url, '--dir', root, '--dry-run');
+  survived(dry);
+  expect(dry.code).toBe(3);
+  expect(dry.stdout).toContain(`held           deep.md is not pushed: ${DEPTH_WORDS} (line 2).`);
+  expect(dry.stdout).not.toMatch(/push insert\s+deep\.md/);
+  expect(dry.stdout).toMatch(/push update\s+faq\.md/);
+});
+
 it('check reports the page at its line, with what to do', async () => {
   const check = await run('check', '--dir', root);
   survived(check);

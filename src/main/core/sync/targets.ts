@@ -197,10 +197,11 @@ function onlyInOthers(mirror: Mirror, spaceId: string, prune: boolean): Map<stri
 
 /**
  * Pushes that touch a page existing only in a change request set aside (its edits, its delete,
- * a new page under it): held, with what to do, rather than sent where that page is not.
+ * a new page under it): held, with what to do, rather than sent where that page is not. `prune`:
+ * forget the ones set aside that are closed now (never in a dry run, which writes nothing).
  */
-export function heldForOtherChangeRequests(mirror: Mirror, spaceId: string, ops: readonly PushOp[]): Held[] {
-  const elsewhere = onlyInOthers(mirror, spaceId, true);
+export function heldForOtherChangeRequests(mirror: Mirror, spaceId: string, ops: readonly PushOp[], prune = true): Held[] {
+  const elsewhere = onlyInOthers(mirror, spaceId, prune);
   if (elsewhere.size === 0) return [];
   const held: Held[] = [];
   for (const op of ops) {
