@@ -25,6 +25,7 @@ import { surelyNotApplied } from './request-state';
 import type { Held, PushOp } from './plan';
 import { pageTitleOf } from '../content';
 import type { SpaceTargetVM } from '../../../shared/view-models';
+import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 
 /** Which change request receives a space's edits (the hosts' view adds the space's title). */
 export type ChangeRequestTarget = Omit<SpaceTargetVM, 'spaceTitle'>;
@@ -56,9 +57,13 @@ const closed = (mirror: Mirror, changeRequestId: string): boolean => {
 /**
  * `quire cr new`: the space's next pushes go into a new change request. With a subject and a
  * client, it is created now (its number is known at once); otherwise by the next push.
+ * The subject is put on one line, and one with a control character refused (shared/subject.ts).
  * The caller holds the folder's lock.
  */
-export async function startChangeRequest(api: ApiClient | null, mirror: Mirror, spaceId: string, subject: string | null): Promise<ChangeRequestTarget> {
+export async function startChangeRequest(api: ApiClient | null, mirror: Mirror, spaceId: string, given: string | null): Promise<ChangeRequestTarget> {
+  const subject = given === null ? null : oneLineSubject(given);
+  const problem = subject === null ? null : subjectProblem(subject);
+  if (problem) throw new Error(`The subject ${problem}.`);
   const store = pushStoreOf(mirror);
   const at = new Date().toISOString();
   mirror.transaction(() => {
