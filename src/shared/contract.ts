@@ -37,6 +37,7 @@ import type {
   SpaceTargetVM,
 } from './view-models';
 import { LOG_KINDS, SEARCH_KIND_VALUES } from './view-models';
+import { clipText } from './clip-text';
 
 // View models live in view-models.ts; they are part of this contract.
 export type * from './view-models';
@@ -240,7 +241,7 @@ export function isRequestName(name: unknown): name is RequestName {
 
 /** Checks a request name and its parameters, throwing `QuireError('invalid-request')` with the reason. */
 function parseRequest(name: unknown, params: unknown): { name: RequestName; params: Params<RequestName> } {
-  if (!isRequestName(name)) throw new QuireError('invalid-request', `Unknown request ${JSON.stringify(String(name)).slice(0, 80)}.`);
+  if (!isRequestName(name)) throw new QuireError('invalid-request', `Unknown request ${clipText(JSON.stringify(String(name)), 80)}.`);
   try {
     return { name, params: REQUESTS[name].params.parse(params) as Params<RequestName> };
   } catch (e) {

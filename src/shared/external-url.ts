@@ -1,4 +1,5 @@
 import { QuireError } from './contract';
+import { clipText } from './clip-text';
 
 /**
  * Returns the URL normalised when it may be handed to the system browser:
@@ -10,7 +11,7 @@ export function checkExternalUrl(raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new QuireError('invalid-request', `"${raw.slice(0, 100)}" is not a web address, so Quire did not open it.`);
+    throw new QuireError('invalid-request', `"${clipText(raw, 101)}" is not a web address, so Quire did not open it.`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new QuireError('invalid-request', `Quire only opens http and https links in the browser; refused a ${url.protocol} link.`);

@@ -4,7 +4,15 @@
  * writer's own formatting, and reading is linear with a limit that says what was too large.
  */
 import { describe, expect, it } from 'vitest';
-import { frontmatterFor, MAX_FRONTMATTER_BYTES, PageFileError, parsePageFile, readPageFile } from '../../src/main/core/content';
+import {
+  frontmatterFor,
+  MAX_FRONTMATTER_BYTES,
+  MAX_FRONTMATTER_DEPTH,
+  PageFileError,
+  parsePageFile,
+  parseYamlMapping,
+  readPageFile,
+} from '../../src/main/core/content';
 import { patchFrontmatter } from '../../src/main/core/content/frontmatter-yaml';
 
 // A writer's own formatting: quoted strings, a comment, a flow list, odd spacing.
@@ -86,5 +94,58 @@ describe('reading frontmatter: linear, with a limit', () => {
     expect(many.length).toBeLessThan(MAX_FRONTMATTER_BYTES);
     expect(Object.keys(readPageFile(`---\n${many}\n---\n# T\n`).meta)).toHaveLength(4_000);
     expect(() => parsePageFile(`---\n${many}\nlayout:\n  a: 1\n  b: 2\n  a: 3\n---\n# T\n`)).toThrow(/not valid YAML at line 4005: Map keys must be unique/);
+  });
+});
+
+describe('reading frontmatter: nesting bounded before it is parsed (issue 27, item 4)', () => {
+  const deep = (n: number): Record<string, string> => ({
+    'flow lists': `x: ${'['.repeat(n)}${']'.repeat(n)}\n`,
+    'flow mappings': `x: ${'{a: '.repeat(n)}1${'}'.repeat(n)}\n`,
+    'unclosed flow lists': `x: ${'['.repeat(n)}\n`,
+    'block lists on one line': `x:\n  ${'- '.repeat(n)}1\n`,
+    // The top-level mapping and n more, indented 1 column a level (300 levels is most of 64 KB).
+    'indented mappings': `${Array.from({ length: Math.min(n + 1, 300) }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} 1\n`,
+  });
+  const failure = (text: string): unknown => {
+    try {
+      parsePageFile(text);
+    } catch (err) {
+      return err;
+    }
+    return null;
+  };
+
+  it('holds a block nested 5,000 deep in any form with one line saying so, and never overflows the stack', () => {
+    for (const [form, yaml] of Object.entries(deep(5_000))) {
+      const error = failure(`---\n${yaml}---\n\n# T\n`);
+      expect(error, form).toBeInstanceOf(PageFileError);
+      expect((error as PageFileError).message, form).toBe(
+        `The frontmatter nests lists and mappings more than ${MAX_FRONTMATTER_DEPTH} levels deep, and Quire reads at most ${MAX_FRONTMATTER_DEPTH}. Nest them less deeply and sync again.`,
+      );
+      expect((error as PageFileError).line, form).toBeGreaterThanOrEqual(2);
+      // A server's block nested as deep is not read either: it stays in the body, as sent.
+      expect(parseYamlMapping(yaml), form).toBeNull();
+    }
+    expect((failure(`---\ntitle: T\nlist:\n  - a\n  - ${'['.repeat(200)}${']'.repeat(200)}\n---\n`) as PageFileError).line).toBe(5);
+  });
+
+  it('refuses a key that is a list, a mapping or an alias (written out as text, such keys grow exponentially as they nest)', () => {
+    for (const yaml of [`${'? '.repeat(5_000)}1\n`, `${'? '.repeat(60)}1\n`, 'a: 1\n[b]: 2\n', 'a: &x 1\n*x : 2\n']) {
+      const error = failure(`---\n${yaml}---\n\n# T\n`);
+      expect(error, yaml).toBeInstanceOf(PageFileError);
+      expect((error as PageFileError).message, yaml).toBe(
+        'The frontmatter could not be read: a key is a list, a mapping or an alias, where a key is a name (such as `description`). Fix it and sync again.',
+      );
+      expect(parseYamlMapping(yaml), yaml).toBeNull();
+    }
+    expect((failure('---\na: 1\n[b]: 2\n---\n') as PageFileError).line).toBe(3);
+  });
+
+  it('reads a block exactly at the limit, in every form', () => {
+    for (const [form, yaml] of Object.entries(deep(MAX_FRONTMATTER_DEPTH - 1))) {
+      if (form.startsWith('unclosed')) continue;
+      expect(failure(`---\n${yaml}---\n\n# T\n`), form).toBeNull();
+    }
+    for (const [form, yaml] of Object.entries(deep(MAX_FRONTMATTER_DEPTH))) expect(failure(`---\n${yaml}---\n\n# T\n`), form).toBeInstanceOf(PageFileError);
   });
 });

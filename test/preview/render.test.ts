@@ -94,3 +94,47 @@ describe('GitBook blocks', () => {
     expect(out.match(/role="tabpanel"[^>]* hidden/g)).toHaveLength(1);
   });
 });
+
+describe('nesting deeper than the renderer goes (issue 27, items 4 and 21)', () => {
+  const NOTE = 'nests quotes and lists more than 100 levels deep';
+
+  it('renders what lies past 100 nested lists or quotes flat, says so once in the page, and the rest of the page after it', () => {
+    for (const deep of [
+      `${'- '.repeat(5_000)}deep list\n  still deep\n`,
+      `${'1. '.repeat(300)}deep numbers\n`,
+      `${'> '.repeat(150)}deep quote\n${'> '.repeat(150)}*more* quote\n`,
+      `${'> - '.repeat(80)}deep mixed\n`,
+    ]) {
+      const out = html(`Before.\n\n${deep}\nAfter **all**.\n`);
+      expect(out, deep.slice(0, 12)).toContain('Before.');
+      expect(out, deep.slice(0, 12)).toMatch(/deep (?:list|numbers|quote|mixed)/);
+      expect(out, deep.slice(0, 12)).toContain('<strong>all</strong>');
+      expect(out.split(NOTE), deep.slice(0, 12)).toHaveLength(2);
+    }
+    const twice = html(`${'> '.repeat(120)}one\n\nBetween.\n\n${'> '.repeat(120)}two\n`);
+    expect(twice).toMatch(/one[\s\S]*Between\.[\s\S]*two/);
+    expect(twice.split(NOTE)).toHaveLength(2);
+    // Flat, its inline markdown still read.
+    expect(html(`${'> '.repeat(150)}deep\n${'> '.repeat(150)}*more* quote\n`)).toContain('<em>more</em> quote');
+  });
+
+  it('renders 40 nested quotes as quotes, without a word', () => {
+    const out = html(`${'> '.repeat(40)}fine\n`);
+    expect(out.match(/<blockquote>/g)).toHaveLength(40);
+    expect(out).not.toContain(NOTE);
+  });
+
+  it('shows math nested past 50 groups as its source, with the reason, and renders the rest', () => {
+    for (const tex of [
+      `${'{'.repeat(5_000)}x${'}'.repeat(5_000)}`,
+      `${'\\frac{'.repeat(51)}x${'}{y}'.repeat(51)}`,
+      `${'\\left('.repeat(60)}x${'\\right)'.repeat(60)}`,
+    ]) {
+      const out = html(`$$${tex}$$\n\nAfter.\n`);
+      expect(out).toContain('class="katex-error"');
+      expect(out).toContain('title="Math nested more than 50 groups deep: the preview shows it as written"');
+      expect(out).toContain('After.');
+    }
+    expect(html(`$$${'{'.repeat(50)}x${'}'.repeat(50)} \\{ \\}$$`)).not.toContain('katex-error');
+  });
+});

@@ -1,3 +1,5 @@
+import { clipText } from '../../shared/clip-text';
+
 /** "3 min ago", "yesterday", or a date: short enough for list rows. */
 export function timeAgo(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return 'never';
@@ -20,5 +22,5 @@ export { plural } from '../../shared/plural';
 /** First line of a markdown body, for one-line list rows. */
 export function firstLine(markdown: string, max = 140): string {
   const line = markdown.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return clipText(line, max);
 }

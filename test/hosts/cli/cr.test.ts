@@ -319,6 +319,39 @@ describe('a writer’s change requests by topic', () => {
     expect(subjects()).toEqual([[1, 'Named on GitBook', 'open']]);
   });
 
+  it('a subject is one line of text: line breaks become spaces, a control character is refused before anything is sent (issue 27, item 21)', async () => {
+    appendFileSync(file('install.md'), 'More.\n');
+    await run('sync', '--once');
+    expect((await run('cr', 'edit', '1', '--subject', 'Install\r\nand\n\nsetup\u2028again')).code).toBe(0);
+    expect(subjects()).toEqual([[1, 'Install and setup again', 'open']]);
+    fake.resetLog();
+    for (const [subject, what] of [
+      ['Install \u001b[31mred', 'U+001B, an escape code'],
+      ['Install\u0007', 'U+0007'],
+      ['Install \u009b31m', 'U+009B, an escape code'],
+    ] as const) {
+      for (const argv of [
+        ['cr', 'edit', '1', '--subject', subject],
+        ['cr', 'new', '--subject', subject],
+      ]) {
+        const refused = await run(...argv);
+        expect(refused.code, argv.join(' ')).toBe(2);
+        expect(refused.stderr).toMatch(
+          new RegExp(
+            `^quire cr: --subject holds a control character \\(${what.replace('+', '\\+')}\\) at character \\d+: a subject is one line of plain text; remove it\\.$`,
+          ),
+        );
+      }
+    }
+    expect(fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(subjects()).toEqual([[1, 'Install and setup again', 'open']]);
+    expect((await run('cr', 'new', '--subject', 'Topic\nB')).stdout).toBe('Opened change request #2 “Topic B”: the next pushes of Guide go into it.');
+    expect(subjects()).toEqual([
+      [1, 'Install and setup again', 'open'],
+      [2, 'Topic B', 'open'],
+    ]);
+  });
+
   it('`cr new` starts a change request the next pushes go to, `cr use` points them back; `quire status` says which', async () => {
     appendFileSync(file('install.md'), 'Topic A.\n');
     await run('sync', '--once');

@@ -79,6 +79,17 @@ describe('in process, against a seeded review world', () => {
       expect(stdout).toMatch(/Open change requests \(1\):\n {2}#\d+ Rewrite the guide/);
       expect(stdout).toContain('Is this page current?');
     });
+
+    it('shortens a long comment between characters, never inside an emoji or an accented letter (issue 27, item 21)', async () => {
+      const a78 = 'a'.repeat(78);
+      for (const body of [`${a78}🎉 party`, `${a78}e\u0301tude`, `${'a'.repeat(77)}👍🏽 fine`]) w.fake.store.addComment(w.space.id, { body, by: w.alice.id });
+      const { code, stdout } = await cli(review, ['review', '--dir', w.dir]);
+      expect(code).toBe(0);
+      expect(stdout).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]|\ufffd|\\ud[89a-f]/i);
+      expect(stdout).toContain(`: ${a78}…`);
+      expect(stdout).not.toContain(`${a78}e…`);
+      expect(stdout).toContain(`: ${'a'.repeat(77)}…`);
+    });
   });
 
   describe('quire comment', () => {

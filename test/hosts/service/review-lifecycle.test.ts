@@ -233,6 +233,31 @@ describe('comments, reviews and the lifecycle', () => {
   });
 });
 
+describe('a change request’s subject in the app (issue 27, item 21)', () => {
+  it('is one line of text: line breaks become spaces, a control character is refused before anything is sent or queued', async () => {
+    const ref = crRef(1);
+    await service.request('review.setSubject', { ...ref, subject: 'Polish\nthe handbook' });
+    await service.syncOnce(); // sends what was queued
+    expect(fake.store.changeRequest(handbook(), 1).subject).toBe('Polish the handbook');
+    fake.resetLog();
+    for (const subject of ['Polish \u001b[2Jall', 'Tab\u0000null']) {
+      await expect(service.request('review.setSubject', { ...ref, subject })).rejects.toMatchObject({
+        code: 'invalid-request',
+        message: expect.stringMatching(
+          /holds a control character \(U\+00(?:1B, an escape code|00)\) at character \d+: a subject is one line of plain text; remove it/,
+        ),
+      });
+      await expect(service.request('review.startChangeRequest', { spaceId: handbook(), subject })).rejects.toMatchObject({ code: 'invalid-request' });
+    }
+    expect(fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+    expect((await service.request('review.targets', {}))[0]).not.toMatchObject({ subject: expect.stringMatching(/\p{Cc}/u) });
+    expect(await service.request('review.startChangeRequest', { spaceId: handbook(), subject: 'Topic\r\nB' })).toMatchObject({
+      state: 'open',
+      subject: 'Topic B',
+    });
+  });
+});
+
 describe('a writer’s change requests by topic', () => {
   it('starts a new change request for a space and points the pushes back at another of the user’s', async () => {
     const folder = (await service.request('catalog.get', {})).spaces.find((s) => s.id === handbook())!.folder!;

@@ -118,5 +118,11 @@ describe('batch building', () => {
     expect(long.length).toBeLessThanOrEqual(100);
     expect(long).toMatch(/^Add “x+…”, edit “y+…” \(\+1 more\)$/);
     expect(long).not.toMatch(/Quire [0-9a-f]/);
+    // Titles cut between characters, and without control characters (issue 27, item 21).
+    const emoji = changeRequestSubject([
+      { verb: 'add', title: `${'x'.repeat(38)}🎉🎉` },
+      { verb: 'edit', title: 'Red \u001b[31mtitle' },
+    ]);
+    expect(emoji).toBe(`Add “${'x'.repeat(38)}…”, edit “Red [31mtitle”`);
   });
 });

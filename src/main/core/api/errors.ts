@@ -1,3 +1,5 @@
+import { clipText } from '../../../shared/clip-text';
+
 /** What every error names: the request it came from, e.g. `GET /spaces/abc/content`. */
 export interface RequestDescription {
   method: string;
@@ -234,7 +236,7 @@ export function readErrorBody(body: string, contentType: string | null): { code?
   } catch {
     const text = body.trim();
     if (!text || /html/i.test(contentType ?? '')) return {};
-    return { message: text.length > 200 ? `${text.slice(0, 200)}…` : text };
+    return { message: clipText(text, 201) };
   }
 }
 

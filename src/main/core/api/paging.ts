@@ -1,4 +1,5 @@
 import type { RequestDescription } from './errors';
+import { clipText } from '../../../shared/clip-text';
 
 /** One page of a paged list, as the API returns it. */
 export interface Page<T> {
@@ -44,4 +45,4 @@ export async function* followPages<T>(
 }
 
 /** A server's id, shortened for a message. */
-const clip = (id: string): string => (id.length > 40 ? `${id.slice(0, 40)}…` : id);
+const clip = (id: string): string => clipText(id, 41);

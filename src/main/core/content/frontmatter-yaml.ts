@@ -4,7 +4,9 @@
  *
  * - Reading uses the `yaml` package without its duplicate-key check (quadratic: 50,000 keys took
  *   minutes); duplicates are found here in one pass. A block over MAX_FRONTMATTER_BYTES is refused
- *   with its size.
+ *   with its size, and one nested deeper than MAX_FRONTMATTER_DEPTH with its line, before it is
+ *   parsed: the package builds values by recursion, and `x: [[[…]]]` 5,000 deep ran the stack out
+ *   (at worst inside V8's regular-expression compiler, which aborts the whole process).
  * - Writing uses js-yaml's `dump`, the serializer GitBook's Git Sync files come out of (its output
  *   matches theirs byte for byte: descriptions over 80 columns folded `>-`, `'quoted: text'`,
  *   `"\_"` for a no-break space), keys in GitBook's order.
@@ -13,10 +15,17 @@
  *   puts it; a key that goes is cut out. Comments and blank lines between keys stay.
  */
 import { createRequire } from 'node:module';
-import type { Document, Node } from 'yaml';
+import type { CST, Document, Node } from 'yaml';
 import { utf8Length } from './limits';
 
 export const MAX_FRONTMATTER_BYTES = 64 * 1024;
+
+/**
+ * How deep lists and mappings may nest in a frontmatter block (the top-level mapping is 1):
+ * GitBook's own keys nest 3 deep (`layout: title: visible:`), and 100 levels is still far from
+ * what the parser's recursion and every reader after it (JSON, the mirror, the API) hold.
+ */
+export const MAX_FRONTMATTER_DEPTH = 100;
 
 /** The keys GitBook's Git Sync writes, in its order (hidden…icon before cover: an assumption, no file shows both). */
 export const GITBOOK_KEY_ORDER: readonly string[] = [
@@ -52,8 +61,8 @@ export class FrontmatterYamlError extends Error {
   override name = 'FrontmatterYamlError';
   constructor(
     message: string,
-    /** too-large: over the limit; unreadable: valid YAML it could not turn into values (aliases); not-mapping: not `key: value` lines. */
-    readonly kind: 'syntax' | 'too-large' | 'unreadable' | 'not-mapping',
+    /** too-large, too-deep: over a limit; unreadable: valid YAML it could not turn into values (aliases); not-mapping: not `key: value` lines. */
+    readonly kind: 'syntax' | 'too-large' | 'too-deep' | 'unreadable' | 'not-mapping',
     readonly line?: number,
     readonly column?: number,
   ) {
@@ -62,11 +71,50 @@ export class FrontmatterYamlError extends Error {
 }
 
 /** The block is larger than Quire reads; null when it is not. */
-export function frontmatterTooLarge(source: string): string | null {
+function frontmatterTooLarge(source: string): string | null {
   if (source.length <= MAX_FRONTMATTER_BYTES / 3) return null;
   const bytes = utf8Length(source);
   if (bytes <= MAX_FRONTMATTER_BYTES) return null;
   return `the frontmatter is ${Math.ceil(bytes / 1024)} KB and Quire reads at most ${MAX_FRONTMATTER_BYTES / 1024} KB of it`;
+}
+
+/**
+ * What keeps a block from being parsed (null when nothing does): over MAX_FRONTMATTER_BYTES;
+ * lists and mappings nested deeper than MAX_FRONTMATTER_DEPTH (the line where they do); a key
+ * that is a list, a mapping or an alias (a key is a name: the package writes such a key out as
+ * text, which grows exponentially as those keys nest). Read from the package's syntax tree,
+ * built without recursion (linear, any depth), walked with a stack of its own.
+ */
+function frontmatterBeyondLimits(source: string): FrontmatterYamlError | null {
+  const tooLarge = frontmatterTooLarge(source);
+  if (tooLarge) return new FrontmatterYamlError(`${tooLarge[0]!.toUpperCase()}${tooLarge.slice(1)}`, 'too-large', 1);
+  const { Parser, CST } = yaml();
+  for (const token of new Parser().parse(source)) {
+    if (token.type !== 'document' || !token.value) continue;
+    const stack: { node: CST.Token; depth: number }[] = [{ node: token.value, depth: 1 }];
+    for (let next = stack.pop(); next; next = stack.pop()) {
+      const { node, depth } = next;
+      if (!CST.isCollection(node)) continue;
+      if (depth > MAX_FRONTMATTER_DEPTH) {
+        const limit = MAX_FRONTMATTER_DEPTH;
+        return new FrontmatterYamlError(
+          `The frontmatter nests lists and mappings more than ${limit} levels deep, and Quire reads at most ${limit}`,
+          'too-deep',
+          lineOf(source, node.offset),
+        );
+      }
+      for (const item of node.items) {
+        if (item.key && (CST.isCollection(item.key) || item.key.type === 'alias'))
+          return new FrontmatterYamlError(
+            'a key is a list, a mapping or an alias, where a key is a name (such as `description`)',
+            'unreadable',
+            lineOf(source, item.key.offset),
+          );
+        if (item.value) stack.push({ node: item.value, depth: depth + 1 });
+      }
+    }
+  }
+  return null;
 }
 
 /** A parsed block and the data it holds (strict: errors, duplicate keys and non-mappings are refused). */
@@ -77,8 +125,8 @@ export interface ReadBlock {
 
 /** Reads a frontmatter block strictly; throws FrontmatterYamlError. An empty block is `{}`. */
 export function readFrontmatter(source: string): ReadBlock {
-  const tooLarge = frontmatterTooLarge(source);
-  if (tooLarge) throw new FrontmatterYamlError(`${tooLarge[0]!.toUpperCase()}${tooLarge.slice(1)}`, 'too-large', 1);
+  const beyond = frontmatterBeyondLimits(source);
+  if (beyond) throw beyond;
   const doc = yaml().parseDocument(source, { uniqueKeys: false, prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
@@ -101,7 +149,7 @@ export function readFrontmatter(source: string): ReadBlock {
 
 /** A server's frontmatter, read leniently (duplicate keys pass, the last wins): the mapping, {} when empty, null when not one. */
 export function parseYamlMapping(source: string): Record<string, unknown> | null {
-  if (frontmatterTooLarge(source)) return null;
+  if (frontmatterBeyondLimits(source)) return null;
   try {
     const value: unknown = yaml().parse(source, { uniqueKeys: false, maxAliasCount: 100 });
     if (value === null || value === undefined) return {};

@@ -23,7 +23,7 @@
  */
 import { FrontmatterYamlError, gitbookYaml, inGitbookOrder, patchFrontmatter, readFrontmatter } from './frontmatter-yaml';
 
-export { MAX_FRONTMATTER_BYTES, parseYamlMapping } from './frontmatter-yaml';
+export { MAX_FRONTMATTER_BYTES, MAX_FRONTMATTER_DEPTH, parseYamlMapping } from './frontmatter-yaml';
 
 /** JSON-like metadata; `title` is reserved (pass it as `title`). */
 export type PageMeta = Record<string, unknown>;
@@ -164,7 +164,8 @@ function parseFrontmatter(source: string): PageMeta {
       );
     }
     if (err.kind === 'too-large') throw new PageFileError(`${err.message}. Shorten it and sync again.`, 1);
-    if (err.kind === 'unreadable') throw new PageFileError(`The frontmatter could not be read: ${err.message}. Fix it and sync again.`, 1);
+    if (err.kind === 'too-deep') throw new PageFileError(`${err.message}. Nest them less deeply and sync again.`, line);
+    if (err.kind === 'unreadable') throw new PageFileError(`The frontmatter could not be read: ${err.message}. Fix it and sync again.`, line ?? 1);
     throw new PageFileError(
       `The frontmatter (the block between the '---' lines at the top) is not valid YAML${line ? ` at line ${line}` : ''}: ${err.message}. Fix it and sync again.`,
       line,

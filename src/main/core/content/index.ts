@@ -10,6 +10,7 @@ export {
   fitsHeading,
   frontmatterFor,
   MAX_FRONTMATTER_BYTES,
+  MAX_FRONTMATTER_DEPTH,
   PageFileError,
   parsePageFile,
   parseYamlMapping,

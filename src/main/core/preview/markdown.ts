@@ -3,7 +3,8 @@
  * strikethrough (markdown-it's defaults), footnotes (markdown-it-footnote), GitBook's blocks,
  * task lists and math (our plugins), code highlighted (highlight.ts) with a copy button and one
  * element per line (for `{% code lineNumbers="true" %}`), GitBook's cards tables (cards.ts) and
- * inline icons (`<i class="fa-github">`, icons.ts), and three rules that need the page's
+ * inline icons (`<i class="fa-github">`, icons.ts), quotes and lists past 100 levels shown flat
+ * (too-deep.ts), and three rules that need the page's
  * context (env): every link and image goes through the host's link policy, the writer's raw
  * HTML through the sanitiser, and headings get the ids `quire check` checks anchors against.
  *
@@ -21,6 +22,7 @@ import { highlightCode, splitHighlightedLines } from './highlight';
 import { iconHtml } from './icons';
 import { escapeHtml, sanitizeHtml, type UrlRewriter, unescapeAll } from './sanitize';
 import { gitbookExtras } from './small-plugins';
+import { flattenTooDeep } from './too-deep';
 
 /** What one render needs (markdown-it's env). */
 export interface PreviewEnv {
@@ -102,7 +104,7 @@ function fence(code: string, info: string): string {
 
 function createMarkdown(): MarkdownIt {
   const md = markdownIt({ html: true, linkify: false, typographer: false });
-  md.use(footnote).use(gitbookBlocks).use(gitbookExtras);
+  md.use(footnote).use(gitbookBlocks).use(gitbookExtras).use(flattenTooDeep);
   md.core.ruler.push('preview_links', applyLinks);
   md.core.ruler.push('gitbook_icons', inlineIcons);
   md.renderer.rules.html_block = (tokens, idx, _o, env) => {

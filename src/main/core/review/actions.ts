@@ -4,6 +4,7 @@
  * (core/mirror/review/effects.ts); sending them is queue.ts and send.ts.
  */
 import type { ActionKind, ChangeRequestStatusChange } from '../mirror';
+import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 
 /** What a host asks for. Ids of comments or replies created offline (`local:…`) are accepted. */
 export type ActionInput =
@@ -82,7 +83,8 @@ export function validateInput(input: ActionInput): void {
         'nothing to change (give a subject, description or status)',
       );
       if (input.subject !== undefined) {
-        need(input.subject.trim().length > 0 && input.subject.length <= 100, 'the subject must be 1 to 100 characters');
+        const problem = subjectProblem(oneLineSubject(input.subject));
+        need(problem === null, `the subject ${problem}`);
       }
       if (input.status !== undefined) need(['draft', 'open', 'archived'].includes(input.status), 'the status must be draft, open or archived');
       break;

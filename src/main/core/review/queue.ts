@@ -12,6 +12,7 @@ import type { ApiClient } from '../api/client';
 import type { ActionPayload, ActionRecord, Mirror, RemoteUser, ReviewActionLog, ReviewStore } from '../mirror';
 import { actionIdOfLocal, CREATES, describeKind, isLocalId, localId, validateInput, type ActionInput } from './actions';
 import { reconcile, send, type SendOutcome } from './send';
+import { oneLineSubject } from '../../../shared/subject';
 
 type ResolvedInput = Pick<ActionRecord, 'kind' | 'spaceId' | 'changeRequestId' | 'commentId' | 'replyId' | 'payload'>;
 
@@ -115,7 +116,7 @@ export class ActionQueue {
       if (input.displayName !== undefined) payload.displayName = input.displayName;
     }
     if (input.kind === 'editChangeRequest') {
-      if (input.subject !== undefined) payload.subject = input.subject;
+      if (input.subject !== undefined) payload.subject = oneLineSubject(input.subject);
       if (input.description !== undefined) payload.description = input.description;
       if (input.status !== undefined) payload.status = input.status;
     }

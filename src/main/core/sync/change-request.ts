@@ -17,6 +17,8 @@
  */
 import { findReferences, pageTitleOf, parseNewRef } from '../content';
 import { isNewPageKey, type LocalAsset, type PushOp } from './plan';
+import { clipText } from '../../../shared/clip-text';
+import { cleanSubject } from '../../../shared/subject';
 
 const MAX_CHANGES_PER_BATCH = 50;
 export const MAX_FILES_PER_CHANGE = 20;
@@ -279,7 +281,7 @@ export function titleOfPath(path: string): string {
 export function changeRequestSubject(items: readonly SubjectItem[]): string {
   const seen = new Set<string>();
   const unique = [...items]
-    .map((i) => ({ ...i, title: i.title.replace(/\s+/g, ' ').trim() }))
+    .map((i) => ({ ...i, title: cleanSubject(i.title.replace(/\s+/g, ' ')) }))
     .filter((i) => i.title !== '' && !seen.has(`${i.verb}\u0000${i.title}`) && seen.add(`${i.verb}\u0000${i.title}`))
     .sort((a, b) => VERB_ORDER[a.verb] - VERB_ORDER[b.verb]);
   if (unique.length === 0) return 'Edits from Quire';
@@ -291,7 +293,7 @@ export function changeRequestSubject(items: readonly SubjectItem[]): string {
   ] as const) {
     const shown = unique.slice(0, named);
     const rest = unique.length - shown.length;
-    const quote = (t: string) => `“${t.length > width ? `${t.slice(0, width - 1)}…` : t}”`;
+    const quote = (t: string) => `“${clipText(t, width)}”`;
     const words = shown.map((i, n) => `${n === 0 ? i.verb[0]!.toUpperCase() + i.verb.slice(1) : i.verb} ${quote(i.title)}`).join(', ');
     const subject = rest > 0 ? `${words} (+${rest} more)` : words;
     if (subject.length <= MAX_SUBJECT) return subject;

@@ -20,8 +20,8 @@ export interface DryRunReport {
   pull: { new: string[]; changed: string[]; moved: { from: string; to: string }[]; deleted: string[] };
   push: { insert: string[]; update: string[]; move: string[]; delete: string[]; files: string[] };
   conflicts: { path: string; kind: string }[];
-  /** Pages that would not be pushed, and why. */
-  held: { path: string; reason: string }[];
+  /** What the sync would not push, and why (`says`: the line the sync prints for it). */
+  held: { path: string; reason: string; says: string }[];
   /** The mass-delete fail-safe would stop the cycle. */
   massDelete: MassDeleteHold | null;
   /** Bodies fetched to decide (read-only requests). */

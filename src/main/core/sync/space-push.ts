@@ -1,5 +1,5 @@
 /**
- * Around one space's push (space-sync.ts sends it): what the push guard holds back, the bytes of
+ * Around one space's push (space-sync.ts sends it; push-holds.ts decides what it holds back): the bytes of
  * the assets it uploads, and what the folder's tree records once the server confirms — changes
  * stop being pending, new pages take the ids the server gave them, uploaded assets their files.
  */
@@ -10,25 +10,8 @@ import { guessContentType } from './content-type';
 import { followNewId } from './find-hooks';
 import { pushStoreOf } from './outbox';
 import type { Plan, PushOp } from './plan';
-import type { SpaceReport } from './report';
 import { resolveInside } from './safe-fs';
 import type { ScanResult } from './scan';
-
-/** Pages whose push would damage them on the server: held back (they stay pending) and reported. */
-export function guardPush(pushGuard: ((text: string, path: string) => string | null) | undefined, push: readonly PushOp[], report: SpaceReport): Set<string> {
-  const held = new Set<string>();
-  if (!pushGuard) return held;
-  for (const op of push) {
-    if (op.op !== 'insert' && op.op !== 'update') continue;
-    if (op.text === null) continue;
-    const reason = pushGuard(op.text, op.path);
-    if (reason === null) continue;
-    const key = op.op === 'insert' ? op.key : op.id;
-    held.add(key);
-    report.notPushed.push({ key, path: op.path, title: reason, reason: 'unsafe' });
-  }
-  return held;
-}
 
 /** Bytes of the new assets the pushes upload (those over the API's inline limit are left out). */
 export async function readAssets(spaceDir: string, ops: readonly PushOp[]): Promise<Map<string, AssetContent>> {

@@ -13,7 +13,7 @@ import type { ApiClient } from '../api';
 import { type Mirror, stagingDir } from '../mirror';
 import { describeActivity, pullActivity, pushActivity } from './activity';
 import { applyFileOps, type ApplyResult } from './apply';
-import { deletedAssetsInUse, pullAssets } from './assets';
+import { pullAssets } from './assets';
 import { dryRunOf } from './dry-run';
 import { followCycle, followPush, followWrites } from './find-hooks';
 import type { LinkResolver } from './link-targets';
@@ -24,16 +24,17 @@ import type { OwnWrites } from './own-writes';
 import { type ChangeRequestState, type MassDeleteHold, type Plan, planSync, type PushOp } from './plan';
 import type { NameRules } from './plan/names';
 import type { ProgressListener } from './progress';
-import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, pushKey, pushTextHash, rebaseChangeRequest, settleOutbox } from './push';
+import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, rebaseChangeRequest, settleOutbox } from './push';
+import { type PushHolds, pushHolds } from './push-holds';
 import { matchFolder, type RebuiltRecord, rebuiltCount, recordRebuilt } from './rebuild';
 import { recordCycle } from './record';
 import { forEachBounded } from './bounded';
 import { diffRemote, fetchPageText, fetchRemoteTree, knownText, type RemoteDiff, type RemoteTree } from './remote';
 import type { DryRunReport, SpaceReport } from './report';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace } from './scan';
-import { adoptCreatedIds, afterPush, guardPush, readAssets, recordUploadedAssets } from './space-push';
+import { adoptCreatedIds, afterPush, readAssets, recordUploadedAssets } from './space-push';
 import { cycleView } from './space-view';
-import { followSubject, heldForOtherChangeRequests } from './targets';
+import { followSubject } from './targets';
 import { writeSummaryFile } from './summary-file';
 
 export interface SpaceSyncContext {
@@ -122,7 +123,8 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     return c.touched;
   }
   c.store.clearHold(space.id);
-  report.notPushed = [...deletedAssetsInUse(ctx.mirror, space.id, seen.scan.assets.gone), ...plan.held];
+  const holds = holdsOf(c, seen, plan);
+  report.notPushed = holds.notPushed;
   const applied = await applyPlan(c, seen, plan);
   // Files the plan could not read (moved or deleted while it planned) keep their records, as if
   // their operations failed: the next cycle plans them again.
@@ -136,7 +138,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   if (plan.clearPushed) c.store.forgetChangeRequest(space.id);
   if (!ctx.push) return c.touched;
   try {
-    await pushPlan(c, seen, plan);
+    await pushPlan(c, seen, plan, holds.push);
   } catch (err) {
     if (!(err instanceof ChangeRequestGoneError) || round > 0) throw err;
     // Merged or closed while Quire wrote into it (or under review, for a new topic): the cycle runs once more, into a new one.
@@ -322,7 +324,18 @@ async function dryRunSpace(c: SpaceCycle, seen: Seen): Promise<DryRunReport> {
   };
   const first = asSeen((s) => planOnce(c, s));
   if (first.plan.needBodies.length > 0 && seen.remote) await fetchBodies(c, seen.remote, first.plan.needBodies, first.local);
-  return asSeen((s) => dryRunOf(first.plan.needBodies.length > 0 ? planOnce(c, s).plan : first.plan, mirror, c.space.id));
+  return asSeen((s) => {
+    const plan = first.plan.needBodies.length > 0 ? planOnce(c, s).plan : first.plan;
+    const holds = holdsOf(c, s, plan);
+    c.report.notPushed = holds.notPushed;
+    return dryRunOf(plan, holds, mirror, c.space.id);
+  });
+}
+
+/** What the push holds back: the same for the sync and its dry run (push-holds.ts). */
+function holdsOf(c: SpaceCycle, seen: Seen, plan: Plan): PushHolds {
+  const { mirror, pushGuard, dryRun } = c.ctx;
+  return pushHolds({ mirror, spaceId: c.space.id, pushGuard, dryRun }, plan, seen.scan.assets.gone);
 }
 
 /** Main's texts of pages that changed; `local`: a page's file now (its frontmatter stays as written, page-file.ts). */
@@ -410,11 +423,8 @@ async function writeSummaryIfChanged(c: SpaceCycle, seen: Seen, plan: Plan): Pro
   if (plan.treeChanged || seen.firstSync || seen.scan.summary) await writeSummaryFile(c.ctx.mirror, c.space.id, c.spaceDir);
 }
 
-/**
- * The plan's pushes into the change request (rebased first when main moved since it was based),
- * minus what the push guard holds and what the server refused before, unchanged since.
- */
-async function pushPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<void> {
+/** The pushes that go (`holdsOf`) into the change request, rebased first when main moved since it was based. */
+async function pushPlan(c: SpaceCycle, seen: Seen, plan: Plan, goes: readonly PushOp[]): Promise<void> {
   const { mirror, onProgress } = c.ctx;
   const { id: spaceId, title: spaceTitle } = c.space;
   const { state, baseRevision } = seen.changeRequest;
@@ -423,7 +433,8 @@ async function pushPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<void> {
   const mainRevision = seen.remote?.tree.revision.id ?? c.space.syncedRevision;
   if (plan.push.length > 0 && state === 'open' && !plan.clearPushed && baseRevision !== null && mainRevision && baseRevision !== mainRevision)
     await rebaseChangeRequest(c.pushCtx);
-  const ops = pushable(c, plan.push);
+  // A place-only change of a page whose server text was fetched while writing records that text.
+  const ops = goes.map((op) => (op.op === 'update' && op.record === null ? { ...op, record: mirror.content.baseText(spaceId, op.id) } : op));
   if (ops.length === 0) {
     c.store.clearLocalEdits(spaceId, c.startedAt);
     return;
@@ -440,27 +451,6 @@ async function pushPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<void> {
   // Logged at the cycle's time, as the history versions it recorded (the app's log opens those).
   const activity = pushActivity(mirror, spaceId, ops, sent);
   if (activity) mirror.log.add('pushed', describeActivity(activity), spaceId, c.startedAt, activity);
-}
-
-/** What goes: the pushes the guard lets through and the server did not refuse as they are. */
-function pushable(c: SpaceCycle, push: readonly PushOp[]): PushOp[] {
-  const spaceId = c.space.id;
-  const refused = c.store.refused(spaceId);
-  const unsafe = guardPush(c.ctx.pushGuard, push, c.report);
-  for (const h of heldForOtherChangeRequests(c.ctx.mirror, spaceId, push)) {
-    unsafe.add(h.key ?? '');
-    c.report.notPushed.push(h);
-  }
-  return (
-    push
-      .filter((op) => !unsafe.has(pushKey(op) ?? ''))
-      .filter((op) => {
-        const key = pushKey(op);
-        return key === null || refused.get(key)?.textHash !== pushTextHash(op);
-      })
-      // A place-only change of a page whose server text was fetched while writing records that text.
-      .map((op) => (op.op === 'update' && op.record === null ? { ...op, record: c.ctx.mirror.content.baseText(spaceId, op.id) } : op))
-  );
 }
 
 /** Pages whose file moved, appeared or went away, here or by the writer (files of other spaces linking them are written again). */

@@ -25,6 +25,7 @@ import { surelyNotApplied } from './request-state';
 import type { Held, PushOp } from './plan';
 import { pageTitleOf } from '../content';
 import type { SpaceTargetVM } from '../../../shared/view-models';
+import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 
 /** Which change request receives a space's edits (the hosts' view adds the space's title). */
 export type ChangeRequestTarget = Omit<SpaceTargetVM, 'spaceTitle'>;
@@ -56,9 +57,13 @@ const closed = (mirror: Mirror, changeRequestId: string): boolean => {
 /**
  * `quire cr new`: the space's next pushes go into a new change request. With a subject and a
  * client, it is created now (its number is known at once); otherwise by the next push.
+ * The subject is put on one line, and one with a control character refused (shared/subject.ts).
  * The caller holds the folder's lock.
  */
-export async function startChangeRequest(api: ApiClient | null, mirror: Mirror, spaceId: string, subject: string | null): Promise<ChangeRequestTarget> {
+export async function startChangeRequest(api: ApiClient | null, mirror: Mirror, spaceId: string, given: string | null): Promise<ChangeRequestTarget> {
+  const subject = given === null ? null : oneLineSubject(given);
+  const problem = subject === null ? null : subjectProblem(subject);
+  if (problem) throw new Error(`The subject ${problem}.`);
   const store = pushStoreOf(mirror);
   const at = new Date().toISOString();
   mirror.transaction(() => {
@@ -197,10 +202,11 @@ function onlyInOthers(mirror: Mirror, spaceId: string, prune: boolean): Map<stri
 
 /**
  * Pushes that touch a page existing only in a change request set aside (its edits, its delete,
- * a new page under it): held, with what to do, rather than sent where that page is not.
+ * a new page under it): held, with what to do, rather than sent where that page is not. `prune`:
+ * forget the ones set aside that are closed now (never in a dry run, which writes nothing).
  */
-export function heldForOtherChangeRequests(mirror: Mirror, spaceId: string, ops: readonly PushOp[]): Held[] {
-  const elsewhere = onlyInOthers(mirror, spaceId, true);
+export function heldForOtherChangeRequests(mirror: Mirror, spaceId: string, ops: readonly PushOp[], prune = true): Held[] {
+  const elsewhere = onlyInOthers(mirror, spaceId, prune);
   if (elsewhere.size === 0) return [];
   const held: Held[] = [];
   for (const op of ops) {

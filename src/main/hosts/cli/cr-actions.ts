@@ -13,6 +13,7 @@ import { withFolderTurn } from './folder-turn';
 import { EXIT, type CliIo } from './io';
 import { changeRequestFor, describeOutcome, parseNumber, spaceFor, tryApi, whyNotDone } from './review-lookup';
 import { safeField } from './terminal-text';
+import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 
 export const ACTIONS = ['review', 'reviewers', 'merge', 'update', 'archive', 'reopen', 'edit', 'new', 'use'] as const;
 type Action = (typeof ACTIONS)[number];
@@ -77,9 +78,15 @@ function checkFlags(action: Action, args: ParsedArgs): void {
     throw new UsageError('quire cr reviewers needs --add <user> or --remove <user>');
   if (action === 'edit' && flag(args, 'subject') === undefined && flag(args, 'description') === undefined)
     throw new UsageError('quire cr edit needs --subject <s>, --description <markdown>, or both');
+  const subject = subjectFlag(args);
+  const problem = subject === undefined ? null : subjectProblem(subject);
+  if (problem) throw new UsageError(`--subject ${problem}.`, { usage: false });
+}
+
+/** `--subject` on one line (checked by checkFlags); undefined when not given. */
+function subjectFlag(args: ParsedArgs): string | undefined {
   const subject = flag(args, 'subject');
-  if (subject !== undefined && (subject.trim() === '' || subject.length > 100))
-    throw new UsageError(`--subject must be 1 to 100 characters; got ${subject.length}.`, { usage: false });
+  return subject === undefined ? undefined : oneLineSubject(subject);
 }
 
 /** Sent at once, or queued; says which. */
@@ -170,7 +177,7 @@ async function reviewers(s: Session, cr: ChangeRequestView): Promise<number> {
 }
 
 async function edit(s: Session, cr: ChangeRequestView): Promise<number> {
-  const subject = flag(s.args, 'subject');
+  const subject = subjectFlag(s.args);
   const description = flag(s.args, 'description');
   const blockers = s.review.blockers(cr.id, 'edit');
   if (blockers.length > 0) {
@@ -190,7 +197,7 @@ async function edit(s: Session, cr: ChangeRequestView): Promise<number> {
 
 async function startNew(s: Session): Promise<number> {
   const spaceId = spaceFor(s.mirror, s.args);
-  const subject = flag(s.args, 'subject') ?? null;
+  const subject = subjectFlag(s.args) ?? null;
   const title = safeField(s.mirror.catalog.space(spaceId)?.title ?? spaceId);
   let problem: string | null = null;
   const target = await withFolderTurn(s.dir, 'quire cr new', s.io, async () => {

@@ -2,7 +2,7 @@
  * `quire sync --dry-run`: what a cycle would do, per space and page, said for people (and as
  * JSON for scripts). Every path and title the server sent is made terminal-safe.
  */
-import type { CycleReport } from '../../core/sync';
+import { type CycleReport, describeUnreadable } from '../../core/sync';
 import { plural } from '../../../shared/plural';
 import { safeField } from './terminal-text';
 
@@ -32,11 +32,13 @@ export function describeDryRun(report: CycleReport): string {
     section('push delete', d.push.delete);
     section('push file', d.push.files);
     for (const c of d.conflicts) lines.push(`  ${'conflict'.padEnd(14)} ${safeField(c.path)} (${c.kind})`);
-    for (const h of d.held) lines.push(`  ${'held'.padEnd(14)} ${safeField(h.path)} (${safeField(h.reason)})`);
+    // In the words the sync says them in.
+    for (const u of s.unreadable) lines.push(`  ${'left alone'.padEnd(14)} ${safeField(describeUnreadable(u))}`);
+    for (const h of d.held) lines.push(`  ${'held'.padEnd(14)} ${safeField(h.says)}`);
     if (d.massDelete) lines.push(`  STOPPED: this cycle would delete ${d.massDelete.localDeletes + d.massDelete.remoteDeletes} of ${d.massDelete.pages} pages`);
     const counted = d.pull.new.length + d.pull.changed.length + d.pull.moved.length + d.pull.deleted.length;
     const pushed = d.push.insert.length + d.push.update.length + d.push.move.length + d.push.delete.length + d.push.files.length;
-    if (counted + pushed + d.conflicts.length + d.held.length === 0 && !d.massDelete) lines.push('  nothing to do');
+    if (counted + pushed + d.conflicts.length + d.held.length + s.unreadable.length === 0 && !d.massDelete) lines.push('  nothing to do');
   }
   lines.push(`Dry run: nothing was written, nothing was sent (${plural(report.requests, 'read request')}).`);
   return lines.join('\n');
@@ -52,6 +54,7 @@ export function dryRunJson(report: CycleReport): unknown {
       folder: s.folder,
       missingFolder: s.missingFolder ?? false,
       error: s.error ?? null,
+      unreadable: s.unreadable,
       ...s.dryRun,
     })),
   };

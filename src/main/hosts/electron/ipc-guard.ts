@@ -1,3 +1,4 @@
+import { clipText } from '../../../shared/clip-text';
 import { dispatch, IPC_PREFIX, isRequestName, type ContractService, type Outcome } from '../../../shared/contract';
 
 /** The origin the window's pages are served from (see protocol.ts). */
@@ -23,7 +24,7 @@ export function senderRejection(sender: SenderInfo, appOrigin = APP_ORIGIN): str
     const url = new URL(sender.frameUrl);
     origin = url.protocol === 'app:' ? `app://${url.host}` : url.origin;
   } catch {
-    return `sender URL ${JSON.stringify(sender.frameUrl.slice(0, 100))} is not a URL`;
+    return `sender URL ${JSON.stringify(clipText(sender.frameUrl, 101))} is not a URL`;
   }
   if (origin !== appOrigin) return `sender origin ${origin} is not ${appOrigin}`;
   return null;
@@ -43,7 +44,7 @@ export async function handleIpcMessage(
   appOrigin = APP_ORIGIN,
 ): Promise<Outcome<unknown>> {
   const refuse = (reason: string): Outcome<unknown> => {
-    log(`ipc: refused ${channel.slice(0, 80)}: ${reason}`);
+    log(`ipc: refused ${clipText(channel, 81)}: ${reason}`);
     return { ok: false, error: { code: 'invalid-request', message: `Quire refused this request: ${reason}.` } };
   };
   if (!channel.startsWith(IPC_PREFIX)) return refuse('channel is not a quire: channel');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { IPC_EVENT_CHANNEL, REQUEST_NAMES, ipcChannel, type PushedEvent } from '../../../shared/contract';
 import { contentSecurityPolicy } from '../../../shared/csp';
+import { clipText } from '../../../shared/clip-text';
 import { checkExternalUrl } from '../../../shared/external-url';
 import { KeytarTokenStore } from '../../core/secrets';
 import { createQuireService, type QuireService, readStatic } from '../service';
@@ -94,7 +95,7 @@ function lockDownContents(): void {
     contents.on('will-navigate', (e, url) => {
       if (!mayNavigate(url)) {
         e.preventDefault();
-        log(`blocked navigation to ${url.slice(0, 100)}`);
+        log(`blocked navigation to ${clipText(url, 101)}`);
       }
     });
     contents.on('will-redirect', (e) => e.preventDefault());
@@ -103,7 +104,7 @@ function lockDownContents(): void {
       try {
         void shell.openExternal(checkExternalUrl(url));
       } catch (err) {
-        log(`refused to open ${url.slice(0, 100)}: ${err instanceof Error ? err.message : String(err)}`);
+        log(`refused to open ${clipText(url, 101)}: ${err instanceof Error ? err.message : String(err)}`);
       }
       return { action: 'deny' };
     });

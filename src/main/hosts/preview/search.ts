@@ -9,6 +9,7 @@ import type { Mirror } from '../../core/mirror';
 import { pageTitle } from '../../core/preview';
 import { searchFolder, type SnippetPart } from '../../core/search';
 import type { PreviewSite } from './site';
+import { characterStart, clipText } from '../../../shared/clip-text';
 
 export interface PreviewSearchResult {
   title: string;
@@ -72,9 +73,10 @@ function scan(site: PreviewSite, query: string): PreviewSearchResult[] {
 /** About 120 characters around the first match of `word` (folding keeps offsets for the text GitBook pages hold, bar rare ligatures). */
 function snippetOf(text: string, folded: string, word: string): SnippetPart[] {
   const at = folded.indexOf(word);
-  if (at < 0 || folded.length !== text.length) return [{ text: text.slice(0, 120).replace(/\s+/g, ' '), match: false }];
-  const start = Math.max(0, at - 50);
-  const end = Math.min(text.length, at + word.length + 70);
+  if (at < 0 || folded.length !== text.length) return [{ text: clipText(text, 121).replace(/\s+/g, ' '), match: false }];
+  // Cut between characters, never inside an emoji or an accented letter.
+  const start = characterStart(text, at - 50);
+  const end = characterStart(text, at + word.length + 70);
   const clean = (s: string) => s.replace(/\s+/g, ' ');
   return [
     { text: `${start > 0 ? '…' : ''}${clean(text.slice(start, at))}`, match: false },

@@ -1,4 +1,5 @@
 import { QuireError } from '../../../shared/contract';
+import { oneLineSubject } from '../../../shared/subject';
 import { keepUserSubject } from '../../core/sync';
 import { toQuireError } from './errors';
 import type { ReviewAdapter } from './review-adapter';
@@ -51,8 +52,8 @@ export function reviewHandlers(state: ServiceState): HandlersFor<ReviewRequest> 
     'review.setSubject': (p) =>
       act(() => {
         needReview().act({ kind: 'editChangeRequest', spaceId: p.spaceId, changeRequestId: p.changeRequestId, subject: p.subject });
-        // The writer's subject: Quire never replaces it with one it generates.
-        keepUserSubject(state.mirror, p.spaceId, p.changeRequestId, p.subject);
+        // The writer's subject (on one line, as it was sent): Quire never replaces it with one it generates.
+        keepUserSubject(state.mirror, p.spaceId, p.changeRequestId, oneLineSubject(p.subject));
       }),
     'review.setStatus': (p) =>
       act(() => needReview().act({ kind: 'editChangeRequest', spaceId: p.spaceId, changeRequestId: p.changeRequestId, status: p.status })),

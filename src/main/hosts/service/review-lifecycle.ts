@@ -5,6 +5,7 @@
  * change request receives each space's edits (`cr new` / `cr use` of the app).
  */
 import { QuireError, type ActOutcomeVM, type InboxItemVM, type ReviewStateVM, type SpaceTargetVM } from '../../../shared/contract';
+import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 import { NetworkError } from '../../core/api';
 import { ActionNotPossibleError, type ActionInput, markdownToDocument, ServerRefusalError, UnknownPersonError } from '../../core/review';
 import { changeRequestTarget, pointPushesAt, startChangeRequest, type ChangeRequestTarget } from '../../core/sync';
@@ -204,6 +205,8 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
     'review.startChangeRequest': async ({ spaceId, subject }) => {
       const a = adapter();
       if (!state.mirror.catalog.space(spaceId)) throw new QuireError('not-found', 'That space is not in the mirror any more. Refresh the list of spaces.');
+      const problem = subject === undefined ? null : subjectProblem(oneLineSubject(subject));
+      if (problem) throw new QuireError('invalid-request', `The subject ${problem}.`);
       const target = await runner.holdingFolder('starting a change request', async () => {
         try {
           return await startChangeRequest(online() && subject !== undefined ? a.core.api : null, state.mirror, spaceId, subject ?? null);

@@ -15,6 +15,7 @@ import { errorMessage } from '../messages';
 import { tryApi } from '../review-lookup';
 import { safeField } from '../terminal-text';
 import { when } from '../../../../shared/when';
+import { clipText } from '../../../../shared/clip-text';
 
 /** What the review and comment commands need from the CLI host. */
 export interface ReviewCliContext {
@@ -163,7 +164,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
 /** The first line of a comment, shortened, safe for a terminal. */
 function firstLine(text: string, max = 80): string {
   const line = text.trim().split('\n')[0] ?? '';
-  return safeField(line.length > max ? `${line.slice(0, max - 1)}…` : line);
+  return safeField(clipText(line, max));
 }
 
 const REASON_WORDS: Record<InboxReason, string> = {
