@@ -43,6 +43,7 @@ import {
 import { findMember, type Member, membersOf } from './people';
 import { ActionQueue, type ReplayReport } from './queue';
 import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
+import { describeAction } from './words';
 
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
@@ -218,6 +219,22 @@ export class ReviewService {
   /** Refused actions the user has not dismissed, each with the server's message. */
   refusedActions(): ActionRecord[] {
     return this.mirror.reviewActions.actions(['refused']);
+  }
+
+  /** Actions the server failed on (5xx), each waiting until its `retryAt` while the rest are sent. */
+  failingActions(): ActionRecord[] {
+    return this.actions().filter((a) => a.retryAt !== null);
+  }
+
+  /** The action a user names: by the number hosts show (`seq`), or by its id. */
+  findAction(handle: string): ActionRecord | undefined {
+    const h = handle.trim();
+    return /^[0-9]{1,15}$/.test(h) ? this.mirror.reviewActions.actionBySeq(Number(h)) : this.mirror.reviewActions.action(h);
+  }
+
+  /** An action in the user's words: what it does, on what. */
+  describeAction(a: ActionRecord): string {
+    return describeAction(this.mirror, a);
   }
 
   // ---- queries (mirror only) -----------------------------------------------

@@ -47,6 +47,7 @@ function isRefusal(err: unknown): err is ApiError {
   return err instanceof ApiError && !(err instanceof TokenRejectedError) && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429;
 }
 
+/** The server's own words and the status: "Body too long (422)". */
 function refusalMessage(err: ApiError): string {
   return err.apiMessage ? `${err.apiMessage} (${err.status})` : err.message;
 }
@@ -167,19 +168,19 @@ export class Replay {
         report.refused.push(this.refuse(next, refusalMessage(err)));
         return 'done';
       }
-      const message = err instanceof Error ? err.message : String(err);
       if (err instanceof ApiError && err.status >= 500) {
         // It stays `sending` (the server may have applied it): the next try looks for it first.
         const attempts = mirror.reviewActions.action(next.id)?.attempts ?? 1;
         const retryAt = new Date(Date.now() + retryDelayMs(attempts)).toISOString();
         report.delayed.push(
           mirror.transaction(() => {
-            mirror.reviewActions.noteFailure(next.id, message, false, retryAt);
+            mirror.reviewActions.noteFailure(next.id, refusalMessage(err), false, retryAt);
             return mirror.reviewActions.action(next.id)!;
           }),
         );
         return 'server-failed';
       }
+      const message = err instanceof Error ? err.message : String(err);
       // If this attempt's request certainly never reached the server, the action is plainly queued
       // again; otherwise it stays `sending` and the next replay looks for it on the server first.
       const untouched =

@@ -93,12 +93,14 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
       refreshedAt: a.core.review.refreshedAt(),
       online: a.reachedServer() && online(),
       pendingActions: a.pendingCount(),
-      refused: a.core.review.refusedActions().map((r) => ({
+      refused: [...a.core.review.failingActions(), ...a.core.review.refusedActions()].map((r) => ({
         actionId: r.id,
         kind: r.kind,
-        targetId: r.replyId ?? r.commentId ?? r.changeRequestId,
+        // A reply is about its comment (its own id is one only this mirror knows until it is posted).
+        targetId: (r.kind === 'reply' ? null : r.replyId) ?? r.commentId ?? r.changeRequestId,
         message: r.message ?? 'refused by the server',
-        at: r.finishedAt ?? r.createdAt,
+        at: r.finishedAt ?? r.sendingAt ?? r.createdAt,
+        ...(r.retryAt ? { retryAt: r.retryAt } : {}),
       })),
     };
   };

@@ -62,6 +62,12 @@ export class ReviewActionLog {
     return r && toAction(r);
   }
 
+  /** By its number (`seq`), as hosts show it to name an action. */
+  actionBySeq(seq: number): ActionRecord | undefined {
+    const r = this.sql(`SELECT * FROM review_actions WHERE seq = ?`).get(seq) as ActionRow | undefined;
+    return r && toAction(r);
+  }
+
   actions(states?: ActionState[]): ActionRecord[] {
     const where = states ? `WHERE state IN (${states.map(() => '?').join(',')})` : '';
     return (this.sql(`SELECT * FROM review_actions ${where} ORDER BY seq`).all(...(states ?? [])) as ActionRow[]).map(toAction);
