@@ -129,8 +129,8 @@ async function needsServer(s: Session, action: 'review' | 'merge' | 'update', cr
   }
 }
 
+/** Asks or withdraws reviewers: every name is read first, so one that names nobody exactly asks nobody. */
 async function reviewers(s: Session, cr: ChangeRequestView): Promise<number> {
-  let failed = false;
   // The organization's members are listed by the first lookup only; the later ones read what it listed.
   let listWith = s.api;
   const findMember = async (who: string) => {
@@ -138,8 +138,19 @@ async function reviewers(s: Session, cr: ChangeRequestView): Promise<number> {
     listWith = null;
     return member;
   };
-  for (const who of all(s.args, 'add')) {
-    const member = await findMember(who);
+  const adds: { id: string; displayName: string }[] = [];
+  for (const who of all(s.args, 'add')) adds.push(await findMember(who));
+  const removes: { id: string; displayName: string }[] = [];
+  for (const who of all(s.args, 'remove')) {
+    const asked = s.review.requestedReviewers(cr.id).map((r) => ({ id: r.id, displayName: r.displayName, email: null }));
+    try {
+      removes.push(pickPerson(asked, who));
+    } catch {
+      removes.push(await findMember(who));
+    }
+  }
+  let failed = false;
+  for (const member of adds) {
     const code = await queued(s, `Asking ${safeField(member.displayName)} to review #${cr.number}`, cr, {
       kind: 'requestReviewer',
       spaceId: cr.spaceId,
@@ -149,14 +160,7 @@ async function reviewers(s: Session, cr: ChangeRequestView): Promise<number> {
     });
     failed ||= code !== EXIT.ok;
   }
-  for (const who of all(s.args, 'remove')) {
-    const asked = s.review.requestedReviewers(cr.id).map((r) => ({ id: r.id, displayName: r.displayName, email: null }));
-    let person: { id: string; displayName: string };
-    try {
-      person = pickPerson(asked, who);
-    } catch {
-      person = await findMember(who);
-    }
+  for (const person of removes) {
     const code = await queued(s, `Withdrawing the review request of ${safeField(person.displayName)} on #${cr.number}`, cr, {
       kind: 'removeReviewer',
       spaceId: cr.spaceId,

@@ -27,10 +27,11 @@ export function spaceFor(mirror: Mirror, args: ParsedArgs): string {
   throw new UsageError(`this folder syncs ${synced.length} spaces: say which with --space <id> (${list}).`, { usage: false });
 }
 
-/** A change request number as typed: `3` or `#3`. */
+/** A change request number as typed: `3` or `#3`, decimal digits only (`0x1`, `1e1`, `+3`, `3.` name no number). */
 export function parseNumber(raw: string | undefined, what = 'a change request number'): number {
-  const n = Number((raw ?? '').replace(/^#/, ''));
-  if (!raw || !Number.isInteger(n) || n < 1) throw new UsageError(`give ${what}, such as 3 or #3; got "${raw ?? ''}".`, { usage: false });
+  const digits = /^#?([0-9]{1,15})$/.exec(raw ?? '')?.[1];
+  const n = digits === undefined ? 0 : Number(digits);
+  if (n < 1) throw new UsageError(`give ${what}, such as 3 or #3; got "${raw ?? ''}".`, { usage: false });
   return n;
 }
 
