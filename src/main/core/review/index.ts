@@ -26,6 +26,7 @@ import type {
   ReviewView,
   SiteTree,
 } from '../mirror';
+import { authorship, confirmAuthorship, readChangeRequest, readMergeRules } from './current';
 import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
@@ -118,6 +119,28 @@ export class ReviewService {
       await refreshDiff(api, this.mirror, view.spaceId, cr);
       return this.mirror.reviewQueries.changeRequestDiff(changeRequestId);
     });
+  }
+
+  /** Reads the change request from the server into the mirror (archived, renamed or merged since the last refresh). */
+  readChangeRequest(api: ApiClient, changeRequestId: string, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      await readChangeRequest(api, this.mirror, changeRequestId, signal);
+    });
+  }
+
+  /** Reads the merge rules of a space from the server (and the names of whom they ask for). */
+  readMergeRules(api: ApiClient, spaceId: string, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(() => readMergeRules(api, this.mirror, spaceId, signal));
+  }
+
+  /**
+   * Whether a change request is the user's before pushes go into it: asked of the server given a
+   * client (who the user is, and its author, read now); otherwise as far as the mirror knows, which
+   * may be `unknown`.
+   */
+  authorship(api: ApiClient | null, changeRequestId: string, signal?: AbortSignal): Promise<'mine' | 'theirs' | 'unknown'> {
+    if (!api) return Promise.resolve(authorship(this.mirror, changeRequestId));
+    return this.exclusive(() => confirmAuthorship(api, this.mirror, changeRequestId, signal));
   }
 
   // ---- actions ---------------------------------------------------------------

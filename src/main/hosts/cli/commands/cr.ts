@@ -108,6 +108,9 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
     let diffNote: string | null = null;
     if (api) {
       try {
+        // The change request itself, and the rules that gate its merge, as the server has them now.
+        await review.readChangeRequest(api, cr.id, io.signal);
+        await review.readMergeRules(api, cr.spaceId, io.signal);
         await review.refreshReviews(api, cr.id, io.signal);
         await review.loadChangeRequestDiff(api, cr.id);
       } catch (err) {
