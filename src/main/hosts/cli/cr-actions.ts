@@ -235,7 +235,7 @@ async function use(s: Session, cr: ChangeRequestView): Promise<number> {
     whose = await s.review.authorship(s.api, cr.id, s.io.signal);
   } catch (err) {
     if (s.io.signal.aborted) throw err;
-    why = errorMessage(err);
+    why = errorMessage(err, s.dir);
     whose = await s.review.authorship(null, cr.id);
   }
   const current = s.review.changeRequest(cr.id) ?? cr;
