@@ -102,12 +102,13 @@ function reviewJson(
 }
 
 /**
- * `quire review --dir <folder> [--json] [--mark-read]`: the inbox (what asks something of you,
- * new first), open change requests and unresolved comments, then the actions that need you
- * (refused, or waiting after the server failed on them), each with its number. When the API is
- * reachable it first sends queued actions and refreshes; otherwise it lists what the mirror
- * holds and says since when. The text form marks the inbox read once shown; `--json` leaves the
- * marks unless given `--mark-read`. `--dismiss <n>` puts one of those actions away, offline.
+ * `quire review --dir <folder> [--json] [--mark-read] [--dismiss <n>]`: the inbox (what asks
+ * something of you, new first), open change requests and unresolved comments, then the actions
+ * that need you (refused, or waiting after the server failed on them), each with its number.
+ * When the API is reachable it first sends queued actions and refreshes; otherwise it lists what
+ * the mirror holds and says since when. The text form marks the inbox read once shown; `--json`
+ * leaves the marks unless given `--mark-read`. `--dismiss <n>` puts one of those actions away,
+ * offline.
  */
 export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): Promise<number> {
   const dir = dirFlag(args);
