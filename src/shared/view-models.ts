@@ -364,7 +364,7 @@ export interface InboxItemVM {
   thread: ThreadVM | null;
 }
 
-/** A review action the server refused, with its reason (kept until dismissed). */
+/** A review action the server refused, with its reason (kept until dismissed); or one it keeps failing on, waiting. */
 export interface RefusedActionVM {
   actionId: string;
   kind: string;
@@ -372,6 +372,8 @@ export interface RefusedActionVM {
   targetId: string | null;
   message: string;
   at: string;
+  /** Set when the server failed on it (5xx): not refused, it is tried again then (ISO) unless dismissed. */
+  retryAt?: string;
 }
 
 export interface ReviewStateVM {

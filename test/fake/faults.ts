@@ -1,6 +1,7 @@
 /**
  * Runtime fault switches of the fake: latency, a fixed-window rate limit, and queued one-shot
- * faults (fail with a status, drop the connection, answer 429) optionally aimed at some paths.
+ * faults (fail with a status, drop the connection, answer 429, lose or hold back the answer
+ * of a request the fake applied) optionally aimed at some paths.
  */
 
 /** A RegExp is tested against the request path (e.g. `/v1/spaces/x/content`); a function gets method and path. */
@@ -11,7 +12,12 @@ export interface RateLimit {
   windowMs: number;
 }
 
-export type QueuedFault = { kind: 'fail'; status: number } | { kind: 'drop' } | { kind: 'storm429'; retryAfter: number };
+export type QueuedFault =
+  | { kind: 'fail'; status: number }
+  | { kind: 'drop' }
+  | { kind: 'storm429'; retryAfter: number }
+  | { kind: 'lose' }
+  | { kind: 'late'; ms: number };
 
 interface Queued {
   fault: QueuedFault;
@@ -64,6 +70,19 @@ export class Faults {
   /** The next `count` (matching) requests answer 429 with `Retry-After: retryAfter` (default 1 s). */
   storm429(count: number, options: { retryAfter?: number; match?: RequestMatcher } = {}): this {
     return this.enqueue({ kind: 'storm429', retryAfter: options.retryAfter ?? 1 }, count, options.match);
+  }
+
+  /**
+   * The next `count` (matching) requests are applied as usual, then their connection is destroyed
+   * instead of answering: the client never learns that the server took them (a lost answer).
+   */
+  loseAnswer(count: number, options: { match?: RequestMatcher } = {}): this {
+    return this.enqueue({ kind: 'lose' }, count, options.match);
+  }
+
+  /** The next `count` (matching) requests are applied at once, and answered `ms` later (a client killed meanwhile never hears). */
+  answerLate(count: number, ms: number, options: { match?: RequestMatcher } = {}): this {
+    return this.enqueue({ kind: 'late', ms }, count, options.match);
   }
 
   /** Queued faults not yet consumed. */

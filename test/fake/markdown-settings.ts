@@ -33,6 +33,12 @@ export interface MarkdownSettings {
    * change's fields win and a page without a title is refused (the fake's original rules).
    */
   documentMetadataFirst: boolean;
+  /**
+   * How comment and reply bodies a client writes are stored: `verbatim`, or `serialized` as
+   * GitBook's markdown serializer writes them back from the document it keeps (`*x*` becomes
+   * `_x_`, `__x__` becomes `**x**`, `*` and `+` bullets become `-`).
+   */
+  commentMarkdown: 'verbatim' | 'serialized';
 }
 
 export const DEFAULT_MARKDOWN: Readonly<MarkdownSettings> = Object.freeze({
@@ -42,6 +48,7 @@ export const DEFAULT_MARKDOWN: Readonly<MarkdownSettings> = Object.freeze({
   readmeLinks: 'folder',
   unresolvedLinks: 'keep',
   documentMetadataFirst: false,
+  commentMarkdown: 'verbatim',
 });
 
 /** Everything GitBook does (links that resolve to nothing are still kept, see `unresolvedLinks`). */
@@ -52,6 +59,7 @@ export const GITBOOK_MARKDOWN: Readonly<MarkdownSettings> = Object.freeze({
   readmeLinks: 'folder',
   unresolvedLinks: 'keep',
   documentMetadataFirst: true,
+  commentMarkdown: 'serialized',
 });
 
 /** The title GitBook gives a page inserted without any title. */

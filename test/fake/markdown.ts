@@ -122,6 +122,22 @@ export function normaliseBody(markdown: string): string {
   return trimmed === '' ? '' : `${trimmed}\n`;
 }
 
+/**
+ * A comment's markdown as GitBook's serializer writes it back from its document: emphasis with
+ * underscores, strong with asterisks, bullets with `-`, line by line (code is not special-cased).
+ */
+export function serializeCommentMarkdown(markdown: string): string {
+  return markdown
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/^(\s*)[*+](\s+)/, '$1-$2')
+        .replace(/__(?=\S)(.+?)(?<=\S)__/g, '**$1**')
+        .replace(/(?<![*\w])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![*\w])/g, '_$1_'),
+    )
+    .join('\n');
+}
+
 export function documentIdFor(pageId: string, markdown: string): string {
   return `doc_${createHash('sha1').update(pageId).update('\0').update(markdown).digest('hex').slice(0, 20)}`;
 }

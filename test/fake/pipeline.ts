@@ -123,7 +123,10 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         // Not JSON: the route answers 400 and says why.
       }
     }
-    answer(route(method, url, rawBody, req), limit.headers);
+    const reply = route(method, url, rawBody, req);
+    if (fault?.kind === 'lose') return dropConnection();
+    if (fault?.kind === 'late' && !(await deps.delay(fault.ms))) return dropConnection();
+    answer(reply, limit.headers);
   }
 
   function route(method: string, url: URL, rawBody: Buffer, req: IncomingMessage): Answer {

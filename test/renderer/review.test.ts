@@ -108,6 +108,19 @@ describe('opening the view', () => {
     await list.getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => paramsOf('review.dismiss')).toEqual([{ actionId: 'a9' }]);
   });
+
+  it('lists an action the server keeps failing on with when it is tried again, and gives up on it', async () => {
+    const retryAt = new Date(Date.now() + 60_000).toISOString();
+    const failing = rx.reviewState({
+      refused: [{ actionId: 'a7', kind: 'reply', targetId: 'c1', message: 'Internal error (500)', at: new Date().toISOString(), retryAt }],
+    });
+    await mount({ 'review.refresh': failing, 'review.state': failing, 'review.dismiss': null });
+    const list = page.getByTestId('review-refused');
+    await list.getByText('1 action the server failed on, waiting to be sent again').waitFor();
+    await list.getByText(/^A reply, just now: Internal error \(500\) — tried again at /).waitFor();
+    await list.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(() => paramsOf('review.dismiss')).toEqual([{ actionId: 'a7' }]);
+  });
 });
 
 describe('the inbox', () => {

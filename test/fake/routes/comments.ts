@@ -1,10 +1,17 @@
 /** Comments, replies and commenters, on a space or on one of its change requests. */
 import { documentInputToMarkdown, type DocumentInput } from '../batch';
 import { ApiError } from '../errors';
+import { serializeCommentMarkdown } from '../markdown';
 import type { CommentRec, ReplyRec } from '../model';
 import { paginate } from '../paging';
 import type { BodyFormat } from '../serialize';
 import { noContent, ok, type RouteContext, type RouteTable } from './types';
+
+/** A body a client wrote, as the fake stores it (markdown-settings.ts `commentMarkdown`). */
+const stored = (ctx: RouteContext, body: unknown): string => {
+  const markdown = documentInputToMarkdown(body as DocumentInput);
+  return ctx.store.markdown.commentMarkdown === 'serialized' ? serializeCommentMarkdown(markdown) : markdown;
+};
 
 /** The change request of the route, when the path has one. */
 const crOf = (ctx: RouteContext): string | undefined => ctx.params.changeRequestId;
@@ -27,7 +34,7 @@ const listComments = (ctx: RouteContext) => {
 const postComment = (ctx: RouteContext) => {
   const { store, json, body } = ctx;
   const comment = store.addComment(ctx.param('spaceId'), {
-    body: documentInputToMarkdown(body.body as DocumentInput),
+    body: stored(ctx, body.body),
     ...(typeof body.page === 'string' ? { page: body.page } : {}),
     ...(typeof body.node === 'string' ? { node: body.node } : {}),
     ...(crOf(ctx) !== undefined ? { changeRequest: crOf(ctx) } : {}),
@@ -48,7 +55,7 @@ const updateComment = (ctx: RouteContext) => {
   if (body.body !== undefined) mustOwn(ctx, target, 'edit');
   const comment = ctx.store.updateComment(target, {
     ...(typeof body.resolved === 'boolean' ? { resolved: body.resolved } : {}),
-    ...(body.body !== undefined ? { body: documentInputToMarkdown(body.body as DocumentInput) } : {}),
+    ...(body.body !== undefined ? { body: stored(ctx, body.body) } : {}),
     ...(Array.isArray(body.addedReactions) ? { addedReactions: body.addedReactions as string[] } : {}),
     ...(Array.isArray(body.removedReactions) ? { removedReactions: body.removedReactions as string[] } : {}),
   });
@@ -69,7 +76,7 @@ const listReplies = (ctx: RouteContext) => {
 const postReply = (ctx: RouteContext) => {
   const comment = commentOf(ctx);
   const reply = ctx.store.addReply(comment.spaceId, comment.id, {
-    body: documentInputToMarkdown(ctx.body.body as DocumentInput),
+    body: stored(ctx, ctx.body.body),
     ...(crOf(ctx) !== undefined ? { changeRequest: crOf(ctx) } : {}),
   });
   return ok(ctx.json.reply(comment, reply, undefined));
@@ -86,7 +93,7 @@ const updateReply = (ctx: RouteContext) => {
   const target = ctx.store.reply(comment, ctx.param('commentReplyId'));
   if (body.body !== undefined) mustOwn(ctx, target, 'edit');
   const reply = ctx.store.updateReply(target, {
-    ...(body.body !== undefined ? { body: documentInputToMarkdown(body.body as DocumentInput) } : {}),
+    ...(body.body !== undefined ? { body: stored(ctx, body.body) } : {}),
     ...(Array.isArray(body.addedReactions) ? { addedReactions: body.addedReactions as string[] } : {}),
     ...(Array.isArray(body.removedReactions) ? { removedReactions: body.removedReactions as string[] } : {}),
   });

@@ -203,7 +203,7 @@ describe('reviews and the lifecycle', () => {
   });
 
   it('lists reviews and requested reviewers, asks and withdraws reviewers by name or email, and reviews', async () => {
-    expect((await run('cr', 'reviewers', '1', '--add', 'Sam', '--add', 'alex@example.com')).stdout).toMatch(
+    expect((await run('cr', 'reviewers', '1', '--add', 'Sam Okafor', '--add', 'alex@example.com')).stdout).toMatch(
       /^Asking Sam Okafor to review #1: sent\.\nAsking Alex Rivera to review #1: sent\.$/,
     );
     expect(fake.store.changeRequest(space.id, cr.id).requestedReviewers).toEqual([sam.id, alex.id]);
@@ -225,6 +225,43 @@ describe('reviews and the lifecycle', () => {
     const text = (await run('cr', 'show', '1')).stdout;
     expect(text).toMatch(/Sam Okafor requested changes: Too warm\.\n {4}Casey Quire approved: Fine by me\./);
     expect(text).toMatch(/merge: possible/);
+  });
+
+  it('reads change request numbers as digits only: 0x1, 1e1, +3, 3., 0b11 name no change request', async () => {
+    fake.store.addChangeRequest(space.id, { subject: 'Second' });
+    fake.store.addChangeRequest(space.id, { subject: 'Third' });
+    fake.resetLog();
+    for (const bad of ['0x1', '1e1', '+3', '3.', '0b11', '#0x1', '1.0', '0']) {
+      for (const argv of [
+        ['cr', 'show', bad],
+        ['cr', 'merge', bad],
+        ['comment', 'new', '--change-request', bad, '--body', 'Which one?'],
+      ]) {
+        const r = await run(...argv);
+        expect(r.code, `${argv.join(' ')}: ${r.stdout}`).toBe(2);
+        expect(r.stderr).toContain(`give a change request number, such as 3 or #3; got "${bad}".`);
+      }
+    }
+    expect(writes()).toEqual([]);
+    expect(fake.store.changeRequest(space.id, cr.id).status).toBe('open');
+    expect((await json('cr', 'show', '#3')).subject).toBe('Third');
+  });
+
+  it('asks only a member named exactly (name, email or id); a near name lists who it could be and asks nobody', async () => {
+    fake.resetLog();
+    const kaf = await run('cr', 'reviewers', '1', '--add', 'Sam Okafor', '--add', 'kaf');
+    expect(kaf.code).toBe(1);
+    expect(kaf.stderr).toMatch(/No member is called “kaf”: did you mean Sam Okafor <sam@example\.com>\? Give a name, an email or a user id exactly\./);
+    const email = await run('cr', 'reviewers', '1', '--add', 'x@example.com');
+    expect(email.stderr).toMatch(/No member is called “x@example\.com”: did you mean Alex Rivera <alex@example\.com>\?/);
+    const first = await run('cr', 'reviewers', '1', '--add', 'Sam');
+    expect(first.stderr).toMatch(/No member is called “Sam”: did you mean Sam Okafor <sam@example\.com>\?/);
+    expect(writes()).toEqual([]);
+    expect(fake.store.changeRequest(space.id, cr.id).requestedReviewers ?? []).toEqual([]);
+
+    expect((await run('cr', 'reviewers', '1', '--add', 'SAM@example.com', '--add', alex.id)).stdout).toMatch(
+      /^Asking Sam Okafor to review #1: sent\.\nAsking Alex Rivera to review #1: sent\.$/,
+    );
   });
 
   it('a merge a rule blocks says why, from the mirror and with the server’s own words; once approved, it merges and the next sync pulls it', async () => {

@@ -181,6 +181,31 @@ describe('the whole command line', () => {
     expect(fake.requests.filter((r) => r.method === 'POST')).toEqual([]);
   });
 
+  it('a comment whose answer was lost, stored by the server in its own markdown, is found there and not posted again', async () => {
+    const org = fake.store.addOrg({ title: 'Acme' });
+    const space = fake.store.addSpace(org.id, { title: 'Guide', pages: [{ title: 'Home', markdown: 'hi\n' }] });
+    const cr = fake.store.addChangeRequest(space.id, { subject: 'Polish' });
+    const dir = tempDir();
+    const env = { QUIRE_TOKEN: fake.token };
+    expect((await quire(['sync', '--api', fake.url, '--dir', dir, '--once'], { env })).code).toBe(0);
+
+    fake.markdown.commentMarkdown = 'serialized';
+    fake.faults.loseAnswer(1, { match: (r) => r.method === 'POST' && r.path.endsWith('/comments') });
+    const posted = await quire(
+      ['comment', 'new', '--change-request', String(cr.number), '--dir', dir, '--body', 'Use *emphasis* here, and __strong__ words:\n* one\n* two'],
+      { env },
+    );
+    expect(posted.stdout).toMatch(/queued/);
+    const onServer = () => [...fake.store.comments.values()].map((c) => c.markdown);
+    expect(onServer()).toEqual(['Use _emphasis_ here, and **strong** words:\n- one\n- two']);
+
+    const review = await quire(['review', '--dir', dir, '--json'], { env });
+    expect(review.code).toBe(0);
+    expect(onServer()).toHaveLength(1);
+    const shown = (JSON.parse(review.stdout) as ReviewOutput).comments.map((c) => ({ body: c.body, pending: (c as { pending?: boolean }).pending }));
+    expect(shown).toEqual([{ body: 'Use _emphasis_ here, and **strong** words:\n- one\n- two', pending: false }]);
+  });
+
   it('a no-op `quire sync --once` over four spaces of one organization lists their change requests in two requests', async () => {
     const org = fake.store.addOrg({ title: 'Acme' });
     const spaces = ['Guide', 'API', 'Runbooks', 'Blog'].map((title) => fake.store.addSpace(org.id, { title, pages: [{ title: 'Home', markdown: 'hi\n' }] }));

@@ -185,6 +185,25 @@ describe('comments, reviews and the lifecycle', () => {
     await expect(service.request('review.dismiss', { actionId: 'no-such-action' })).rejects.toMatchObject({ code: 'not-found' });
   });
 
+  it('a queued reply the server keeps failing on waits, listed with when it is tried again, and the rest go on; Dismiss gives up on it', async () => {
+    const [question, other] = fake.store.commentsOf(handbook()).filter((c) => !c.changeRequestId);
+    fake.faults.offline = true;
+    await service.syncOnce();
+    await service.request('review.reply', { spaceId: handbook(), commentId: question!.id, markdown: 'Stuck.' });
+    await service.request('review.reply', { spaceId: handbook(), commentId: other!.id, markdown: 'Goes through.' });
+    fake.faults.offline = false;
+    fake.faults.fail(1000, 500, { match: (r) => r.method === 'POST' && r.path.endsWith(`/comments/${question!.id}/replies`) });
+    await service.syncOnce();
+    expect(fake.store.comments.get(other!.id)!.replies.map((r) => r.markdown)).toContain('Goes through.');
+    const state = await service.request('review.state', {});
+    expect(state).toMatchObject({ online: true, pendingActions: 1 });
+    expect(state.refused).toEqual([
+      expect.objectContaining({ kind: 'reply', targetId: question!.id, message: expect.stringMatching(/\(500\)$/), retryAt: expect.stringMatching(/^\d{4}-/) }),
+    ]);
+    await service.request('review.dismiss', { actionId: state.refused[0]!.actionId });
+    expect(await service.request('review.state', {})).toMatchObject({ pendingActions: 0, refused: [] });
+  });
+
   it('refuses at once what is not the user’s to do, with the reason', async () => {
     const theirs = (await service.request('review.comments', {})).find((c) => !c.mine)!;
     await expect(service.request('review.deleteComment', { spaceId: handbook(), commentId: theirs.id })).rejects.toMatchObject({

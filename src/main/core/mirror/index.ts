@@ -254,8 +254,13 @@ export class Mirror {
     return lines;
   }
 
+  /**
+   * Runs `fn` in one transaction. It takes the write lock at its start (BEGIN IMMEDIATE), waiting
+   * for another process's write as the busy timeout allows: one that read first and then wrote
+   * would fail at once ("database is locked") when another process wrote in between.
+   */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   /**

@@ -26,6 +26,7 @@ import type {
   ReviewView,
   SiteTree,
 } from '../mirror';
+import { authorship, confirmAuthorship, readChangeRequest, readMergeRules } from './current';
 import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
@@ -43,6 +44,7 @@ import {
 import { findMember, type Member, membersOf } from './people';
 import { ActionQueue, type ReplayReport } from './queue';
 import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
+import { describeAction } from './words';
 
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
@@ -117,6 +119,28 @@ export class ReviewService {
       await refreshDiff(api, this.mirror, view.spaceId, cr);
       return this.mirror.reviewQueries.changeRequestDiff(changeRequestId);
     });
+  }
+
+  /** Reads the change request from the server into the mirror (archived, renamed or merged since the last refresh). */
+  readChangeRequest(api: ApiClient, changeRequestId: string, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      await readChangeRequest(api, this.mirror, changeRequestId, signal);
+    });
+  }
+
+  /** Reads the merge rules of a space from the server (and the names of whom they ask for). */
+  readMergeRules(api: ApiClient, spaceId: string, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(() => readMergeRules(api, this.mirror, spaceId, signal));
+  }
+
+  /**
+   * Whether a change request is the user's before pushes go into it: asked of the server given a
+   * client (who the user is, and its author, read now); otherwise as far as the mirror knows, which
+   * may be `unknown`.
+   */
+  authorship(api: ApiClient | null, changeRequestId: string, signal?: AbortSignal): Promise<'mine' | 'theirs' | 'unknown'> {
+    if (!api) return Promise.resolve(authorship(this.mirror, changeRequestId));
+    return this.exclusive(() => confirmAuthorship(api, this.mirror, changeRequestId, signal));
   }
 
   // ---- actions ---------------------------------------------------------------
@@ -218,6 +242,22 @@ export class ReviewService {
   /** Refused actions the user has not dismissed, each with the server's message. */
   refusedActions(): ActionRecord[] {
     return this.mirror.reviewActions.actions(['refused']);
+  }
+
+  /** Actions the server failed on (5xx), each waiting until its `retryAt` while the rest are sent. */
+  failingActions(): ActionRecord[] {
+    return this.actions().filter((a) => a.retryAt !== null);
+  }
+
+  /** The action a user names: by the number hosts show (`seq`), or by its id. */
+  findAction(handle: string): ActionRecord | undefined {
+    const h = handle.trim();
+    return /^[0-9]{1,15}$/.test(h) ? this.mirror.reviewActions.actionBySeq(Number(h)) : this.mirror.reviewActions.action(h);
+  }
+
+  /** An action in the user's words: what it does, on what. */
+  describeAction(a: ActionRecord): string {
+    return describeAction(this.mirror, a);
   }
 
   // ---- queries (mirror only) -----------------------------------------------

@@ -32,23 +32,39 @@ const fold = (s: string) =>
     .toLowerCase()
     .trim();
 
-/** The one candidate a query names: id, then email, then display name, then a unique part of a name. */
+/** Who `query` could have meant when it names nobody exactly: part of a name or an email, or a name a few letters off. */
+function closeTo(candidates: readonly Member[], q: string): Member[] {
+  const near = (text: string) => text.includes(q) || (q.length >= 4 && editDistance(text, q) <= 2);
+  return candidates.filter((m) => near(fold(m.displayName)) || (m.email !== null && near(fold(m.email))));
+}
+
+/** Levenshtein distance (the names compared are short). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next.push(Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+const who = (list: readonly Member[]) => list.map((m) => `${m.displayName}${m.email ? ` <${m.email}>` : ''}`).join(', ');
+
+/**
+ * The one candidate a query names exactly: its id, else its email, else its display name (case
+ * and accents aside). A query that names nobody exactly names nobody: it says who it could be.
+ */
 export function pickPerson(candidates: readonly Member[], query: string): Member {
   const q = fold(query);
-  const tiers: ((m: Member) => boolean)[] = [
-    (m) => m.id === query.trim(),
-    (m) => m.email !== null && fold(m.email) === q,
-    (m) => fold(m.displayName) === q,
-    (m) => fold(m.displayName).includes(q) || (m.email !== null && fold(m.email).includes(q)),
-  ];
+  const tiers: ((m: Member) => boolean)[] = [(m) => m.id === query.trim(), (m) => m.email !== null && fold(m.email) === q, (m) => fold(m.displayName) === q];
   for (const matches of tiers) {
     const found = candidates.filter(matches);
     if (found.length === 1) return found[0]!;
-    if (found.length > 1) {
-      const who = found.map((m) => `${m.displayName}${m.email ? ` <${m.email}>` : ''}`).join(', ');
-      throw new UnknownPersonError(`“${query}” could be ${who}: give the email or the user id.`);
-    }
+    if (found.length > 1) throw new UnknownPersonError(`“${query}” could be ${who(found)}: give the email or the user id.`);
   }
+  const close = q === '' ? [] : closeTo(candidates, q).slice(0, 5);
+  if (close.length > 0) throw new UnknownPersonError(`No member is called “${query}”: did you mean ${who(close)}? Give a name, an email or a user id exactly.`);
   const known = candidates
     .slice(0, 8)
     .map((m) => m.displayName)

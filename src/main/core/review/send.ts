@@ -157,6 +157,21 @@ function requireChangeRequest(a: ActionRecord): string {
   return a.changeRequestId;
 }
 
+/**
+ * A body as the server keeps it stable: it stores a comment as a document and writes its
+ * markdown back its own way (`*x*` as `_x_`, `__x__` as `**x**`, `*` bullets as `-`, escapes,
+ * spacing), so those never tell two bodies apart.
+ */
+function comparableText(markdown: string): string {
+  return markdown
+    .normalize('NFC')
+    .replace(/\\([\\`*_{}[\]()#+\-.!~>|])/g, '$1')
+    .replace(/^[ \t]*[-*+][ \t]+/gm, '- ')
+    .replace(/[*_]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 function postedSince(o: { postedAt: string }, since: string | null): boolean {
   if (!since) return true;
   return Date.parse(o.postedAt) >= Date.parse(since) - SKEW_MS;
@@ -164,13 +179,16 @@ function postedSince(o: { postedAt: string }, since: string | null): boolean {
 
 /**
  * For an action that may have reached the server: what the server shows of
- * it, or null when it evidently did not arrive and must be sent (again).
- * `claimed` holds ids already matched to other actions, so two identical replies
- * each find their own; among candidates, one the mirror has never seen is
- * preferred (a refresh may have mirrored our own lost reply meanwhile).
+ * it, or null when it evidently did not arrive and must be sent (again). A
+ * comment or reply is recognised by what the server keeps stable: its author
+ * (us), where it is, when (since it was sent, give or take clock skew) and its
+ * text as compared by `comparableText`, never byte for byte. `claimed` holds ids
+ * already matched to other actions, so two identical replies each find their
+ * own; among candidates, one the mirror has never seen is preferred (a refresh
+ * may have mirrored our own lost reply meanwhile).
  */
 export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser, claimed: Set<string>, mirrored: Set<string>): Promise<SendOutcome | null> {
-  const body = (a.payload.body ?? '').trim();
+  const body = comparableText(a.payload.body ?? '');
   const pick = <T extends { id: string }>(candidates: T[]): T | undefined => candidates.find((c) => !mirrored.has(c.id)) ?? candidates[0];
   switch (a.kind) {
     case 'reply': {
@@ -181,7 +199,7 @@ export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser,
           : c.spaces.listCommentRepliesInSpace(spaceId, comment, { ...query, format: 'markdown' }, params),
       );
       const found = pick(
-        replies.filter((r) => r.postedBy?.id === me.id && !claimed.has(r.id) && (markdownOf(r) ?? '').trim() === body && postedSince(r, a.sendingAt)),
+        replies.filter((r) => r.postedBy?.id === me.id && !claimed.has(r.id) && comparableText(markdownOf(r) ?? '') === body && postedSince(r, a.sendingAt)),
       );
       return found ? { type: 'reply', reply: found } : null;
     }
@@ -197,7 +215,7 @@ export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser,
           (c) =>
             c.postedBy?.id === me.id &&
             !claimed.has(c.id) &&
-            (markdownOf(c) ?? '').trim() === body &&
+            comparableText(markdownOf(c) ?? '') === body &&
             (c.target?.page?.id ?? null) === (a.payload.pageId ?? null) &&
             postedSince(c, a.sendingAt),
         ),

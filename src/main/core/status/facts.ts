@@ -8,7 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AttentionRow, FailureKind, Mirror } from '../mirror';
+import type { ActionRecord, AttentionRow, FailureKind, Mirror } from '../mirror';
+import { describeAction } from '../review/words';
 import { pendingEdits } from '../sync';
 
 export interface SpaceFacts {
@@ -36,6 +37,8 @@ export interface ReviewActionFacts {
   spaceId: string;
   commentId: string | null;
   message: string | null;
+  /** What it is, in the user's words ("your reply “On it.” to comment c1"). */
+  words: string;
 }
 
 export interface SyncFacts {
@@ -105,11 +108,12 @@ export async function readSyncFacts(mirror: Mirror, root: string, options: Facts
             : await pendingEdits(mirror, s.id, dir),
     });
   }
-  const action = (a: { kind: string; spaceId: string; commentId: string | null; message: string | null }): ReviewActionFacts => ({
+  const action = (a: ActionRecord): ReviewActionFacts => ({
     kind: a.kind,
     spaceId: a.spaceId,
     commentId: a.commentId,
     message: a.message,
+    words: describeAction(mirror, a),
   });
   return {
     spaces,

@@ -66,7 +66,7 @@ export const reasonsOf = {
       out.push({
         kind: 'review-refused',
         spaceId: null,
-        message: `The server refused a queued ${a.kind}${a.commentId ? ` on comment ${a.commentId}` : ''}: ${a.message ?? 'no reason given'}. Open it in review to write it again or dismiss it.`,
+        message: `The server refused ${a.words}: ${a.message ?? 'no reason given'}. Open it in review to write it again or dismiss it.`,
         action: 'open-review',
       });
     }

@@ -61,6 +61,10 @@ export const COMMANDS = {
       dir,
       json,
       'mark-read': { help: 'with --json: count what is listed as read (the text form always does)' },
+      dismiss: {
+        value: '<n>',
+        help: 'put away an action the server refused, or give up on one waiting to be sent (its number, as `quire review` lists it)',
+      },
     },
     details: [EXIT_PLAIN],
     load: async () => (await import('./commands/review')).run,

@@ -11,6 +11,7 @@ import { changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt
 import { all, dirFlag, flag, has, UsageError, type ParsedArgs } from './args';
 import { withFolderTurn } from './folder-turn';
 import { EXIT, type CliIo } from './io';
+import { errorMessage } from './messages';
 import { changeRequestFor, describeOutcome, parseNumber, spaceFor, tryApi, whyNotDone } from './review-lookup';
 import { safeField } from './terminal-text';
 import { oneLineSubject, subjectProblem } from '../../../shared/subject';
@@ -136,8 +137,8 @@ async function needsServer(s: Session, action: 'review' | 'merge' | 'update', cr
   }
 }
 
+/** Asks or withdraws reviewers: every name is read first, so one that names nobody exactly asks nobody. */
 async function reviewers(s: Session, cr: ChangeRequestView): Promise<number> {
-  let failed = false;
   // The organization's members are listed by the first lookup only; the later ones read what it listed.
   let listWith = s.api;
   const findMember = async (who: string) => {
@@ -145,8 +146,19 @@ async function reviewers(s: Session, cr: ChangeRequestView): Promise<number> {
     listWith = null;
     return member;
   };
-  for (const who of all(s.args, 'add')) {
-    const member = await findMember(who);
+  const adds: { id: string; displayName: string }[] = [];
+  for (const who of all(s.args, 'add')) adds.push(await findMember(who));
+  const removes: { id: string; displayName: string }[] = [];
+  for (const who of all(s.args, 'remove')) {
+    const asked = s.review.requestedReviewers(cr.id).map((r) => ({ id: r.id, displayName: r.displayName, email: null }));
+    try {
+      removes.push(pickPerson(asked, who));
+    } catch {
+      removes.push(await findMember(who));
+    }
+  }
+  let failed = false;
+  for (const member of adds) {
     const code = await queued(s, `Asking ${safeField(member.displayName)} to review #${cr.number}`, cr, {
       kind: 'requestReviewer',
       spaceId: cr.spaceId,
@@ -156,14 +168,7 @@ async function reviewers(s: Session, cr: ChangeRequestView): Promise<number> {
     });
     failed ||= code !== EXIT.ok;
   }
-  for (const who of all(s.args, 'remove')) {
-    const asked = s.review.requestedReviewers(cr.id).map((r) => ({ id: r.id, displayName: r.displayName, email: null }));
-    let person: { id: string; displayName: string };
-    try {
-      person = pickPerson(asked, who);
-    } catch {
-      person = await findMember(who);
-    }
+  for (const person of removes) {
     const code = await queued(s, `Withdrawing the review request of ${safeField(person.displayName)} on #${cr.number}`, cr, {
       kind: 'removeReviewer',
       spaceId: cr.spaceId,
@@ -219,18 +224,39 @@ async function startNew(s: Session): Promise<number> {
   return EXIT.ok;
 }
 
+/**
+ * `cr use`: only into a change request the server confirms is the user's (asked now when the API
+ * answers; offline, as far as the mirror knows — a change request of unknown author, or with who
+ * the user is not known yet, is not used unless this folder's pushes already went into it).
+ */
 async function use(s: Session, cr: ChangeRequestView): Promise<number> {
-  const me = s.review.me();
   const refuse = (why: string) => {
     s.io.stdout(`Sending the edits of this space to #${cr.number}: not possible — ${why}.`);
     return EXIT.error;
   };
-  if (cr.status !== 'open' && cr.status !== 'draft') return refuse(`it is ${cr.status}; choose an open change request, or start one with \`quire cr new\``);
-  if (me && cr.author && cr.author.id !== me.id) return refuse(`it is ${safeField(cr.author.displayName)}'s; Quire pushes only into your own change requests`);
-  const target = await withFolderTurn(s.dir, 'quire cr use', s.io, async () =>
-    pointPushesAt(s.mirror, cr.spaceId, { id: cr.id, number: cr.number, subject: cr.subject, status: cr.status }),
+  const closed = (status: string) => `it is ${status}; choose an open change request, or start one with \`quire cr new\``;
+  if (cr.status !== 'open' && cr.status !== 'draft') return refuse(closed(cr.status));
+  let whose: 'mine' | 'theirs' | 'unknown';
+  let why = s.why ?? 'the API is not reachable now';
+  try {
+    whose = await s.review.authorship(s.api, cr.id, s.io.signal);
+  } catch (err) {
+    if (s.io.signal.aborted) throw err;
+    why = errorMessage(err, s.dir);
+    whose = await s.review.authorship(null, cr.id);
+  }
+  const current = s.review.changeRequest(cr.id) ?? cr;
+  if (current.status !== 'open' && current.status !== 'draft') return refuse(closed(current.status));
+  if (whose === 'theirs') return refuse(`it is ${safeField(current.author?.displayName ?? 'someone else')}'s; Quire pushes only into your own change requests`);
+  const target = changeRequestTarget(s.mirror, cr.spaceId);
+  const pushedHere = target.changeRequestId === cr.id || target.setAside.some((p) => p.changeRequestId === cr.id);
+  if (whose === 'unknown' && !pushedHere) {
+    return refuse(`Quire cannot tell yet that it is yours (${safeField(why)}); run it again when the API is reachable`);
+  }
+  const chosen = await withFolderTurn(s.dir, 'quire cr use', s.io, async () =>
+    pointPushesAt(s.mirror, cr.spaceId, { id: current.id, number: current.number, subject: current.subject, status: current.status }),
   );
   const title = safeField(s.mirror.catalog.space(cr.spaceId)?.title ?? cr.spaceId);
-  s.io.stdout(`The edits of ${title} now go into change request #${target.number} “${safeField(target.subject ?? '')}”.`);
+  s.io.stdout(`The edits of ${title} now go into change request #${chosen.number} “${safeField(chosen.subject ?? '')}”.`);
   return EXIT.ok;
 }

@@ -53,7 +53,7 @@ export function stateAction(r: StateReason, where: { dir: string; apiUrl: string
     case 'resume':
       return `run \`quire sync --dir ${dir}\` (it resumes), or choose Resume in the app.`;
     case 'open-review':
-      return `run \`quire review --dir ${dir}\`.`;
+      return `run \`quire review --dir ${dir}\`: it lists the refused actions by number, and \`quire review --dismiss <n> --dir ${dir}\` clears one.`;
     case 'show-folder':
       return `look in ${where.folder ? safeField(`${dir}/${where.folder}`) : safeField(dir)}.`;
     case 'none':

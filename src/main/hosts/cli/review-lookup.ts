@@ -10,6 +10,7 @@ import { type ActResult, type ChangeRequestView, type ReviewService, ActionNotPo
 import { flag, spaceFlags, UsageError, type ParsedArgs } from './args';
 import { errorMessage } from './messages';
 import { safeField } from './terminal-text';
+import { when } from '../../../shared/when';
 
 /** The space a command acts in: `--space`, else the folder's only synced space. */
 export function spaceFor(mirror: Mirror, args: ParsedArgs): string {
@@ -26,10 +27,11 @@ export function spaceFor(mirror: Mirror, args: ParsedArgs): string {
   throw new UsageError(`this folder syncs ${synced.length} spaces: say which with --space <id> (${list}).`, { usage: false });
 }
 
-/** A change request number as typed: `3` or `#3`. */
+/** A change request number as typed: `3` or `#3`, decimal digits only (`0x1`, `1e1`, `+3`, `3.` name no number). */
 export function parseNumber(raw: string | undefined, what = 'a change request number'): number {
-  const n = Number((raw ?? '').replace(/^#/, ''));
-  if (!raw || !Number.isInteger(n) || n < 1) throw new UsageError(`give ${what}, such as 3 or #3; got "${raw ?? ''}".`, { usage: false });
+  const digits = /^#?([0-9]{1,15})$/.exec(raw ?? '')?.[1];
+  const n = digits === undefined ? 0 : Number(digits);
+  if (n < 1) throw new UsageError(`give ${what}, such as 3 or #3; got "${raw ?? ''}".`, { usage: false });
   return n;
 }
 
@@ -80,6 +82,9 @@ export function describeOutcome(what: string, r: ActResult, sentDetail = ''): st
     case 'withdrawn':
       return `${what}: ${r.message}`;
     case 'queued':
+      if (r.action.retryAt !== null) {
+        return `${what}: not sent yet — the server failed on it (${safeField(r.message ?? 'no reason given')}). It is tried again after ${when(r.action.retryAt)} by \`quire sync\` or \`quire review\`; \`quire review --dismiss ${r.action.seq}\` gives up on it.`;
+      }
       return `${what}: queued — the API is not reachable now (${safeField(r.message ?? 'offline')}). It shows as pending and is sent by the next \`quire sync\` (or \`quire review\`).`;
     case 'refused':
       return `${what}: refused by the server — ${safeField(r.message)}. Nothing was changed.`;

@@ -94,12 +94,14 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
       refreshedAt: a.core.review.refreshedAt(),
       online: a.reachedServer() && online(),
       pendingActions: a.pendingCount(),
-      refused: a.core.review.refusedActions().map((r) => ({
+      refused: [...a.core.review.failingActions(), ...a.core.review.refusedActions()].map((r) => ({
         actionId: r.id,
         kind: r.kind,
-        targetId: r.replyId ?? r.commentId ?? r.changeRequestId,
+        // A reply is about its comment (its own id is one only this mirror knows until it is posted).
+        targetId: (r.kind === 'reply' ? null : r.replyId) ?? r.commentId ?? r.changeRequestId,
         message: r.message ?? 'refused by the server',
-        at: r.finishedAt ?? r.createdAt,
+        at: r.finishedAt ?? r.sendingAt ?? r.createdAt,
+        ...(r.retryAt ? { retryAt: r.retryAt } : {}),
       })),
     };
   };
@@ -221,12 +223,26 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
     },
     'review.useChangeRequest': async (p) => {
       const a = adapter();
+      changeRequest(p.spaceId, p.changeRequestId);
+      // Only into one the server confirms is the user's: asked now when online, else as far as the mirror knows.
+      let whose: 'mine' | 'theirs' | 'unknown';
+      try {
+        whose = await a.core.review.authorship(online() ? a.core.api : null, p.changeRequestId, state.abort.signal);
+      } catch (e) {
+        if (state.abort.signal.aborted) throw e;
+        whose = await a.core.review.authorship(null, p.changeRequestId);
+      }
       const cr = changeRequest(p.spaceId, p.changeRequestId);
-      const me = a.core.review.me();
       if (cr.status !== 'open' && cr.status !== 'draft')
         throw new QuireError('invalid-request', `Change request #${cr.number} is ${cr.status}: choose an open one, or start a new one.`);
-      if (me && cr.author && cr.author.id !== me.id)
-        throw new QuireError('forbidden', `Change request #${cr.number} is ${cr.author.displayName}'s: Quire pushes only into your own change requests.`);
+      if (whose === 'theirs')
+        throw new QuireError(
+          'forbidden',
+          `Change request #${cr.number} is ${cr.author?.displayName ?? 'someone else'}'s: Quire pushes only into your own change requests.`,
+        );
+      const now = changeRequestTarget(state.mirror, cr.spaceId);
+      if (whose === 'unknown' && now.changeRequestId !== cr.id && !now.setAside.some((x) => x.changeRequestId === cr.id))
+        throw new QuireError('offline', `Quire cannot tell yet that change request #${cr.number} is yours: try again when you are online.`);
       const target = await runner.holdingFolder('choosing a change request', async () =>
         pointPushesAt(state.mirror, cr.spaceId, { id: cr.id, number: cr.number, subject: cr.subject, status: cr.status }),
       );

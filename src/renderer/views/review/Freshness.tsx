@@ -76,19 +76,31 @@ const KIND_WORDS: Record<string, string> = {
   removeReviewer: 'Withdrawing a review request',
 };
 
-/** Actions the server refused, each with its reason, until put away (the sync state counts them until then). */
+/** What the list holds: refused actions, actions the server keeps failing on (waiting), or both. */
+function refusedTitle(refused: RefusedActionVM[]): string {
+  const failing = refused.filter((r) => r.retryAt !== undefined).length;
+  const n = plural(refused.length, 'action');
+  if (failing === 0) return `${n} refused by the server`;
+  return failing === refused.length ? `${n} the server failed on, waiting to be sent again` : `${n} the server refused or failed on`;
+}
+
+/**
+ * Actions the server refused, each with its reason, until put away (the sync state counts them
+ * until then); and actions it keeps failing on, each with when it is tried again: Dismiss gives up on one.
+ */
 export function RefusedActions({ refused }: { refused: RefusedActionVM[] }) {
   const action = useAction();
   if (refused.length === 0) return null;
   return (
     <section className="refused notice error" aria-label="Refused by the server" data-testid="review-refused">
       <div>
-        <p className="refused-title">{plural(refused.length, 'action')} refused by the server</p>
+        <p className="refused-title">{refusedTitle(refused)}</p>
         <ul>
           {refused.map((r) => (
             <li key={r.actionId}>
               <span>
                 {KIND_WORDS[r.kind] ?? r.kind}, {timeAgo(r.at)}: {r.message}
+                {r.retryAt !== undefined && ` — tried again at ${new Date(r.retryAt).toLocaleTimeString()}`}
               </span>{' '}
               <button type="button" className="link" disabled={action.busy} onClick={() => void action.run('review.dismiss', { actionId: r.actionId })}>
                 Dismiss

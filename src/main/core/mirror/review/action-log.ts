@@ -1,13 +1,14 @@
 /**
- * The review action queue's table (migration 2): every action a user took, in order, with
- * its state (queued, sending — may have reached the server —, done, refused, dismissed).
+ * The review action queue's table (migrations 2 and 19): every action a user took, in order, with
+ * its state (queued, sending — may have reached the server —, done, refused, dismissed), the
+ * process sending it right now (its claim), and when one the server failed on is tried again.
  * What the actions do is core/review's (queue.ts, send.ts); their effect on the mirrored
  * objects is folded in by ReviewStore (store.ts).
  */
 import { redactOptional, redactSecrets } from '../../secrets';
 import type { Db } from '../database';
 import { statementCache } from './statements';
-import type { ActionKind, ActionPayload, ActionRecord, ActionState } from './types';
+import type { ActionClaim, ActionKind, ActionPayload, ActionRecord, ActionState } from './types';
 
 interface ActionRow {
   seq: number;
@@ -25,6 +26,8 @@ interface ActionRow {
   attempts: number;
   message: string | null;
   result_id: string | null;
+  claim: string | null;
+  retry_at: string | null;
 }
 
 const toAction = (r: ActionRow): ActionRecord => ({
@@ -43,6 +46,8 @@ const toAction = (r: ActionRow): ActionRecord => ({
   attempts: r.attempts,
   message: r.message,
   resultId: r.result_id,
+  claim: r.claim === null ? null : (JSON.parse(r.claim) as ActionClaim),
+  retryAt: r.retry_at,
 });
 
 export class ReviewActionLog {
@@ -57,6 +62,12 @@ export class ReviewActionLog {
     return r && toAction(r);
   }
 
+  /** By its number (`seq`), as hosts show it to name an action. */
+  actionBySeq(seq: number): ActionRecord | undefined {
+    const r = this.sql(`SELECT * FROM review_actions WHERE seq = ?`).get(seq) as ActionRow | undefined;
+    return r && toAction(r);
+  }
+
   actions(states?: ActionState[]): ActionRecord[] {
     const where = states ? `WHERE state IN (${states.map(() => '?').join(',')})` : '';
     return (this.sql(`SELECT * FROM review_actions ${where} ORDER BY seq`).all(...(states ?? [])) as ActionRow[]).map(toAction);
@@ -67,7 +78,7 @@ export class ReviewActionLog {
     return (this.sql(`SELECT * FROM review_actions WHERE ${column} = ? AND state IN ('queued', 'sending') ORDER BY seq`).all(id) as ActionRow[]).map(toAction);
   }
 
-  insertAction(a: Omit<ActionRecord, 'seq'>): ActionRecord {
+  insertAction(a: Omit<ActionRecord, 'seq' | 'claim' | 'retryAt'>): ActionRecord {
     const info = this.sql(
       `INSERT INTO review_actions (id, kind, space_id, change_request_id, comment_id, reply_id, payload, state, created_at,
            sending_at, finished_at, attempts, message, result_id)
@@ -88,7 +99,27 @@ export class ReviewActionLog {
       redactOptional(a.message),
       a.resultId,
     );
-    return { ...a, seq: Number(info.lastInsertRowid) };
+    return { ...a, seq: Number(info.lastInsertRowid), claim: null, retryAt: null };
+  }
+
+  /**
+   * Takes the action for one process to send (the caller's transaction checked nobody else
+   * holds it). `sendingNow`: its request goes out next (it was queued, or the server was found
+   * not to have it), so it is `sending` from now; otherwise it keeps when it was last sent, for
+   * the look on the server that comes first.
+   */
+  claim(id: string, claim: ActionClaim, sendingNow: boolean): void {
+    this.sql(
+      `UPDATE review_actions SET claim = ?, state = 'sending',
+           sending_at = CASE WHEN ? THEN ? ELSE sending_at END,
+           attempts = attempts + ?
+         WHERE id = ?`,
+    ).run(JSON.stringify(claim), sendingNow ? 1 : 0, claim.at, sendingNow ? 1 : 0, id);
+  }
+
+  /** The server was found not to have a claimed action: its request goes out again now. */
+  sendingAgain(id: string, at: string): void {
+    this.sql(`UPDATE review_actions SET sending_at = ?, attempts = attempts + 1 WHERE id = ?`).run(at, id);
   }
 
   setActionState(id: string, state: ActionState, fields: { message?: string | null; resultId?: string | null; at?: string } = {}): void {
@@ -100,7 +131,9 @@ export class ReviewActionLog {
            attempts = attempts + CASE WHEN ? = 'sending' THEN 1 ELSE 0 END,
            finished_at = CASE WHEN ? THEN ? ELSE finished_at END,
            message = CASE WHEN ? THEN ? ELSE message END,
-           result_id = COALESCE(?, result_id)
+           result_id = COALESCE(?, result_id),
+           claim = CASE WHEN ? = 'sending' THEN claim ELSE NULL END,
+           retry_at = CASE WHEN ? = 'sending' THEN retry_at ELSE NULL END
          WHERE id = ?`,
     ).run(
       state,
@@ -112,15 +145,22 @@ export class ReviewActionLog {
       fields.message !== undefined ? 1 : 0,
       redactOptional(fields.message ?? null),
       fields.resultId ?? null,
+      state,
+      state,
       id,
     );
   }
 
-  /** Records why a send did not complete; `requeue` when the request certainly never reached the server. */
-  noteFailure(id: string, message: string, requeue: boolean): void {
-    this.sql(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END WHERE id = ?`).run(
+  /**
+   * Records why a send did not complete, and lets the action go (its claim released);
+   * `requeue` when the request certainly never reached the server, `retryAt` when it waits
+   * before it is tried again.
+   */
+  noteFailure(id: string, message: string, requeue: boolean, retryAt: string | null = null): void {
+    this.sql(`UPDATE review_actions SET message = ?, state = CASE WHEN ? THEN 'queued' ELSE state END, claim = NULL, retry_at = ? WHERE id = ?`).run(
       redactSecrets(message),
       requeue ? 1 : 0,
+      retryAt,
       id,
     );
   }

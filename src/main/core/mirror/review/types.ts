@@ -314,4 +314,18 @@ export interface ActionRecord {
   message: string | null;
   /** Id of the comment or reply the server created. */
   resultId: string | null;
+  /** The process sending it right now (core/review/queue.ts); null when nobody is. */
+  claim: ActionClaim | null;
+  /** When an action the server failed on is tried again (ISO); null: at the next replay. */
+  retryAt: string | null;
+}
+
+/** Who took an action to send it, and when: one process at a time sends an action. */
+export interface ActionClaim {
+  host: string;
+  pid: number;
+  /** The replaying queue's own id (two in one process are told apart). */
+  run: string;
+  /** When it was taken (ISO). */
+  at: string;
 }

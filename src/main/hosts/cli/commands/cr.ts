@@ -31,7 +31,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<
 }
 
 /** Refreshes review data when the API answers; otherwise says the list is the mirror's, as of when. */
-async function refreshed(review: ReviewService, mirror: Mirror, io: CliIo, ctx: CrContext) {
+async function refreshed(review: ReviewService, mirror: Mirror, dir: string, io: CliIo, ctx: CrContext) {
   const { api, why } = await tryApi(ctx, mirror);
   let problem = why;
   if (api) {
@@ -40,7 +40,7 @@ async function refreshed(review: ReviewService, mirror: Mirror, io: CliIo, ctx: 
       if (!refresh) problem = replay.stoppedBy;
     } catch (err) {
       if (io.signal.aborted) throw err;
-      problem = errorMessage(err);
+      problem = errorMessage(err, dir);
     }
   }
   if (problem !== null) {
@@ -54,10 +54,11 @@ async function list(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number
   const status = flag(args, 'status') ?? 'open';
   if (!(STATUSES as readonly string[]).includes(status))
     throw new UsageError(`--status takes one of ${STATUSES.join(', ')}; got "${status}"`, { usage: false });
-  const mirror = ctx.openMirror(dirFlag(args));
+  const dir = dirFlag(args);
+  const mirror = ctx.openMirror(dir);
   try {
     const review = new ReviewService(mirror);
-    await refreshed(review, mirror, io, ctx);
+    await refreshed(review, mirror, dir, io, ctx);
     const [spaceId] = spaceFlags(args);
     const crs = review.changeRequests({ ...(spaceId ? { spaceId } : {}), ...(status === 'all' ? {} : { statuses: [status] }) });
     const targets = new Map(mirror.catalog.selectedSpaces().map((s) => [s.id, changeRequestTarget(mirror, s.id).changeRequestId]));
@@ -108,11 +109,14 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
     let diffNote: string | null = null;
     if (api) {
       try {
+        // The change request itself, and the rules that gate its merge, as the server has them now.
+        await review.readChangeRequest(api, cr.id, io.signal);
+        await review.readMergeRules(api, cr.spaceId, io.signal);
         await review.refreshReviews(api, cr.id, io.signal);
         await review.loadChangeRequestDiff(api, cr.id);
       } catch (err) {
         if (io.signal.aborted) throw err;
-        diffNote = errorMessage(err);
+        diffNote = errorMessage(err, dirFlag(args));
       }
     } else diffNote = why;
     if (diffNote !== null) io.stderr(`Showing the local mirror (${safeField(diffNote)})`);

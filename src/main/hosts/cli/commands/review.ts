@@ -1,15 +1,7 @@
 import type { ApiClient } from '../../../core/api';
 import type { Mirror } from '../../../core/mirror';
-import {
-  ReviewService,
-  type ActionRecord,
-  type ChangeRequestView,
-  type CommentView,
-  type InboxItem,
-  type InboxReason,
-  type ReplyView,
-} from '../../../core/review';
-import { dirFlag, has, switchFlag, type ParsedArgs } from '../args';
+import { ReviewService, type ChangeRequestView, type CommentView, type InboxItem, type InboxReason, type ReplyView } from '../../../core/review';
+import { dirFlag, flag, has, switchFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
 import { tryApi } from '../review-lookup';
@@ -111,18 +103,22 @@ function reviewJson(
 }
 
 /**
- * `quire review --dir <folder> [--json] [--mark-read]`: the inbox (what asks something of you,
- * new first), open change requests and unresolved comments. When the API is reachable it first
- * sends queued actions and refreshes; otherwise it lists what the mirror holds and says since
- * when. The text form marks the inbox read once shown; `--json` leaves the marks unless given
- * `--mark-read`.
+ * `quire review --dir <folder> [--json] [--mark-read] [--dismiss <n>]`: the inbox (what asks
+ * something of you, new first), open change requests and unresolved comments, then the actions
+ * that need you (refused, or waiting after the server failed on them), each with its number.
+ * When the API is reachable it first sends queued actions and refreshes; otherwise it lists what
+ * the mirror holds and says since when. The text form marks the inbox read once shown; `--json`
+ * leaves the marks unless given `--mark-read`. `--dismiss <n>` puts one of those actions away,
+ * offline.
  */
 export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): Promise<number> {
   const dir = dirFlag(args);
   const markRead = switchFlag(args, 'mark-read');
+  const dismiss = flag(args, 'dismiss');
   const mirror = ctx.openMirror(dir);
   try {
     const review = new ReviewService(mirror);
+    if (dismiss !== undefined) return dismissAction(review, dismiss, io);
     const { api, why } = await tryApi(ctx, mirror);
     const local = (reason: string) => {
       const at = review.refreshedAt();
@@ -134,7 +130,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
         if (!refresh) local(replay.stoppedBy ?? 'the API is not reachable');
       } catch (err) {
         if (io.signal.aborted) throw err;
-        local(errorMessage(err));
+        local(errorMessage(err, dir));
       }
     } else {
       local(why ?? 'no API');
@@ -145,14 +141,15 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     const comments = review.unresolvedComments();
     const replies = review.repliesFor(comments.map((c) => c.id));
     if (has(args, 'json')) {
-      for (const a of review.refusedActions()) {
-        io.stderr(`Refused by the server: ${a.kind} on ${a.replyId ?? a.commentId ?? a.changeRequestId} — ${safeField(a.message)}`);
+      for (const a of review.failingActions()) {
+        io.stderr(`Not sent yet, the server failed on it: ${a.seq}. ${safeField(review.describeAction(a))} — ${safeField(a.message)}`);
       }
+      for (const a of review.refusedActions()) io.stderr(`Refused by the server: ${a.seq}. ${safeField(review.describeAction(a))} — ${safeField(a.message)}`);
       io.stdout(JSON.stringify(reviewJson(review.refreshedAt(), inbox, changeRequests, comments, replies), null, 2));
       if (markRead) review.markShownRead(inbox);
       return EXIT.ok;
     }
-    io.stdout(formatText(mirror, inbox, changeRequests, comments, replies, review.refusedActions()));
+    io.stdout([formatText(mirror, inbox, changeRequests, comments, replies), ...needingYou(review)].join('\n'));
     // Looking counts as reading: what was shown is not new the next time.
     review.markShownRead(inbox);
     return EXIT.ok;
@@ -202,7 +199,6 @@ function formatText(
   changeRequests: ChangeRequestView[],
   comments: CommentView[],
   replies: Map<string, ReplyView[]>,
-  refused: ActionRecord[],
 ): string {
   const numberOf = new Map(changeRequests.map((cr) => [cr.id, cr.number]));
   const lines: string[] = [];
@@ -232,9 +228,43 @@ function formatText(
       );
     }
   }
-  if (refused.length > 0) {
-    lines.push('', `Refused by the server (not retried):`);
-    for (const a of refused) lines.push(`  ${a.kind} on ${safeField(a.replyId ?? a.commentId ?? a.changeRequestId)} (${a.createdAt}): ${safeField(a.message)}`);
-  }
   return lines.join('\n');
+}
+
+/** The actions that need the user, each by its number (what `--dismiss` takes) and in words. */
+function needingYou(review: ReviewService): string[] {
+  const lines: string[] = [];
+  const failing = review.failingActions();
+  if (failing.length > 0) lines.push('', 'Not sent yet, the server failed on it — `quire review --dismiss <n>` gives up on one:');
+  for (const a of failing) {
+    lines.push(`  ${a.seq}. ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'the server failed')}; tried again after ${when(a.retryAt)}`);
+  }
+  const refused = review.refusedActions();
+  if (refused.length > 0) lines.push('', 'Refused by the server, not retried — `quire review --dismiss <n>` clears one:');
+  for (const a of refused)
+    lines.push(`  ${a.seq}. ${safeField(review.describeAction(a))} (${when(a.createdAt)}): ${safeField(a.message ?? 'no reason given')}`);
+  return lines;
+}
+
+/** `--dismiss <n>`: a refused action put away, or one not sent (yet, or again) given up on. */
+function dismissAction(review: ReviewService, handle: string, io: CliIo): number {
+  const a = review.findAction(handle);
+  if (!a || (a.state !== 'queued' && a.state !== 'sending' && a.state !== 'refused')) {
+    io.stderr(`No review action ${safeField(handle)} waits or was refused: \`quire review\` lists them with their numbers.`);
+    return EXIT.error;
+  }
+  const words = safeField(review.describeAction(a));
+  try {
+    review.dismiss(a.id);
+  } catch (err) {
+    io.stderr(`Action ${a.seq} (${words}) was not dismissed: ${safeField(errorMessage(err))}`);
+    return EXIT.error;
+  }
+  const after = {
+    refused: '',
+    queued: ' It is not sent.',
+    sending: ' It is not sent again (should the server have taken it after all, the next refresh shows it).',
+  }[a.state];
+  io.stdout(`Dismissed action ${a.seq}: ${words}.${after}`);
+  return EXIT.ok;
 }

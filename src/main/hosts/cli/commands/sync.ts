@@ -168,7 +168,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
           },
           () => engine.runCycle(request),
         );
-        printReplay(await cadence.afterCycle(api, { signal: io.signal, pushedTo: pushedSpaces(report) }), io);
+        printReplay(review, await cadence.afterCycle(api, { signal: io.signal, pushedTo: pushedSpaces(report) }), io);
         return report;
       },
       intervalMs: intervalS * 1000,
@@ -229,7 +229,7 @@ async function reviewAfterCycle(review: ReviewService, api: ApiClient, io: CliIo
       return;
     }
     const { replay, refresh } = await review.sync(api, { signal: io.signal });
-    printReplay({ replay }, io);
+    printReplay(review, { replay }, io);
     if (!refresh) io.stderr(`Review data was not refreshed: ${safeField(replay.stoppedBy ?? 'the API is not reachable')}`);
   } catch (err) {
     if (io.signal.aborted) throw err;
@@ -253,10 +253,14 @@ function pushedSpaces(report: CycleReport): string[] {
   return report.spaces.filter((s) => s.push?.changeRequest).map((s) => s.spaceId);
 }
 
-function printReplay({ replay }: Pick<CadenceReport, 'replay'>, io: CliIo): void {
+function printReplay(review: ReviewService, { replay }: Pick<CadenceReport, 'replay'>, io: CliIo): void {
   if (replay.sent.length > 0) io.stdout(`Sent ${plural(replay.sent.length, 'queued review action')}.`);
-  for (const a of replay.refused)
-    io.stderr(`The server refused a queued ${a.kind} on comment ${safeField(a.commentId ?? '-')}: ${safeField(a.message ?? 'no reason given')}`);
+  for (const a of replay.refused) io.stderr(`The server refused ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'no reason given')}`);
+  for (const a of replay.delayed) {
+    io.stderr(
+      `Not sent yet, the server failed on ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'no reason given')}; tried again after ${when(a.retryAt)} (\`quire review --dismiss ${a.seq}\` gives up on it).`,
+    );
+  }
 }
 
 function isFatal(err: unknown): boolean {
