@@ -1,6 +1,7 @@
 /**
  * Runtime fault switches of the fake: latency, a fixed-window rate limit, and queued one-shot
- * faults (fail with a status, drop the connection, answer 429) optionally aimed at some paths.
+ * faults (fail with a status, drop the connection, lose the answer of a request it carried out,
+ * answer 429) optionally aimed at some paths.
  */
 
 /** A RegExp is tested against the request path (e.g. `/v1/spaces/x/content`); a function gets method and path. */
@@ -11,7 +12,11 @@ export interface RateLimit {
   windowMs: number;
 }
 
-export type QueuedFault = { kind: 'fail'; status: number } | { kind: 'drop' } | { kind: 'storm429'; retryAfter: number };
+export type QueuedFault =
+  | { kind: 'fail'; status: number }
+  | { kind: 'drop' }
+  | { kind: 'lose-answer'; afterwards: (() => void) | undefined }
+  | { kind: 'storm429'; retryAfter: number };
 
 interface Queued {
   fault: QueuedFault;
@@ -59,6 +64,14 @@ export class Faults {
   /** The next `count` (matching) requests have their connection destroyed without an answer. */
   drop(count: number, options: { match?: RequestMatcher } = {}): this {
     return this.enqueue({ kind: 'drop' }, count, options.match);
+  }
+
+  /**
+   * The next `count` (matching) requests are carried out, then their connection is destroyed
+   * before the answer goes; `afterwards` runs right after, before the client can notice.
+   */
+  loseAnswer(count: number, options: { match?: RequestMatcher; afterwards?: () => void } = {}): this {
+    return this.enqueue({ kind: 'lose-answer', afterwards: options.afterwards }, count, options.match);
   }
 
   /** The next `count` (matching) requests answer 429 with `Retry-After: retryAfter` (default 1 s). */

@@ -123,7 +123,13 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         // Not JSON: the route answers 400 and says why.
       }
     }
-    answer(route(method, url, rawBody, req), limit.headers);
+    const reply = route(method, url, rawBody, req);
+    if (fault?.kind === 'lose-answer') {
+      dropConnection();
+      fault.afterwards?.();
+      return;
+    }
+    answer(reply, limit.headers);
   }
 
   function route(method: string, url: URL, rawBody: Buffer, req: IncomingMessage): Answer {
