@@ -16,7 +16,7 @@ export type QueuedFault =
   | { kind: 'fail'; status: number }
   | { kind: 'drop' }
   | { kind: 'storm429'; retryAfter: number }
-  | { kind: 'lose' }
+  | { kind: 'lose-answer'; afterwards: (() => void) | undefined }
   | { kind: 'late'; ms: number };
 
 interface Queued {
@@ -67,17 +67,17 @@ export class Faults {
     return this.enqueue({ kind: 'drop' }, count, options.match);
   }
 
+  /**
+   * The next `count` (matching) requests are carried out, then their connection is destroyed
+   * before the answer goes; `afterwards` runs right after, before the client can notice.
+   */
+  loseAnswer(count: number, options: { match?: RequestMatcher; afterwards?: () => void } = {}): this {
+    return this.enqueue({ kind: 'lose-answer', afterwards: options.afterwards }, count, options.match);
+  }
+
   /** The next `count` (matching) requests answer 429 with `Retry-After: retryAfter` (default 1 s). */
   storm429(count: number, options: { retryAfter?: number; match?: RequestMatcher } = {}): this {
     return this.enqueue({ kind: 'storm429', retryAfter: options.retryAfter ?? 1 }, count, options.match);
-  }
-
-  /**
-   * The next `count` (matching) requests are applied as usual, then their connection is destroyed
-   * instead of answering: the client never learns that the server took them (a lost answer).
-   */
-  loseAnswer(count: number, options: { match?: RequestMatcher } = {}): this {
-    return this.enqueue({ kind: 'lose' }, count, options.match);
   }
 
   /** The next `count` (matching) requests are applied at once, and answered `ms` later (a client killed meanwhile never hears). */

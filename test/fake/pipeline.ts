@@ -124,7 +124,11 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
       }
     }
     const reply = route(method, url, rawBody, req);
-    if (fault?.kind === 'lose') return dropConnection();
+    if (fault?.kind === 'lose-answer') {
+      dropConnection();
+      fault.afterwards?.();
+      return;
+    }
     if (fault?.kind === 'late' && !(await deps.delay(fault.ms))) return dropConnection();
     answer(reply, limit.headers);
   }

@@ -5,6 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import type { FakeApi, SpaceRec } from '../../fake';
 import { holdingProxy, openChangeRequests, pageByTitle, read, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
 
@@ -31,6 +32,8 @@ async function killMidRequest(proxy: { url: string; held: Promise<void> }): Prom
   child.kill('SIGKILL');
   return exited;
 }
+
+const files = (d: string) => (readdirSync(d, { recursive: true }) as string[]).filter((f) => f.endsWith('.md')).sort();
 
 function editTwoPages() {
   write(dir, 'faq.md', '# FAQ\n\nAnswers, edited before the crash.\n');
@@ -89,4 +92,28 @@ it('killed while creating the change request: the next run adopts it instead of 
   expect(fake.store.changeRequestsOf(space.id)).toHaveLength(1); // created, answer lost
   expect((await syncOnce(fake, root)).code).toBe(0);
   expectEditsOnceInOneChangeRequest();
+}, 60_000);
+
+it('killed after the server created a new page, the change request then merged: the next run adopts main’s page, never a second one', async () => {
+  write(dir, 'recipes.md', '# Recipes\n\nA new page, written before the crash.\n');
+  const proxy = await holdingProxy(fake.url, { match: isContentBatch, when: 'after' });
+  try {
+    expect(await killMidRequest(proxy)).toBe('SIGKILL');
+  } finally {
+    await proxy.close();
+  }
+  const [cr] = openChangeRequests(fake, space.id);
+  fake.store.mergeChangeRequest(space.id, cr!.id); // a reviewer merges before Quire runs again
+
+  const run = await syncOnce(fake, root);
+  expect(run.code, run.stderr).toBe(0);
+  const onMain = fake.store.pages(space.id).filter((p) => p.title === 'Recipes');
+  expect(onMain).toHaveLength(1);
+  expect(files(dir).filter((f) => f.startsWith('recipes'))).toEqual(['recipes.md']);
+  for (const open of openChangeRequests(fake, space.id))
+    expect([...fake.store.revisionOf(space.id, { changeRequest: open.id }).pages.values()].filter((p) => p.title === 'Recipes')).toHaveLength(1);
+  // Settled: the next run sends nothing.
+  fake.resetLog();
+  expect((await syncOnce(fake, root)).code).toBe(0);
+  expect(fake.requests.filter((r) => r.method !== 'GET')).toEqual([]);
 }, 60_000);

@@ -98,7 +98,26 @@ export interface HoldRow {
   remoteDeletes: number;
   /** Pages the space has. */
   pages: number;
+  /** The pages it holds (none recorded by a Quire before migration 19: worked out again by count). */
+  deletes: HeldDeletesRow;
   at: string;
+}
+
+/** Page ids a stop holds: pages it would delete on the server, page files it would delete here. */
+export interface HeldDeletesRow {
+  server: string[];
+  here: string[];
+}
+
+/** The recorded pages of a stop; none when there are none, or what is there is not a list of ids. */
+function heldDeletesOf(json: string | null): HeldDeletesRow {
+  const ids = (v: unknown): string[] => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : []);
+  try {
+    const parsed = (json === null ? null : JSON.parse(json)) as { server?: unknown; here?: unknown } | null;
+    return { server: ids(parsed?.server), here: ids(parsed?.here) };
+  } catch {
+    return { server: [], here: [] };
+  }
 }
 
 /** Something the last completed cycle of a space did not push and left for the writer (sync's Held fits). */
@@ -477,17 +496,18 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
   }
 
   hold(spaceId: string): HoldRow | undefined {
-    return this.sql(`SELECT kind, local_deletes AS localDeletes, remote_deletes AS remoteDeletes, pages, at FROM sync_holds WHERE space_id = ?`).get(spaceId) as
-      | HoldRow
-      | undefined;
+    const row = this.sql(
+      `SELECT kind, local_deletes AS localDeletes, remote_deletes AS remoteDeletes, pages, deletes, at FROM sync_holds WHERE space_id = ?`,
+    ).get(spaceId) as (Omit<HoldRow, 'deletes'> & { deletes: string | null }) | undefined;
+    return row && { ...row, deletes: heldDeletesOf(row.deletes) };
   }
 
   setHold(spaceId: string, hold: HoldRow): void {
     this.sql(
-      `INSERT INTO sync_holds (space_id, kind, local_deletes, remote_deletes, pages, at) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO sync_holds (space_id, kind, local_deletes, remote_deletes, pages, deletes, at) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (space_id) DO UPDATE SET kind = excluded.kind, local_deletes = excluded.local_deletes,
-           remote_deletes = excluded.remote_deletes, pages = excluded.pages, at = excluded.at`,
-    ).run(spaceId, hold.kind, hold.localDeletes, hold.remoteDeletes, hold.pages, hold.at);
+           remote_deletes = excluded.remote_deletes, pages = excluded.pages, deletes = excluded.deletes, at = excluded.at`,
+    ).run(spaceId, hold.kind, hold.localDeletes, hold.remoteDeletes, hold.pages, JSON.stringify(hold.deletes), hold.at);
   }
 
   clearHold(spaceId: string): void {

@@ -2,15 +2,20 @@
  * The mass-delete fail-safe's hold, said plainly: what the cycle would have deleted. Each host
  * adds what to do in its own terms (the CLI: \`--allow-deletes\`; the app: its buttons).
  */
-import type { Held, MassDeleteHold, UnreadableReason } from './plan';
+import { type Held, isMostOfTheSpace, type MassDeleteHold, type UnreadableReason } from './plan';
 
-/** What the fail-safe stopped, e.g. "Stopped before deleting most of “Guide”: this sync would delete 5 of its 8 pages on the server (…)." */
-export function describeMassDelete(hold: MassDeleteHold, space: { title: string; folder: string | null }): string {
+/**
+ * What the fail-safe stopped, e.g. "Stopped before deleting most of “Guide”: this sync would
+ * delete 5 of its 8 pages on the server (…)." A stop an earlier cycle recorded, now over fewer
+ * pages (some files are back, or a conflict took one), is "still stopped".
+ */
+export function describeMassDelete(hold: Omit<MassDeleteHold, 'deletes'>, space: { title: string; folder: string | null }): string {
   const parts = [
     hold.localDeletes ? `${hold.localDeletes} of its ${hold.pages} pages on the server (their files are gone from ${space.folder ?? 'its folder'})` : '',
     hold.remoteDeletes ? `${hold.remoteDeletes} of its ${hold.pages} page files here (deleted on the server)` : '',
   ].filter(Boolean);
-  return `Stopped before deleting most of “${space.title}”: this sync would delete ${parts.join(' and ')}.`;
+  const stopped = isMostOfTheSpace(hold) ? `Stopped before deleting most of “${space.title}”` : `Still stopped before deleting pages of “${space.title}”`;
+  return `${stopped}: this sync would delete ${parts.join(' and ')}.`;
 }
 
 /** A change the API cannot carry, and what to do instead, e.g. "SUMMARY.md line 12: “Tutorials” is a new group; …". */

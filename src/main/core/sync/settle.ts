@@ -4,6 +4,7 @@
  * there is recorded as pushed. The rest is planned again from the folder.
  */
 import type { Revision } from '@gitbook/api';
+import { ApiError } from '../api';
 import { pageTitleOf, samePageText } from '../content';
 import type { PushEffect } from './change-request';
 import { applyEffects, createdIdFor, type OutboxRow } from './outbox';
@@ -11,7 +12,11 @@ import { isNewPageKey } from './plan';
 import { fetchRequestPageText, flattenRevision } from './remote';
 import { changeRequestState, nowIso, type PushContext } from './request-state';
 
-/** Settles every batch left `sending` (process killed, connection lost): records what reached the change request. */
+/**
+ * Settles every batch left `sending` (process killed, connection lost): records what reached the
+ * change request. A change request merged since is looked at too: what reached it is on main now,
+ * and a page it created there is the writer's new file (never pulled as a second page beside it).
+ */
 export async function settleOutbox(ctx: PushContext): Promise<number> {
   const rows = ctx.store.inFlight(ctx.spaceId);
   if (rows.length === 0) return 0;
@@ -19,12 +24,18 @@ export async function settleOutbox(ctx: PushContext): Promise<number> {
   const created = new Map<string, string>();
   for (const row of rows) {
     const cr = ctx.store.changeRequest(ctx.spaceId);
-    if (state !== 'open' || cr?.changeRequestId !== row.changeRequestId) {
-      // Merged or closed since: main (or nothing) holds it now; the next pull and plan tell.
+    if ((state !== 'open' && state !== 'merged') || cr?.changeRequestId !== row.changeRequestId) {
+      // Closed since (or no longer the one Quire writes into): the folder's changes are planned again.
       ctx.store.finish(row.seq, 'not-applied', nowIso(ctx), { error: 'change request no longer open when settled' });
       continue;
     }
-    await reconcileRow(ctx, row, created);
+    try {
+      await reconcileRow(ctx, row, created);
+    } catch (err) {
+      if (state !== 'merged' || !(err instanceof ApiError) || err.status !== 404) throw err;
+      // A merged change request whose content the server no longer shows: main's pull and the plan tell.
+      ctx.store.finish(row.seq, 'not-applied', nowIso(ctx), { error: 'merged change request not readable when settled' });
+    }
   }
   return rows.length;
 }

@@ -21,7 +21,7 @@ import { collectGarbage, LARGE_PULL } from './memory';
 import { recoverStaging } from './moves';
 import { type PushStore, pushStoreOf } from './outbox';
 import type { OwnWrites } from './own-writes';
-import { type ChangeRequestState, type MassDeleteHold, type Plan, planSync, type PushOp } from './plan';
+import { type ChangeRequestState, type HeldDeletes, type MassDeleteHold, type Plan, planSync, type PushOp } from './plan';
 import type { NameRules } from './plan/names';
 import type { ProgressListener } from './progress';
 import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, rebaseChangeRequest, settleOutbox } from './push';
@@ -85,6 +85,8 @@ interface SpaceCycle {
   touched: Touched;
   /** Assets this cycle wrote from the server. */
   pulledAssets: string[];
+  /** What an earlier cycle's mass-delete stop holds (plan/fail-safe.ts). */
+  held: HeldDeletes | undefined;
 }
 
 /** What the cycle sees before it plans. */
@@ -111,7 +113,7 @@ const BODY_WINDOW = 16;
 export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: ScanHint, report: SpaceReport, round = 0): Promise<Touched> {
   const c = startCycle(ctx, space, report);
   if (!ctx.dryRun) await recover(c);
-  const seen = await see(c, hint);
+  const seen = await see(c, withHeldFiles(c, hint));
   if (!seen) return c.touched;
   if (ctx.dryRun) {
     report.dryRun = await dryRunSpace(c, seen);
@@ -163,7 +165,15 @@ function startCycle(ctx: SpaceSyncContext, space: SyncSpace, report: SpaceReport
     report,
     touched: { spaceId: space.id, keys: [], firstSync: false },
     pulledAssets: [],
+    held: store.hold(space.id)?.deletes,
   };
+}
+
+/** The files of the pages a mass-delete stop holds are looked at, whatever the watcher saw: they may be back. */
+function withHeldFiles(c: SpaceCycle, hint: ScanHint): ScanHint {
+  if (hint === 'all' || !c.held) return hint;
+  const paths = c.held.server.flatMap((id) => c.ctx.mirror.folder.node(c.space.id, id)?.path ?? []);
+  return paths.length > 0 ? [...hint, ...paths] : hint;
 }
 
 /** Files a killed move left in staging go back; content batches a killed push left `sending` are settled. */
@@ -294,6 +304,7 @@ function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<s
   });
   const options = {
     allowMassDelete: c.ctx.allowMassDelete,
+    ...(c.held ? { heldDeletes: c.held } : {}),
     names: c.ctx.names,
     ...(c.ctx.fullLayout ? { full: true } : {}),
     ...((seen.remote?.tree.pages.size ?? 0) > LARGE_PULL ? { betweenSteps: collectGarbage } : {}),
@@ -359,7 +370,7 @@ async function fetchBodies(c: SpaceCycle, remote: RemoteNow, ids: readonly strin
 /** The fail-safe stopped the cycle: the hold is kept (the host says how to let it through) and logged. */
 function holdMassDelete(c: SpaceCycle, hold: MassDeleteHold): void {
   const spaceId = c.space.id;
-  c.store.setHold(spaceId, { kind: 'mass-delete', ...hold, at: c.startedAt });
+  c.store.setHold(spaceId, { kind: 'mass-delete', ...hold, deletes: { server: [...hold.deletes.server], here: [...hold.deletes.here] }, at: c.startedAt });
   c.ctx.mirror.log.add('error', `stopped before a mass delete (${hold.localDeletes} on the server, ${hold.remoteDeletes} here, of ${hold.pages})`, spaceId);
   c.report.held = hold;
 }

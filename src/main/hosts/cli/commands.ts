@@ -37,7 +37,7 @@ export const COMMANDS = {
       'all-spaces': { help: 'sync every space the token reaches, and remember that (instead of the spaces given by an earlier --space)' },
       once: { help: 'run one cycle, then exit' },
       interval: { value: '<seconds>', help: 'without --once: also sync every this many seconds, from 5 to 86400 (default 30)' },
-      'allow-deletes': { help: 'let a cycle delete more than half of a space’s pages (the mass-delete fail-safe stops it otherwise)' },
+      'allow-deletes': { help: 'let a cycle delete more than half of a space’s pages, or those a mass-delete stop holds (the fail-safe stops it otherwise)' },
       'dry-run': { help: 'plan one cycle and print it: only read requests, nothing written' },
       json: { help: 'with --dry-run: print the plan as JSON' },
     },

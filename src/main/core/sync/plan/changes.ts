@@ -200,6 +200,9 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
     if (P?.deleted || !(s.base || s.remote || P) || (s.remote && !s.fileGone)) continue;
     deletes.push({ op: 'delete', id: key, path: s.base ? (tree.nodeOf(key)?.path ?? null) : (P?.path ?? null) });
   }
+  // Children first: a parent's delete takes its subpages along, and the server refuses a delete of one already gone.
+  const depth = new Map(deletes.map((op) => [op, op.op === 'delete' ? serverDepth(ctx, op.id) : 0] as const));
+  deletes.sort((a, b) => depth.get(b)! - depth.get(a)!);
 
   // Parents first; within a folder, in its order.
   const placed = [...ops.values()].filter((op) => op.op === 'insert' || (op.op === 'update' && op.move));
@@ -219,6 +222,15 @@ export function planChanges(ctx: PlanContext, tree: FinalTree): PushOp[] {
   out.push(...placed, ...others, ...deletes);
   deferBlockedDeletes(ctx, out);
   return out;
+}
+
+/** How deep a page is on the server (main's tree now, else as last synced, else in the change request); 0 at the top. */
+function serverDepth(ctx: PlanContext, id: string): number {
+  const { view } = ctx;
+  const parentOf = (k: string): string | null => view.remote.page(k)?.parentId ?? view.base.page(k)?.parentId ?? view.pushed.get(k)?.parentId ?? null;
+  let d = 0;
+  for (let p = parentOf(id); p !== null && d < 10_000; p = parentOf(p)) d++;
+  return d;
 }
 
 /**

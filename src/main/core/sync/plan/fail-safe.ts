@@ -2,19 +2,61 @@
  * The mass-delete fail-safe: a cycle that would delete more than half of a space's pages on
  * either side (and at least two) does nothing and reports a hold, unless the caller allows it.
  * An unmounted drive or a wiped folder must never empty a space on the server.
+ *
+ * A stop is a recorded fact, not a count worked out again: the pages it named stay held, and
+ * every cycle stops while one of them is still to delete, whatever else changed (a collaborator's
+ * edit that makes one of those deletes a conflict changes the count, never the stop). A page
+ * leaves the hold when its file is back, or when the server deleted it too (its delete is done);
+ * the writer lets the rest through on purpose (`allowMassDelete`).
  */
 import type { PlanContext } from './context';
 import { emptyPlan } from './context';
+import type { HeldDeletes, MassDeleteHold } from './types';
 
 const MASS_DELETE_MIN = 2;
 
 export function failSafe(ctx: PlanContext): void {
   if (ctx.options.allowMassDelete) return;
-  const localDeletes = ctx.plan.stats.deletedLocally;
-  const remoteDeletes = ctx.plan.fileOps.filter((op) => op.op === 'delete').length;
-  if (localDeletes < MASS_DELETE_MIN && remoteDeletes < MASS_DELETE_MIN) return; // too few to count the pages for
+  // Pages main has whose files are gone here, and files here of pages main deleted.
+  const server = ctx.plan.push.flatMap((op) => (op.op === 'delete' && ctx.sides.get(op.id)?.base !== undefined ? [op.id] : []));
+  const here = ctx.plan.fileOps.flatMap((op) => (op.op === 'delete' ? [op.key] : []));
   const pages = ctx.view.base.documentCount();
+  const held = stillHeld(ctx, here);
+  if (held.server.length + held.here.length > 0) {
+    const localDeletes = new Set([...server, ...held.server]).size;
+    const remoteDeletes = new Set([...here, ...held.here]).size;
+    stop(ctx, { localDeletes, remoteDeletes, pages, deletes: held });
+    return;
+  }
+  if (server.length < MASS_DELETE_MIN && here.length < MASS_DELETE_MIN) return; // too few to count the pages for
   const massive = (n: number) => n >= MASS_DELETE_MIN && n * 2 > pages;
-  if (!massive(localDeletes) && !massive(remoteDeletes)) return;
-  ctx.plan = { ...emptyPlan(), massDelete: { localDeletes, remoteDeletes, pages } };
+  if (!massive(server.length) && !massive(here.length)) return;
+  stop(ctx, { localDeletes: server.length, remoteDeletes: here.length, pages, deletes: { server, here } });
+}
+
+/** True when the stop is over more than half of the space (else it is one an earlier cycle recorded, still held). */
+export function isMostOfTheSpace(hold: Pick<MassDeleteHold, 'localDeletes' | 'remoteDeletes' | 'pages'>): boolean {
+  return [hold.localDeletes, hold.remoteDeletes].some((n) => n >= MASS_DELETE_MIN && n * 2 > hold.pages);
+}
+
+function stop(ctx: PlanContext, hold: MassDeleteHold): void {
+  ctx.plan = { ...emptyPlan(), massDelete: hold };
+}
+
+/**
+ * What an earlier stop holds that is still to delete: a page whose file is still gone here and
+ * that main still has (edited there or not), and a file here of a page main deleted that this
+ * cycle would still delete.
+ */
+function stillHeld(ctx: PlanContext, here: readonly string[]): HeldDeletes {
+  const held = ctx.options.heldDeletes;
+  if (!held) return { server: [], here: [] };
+  const deletedHere = new Set(here);
+  return {
+    server: held.server.filter((id) => {
+      const s = ctx.sides.get(id);
+      return s?.fileGone === true && s.local === undefined && s.remote !== undefined;
+    }),
+    here: held.here.filter((id) => deletedHere.has(id)),
+  };
 }

@@ -158,6 +158,8 @@ export interface SpaceView {
 
 export interface PlanOptions {
   allowMassDelete?: boolean;
+  /** What an earlier cycle's mass-delete stop holds (fail-safe.ts): it stops this cycle too while any of it is still to delete. */
+  heldDeletes?: HeldDeletes;
   mergeLimits?: MergeLimits;
   /** Look at every page rather than at what changed (tests compare the two). */
   full?: boolean;
@@ -246,6 +248,14 @@ export interface MassDeleteHold {
   localDeletes: number;
   remoteDeletes: number;
   pages: number;
+  /** The pages it holds: held, cycle after cycle, until their files are back or the writer lets them through. */
+  deletes: HeldDeletes;
+}
+
+/** Page ids a mass-delete stop holds: pages it would delete on the server, page files it would delete here. */
+export interface HeldDeletes {
+  server: readonly string[];
+  here: readonly string[];
 }
 
 /** Something the writer did that Quire will not push, with the reason. */
