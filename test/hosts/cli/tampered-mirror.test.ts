@@ -87,6 +87,11 @@ it('a space folder that leaves the sync folder: that space stops in one line, no
   expect(guideState.reasons.map((r) => r.kind)).toEqual(['unsafe-state']);
   expect(guideState.reasons[0]!.message).toMatch(/names “\.\.\/outside\/guide” as the folder of “Guide”/);
   expect(snapshotTree(outside)).toEqual(before);
+
+  // A dry run plans nothing for it either.
+  const dry = await syncOnce(fake, root, '--dry-run');
+  expect(dry.code).toBe(1);
+  expect(dry.stderr).toMatch(/^quire sync: Quire's sync state names “\.\.\/outside\/guide” as the folder of “Guide”/);
 });
 
 it.each([
