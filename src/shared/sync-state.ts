@@ -15,6 +15,7 @@ export const NEEDS_YOU = [
   'refused',
   'token-rejected',
   'missing-folder',
+  'unsafe-state',
   'sync-failed',
   'review-refused',
 ] as const;

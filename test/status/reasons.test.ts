@@ -15,6 +15,7 @@ const space = (attention: SpaceFacts['attention']): SpaceFacts => ({
   failureKind: null,
   failureMessage: null,
   folderMissing: false,
+  unsafe: null,
   conflicts: [],
   attention,
   refused: [],

@@ -4,10 +4,26 @@
  * development checkout it rebuilds the bundle only when a file it was built from changed, and
  * the app's web files only for `quire ui`; a copy without sources runs the bundle as it is. It
  * keeps a code cache per command, named by the bundle's build id, and never runs one made for
- * another bundle.
+ * another bundle, one whose bytes changed, nor one anyone but the user could have written (issue
+ * 27, item 11): the cache folder is the user's alone (0700, 0600 files, whatever the umask), and
+ * a folder of another owner, open to others, or a link is neither read nor written.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/cli';
@@ -25,6 +41,14 @@ function buildScript(name: string, writesBundle: boolean): string {
 
 function launch(...args: string[]) {
   return spawnSync(process.execPath, [join(root, 'bin/quire.cjs'), ...args], { cwd: tempDir(), encoding: 'utf8' });
+}
+
+/** The launcher run as a shell with this umask runs it. */
+function launchWithUmask(umask: string, ...args: string[]) {
+  return spawnSync('sh', ['-c', `umask ${umask} && exec "$0" "$@"`, process.execPath, join(root, 'bin/quire.cjs'), ...args], {
+    cwd: tempDir(),
+    encoding: 'utf8',
+  });
 }
 
 beforeEach(() => {
@@ -114,6 +138,98 @@ describe('the code cache', () => {
     writeFileSync(join(root, 'out/cli/build-id'), '4567cdef\n');
     expect(launch('status').stdout).toBe('BUNDLE status\n');
     expect(caches()).toEqual(['0123abcd-status.bin', '4567cdef-status.bin']);
+  });
+
+  /** A bundle large enough that V8, given its cache with bytes changed, crashes rather than refusing it. */
+  const LARGE_BUNDLE = [
+    ...Array.from({ length: 200 }, (_, i) => `function f${i}(a) { let s = 0; for (let j = 0; j < a; j++) s += j * ${i}; return s + ${i}; }`),
+    `console.log('bundle ' + process.argv.slice(2).join(' ') + ' ' + [${Array.from({ length: 200 }, (_, i) => `f${i}(3)`).join(', ')}].length);`,
+  ].join('\n');
+  const cacheFile = () => join(root, 'out/cli/code-cache/0123abcd-status.bin');
+
+  it('with bytes changed anywhere, is never run: the command runs as it is, and the cache is made again', () => {
+    launch('--version');
+    writeFileSync(join(root, 'out/cli/quire.cjs'), `${LARGE_BUNDLE}\n`);
+    expect(launch('status').stdout).toBe('bundle status 200\n');
+    const good = readFileSync(cacheFile());
+    for (const at of [0.1, 0.5, 0.9]) {
+      const bad = Buffer.from(good);
+      const offset = Math.floor(bad.length * at);
+      for (let i = offset; i < offset + 16; i++) bad[i]! ^= 0xff;
+      writeFileSync(cacheFile(), bad);
+      const run = launch('status');
+      expect([run.status, run.stdout, run.stderr], `bytes changed at ${offset} of ${bad.length}`).toEqual([0, 'bundle status 200\n', '']);
+      expect(readFileSync(cacheFile()).equals(bad)).toBe(false); // made again
+      const written = statSync(cacheFile()).mtimeMs;
+      expect(launch('status').stdout).toBe('bundle status 200\n');
+      expect(statSync(cacheFile()).mtimeMs).toBe(written); // and taken by the next run
+    }
+  });
+
+  it('is the user’s alone whatever the umask: a folder of 0700, files of 0600, no temporary file left', () => {
+    const run = launchWithUmask('000', 'status');
+    expect([run.status, run.stdout, run.stderr]).toEqual([0, 'bundle status\n', '']);
+    expect(statSync(join(root, 'out/cli/code-cache')).mode & 0o777).toBe(0o700);
+    expect(caches()).toEqual(['0123abcd-status.bin']);
+    expect(statSync(cacheFile()).mode & 0o777).toBe(0o600);
+    expect(launchWithUmask('000', 'status').stdout).toBe('bundle status\n');
+  });
+
+  /**
+   * A cache V8 would take for the bundle now in place, which runs the one before it instead: the
+   * bundle replaced by another of the same length and time, its build id kept. Only what holds
+   * the cache can say whether it may be read.
+   */
+  function cacheOfAnotherBundle(): void {
+    const then = new Date('2024-01-01T00:00:00Z');
+    launch('--version');
+    rmSync(join(root, 'scripts'), { recursive: true }); // an installed copy: the bundle is run as it is, never rebuilt
+    utimesSync(join(root, 'out/cli/quire.cjs'), then, then);
+    expect(launch('status').stdout).toBe('bundle status\n');
+    writeFileSync(join(root, 'out/cli/quire.cjs'), "console.log('BUNDLE ' + process.argv.slice(2).join(' '))\n");
+    utimesSync(join(root, 'out/cli/quire.cjs'), then, then);
+  }
+
+  it.skipIf(process.getuid?.() !== 0)('in a folder another user owns, is neither read nor written', () => {
+    cacheOfAnotherBundle();
+    const folder = join(root, 'out/cli/code-cache');
+    chownSync(folder, 12345, 12345);
+    chownSync(cacheFile(), 12345, 12345);
+    const before = readFileSync(cacheFile());
+    const listed = caches();
+    const run = launch('status');
+    expect([run.status, run.stdout, run.stderr]).toEqual([0, 'BUNDLE status\n', '']);
+    expect(caches()).toEqual(listed);
+    expect(readFileSync(cacheFile()).equals(before)).toBe(true);
+  });
+
+  it('in a folder others may write to, is not read; the folder is made the user’s alone and the cache made again', () => {
+    cacheOfAnotherBundle();
+    const folder = join(root, 'out/cli/code-cache');
+    spawnSync('chmod', ['0777', folder]);
+    expect(launch('status').stdout).toBe('BUNDLE status\n');
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(launch('status').stdout).toBe('BUNDLE status\n');
+  });
+
+  it('through a link, in place of the folder or of a cache, is neither read nor written', () => {
+    cacheOfAnotherBundle();
+    // The folder: a link to a folder of the user's own holding that cache.
+    const elsewhere = join(tempDir('quire-cache-elsewhere-'), 'code-cache');
+    renameSync(join(root, 'out/cli/code-cache'), elsewhere);
+    symlinkSync(elsewhere, join(root, 'out/cli/code-cache'));
+    const listed = readdirSync(elsewhere).sort();
+    expect(launch('status').stdout).toBe('BUNDLE status\n');
+    expect(readdirSync(elsewhere).sort()).toEqual(listed);
+    expect(lstatSync(join(root, 'out/cli/code-cache')).isSymbolicLink()).toBe(true);
+
+    // A cache file: a link to that cache.
+    rmSync(join(root, 'out/cli/code-cache'));
+    mkdirSync(join(root, 'out/cli/code-cache'), { mode: 0o700 });
+    symlinkSync(join(elsewhere, '0123abcd-status.bin'), cacheFile());
+    const target = readFileSync(join(elsewhere, '0123abcd-status.bin'));
+    expect(launch('status').stdout).toBe('BUNDLE status\n');
+    expect(readFileSync(join(elsewhere, '0123abcd-status.bin')).equals(target)).toBe(true);
   });
 
   it('where it cannot be written, is left out, and the command runs as it is', () => {

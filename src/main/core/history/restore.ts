@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
-import type { Mirror, VersionInfo } from '../mirror';
+import { type Mirror, UnsafeStatePathError, type VersionInfo } from '../mirror';
 import { currentKeyAt } from '../search';
 import { resolveInside } from '../sync';
 import { findPage, type PageRef, refOf } from './target';
@@ -48,6 +48,7 @@ export async function restoreVersion(mirror: Mirror, root: string, request: Rest
     throw new VersionNotFoundError(`Version ${request.version} of ${ref.path ?? pageKey} is not in history (${have}). See them with \`quire history\`.`);
   }
   const space = mirror.catalog.space(spaceId);
+  if (space?.folderRefused) throw new UnsafeStatePathError(spaceId, space.folderRefused);
   if (!space?.folder) throw new VersionNotFoundError(`The space of ${ref.path ?? pageKey} has no folder in ${root} any more; sync it again first.`);
   const spaceDir = join(root, space.folder);
 

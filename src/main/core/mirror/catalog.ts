@@ -2,6 +2,7 @@ import { redactSecrets } from '../secrets';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { statementCache } from './review/statements';
+import type { StoredPaths } from './stored-paths';
 
 export interface OrganizationRow {
   id: string;
@@ -17,7 +18,10 @@ export interface SpaceRow {
   visibility: string | null;
   remoteRevision: string;
   selected: boolean;
+  /** The space's folder in the sync folder; null before its first sync, and when the state names one Quire may not use (`folderRefused`). */
   folder: string | null;
+  /** The one line saying why the folder the state names is not used (outside the sync folder, a link, another space's): nothing of the space is read, written or sent. */
+  folderRefused: string | null;
   syncedRevision: string | null;
   lastSyncAt: string | null;
   lastError: string | null;
@@ -61,7 +65,7 @@ interface SpaceRecord {
   failure_kind: FailureKind | null;
 }
 
-function toSpaceRow(r: SpaceRecord): SpaceRow {
+function toSpaceRow(r: SpaceRecord, folderRefused: string | null): SpaceRow {
   return {
     id: r.id,
     organizationId: r.organization_id,
@@ -71,7 +75,8 @@ function toSpaceRow(r: SpaceRecord): SpaceRow {
     visibility: r.visibility,
     remoteRevision: r.remote_revision,
     selected: r.selected === 1,
-    folder: r.folder,
+    folder: folderRefused === null ? r.folder : null,
+    folderRefused,
     syncedRevision: r.synced_revision,
     lastSyncAt: r.last_sync_at,
     lastError: r.last_error,
@@ -86,7 +91,10 @@ function toSpaceRow(r: SpaceRecord): SpaceRow {
 export class CatalogStore {
   private readonly sql: (text: string) => Statement;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly paths: StoredPaths,
+  ) {
     this.sql = statementCache(db);
   }
 
@@ -142,11 +150,19 @@ export class CatalogStore {
 
   space(id: string): SpaceRow | undefined {
     const r = this.sql(`SELECT * FROM spaces WHERE id = ?`).get(id) as SpaceRecord | undefined;
-    return r && toSpaceRow(r);
+    if (!r) return undefined;
+    const others = r.folder === null ? [] : (this.sql(`SELECT id, title, folder FROM spaces WHERE folder IS NOT NULL`).all() as SpaceRecord[]);
+    return this.toRow(r, others);
   }
 
   spaces(): SpaceRow[] {
-    return (this.sql(`SELECT * FROM spaces ORDER BY title, id`).all() as SpaceRecord[]).map(toSpaceRow);
+    const records = this.sql(`SELECT * FROM spaces ORDER BY title, id`).all() as SpaceRecord[];
+    return records.map((r) => this.toRow(r, records));
+  }
+
+  /** The row, its folder checked as it is read (stored-paths.ts), against the other spaces' folders. */
+  private toRow(r: SpaceRecord, others: readonly Pick<SpaceRecord, 'id' | 'title' | 'folder'>[]): SpaceRow {
+    return toSpaceRow(r, r.folder === null ? null : this.paths.folderRefusal({ id: r.id, title: r.title, folder: r.folder }, others));
   }
 
   selectedSpaces(): SpaceRow[] {

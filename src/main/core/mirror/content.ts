@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database';
 import { statementCache } from './review/statements';
+import type { StoredPaths } from './stored-paths';
 
 /** A page of the synced revision, as the mirror remembers it. */
 export interface PageRow {
@@ -131,23 +132,32 @@ const toPage = (r: PageRecord): PageRow => ({
 export class ContentStore {
   private readonly sql: (text: string) => Statement;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly paths: StoredPaths,
+  ) {
     this.sql = statementCache(db);
   }
 
+  /** A page as read, its file checked to stay inside the space's folder (stored-paths.ts). */
+  private toPage(r: PageRecord): PageRow {
+    this.paths.inSpace(r.space_id, r.path, "a page's file");
+    return toPage(r);
+  }
+
   pages(spaceId: string): PageRow[] {
-    return (this.sql(`SELECT * FROM pages WHERE space_id = ? ORDER BY parent_id, position`).all(spaceId) as PageRecord[]).map(toPage);
+    return (this.sql(`SELECT * FROM pages WHERE space_id = ? ORDER BY parent_id, position`).all(spaceId) as PageRecord[]).map((r) => this.toPage(r));
   }
 
   page(spaceId: string, id: string): PageRow | undefined {
     const r = this.sql(`SELECT * FROM pages WHERE space_id = ? AND id = ?`).get(spaceId, id) as PageRecord | undefined;
-    return r && toPage(r);
+    return r && this.toPage(r);
   }
 
   /** The page whose file is at `path`, if one has it there. */
   pageAt(spaceId: string, path: string): PageRow | undefined {
     const r = this.sql(`SELECT * FROM pages WHERE space_id = ? AND path = ?`).get(spaceId, path) as PageRecord | undefined;
-    return r && toPage(r);
+    return r && this.toPage(r);
   }
 
   /** Main as last synced, without texts: one small row per page (for comparing a new revision). */
@@ -252,16 +262,17 @@ export class ContentStore {
   }
 
   files(spaceId: string): FileRow[] {
-    return this.sql(
+    const rows = this.sql(
       `SELECT space_id AS spaceId, id, name, content_type AS contentType, size, path, remote_hash AS remoteHash
          FROM files WHERE space_id = ? ORDER BY path`,
     ).all(spaceId) as FileRow[];
+    return this.paths.rowsInSpace(spaceId, rows, 'a file of main');
   }
 
   /** Where a file (asset) of main is in the space folder. */
   filePath(spaceId: string, fileId: string): string | null {
     const r = this.sql(`SELECT path FROM files WHERE space_id = ? AND id = ?`).get(spaceId, fileId) as { path: string } | undefined;
-    return r?.path ?? null;
+    return this.paths.inSpace(spaceId, r?.path ?? null, 'a file of main');
   }
 
   /** Which file of main is at `path`. */
@@ -297,7 +308,12 @@ export class ContentStore {
     const sql = `SELECT space_id AS spaceId, path, page_id AS pageId, kind, remote_path AS remotePath, detected_at AS detectedAt
                  FROM conflicts ${spaceId ? 'WHERE space_id = ?' : ''} ORDER BY space_id, path`;
     const stmt = this.sql(sql);
-    return (spaceId ? stmt.all(spaceId) : stmt.all()) as ConflictRow[];
+    const rows = (spaceId ? stmt.all(spaceId) : stmt.all()) as ConflictRow[];
+    for (const r of rows) {
+      this.paths.inSpace(r.spaceId, r.path, "a page's file");
+      this.paths.inSpace(r.spaceId, r.remotePath, 'a conflict copy');
+    }
+    return rows;
   }
 
   /** Records a conflict with its common ancestor (for a three-way view), when known. */

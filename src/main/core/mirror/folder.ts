@@ -11,6 +11,7 @@ import type { Statement } from 'better-sqlite3';
 import type { FolderNode } from '../content';
 import type { Db } from './database';
 import { statementCache } from './review/statements';
+import type { StoredPaths } from './stored-paths';
 
 /** A node as stored: with what its file held when last seen. */
 export interface FolderNodeRow extends FolderNode {
@@ -97,13 +98,23 @@ const toNode = (r: NodeRecord): FolderNodeRow => ({
 export class FolderStore {
   private readonly sql: (text: string) => Statement;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly paths: StoredPaths,
+  ) {
     this.sql = statementCache(db);
+  }
+
+  /** A node as read: its file and folder checked to stay inside the space's folder (stored-paths.ts). */
+  private checked<R extends Pick<NodeRecord, 'path' | 'folder'>>(spaceId: string, r: R): R {
+    this.paths.inSpace(spaceId, r.path, "a page's file");
+    this.paths.inSpace(spaceId, r.folder, "a page's folder");
+    return r;
   }
 
   node(spaceId: string, key: string): FolderNodeRow | undefined {
     const r = this.sql(`SELECT * FROM folder_nodes WHERE space_id = ? AND key = ?`).get(spaceId, key) as NodeRecord | undefined;
-    return r && toNode(r);
+    return r && toNode(this.checked(spaceId, r));
   }
 
   /** Keys of a node's children, in order. */
@@ -130,10 +141,11 @@ export class FolderStore {
    * key (`;` follows `:`), which the primary key answers; a LIKE (case-insensitive) read every node.
    */
   newNodes(spaceId: string): { key: string; path: string | null }[] {
-    return this.sql(`SELECT key, path FROM folder_nodes WHERE space_id = ? AND key >= 'new:' AND key < 'new;'`).all(spaceId) as {
+    const rows = this.sql(`SELECT key, path FROM folder_nodes WHERE space_id = ? AND key >= 'new:' AND key < 'new;'`).all(spaceId) as {
       key: string;
       path: string | null;
     }[];
+    return this.paths.rowsInSpace(spaceId, rows, "a page's file");
   }
 
   pending(spaceId: string): string[] {
@@ -142,6 +154,20 @@ export class FolderStore {
 
   keys(spaceId: string): string[] {
     return (this.sql(`SELECT key FROM folder_nodes WHERE space_id = ?`).all(spaceId) as { key: string }[]).map((r) => r.key);
+  }
+
+  /**
+   * Throws UnsafeStatePathError when a node's file or folder, or an asset, leaves the space's
+   * folder: for a reader that reports on the whole space (`quire status`) and must not vouch
+   * for one whose state cannot be trusted. One small row per node.
+   */
+  checkPaths(spaceId: string): void {
+    const rows = this.sql(`SELECT path, folder FROM folder_nodes WHERE space_id = ? AND (path IS NOT NULL OR folder IS NOT NULL)`).all(spaceId) as {
+      path: string | null;
+      folder: string | null;
+    }[];
+    for (const r of rows) this.checked(spaceId, r);
+    this.assets(spaceId);
   }
 
   /** Whether the space has a tree recorded at all (one row looked at, not counted). */
@@ -160,7 +186,7 @@ export class FolderStore {
            NULL AS text_hash, NULL AS size, NULL AS mtime_ms, NULL AS ino, NULL AS file_hash, NULL AS link_map
          FROM folder_nodes WHERE space_id = ? ORDER BY parent_key, position, key`,
     ).all(spaceId) as NodeRecord[];
-    return rows.map(toNode);
+    return rows.map((r) => toNode(this.checked(spaceId, r)));
   }
 
   /**
@@ -168,10 +194,11 @@ export class FolderStore {
    * what the list shows (a large space has tens of thousands of nodes), in no order.
    */
   outline(spaceId: string): OutlineRow[] {
-    return this.sql(
+    const rows = this.sql(
       `SELECT key, kind, parent_key AS parentKey, position, title, path, href FROM folder_nodes
          WHERE space_id = ? AND NOT (pending = 1 AND path IS NULL AND kind = 'document')`,
     ).all(spaceId) as OutlineRow[];
+    return this.paths.rowsInSpace(spaceId, rows, "a page's file");
   }
 
   /**
@@ -196,17 +223,18 @@ export class FolderStore {
 
   /** Every file node's path and what its file was when last seen: one small row each, for the scan. */
   files(spaceId: string): FileStatRow[] {
-    return this.sql(
+    const rows = this.sql(
       `SELECT key, path, size, mtime_ms AS mtimeMs, ino, file_hash AS fileHash FROM folder_nodes
          WHERE space_id = ? AND path IS NOT NULL`,
     ).all(spaceId) as FileStatRow[];
+    return this.paths.rowsInSpace(spaceId, rows, "a page's file");
   }
 
   fileAt(spaceId: string, path: string): FileStatRow | undefined {
     return this.sql(`SELECT key, path, size, mtime_ms AS mtimeMs, ino, file_hash AS fileHash FROM folder_nodes WHERE space_id = ? AND path = ?`).get(
       spaceId,
       path,
-    ) as FileStatRow | undefined;
+    ) as FileStatRow | undefined; // at the path asked for: the caller's, not one the mirror names
   }
 
   upsert(spaceId: string, n: FolderNodeRow): void {
@@ -290,9 +318,10 @@ export class FolderStore {
   // ---- assets ------------------------------------------------------------------------------
 
   assets(spaceId: string): AssetRow[] {
-    return this.sql(`SELECT path, file_id AS fileId, size, mtime_ms AS mtimeMs, ino, hash FROM folder_assets WHERE space_id = ? ORDER BY path`).all(
+    const rows = this.sql(`SELECT path, file_id AS fileId, size, mtime_ms AS mtimeMs, ino, hash FROM folder_assets WHERE space_id = ? ORDER BY path`).all(
       spaceId,
     ) as AssetRow[];
+    return this.paths.rowsInSpace(spaceId, rows, 'an asset');
   }
 
   upsertAsset(spaceId: string, a: AssetRow): void {

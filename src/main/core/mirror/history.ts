@@ -14,6 +14,7 @@
  */
 import type { Db } from './database';
 import { HistoryTexts, sha256 } from './history-texts';
+import type { StoredPaths } from './stored-paths';
 import { statementCache } from './review/statements';
 
 export { HistoryReadError } from './history-texts';
@@ -135,7 +136,10 @@ export class HistoryStore {
   /** Where the next `prune` step starts: the last page it visited. */
   private pruneCursor: { spaceId: string; pageKey: string } | null = null;
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly paths: StoredPaths,
+  ) {
     this.sql = statementCache(db);
     this.texts = new HistoryTexts(this.sql);
   }
@@ -230,7 +234,7 @@ export class HistoryStore {
       `SELECT ${VERSION_COLUMNS} FROM history_versions v JOIN history_blobs b ON b.id = v.blob
        WHERE v.space_id = ? AND v.page_key = ? ORDER BY v.number DESC`,
     ).all(spaceId, pageKey) as VersionRecord[];
-    return rows.map(toVersion);
+    return rows.map((r) => this.toVersion(r));
   }
 
   version(spaceId: string, pageKey: string, number: number): VersionInfo | undefined {
@@ -238,7 +242,7 @@ export class HistoryStore {
       `SELECT ${VERSION_COLUMNS} FROM history_versions v JOIN history_blobs b ON b.id = v.blob
        WHERE v.space_id = ? AND v.page_key = ? AND v.number = ?`,
     ).get(spaceId, pageKey, number) as VersionRecord | undefined;
-    return row && toVersion(row);
+    return row && this.toVersion(row);
   }
 
   /** The text of one version, or undefined when the page has no such version (pruned, or never). */
@@ -370,7 +374,14 @@ export class HistoryStore {
     return this.sql(`SELECT * FROM history_pages WHERE space_id = ? AND page_key = ?`).get(spaceId, pageKey) as PageRecord | undefined;
   }
 
+  /** A version as read, the file it names checked to stay inside the space's folder (stored-paths.ts). */
+  private toVersion(r: VersionRecord): VersionInfo {
+    this.paths.inSpace(r.space_id, r.path, "a page's file");
+    return toVersion(r);
+  }
+
   private toPage(r: PageRecord): HistoryPage {
+    this.paths.inSpace(r.space_id, r.path, "a page's file");
     const count = this.sql(`SELECT COUNT(*) AS n FROM history_versions WHERE space_id = ? AND page_key = ?`).get(r.space_id, r.page_key) as { n: number };
     return {
       spaceId: r.space_id,

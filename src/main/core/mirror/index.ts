@@ -21,6 +21,7 @@ import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
 import { SearchIndex } from './search';
 import { STATE_DIR } from './state-dir';
+import { StoredPaths } from './stored-paths';
 import { plural } from '../../../shared/plural';
 
 export type { FailureKind, SpaceRow } from './catalog';
@@ -62,6 +63,7 @@ export { currentHolder, describeHolder, type LockHolder } from './lock-holder';
 export { StateFileError, stagingDir } from './state-files';
 export { explainStorageError, type ExplainOptions, StorageError } from './storage-errors';
 export { refuseSyncFolder, UnsafeSyncFolderError } from './sync-folder';
+export { pathProblem, UnsafeStatePathError } from './stored-paths';
 
 export interface OpenOptions {
   /**
@@ -120,14 +122,15 @@ export class Mirror {
     /** The sync folder. */
     readonly syncFolder: string,
   ) {
-    this.catalog = new CatalogStore(db);
-    this.content = new ContentStore(db);
-    this.folder = new FolderStore(db);
+    const paths = new StoredPaths(db, syncFolder);
+    this.catalog = new CatalogStore(db, paths);
+    this.content = new ContentStore(db, paths);
+    this.folder = new FolderStore(db, paths);
     this.log = new SyncLog(db);
     this.outbox = new OutboxStore(db);
     this.reviewActions = new ReviewActionLog(db);
-    this.search = new SearchIndex(db);
-    this.history = new HistoryStore(db);
+    this.search = new SearchIndex(db, paths);
+    this.history = new HistoryStore(db, paths);
     this.review = new ReviewStore(db, this.reviewActions, this.search);
     this.reviewQueries = new ReviewQueries(db, () => this.review.me().id);
     this.reviews = new ReviewsStore(db, this.review, this.reviewActions);

@@ -20,6 +20,7 @@
  *   2,000 pages), and a query it cannot be stopped in the middle of must stay short.
  */
 import type { Db } from './database';
+import type { StoredPaths } from './stored-paths';
 import { statementCache } from './review/statements';
 
 export type SearchKind = 'page' | 'comment' | 'reply';
@@ -211,7 +212,10 @@ function isQuerySyntaxError(err: unknown): boolean {
 export class SearchIndex {
   private readonly sql: ReturnType<typeof statementCache>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly paths: StoredPaths,
+  ) {
     this.sql = statementCache(db);
     // An empty table with the same columns, to ask FTS5 whether a query parses on its own
     // before it is combined with the filters (so `a) OR (b` cannot escape them).
@@ -241,13 +245,13 @@ export class SearchIndex {
   /** Keys and paths of a space's indexed pages (to reconcile with the folder). */
   indexedPages(spaceId: string): Map<string, string> {
     const rows = this.sql(`SELECT key, path FROM search_docs WHERE space_id = ? AND kind = 'page'`).all(spaceId) as { key: string; path: string }[];
-    return new Map(rows.map((r) => [r.key, r.path]));
+    return new Map(this.paths.rowsInSpace(spaceId, rows, "a page's file").map((r) => [r.key, r.path]));
   }
 
   /** Where the index last saw the page's file. */
   indexedPath(spaceId: string, key: string): string | undefined {
     const r = this.sql(`SELECT path FROM search_docs WHERE kind = 'page' AND key = ? AND space_id = ?`).get(key, spaceId) as { path: string } | undefined;
-    return r?.path;
+    return r && this.paths.inSpace(spaceId, r.path, "a page's file");
   }
 
   /** The page whose file the index last saw at `path`. */

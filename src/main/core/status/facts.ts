@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ActionRecord, AttentionRow, FailureKind, Mirror } from '../mirror';
+import { type ActionRecord, type AttentionRow, type FailureKind, type Mirror, type SpaceRow, UnsafeStatePathError } from '../mirror';
 import { describeAction } from '../review/words';
 import { pendingEdits } from '../sync';
 
@@ -23,6 +23,11 @@ export interface SpaceFacts {
   failureMessage: string | null;
   /** The space's folder is gone from the sync folder (an unmounted drive, a moved folder). */
   folderMissing: boolean;
+  /**
+   * The space's state names a path Quire may not use (a folder outside the sync folder, a page
+   * outside the space's): the line saying so. Nothing else of the space is read then.
+   */
+  unsafe: string | null;
   conflicts: { path: string; kind: string; remotePath: string | null }[];
   /** What the last completed cycle did not push and left for the writer. */
   attention: AttentionRow[];
@@ -83,30 +88,12 @@ export interface FactsOptions {
 export async function readSyncFacts(mirror: Mirror, root: string, options: FactsOptions = {}): Promise<SyncFacts> {
   const spaces: SpaceFacts[] = [];
   for (const s of mirror.catalog.selectedSpaces()) {
-    const dir = s.folder === null ? null : join(root, s.folder);
-    const folderMissing = dir !== null && mirror.folder.count(s.id) > 0 && !existsSync(dir);
-    const hold = mirror.outbox.hold(s.id);
-    spaces.push({
-      spaceId: s.id,
-      title: s.title,
-      folder: s.folder,
-      reachedAt: s.reachedAt,
-      failingSince: s.failingSince,
-      failedAt: s.failedAt,
-      failureKind: s.failureKind,
-      failureMessage: s.lastError,
-      folderMissing,
-      conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
-      attention: mirror.outbox.attention(s.id),
-      refused: [...mirror.outbox.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
-      hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
-      pendingEdits:
-        !dir || folderMissing
-          ? { modified: [], added: [], deleted: [] }
-          : options.edits === 'recorded'
-            ? recordedEdits(mirror, s.id)
-            : await pendingEdits(mirror, s.id, dir),
-    });
+    try {
+      spaces.push(s.folderRefused === null ? await spaceFacts(mirror, root, s, options) : unsafeFacts(s, s.folderRefused));
+    } catch (err) {
+      if (!(err instanceof UnsafeStatePathError)) throw err;
+      spaces.push(unsafeFacts(s, err.message));
+    }
   }
   const action = (a: ActionRecord): ReviewActionFacts => ({
     kind: a.kind,
@@ -120,6 +107,48 @@ export async function readSyncFacts(mirror: Mirror, root: string, options: Facts
     pausedSince: pausedSince(mirror),
     actionsWaiting: mirror.reviewActions.actions(['queued', 'sending']).map(action),
     actionsRefused: mirror.reviewActions.actions(['refused']).map(action),
+  };
+}
+
+async function spaceFacts(mirror: Mirror, root: string, s: SpaceRow, options: FactsOptions): Promise<SpaceFacts> {
+  const dir = s.folder === null ? null : join(root, s.folder);
+  const folderMissing = dir !== null && mirror.folder.count(s.id) > 0 && !existsSync(dir);
+  const hold = mirror.outbox.hold(s.id);
+  if (options.edits !== 'recorded') mirror.folder.checkPaths(s.id); // a cost per file, as the scan's
+  return {
+    ...unsafeFacts(s, null),
+    folderMissing,
+    conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
+    attention: mirror.outbox.attention(s.id),
+    refused: [...mirror.outbox.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
+    hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
+    pendingEdits:
+      !dir || folderMissing
+        ? { modified: [], added: [], deleted: [] }
+        : options.edits === 'recorded'
+          ? recordedEdits(mirror, s.id)
+          : await pendingEdits(mirror, s.id, dir),
+  };
+}
+
+/** A space as its catalog row says, and nothing from its folder: all there is when `unsafe` says why. */
+function unsafeFacts(s: SpaceRow, unsafe: string | null): SpaceFacts {
+  return {
+    spaceId: s.id,
+    title: s.title,
+    folder: s.folder,
+    reachedAt: s.reachedAt,
+    failingSince: s.failingSince,
+    failedAt: s.failedAt,
+    failureKind: s.failureKind,
+    failureMessage: s.lastError,
+    folderMissing: false,
+    unsafe,
+    conflicts: [],
+    attention: [],
+    refused: [],
+    hold: null,
+    pendingEdits: { modified: [], added: [], deleted: [] },
   };
 }
 

@@ -76,8 +76,10 @@ export const reasonsOf = {
 
   /** Reasons of one chosen space (folder-wide ones included, with its id, for its own state). */
   space(s: SpaceFacts, facts: SyncFacts, runtime: { syncing: boolean }): StateReason[] {
-    const out: StateReason[] = [];
     const id = s.spaceId;
+    // A state Quire cannot trust for this space: that one line, and nothing read from it.
+    if (s.unsafe !== null) return [{ kind: 'unsafe-state', spaceId: id, message: s.unsafe, action: 'none' }];
+    const out: StateReason[] = [];
     if (s.folderMissing && s.folder !== null) {
       out.push({
         kind: 'missing-folder',

@@ -6,7 +6,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
-import type { ConflictRow, Mirror } from '../mirror';
+import { type ConflictRow, type Mirror, UnsafeStatePathError } from '../mirror';
 import { resolveInside, removeFileInside, writeFileAtomic } from './safe-fs';
 import type { ConflictKind } from './plan';
 
@@ -32,6 +32,7 @@ export class ConflictNotFoundError extends Error {
 
 function spaceDirOf(mirror: Mirror, root: string, spaceId: string): string {
   const space = mirror.catalog.space(spaceId);
+  if (space?.folderRefused) throw new UnsafeStatePathError(spaceId, space.folderRefused);
   if (!space?.folder) throw new ConflictNotFoundError(`Space ${spaceId} has no folder in this mirror; run a sync first.`);
   return join(root, space.folder);
 }

@@ -7,7 +7,7 @@
  * at pages which moved, appeared or went away.
  */
 import { CancelledError, TokenRejectedError, type ApiClient, withRequestCount } from '../api';
-import { explainStorageError, type Mirror } from '../mirror';
+import { explainStorageError, type Mirror, UnsafeStatePathError } from '../mirror';
 import { refreshCatalog } from './catalog';
 import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
@@ -145,12 +145,26 @@ export class SyncEngine {
       });
     }
     const selected = dryRun ? new Set(choice === 'selected' ? mirror.catalog.selectedSpaces().map((s) => s.id) : catalog.ids) : null;
-    const targets: { id: string; title: string; folder: string | null; syncedRevision: string | null; remoteRevision: string }[] = dryRun
+    const targets: {
+      id: string;
+      title: string;
+      folder: string | null;
+      folderRefused: string | null;
+      syncedRevision: string | null;
+      remoteRevision: string;
+    }[] = dryRun
       ? catalog.spaces
           .filter((s) => selected!.has(s.id))
           .map((s) => {
             const known = mirror.catalog.space(s.id);
-            return { id: s.id, title: s.title, folder: known?.folder ?? null, syncedRevision: known?.syncedRevision ?? null, remoteRevision: s.revision };
+            return {
+              id: s.id,
+              title: s.title,
+              folder: known?.folder ?? null,
+              folderRefused: known?.folderRefused ?? null,
+              syncedRevision: known?.syncedRevision ?? null,
+              remoteRevision: s.revision,
+            };
           })
       : mirror.catalog.selectedSpaces().filter((s) => catalog.ids.includes(s.id));
     onProgress?.({ phase: 'catalog', done: 1, total: 1 });
@@ -178,11 +192,16 @@ export class SyncEngine {
     };
     await forEachBounded(targets, this.options.spaceConcurrency ?? 8, async (space) => {
       signal?.throwIfAborted();
+      // A folder the mirror names that Quire may not use (stored-paths.ts) stops the space: none is chosen in its place.
+      const refused = space.folderRefused;
       const folder =
-        space.folder ?? (dryRun ? chooseSpaceFolder(space.title, space.id, mirror.catalog.usedFolders()) : this.assignFolder(space.id, space.title));
+        refused !== null
+          ? ''
+          : (space.folder ?? (dryRun ? chooseSpaceFolder(space.title, space.id, mirror.catalog.usedFolders()) : this.assignFolder(space.id, space.title)));
       const report: SpaceReport = { spaceId: space.id, title: space.title, folder, pull: null, push: null, unreadable: [], notPushed: [] };
       reports.push(report);
       try {
+        if (refused !== null) throw new UnsafeStatePathError(space.id, refused);
         const hintFor = spaceHint(hint, folder);
         const done = await syncSpace(
           ctx,

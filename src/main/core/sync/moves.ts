@@ -8,6 +8,8 @@ import { dirname, join, posix } from 'node:path';
 import { explainFsError, resolveInside, writeFileAtomic } from './safe-fs';
 
 const JOURNAL = 'moves.json';
+/** What runMoves names a file in the staging folder: its move's number. */
+const STAGED_NAME = /^\d{1,9}$/;
 
 export interface Move {
   key: string;
@@ -33,7 +35,9 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
     return [];
   }
   const restored: string[] = [];
-  for (const m of journal.moves) {
+  for (const m of Array.isArray(journal?.moves) ? journal.moves : []) {
+    // A file waits under its move's number (runMoves): any other name is no journal of Quire's, and may lead anywhere.
+    if (typeof m?.staged !== 'string' || !STAGED_NAME.test(m.staged) || typeof m.from !== 'string' || typeof m.to !== 'string') continue;
     const staged = join(stagingDir, m.staged);
     if (
       !(await fsp.stat(staged).then(

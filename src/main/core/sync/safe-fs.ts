@@ -2,7 +2,7 @@
  * File operations confined to one root folder (a space folder).
  *
  * Every relative path is checked twice: lexically (no absolute paths, drive letters,
- * `..` segments or NUL) and on disk (the real path of the deepest existing ancestor,
+ * `..` segments or NUL: `pathProblem`, the rule paths read from the mirror meet too) and on disk (the real path of the deepest existing ancestor,
  * which resolves symbolic links, must stay inside the real root). Paths use `/` or `\`.
  * A symlink swapped in between the check and the write is not guarded against.
  */
@@ -23,6 +23,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import * as path from 'node:path';
+import { pathProblem } from '../mirror';
 import { forEachBounded } from './bounded';
 import { sha256 } from './hash';
 
@@ -137,19 +138,9 @@ function isDanglingSymlink(p: string): boolean {
 }
 
 function lexicalSegments(relPath: string): string[] {
-  if (typeof relPath !== 'string' || relPath.trim() === '') throw new UnsafePathError(String(relPath), 'the path is empty');
-  if (relPath.includes('\0')) throw new UnsafePathError(relPath, 'the path contains a NUL character');
-  // `c:x` names drive C's current folder on Windows; elsewhere it is a file name like any other.
-  if (path.posix.isAbsolute(relPath) || path.win32.isAbsolute(relPath) || (process.platform === 'win32' && /^[A-Za-z]:/.test(relPath))) {
-    throw new UnsafePathError(relPath, 'the path is absolute; only paths inside the space folder are allowed');
-  }
-  const segments = relPath.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
-  // Windows drops trailing dots and spaces, so '.. ' or '...' may mean '..' there.
-  if (segments.some((s) => /^[. ]+$/.test(s) && s !== '.')) {
-    throw new UnsafePathError(relPath, 'a segment is made only of dots and spaces (such as "..") and could leave the space folder');
-  }
-  if (segments.length === 0) throw new UnsafePathError(relPath, 'the path names the space folder itself, not a file');
-  return segments;
+  const problem = pathProblem(relPath);
+  if (problem !== null) throw new UnsafePathError(String(relPath), problem);
+  return relPath.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
 }
 
 /**

@@ -71,6 +71,8 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const secret = createSecret();
   const site = PreviewSite.load(options.dir, options.mirror ?? null, appPath(secret));
+  // A space whose folder the mirror names outside the sync folder is left out (stored-paths.ts): said, not shown.
+  for (const s of options.mirror?.catalog.selectedSpaces() ?? []) if (s.folderRefused !== null) log(s.folderRefused);
   const pageCss = await readFile(join(projectRoot(), 'src', 'shared', 'page.css'), 'utf8');
   const streams = new Set<ServerResponse>();
 

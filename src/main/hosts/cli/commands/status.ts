@@ -89,7 +89,9 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
       const s = state.spaces[i]!;
       const row = mirror.catalog.space(f.spaceId)!;
       const cr = mirror.outbox.changeRequest(f.spaceId);
-      const held = heldEditsOf(mirror, f.spaceId, cr);
+      // A space whose state names a path Quire may not use (facts' `unsafe`): nothing more is read of it.
+      const trusted = f.unsafe === null;
+      const held = trusted ? heldEditsOf(mirror, f.spaceId, cr) : null;
       const open = new Set(
         mirror.reviewQueries
           .changeRequests({ spaceId: f.spaceId, statuses: ['open'] })
@@ -113,8 +115,8 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         held: f.hold ? heldMessage(f.hold, f, dir) : null,
         hold: f.hold,
         refused: f.refused,
-        deletedAssets: f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
-        deviations: f.folder ? pathDeviations(mirror, f.spaceId) : [],
+        deletedAssets: trusted && f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
+        deviations: trusted && f.folder ? pathDeviations(mirror, f.spaceId) : [],
       };
     });
     if (has(args, 'json')) {
