@@ -110,11 +110,13 @@ export class ApiClient {
     rememberSecret(options.token);
     this.#apiBase = new URL(`${endpoint}/v1`);
     this.#signal = fanOut(options.signal);
-    this.#verdict = new ServerVerdict(options.deadlineMs ?? DEFAULT_LIMITS.deadlineMs, now);
     this.#maxPages = Math.max(1, options.maxPages ?? DEFAULT_LIMITS.maxPages);
+    const deadlineMs = options.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
+    this.#verdict = new ServerVerdict(deadlineMs, now);
     this.#pacer = new Pacer({
       concurrency: options.concurrency ?? 8,
       now,
+      maxHoldMs: deadlineMs,
       onHold: (delayMs) => emit({ type: 'throttle', delayMs }),
     });
     this.#transport = new Transport({

@@ -45,6 +45,40 @@ export class TokenRejectedError extends ApiError {
   }
 }
 
+/**
+ * A 429 or 503 whose `Retry-After` asks for a longer wait than Quire gives one request
+ * (`deadlineMs`): the request fails at once, saying how long and until when, rather than
+ * waiting an hour (or forever: an HTTP date in 2100). The server refused before doing the work,
+ * so nothing was applied.
+ */
+export class RetryLaterError extends ApiError {
+  override name = 'RetryLaterError';
+  /** When the server said to come back, in ms since the epoch. */
+  readonly retryAt: number;
+
+  constructor(fields: ApiErrorFields, init: { waitMs: number; limitMs: number; retryAt: number }) {
+    const when = new Date(Math.min(init.retryAt, MAX_DATE_MS)).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    super(
+      fields,
+      `${fields.method} ${fields.path}: the API answered ${fields.status} and asked Quire to wait ${describeLongWait(init.waitMs)} before trying again, ` +
+        `longer than the ${describeDuration(init.limitMs)} it waits for one request. Try again after ${when}; edits are kept.`,
+    );
+    this.retryAt = init.retryAt;
+  }
+}
+
+/** The last moment a Date holds (year 275760). */
+const MAX_DATE_MS = 8.64e15;
+
+/** 90 s → "90 s", 600 s → "10 min", 5400 s → "1.5 h", 2 days and more → "N days". */
+function describeLongWait(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  if (s < 48 * 3600) return `${Number((s / 3600).toFixed(1))} h`;
+  return `${Math.round(s / 86_400)} days`;
+}
+
 /** No usable answer: the API was unreachable, the connection dropped, or every attempt timed out. */
 export class NetworkError extends Error {
   override name = 'NetworkError';

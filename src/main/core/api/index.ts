@@ -7,6 +7,7 @@ export {
   NetworkError,
   NoAnswerError,
   PagingError,
+  RetryLaterError,
   SkippedRequestError,
   TokenRejectedError,
   UnexpectedResponseError,

@@ -2,6 +2,7 @@ import { type Body, type BodyForm, type LargeAnswers, OverLimit } from './answer
 import {
   AnswerTooLargeError,
   ApiError,
+  type ApiErrorFields,
   CancelledError,
   describeDuration,
   NetworkError,
@@ -9,6 +10,7 @@ import {
   UntrustedServerError,
   readErrorBody,
   type RequestDescription,
+  RetryLaterError,
 } from './errors';
 import type { ApiEvent } from './events';
 import type { AnswerHeaders, HttpExchange } from './http-exchange';
@@ -114,6 +116,10 @@ export class Transport {
         const failure: Failure = outcome.kind === 'response' ? { kind: 'status', status: outcome.status } : outcome;
         if (!shouldRetry(failure, method)) throw this.finalError(outcome, target, attempt);
         const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.headers.get('retry-after'), this.o.now()) : undefined;
+        // No wait is longer than a request's deadline: a server asking for more fails the request, saying until when.
+        if (outcome.kind === 'response' && retryAfter !== undefined && retryAfter > verdict.deadlineMs) {
+          throw this.toldToWait(outcome, target, attempt, retryAfter);
+        }
         const delayMs = retryAfter ?? backoffDelayMs(attempt, this.o.random);
         const last = attempt >= this.o.maxAttempts;
         // No answer for the whole deadline (or none possible before it, after the backoff): stop now.
@@ -160,7 +166,9 @@ export class Transport {
   /** Before the permit is released, so no queued request slips out ahead of the server's Retry-After. */
   private noteThrottled(headers: AnswerHeaders, budgeted: boolean): void {
     this.o.counters.throttled++;
-    if (budgeted) this.o.pacer.noteThrottled(parseRetryAfter(headers.get('retry-after'), this.o.now()));
+    const retryAfter = parseRetryAfter(headers.get('retry-after'), this.o.now());
+    // A longer wait fails the request (toldToWait), and the rest of the cycle with it: nothing to hold the queue for.
+    if (budgeted && (retryAfter === undefined || retryAfter <= this.o.verdict.deadlineMs)) this.o.pacer.noteThrottled(retryAfter);
   }
 
   private async exchange({ url, method, request, where, budgeted }: Target, signal: AbortSignal, timeoutMs: number): Promise<Outcome> {
@@ -223,10 +231,22 @@ export class Transport {
         cause: outcome.kind === 'timeout' ? undefined : outcome.cause,
       });
     }
+    const fields = this.answerFields(outcome, where, attempts);
+    return outcome.status === 401 ? new TokenRejectedError(fields) : new ApiError(fields);
+  }
+
+  /** A 429 or 503 asking for a longer wait than the deadline: that request fails, and on the API the rest of the cycle too. */
+  private toldToWait(outcome: Outcome & { kind: 'response' }, { where, budgeted }: Target, attempts: number, waitMs: number): RetryLaterError {
+    const limitMs = this.o.verdict.deadlineMs;
+    const error = new RetryLaterError(this.answerFields(outcome, where, attempts), { waitMs, limitMs, retryAt: this.o.now() + waitMs });
+    return budgeted ? this.o.verdict.toldToWait(error) : error;
+  }
+
+  /** What an error says of an answer. Every part of it may echo the Authorization header back: none reaches a message unredacted. */
+  private answerFields(outcome: Outcome & { kind: 'response' }, where: RequestDescription, attempts: number): ApiErrorFields {
     const text = typeof outcome.body === 'string' ? outcome.body : new TextDecoder().decode(outcome.body);
     const { code, message } = readErrorBody(text, outcome.headers.get('content-type'));
-    // Every part of the answer may echo the Authorization header back: none reaches a message unredacted.
-    const fields = {
+    return {
       ...where,
       status: outcome.status,
       statusText: this.o.redact(outcome.statusText),
@@ -234,7 +254,6 @@ export class Transport {
       apiMessage: message === undefined ? undefined : this.o.redact(message),
       attempts,
     };
-    return outcome.status === 401 ? new TokenRejectedError(fields) : new ApiError(fields);
   }
 
   private reason(outcome: Outcome): string {
