@@ -1,5 +1,14 @@
 import type { GitBookAPI } from '@gitbook/api';
-import { AnswerTooLargeError, ApiError, CancelledError, NetworkError, PagingError, UnexpectedResponseError, type RequestDescription } from './errors';
+import {
+  AnswerTooLargeError,
+  ApiError,
+  CancelledError,
+  NetworkError,
+  PagingError,
+  RedirectRefusedError,
+  UnexpectedResponseError,
+  type RequestDescription,
+} from './errors';
 import type { ApiEvent, ApiStats } from './events';
 import { LargeAnswers } from './answer-body';
 import { answeredRequest, createPacedFetch } from './fetch-adapter';
@@ -224,7 +233,8 @@ function normalizeError(error: unknown, signal: AbortSignal): unknown {
     error instanceof CancelledError ||
     error instanceof UnexpectedResponseError ||
     error instanceof AnswerTooLargeError ||
-    error instanceof PagingError
+    error instanceof PagingError ||
+    error instanceof RedirectRefusedError
   )
     return error;
   if (signal.aborted) return new CancelledError();

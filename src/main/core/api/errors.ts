@@ -239,6 +239,40 @@ export class UnexpectedResponseError extends Error {
   }
 }
 
+/**
+ * A redirect Quire does not follow: off the API's address (a write would carry its body there,
+ * and another host's answer — its 401 too — would be taken for the API's), down to plain http,
+ * or round and round. Deliberately not an ApiError: a 303 may answer a write the server took,
+ * so push code must not take it for a refusal and send the write again.
+ */
+export class RedirectRefusedError extends Error {
+  override name = 'RedirectRefusedError';
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** Where it pointed: origin and path, no query. */
+  readonly location: string;
+
+  constructor(where: RequestDescription & { status: number }, init: { location: string; loop: boolean }) {
+    const safe = where.method === 'GET' || where.method === 'HEAD';
+    const outcome = safe ? 'Nothing was changed.' : 'The next sync checks what the server holds.';
+    const why = init.loop
+      ? `redirected more than ${MAX_REDIRECTS_FOLLOWED} times (the last to ${init.location}), so Quire stopped following`
+      : `pointing to ${init.location}; Quire follows a redirect only within the API's address, so nothing was sent there`;
+    super(
+      `${where.method} ${where.path}: the API answered ${where.status}, ${why}. A proxy, or an API that moved, may be in the way: ` +
+        `check the API address, then try again. ${outcome}`,
+    );
+    this.method = where.method;
+    this.path = where.path;
+    this.status = where.status;
+    this.location = init.location;
+  }
+}
+
+/** As http-exchange.ts follows them. */
+const MAX_REDIRECTS_FOLLOWED = 5;
+
 /** The caller cancelled (client or per-call AbortSignal). Named `AbortError` so generic abort checks recognise it. */
 export class CancelledError extends Error {
   override name = 'AbortError';

@@ -7,6 +7,7 @@ export {
   NetworkError,
   NoAnswerError,
   PagingError,
+  RedirectRefusedError,
   RetryLaterError,
   SkippedRequestError,
   TokenRejectedError,

@@ -9,11 +9,12 @@ import {
   TokenRejectedError,
   UntrustedServerError,
   readErrorBody,
+  RedirectRefusedError,
   type RequestDescription,
   RetryLaterError,
 } from './errors';
 import type { ApiEvent } from './events';
-import type { AnswerHeaders, HttpExchange } from './http-exchange';
+import { type AnswerHeaders, type HttpExchange, isRedirect } from './http-exchange';
 import type { Pacer } from './pacer';
 import type { ServerVerdict } from './verdict';
 import { readRateLimit, type RateLimitInfo } from './rate-limit-headers';
@@ -191,7 +192,8 @@ export class Transport {
     try {
       const limit = { maxBytes, large: this.o.largeAnswers };
       const form: BodyForm = request.download ? 'bytes' : 'text';
-      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: attempt.signal, limit, form });
+      const redirects = request.download ? 'elsewhere' : 'same-origin';
+      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: attempt.signal, limit, form, redirects });
       return { kind: 'response', ...answer };
     } catch (error) {
       if (signal.aborted) throw new CancelledError();
@@ -221,7 +223,8 @@ export class Transport {
     }
   }
 
-  private finalError(outcome: Outcome, { where, method }: Target, attempts: number): Error {
+  private finalError(outcome: Outcome, target: Target, attempts: number): Error {
+    const { where, method } = target;
     if (outcome.kind !== 'response') {
       const retryable = shouldRetry(outcome, method);
       return new NetworkError(where, {
@@ -231,8 +234,22 @@ export class Transport {
         cause: outcome.kind === 'timeout' ? undefined : outcome.cause,
       });
     }
+    const location = outcome.headers.get('location');
+    if (isRedirect(outcome.status) && location !== null) return this.redirectRefused(outcome.status, location, target);
     const fields = this.answerFields(outcome, where, attempts);
     return outcome.status === 401 ? new TokenRejectedError(fields) : new ApiError(fields);
+  }
+
+  /** A redirect the exchange did not follow (elsewhere, or too many): named, never read as the API's answer. */
+  private redirectRefused(status: number, location: string, { url, where }: Target): RedirectRefusedError {
+    let to: URL | undefined;
+    try {
+      to = new URL(location, url);
+    } catch {
+      // Not an address at all: named as it came.
+    }
+    const named = this.o.redact(to ? to.origin + to.pathname : location.slice(0, 200));
+    return new RedirectRefusedError({ ...where, status }, { location: named, loop: to !== undefined && to.origin === url.origin });
   }
 
   /** A 429 or 503 asking for a longer wait than the deadline: that request fails, and on the API the rest of the cycle too. */
