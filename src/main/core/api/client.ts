@@ -3,6 +3,7 @@ import {
   AnswerTooLargeError,
   ApiError,
   CancelledError,
+  MalformedAnswerError,
   NetworkError,
   PagingError,
   RedirectRefusedError,
@@ -234,7 +235,8 @@ function normalizeError(error: unknown, signal: AbortSignal): unknown {
     error instanceof UnexpectedResponseError ||
     error instanceof AnswerTooLargeError ||
     error instanceof PagingError ||
-    error instanceof RedirectRefusedError
+    error instanceof RedirectRefusedError ||
+    error instanceof MalformedAnswerError
   )
     return error;
   if (signal.aborted) return new CancelledError();

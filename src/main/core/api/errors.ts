@@ -273,6 +273,28 @@ export class RedirectRefusedError extends Error {
 /** As http-exchange.ts follows them. */
 const MAX_REDIRECTS_FOLLOWED = 5;
 
+/**
+ * An answer Quire cannot read at all: not HTTP (another kind of server on that port), not valid
+ * HTTP, or a body in an encoding it does not read or that does not decode. Not a dropped
+ * connection, so never retried; not an ApiError, so a write is not taken for refused.
+ */
+export class MalformedAnswerError extends Error {
+  override name = 'MalformedAnswerError';
+  readonly method: string;
+  readonly path: string;
+
+  constructor(where: RequestDescription, problem: string, init: { nonHttp?: boolean } = {}) {
+    const safe = where.method === 'GET' || where.method === 'HEAD';
+    const outcome = safe ? 'Nothing was changed.' : 'The server may have applied the request; the next sync checks what it holds.';
+    const todo = init.nonHttp
+      ? 'Check the API address (its port, https:// or http://), then try again.'
+      : 'A proxy in the way may have changed it: check the API address and any proxy, then try again.';
+    super(`${where.method} ${where.path}: ${problem}. ${todo} ${outcome}`);
+    this.method = where.method;
+    this.path = where.path;
+  }
+}
+
 /** The caller cancelled (client or per-call AbortSignal). Named `AbortError` so generic abort checks recognise it. */
 export class CancelledError extends Error {
   override name = 'AbortError';

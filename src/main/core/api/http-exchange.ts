@@ -14,7 +14,7 @@
  * connections do not trust what extra-ca-certs.ts adds; Quire sends no such body).
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { type Body, type BodyForm, type BodyLimit, OverLimit, readFetchLimited, readLimited } from './answer-body';
+import { type Body, type BodyForm, type BodyLimit, OverLimit, readFetchLimited, readLimited, UnreadableBody } from './answer-body';
 import { secureContextWithDeferredCas } from './extra-ca-certs';
 
 export interface ExchangeRequest<F extends BodyForm> {
@@ -149,7 +149,7 @@ function exchangeOnce<F extends BodyForm>(
             headers: new RawHeaders(res.rawHeaders),
             body: read,
           }),
-        (err: unknown) => reject(err instanceof OverLimit ? err : dropped(err)),
+        (err: unknown) => reject(err instanceof OverLimit || err instanceof UnreadableBody ? err : dropped(err)),
       );
     });
     req.on('error', reject);

@@ -4,6 +4,7 @@ export {
   AnswerTooLargeError,
   ApiError,
   CancelledError,
+  MalformedAnswerError,
   NetworkError,
   NoAnswerError,
   PagingError,

@@ -1,10 +1,11 @@
-import { type Body, type BodyForm, type LargeAnswers, OverLimit } from './answer-body';
+import { type Body, type BodyForm, type LargeAnswers, OverLimit, UnreadableBody } from './answer-body';
 import {
   AnswerTooLargeError,
   ApiError,
   type ApiErrorFields,
   CancelledError,
   describeDuration,
+  MalformedAnswerError,
   NetworkError,
   TokenRejectedError,
   UntrustedServerError,
@@ -208,6 +209,18 @@ export class Transport {
         // A bomb from the API is seldom alone; one file too large (from a storage host) is that file's problem only.
         throw budgeted && !request.download ? this.o.verdict.tooLarge(tooLarge) : tooLarge;
       }
+      if (error instanceof UnreadableBody) throw new MalformedAnswerError(where, this.unreadable(error));
+      // Node's HTTP parser (HPE_…): what came back is not HTTP, or not valid HTTP. Asking again brings the same.
+      const parserCode = findCode(error, /^HPE_[A-Z_]+$/);
+      // The connection ended before the answer did: dropped, like any other.
+      if (parserCode === 'HPE_INVALID_EOF_STATE') return { kind: 'dropped', cause: error };
+      if (parserCode) {
+        const nonHttp = parserCode === 'HPE_INVALID_CONSTANT';
+        const problem = nonHttp
+          ? `${url.origin} did not answer in HTTP, so it is not the API (another kind of server listens there)`
+          : `${url.origin} sent an answer that is not valid HTTP`;
+        throw new MalformedAnswerError(where, problem, { nonHttp });
+      }
       const certificateCode = findCode(error, CERTIFICATE_CODE);
       if (certificateCode) {
         const reason = this.o.redact(error instanceof Error ? error.message : String(error));
@@ -221,6 +234,14 @@ export class Transport {
       signal.removeEventListener('abort', abort);
       stopped.removeEventListener('abort', abort);
     }
+  }
+
+  /** What is wrong with a body that came whole, in words (the server's name for its encoding, redacted and cut short). */
+  private unreadable({ encoding, kind }: UnreadableBody): string {
+    const named = this.o.redact(encoding.length > 40 ? `${encoding.slice(0, 40)}…` : encoding);
+    return kind === 'unsupported'
+      ? `the answer is encoded as “${named}”, which Quire does not read (it reads gzip, deflate or br, once)`
+      : `the answer says it is ${named}-encoded but does not decode as ${named}`;
   }
 
   private finalError(outcome: Outcome, target: Target, attempts: number): Error {

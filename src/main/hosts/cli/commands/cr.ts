@@ -40,7 +40,7 @@ async function refreshed(review: ReviewService, mirror: Mirror, io: CliIo, ctx: 
       if (!refresh) problem = replay.stoppedBy;
     } catch (err) {
       if (io.signal.aborted) throw err;
-      problem = errorMessage(err);
+      problem = errorMessage(err, mirror.syncFolder);
     }
   }
   if (problem !== null) {
@@ -112,7 +112,7 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
         await review.loadChangeRequestDiff(api, cr.id);
       } catch (err) {
         if (io.signal.aborted) throw err;
-        diffNote = errorMessage(err);
+        diffNote = errorMessage(err, mirror.syncFolder);
       }
     } else diffNote = why;
     if (diffNote !== null) io.stderr(`Showing the local mirror (${safeField(diffNote)})`);

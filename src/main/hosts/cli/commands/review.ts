@@ -133,7 +133,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
         if (!refresh) local(replay.stoppedBy ?? 'the API is not reachable');
       } catch (err) {
         if (io.signal.aborted) throw err;
-        local(errorMessage(err));
+        local(errorMessage(err, dir));
       }
     } else {
       local(why ?? 'no API');
