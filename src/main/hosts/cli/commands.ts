@@ -219,7 +219,7 @@ export const COMMANDS = {
     finishesOnStop: true,
     load: async () => {
       const { ui } = await import('./commands/ui');
-      return (args, io, ctx) => ui(args, io, { tokens: ctx.tokens });
+      return (args, io, ctx) => ui(args, io, { tokens: ctx.tokens, given: ctx.given });
     },
   },
   preview: {

@@ -8,6 +8,7 @@ import { type ApiClient, NetworkError } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
 import { type ActResult, type ChangeRequestView, type ReviewService, ActionNotPossibleError, ServerRefusalError } from '../../core/review';
 import { flag, spaceFlags, UsageError, type ParsedArgs } from './args';
+import { AddressNotGivenError } from './context';
 import { errorMessage } from './messages';
 import { safeField } from './terminal-text';
 
@@ -68,6 +69,8 @@ export async function tryApi(ctx: { apiFor(mirror: Mirror): Promise<ApiClient> }
   try {
     return { api: await ctx.apiFor(mirror), why: null };
   } catch (err) {
+    // Not "offline": an address no token may go to stops the command (nothing is queued for it either).
+    if (err instanceof AddressNotGivenError) throw err;
     return { api: null, why: errorMessage(err, mirror.syncFolder) };
   }
 }

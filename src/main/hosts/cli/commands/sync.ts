@@ -77,6 +77,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
         mirror.catalog.setMeta(API_URL_META, apiUrl);
         if (spaceIds.length > 0 || allSpaces) rememberSpaceSelection(mirror, allSpaces ? 'all' : 'listed');
       });
+      // Given on the command line: QUIRE_TOKEN may go there for this folder from now on, --api left out.
+      if (explicitApi !== undefined) ctx.giveApiUrl(dir, apiUrl);
       const paused = pausedSince(mirror);
       if (paused) {
         setPaused(mirror, false);
