@@ -77,7 +77,8 @@ it('does not take a server that answers other requests for dead: only the reques
 
 it('restarts the count on every answer: a request throttled by 429s for longer than the deadline still goes through', async () => {
   server = await startServer((_req, res, n) => {
-    if (n < 3) return apiError(res, 429, 'slow down', { 'retry-after': '0.3' });
+    // Each wait within the deadline (a longer one fails the request: retry.test.ts), the three longer than it.
+    if (n < 3) return apiError(res, 429, 'slow down', { 'retry-after': '0.15' });
     json(res, 200, spaceBody('abc'));
   });
   const { client } = clientFor(server, { ...TIGHT, deadlineMs: 200 });

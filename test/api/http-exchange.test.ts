@@ -1,10 +1,13 @@
 /**
  * What the client's node:http exchange must do as fetch did: decode compressed answers, follow
- * redirects (the token never carried to another origin), and take an answer cut short for a
+ * redirects (the token never carried to another origin; an API request never followed off the
+ * API's origin), and take an answer cut short for a
  * dropped connection, retried like any other.
  */
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RedirectRefusedError } from '../../src/main/core/api';
+import { mayFollow } from '../../src/main/core/api/http-exchange';
 import { clientFor, json, spaceBody, startServer, TOKEN, type ScriptedServer } from './scripted-server';
 
 const servers: ScriptedServer[] = [];
@@ -60,7 +63,7 @@ describe('the HTTP exchange', () => {
     expect((space as { title: string }).title).toBe(title);
   });
 
-  it('follows a redirect within the API with the token, and one to another origin without it', async () => {
+  it('follows a redirect within the API with the token, and a download’s to another origin without it', async () => {
     const storage = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       res.end(Buffer.from([7, 8, 9]));
@@ -88,6 +91,24 @@ describe('the HTTP exchange', () => {
 
     expect([...(await client.download(`${api.origin}/files/f1`))]).toEqual([7, 8, 9]);
     expect(storage.seen[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('follows no API request to another origin, nor a download from https down to http (issue 27, item 8)', async () => {
+    const elsewhere = await serve((_req, res) => json(res, 200, spaceBody('abc')));
+    const api = await serve((_req, res) => {
+      res.writeHead(307, { location: `${elsewhere.origin}/v1/spaces/abc?sig=${TOKEN}` });
+      res.end();
+    });
+    const { client } = clientFor(api);
+
+    const error = await client.call((a, p) => a.spaces.getSpaceById('abc', {}, p)).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(RedirectRefusedError);
+    expect((error as Error).message).toMatch(new RegExp(`^GET /spaces/abc: the API answered 307, pointing to ${elsewhere.origin}/v1/spaces/abc;`));
+    expect(elsewhere.seen).toEqual([]);
+    expect(api.seen).toHaveLength(1); // not retried
+    const downgrade = (to: string) => mayFollow(new URL('https://api.example.com/v1/files/f1'), new URL(to), 'elsewhere');
+    expect([downgrade('https://files.example.net/f1'), downgrade('http://files.example.net/f1')]).toEqual([true, false]);
   });
 
   it('takes an answer cut short as a dropped connection and asks again', async () => {

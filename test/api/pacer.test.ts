@@ -50,6 +50,25 @@ describe('Pacer', () => {
     expect(granted).toHaveLength(8);
   });
 
+  it('holds the queue no longer than its limit, whatever reset or Retry-After the server announces (issue 27, item 10)', async () => {
+    const pacer = new Pacer({ concurrency: 1, now: () => Date.now(), maxHoldMs: 60_000 });
+    const { granted } = queue(pacer, 3);
+    await vi.advanceTimersByTimeAsync(0);
+    // The budget spent until the year 2100: past Node's timer limit, a hold would fire at once, again and again.
+    granted[0]!.release(window(0, Date.parse('2100-01-01T00:00:00Z') - Date.now()));
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(granted).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(granted).toHaveLength(2);
+
+    pacer.noteThrottled(10 * 365 * 86_400_000);
+    granted[1]!.release();
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(granted).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(granted).toHaveLength(3);
+  });
+
   it('ignores headers describing a window that already ended', async () => {
     const pacer = new Pacer({ concurrency: 2, now: () => Date.now() });
     const { granted } = queue(pacer, 4);

@@ -191,7 +191,7 @@ describe('README.md, tried as written', () => {
     const projectDir = join(tempDir('quire-readme-'), 'quire');
     mkdirSync(projectDir);
     // What the commands see: the reader's exports, and no token or setting of this machine's.
-    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8' };
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, LANG: 'C.UTF-8' };
 
     // "Two commands": `npm run demo:sync` made ./quire-demo.
     const setup = run(SCRIPTS['demo:sync']!, projectDir, env);

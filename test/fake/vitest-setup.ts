@@ -3,8 +3,15 @@
  * (a request the spec rejects, an unknown route, or a response that breaks the spec).
  * Tests that provoke violations on purpose must consume them with `fake.takeViolations()`.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { takeUnreportedViolations } from './registry';
+
+// What Quire keeps in the user's configuration folder (the API address given for each sync folder) goes to a
+// folder of this test file's own, for the commands it runs in process and those it spawns: never the real one.
+process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'quire-config-'));
 
 afterEach(() => {
   const violations = takeUnreportedViolations();

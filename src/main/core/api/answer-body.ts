@@ -32,6 +32,22 @@ export class OverLimit extends Error {
   }
 }
 
+/**
+ * The body came whole but cannot be read: an encoding the client did not ask for (`gzip, gzip`),
+ * or bytes that do not decode as the one announced. Not a dropped connection, so not retried;
+ * the transport turns this into a MalformedAnswerError naming the request.
+ */
+export class UnreadableBody extends Error {
+  constructor(
+    /** As the server named it. */
+    readonly encoding: string,
+    readonly kind: 'unsupported' | 'undecodable',
+  ) {
+    super(kind === 'unsupported' ? `the answer is encoded as "${encoding}"` : `the answer does not decode as ${encoding}`);
+    this.name = 'UnreadableBody';
+  }
+}
+
 const CUT_SHORT = 'the connection closed before the whole answer came';
 
 /** What an answer grows to before it needs the client's one large-answer turn: more than nearly any real answer. */
@@ -129,12 +145,12 @@ export function readLimited<F extends BodyForm>(res: IncomingMessage, { maxBytes
     if (Number(res.headers['content-length']) > maxBytes) return fail(new OverLimit(maxBytes, undefined));
     try {
       decoder = decoderFor(encoding);
-    } catch (err) {
-      return fail(err as Error);
+    } catch {
+      return fail(new UnreadableBody(encoding, 'unsupported'));
     }
     if (decoder) {
       decoder.on('data', keep);
-      decoder.on('error', fail);
+      decoder.on('error', () => fail(new UnreadableBody(encoding, 'undecodable')));
       decoder.on('end', finish);
       decoder.on('drain', () => {
         if (!waiting) res.resume();
@@ -309,6 +325,6 @@ function decoderFor(encoding: string): Transform | undefined {
     case 'br':
       return process.getBuiltinModule('node:zlib').createBrotliDecompress();
     default:
-      throw new Error(`the answer is encoded as "${encoding}", which Quire cannot read`);
+      throw new UnreadableBody(encoding, 'unsupported');
   }
 }

@@ -1,5 +1,15 @@
 import type { GitBookAPI } from '@gitbook/api';
-import { AnswerTooLargeError, ApiError, CancelledError, NetworkError, PagingError, UnexpectedResponseError, type RequestDescription } from './errors';
+import {
+  AnswerTooLargeError,
+  ApiError,
+  CancelledError,
+  MalformedAnswerError,
+  NetworkError,
+  PagingError,
+  RedirectRefusedError,
+  UnexpectedResponseError,
+  type RequestDescription,
+} from './errors';
 import type { ApiEvent, ApiStats } from './events';
 import { LargeAnswers } from './answer-body';
 import { answeredRequest, createPacedFetch } from './fetch-adapter';
@@ -110,11 +120,13 @@ export class ApiClient {
     rememberSecret(options.token);
     this.#apiBase = new URL(`${endpoint}/v1`);
     this.#signal = fanOut(options.signal);
-    this.#verdict = new ServerVerdict(options.deadlineMs ?? DEFAULT_LIMITS.deadlineMs, now);
     this.#maxPages = Math.max(1, options.maxPages ?? DEFAULT_LIMITS.maxPages);
+    const deadlineMs = options.deadlineMs ?? DEFAULT_LIMITS.deadlineMs;
+    this.#verdict = new ServerVerdict(deadlineMs, now);
     this.#pacer = new Pacer({
       concurrency: options.concurrency ?? 8,
       now,
+      maxHoldMs: deadlineMs,
       onHold: (delayMs) => emit({ type: 'throttle', delayMs }),
     });
     this.#transport = new Transport({
@@ -222,7 +234,9 @@ function normalizeError(error: unknown, signal: AbortSignal): unknown {
     error instanceof CancelledError ||
     error instanceof UnexpectedResponseError ||
     error instanceof AnswerTooLargeError ||
-    error instanceof PagingError
+    error instanceof PagingError ||
+    error instanceof RedirectRefusedError ||
+    error instanceof MalformedAnswerError
   )
     return error;
   if (signal.aborted) return new CancelledError();

@@ -47,6 +47,40 @@ export class TokenRejectedError extends ApiError {
   }
 }
 
+/**
+ * A 429 or 503 whose `Retry-After` asks for a longer wait than Quire gives one request
+ * (`deadlineMs`): the request fails at once, saying how long and until when, rather than
+ * waiting an hour (or forever: an HTTP date in 2100). The server refused before doing the work,
+ * so nothing was applied.
+ */
+export class RetryLaterError extends ApiError {
+  override name = 'RetryLaterError';
+  /** When the server said to come back, in ms since the epoch. */
+  readonly retryAt: number;
+
+  constructor(fields: ApiErrorFields, init: { waitMs: number; limitMs: number; retryAt: number }) {
+    const when = new Date(Math.min(init.retryAt, MAX_DATE_MS)).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    super(
+      fields,
+      `${fields.method} ${fields.path}: the API answered ${fields.status} and asked Quire to wait ${describeLongWait(init.waitMs)} before trying again, ` +
+        `longer than the ${describeDuration(init.limitMs)} it waits for one request. Try again after ${when}; edits are kept.`,
+    );
+    this.retryAt = init.retryAt;
+  }
+}
+
+/** The last moment a Date holds (year 275760). */
+const MAX_DATE_MS = 8.64e15;
+
+/** 90 s → "90 s", 600 s → "10 min", 5400 s → "1.5 h", 2 days and more → "N days". */
+function describeLongWait(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 3600) return `${Math.round(s / 60)} min`;
+  if (s < 48 * 3600) return `${Number((s / 3600).toFixed(1))} h`;
+  return `${Math.round(s / 86_400)} days`;
+}
+
 /** No usable answer: the API was unreachable, the connection dropped, or every attempt timed out. */
 export class NetworkError extends Error {
   override name = 'NetworkError';
@@ -204,6 +238,62 @@ export class UnexpectedResponseError extends Error {
     this.path = where.path;
     this.status = where.status;
     this.problem = problem;
+  }
+}
+
+/**
+ * A redirect Quire does not follow: off the API's address (a write would carry its body there,
+ * and another host's answer — its 401 too — would be taken for the API's), down to plain http,
+ * or round and round. Deliberately not an ApiError: a 303 may answer a write the server took,
+ * so push code must not take it for a refusal and send the write again.
+ */
+export class RedirectRefusedError extends Error {
+  override name = 'RedirectRefusedError';
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  /** Where it pointed: origin and path, no query. */
+  readonly location: string;
+
+  constructor(where: RequestDescription & { status: number }, init: { location: string; loop: boolean }) {
+    const safe = where.method === 'GET' || where.method === 'HEAD';
+    const outcome = safe ? 'Nothing was changed.' : 'The next sync checks what the server holds.';
+    const why = init.loop
+      ? `redirected more than ${MAX_REDIRECTS_FOLLOWED} times (the last to ${init.location}), so Quire stopped following`
+      : `pointing to ${init.location}; Quire follows a redirect only within the API's address, so nothing was sent there`;
+    super(
+      `${where.method} ${where.path}: the API answered ${where.status}, ${why}. A proxy, or an API that moved, may be in the way: ` +
+        `check the API address, then try again. ${outcome}`,
+    );
+    this.method = where.method;
+    this.path = where.path;
+    this.status = where.status;
+    this.location = init.location;
+  }
+}
+
+/** As http-exchange.ts follows them. */
+const MAX_REDIRECTS_FOLLOWED = 5;
+
+/**
+ * An answer Quire cannot read at all: not HTTP (another kind of server on that port), not valid
+ * HTTP, or a body in an encoding it does not read or that does not decode. Not a dropped
+ * connection, so never retried; not an ApiError, so a write is not taken for refused.
+ */
+export class MalformedAnswerError extends Error {
+  override name = 'MalformedAnswerError';
+  readonly method: string;
+  readonly path: string;
+
+  constructor(where: RequestDescription, problem: string, init: { nonHttp?: boolean } = {}) {
+    const safe = where.method === 'GET' || where.method === 'HEAD';
+    const outcome = safe ? 'Nothing was changed.' : 'The server may have applied the request; the next sync checks what it holds.';
+    const todo = init.nonHttp
+      ? 'Check the API address (its port, https:// or http://), then try again.'
+      : 'A proxy in the way may have changed it: check the API address and any proxy, then try again.';
+    super(`${where.method} ${where.path}: ${problem}. ${todo} ${outcome}`);
+    this.method = where.method;
+    this.path = where.path;
   }
 }
 

@@ -7,14 +7,14 @@
  * took ~1 ms of CPU each (measured here), with node:http about a third of that.
  *
  * It does what fetch did for us: keep-alive connections, gzip/deflate/br answers decoded,
- * redirects followed (the Authorization header dropped when one leaves the origin), aborts;
- * and what fetch did not: an answer is read only up to a limit, on the wire and decoded
- * (answer-body.ts).
+ * redirects followed, aborts; and what fetch did not: an answer is read only up to a limit, on
+ * the wire and decoded (answer-body.ts), and a redirect is followed only where `redirects` lets
+ * it go (an API request stays on the API's origin).
  * A body it cannot send as bytes (FormData, Blob, a stream) goes through fetch instead (whose
  * connections do not trust what extra-ca-certs.ts adds; Quire sends no such body).
  */
 import type { Agent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { type Body, type BodyForm, type BodyLimit, OverLimit, readFetchLimited, readLimited } from './answer-body';
+import { type Body, type BodyForm, type BodyLimit, OverLimit, readFetchLimited, readLimited, UnreadableBody } from './answer-body';
 import { secureContextWithDeferredCas } from './extra-ca-certs';
 
 export interface ExchangeRequest<F extends BodyForm> {
@@ -26,6 +26,13 @@ export interface ExchangeRequest<F extends BodyForm> {
   limit: BodyLimit;
   /** The answer's body as text (an API answer) or bytes (a download). */
   form: F;
+  /**
+   * Where a redirect may lead. `same-origin`: only within the first request's origin — an API
+   * request's body and token go to no other host, and no other host's answer is taken for the
+   * API's. `elsewhere`: also to another host (a file download, which carries no token there),
+   * but never from https down to plain http. A redirect not followed is the answer.
+   */
+  redirects: 'same-origin' | 'elsewhere';
 }
 
 /** An answer's headers, as the transport reads them (a fetch Headers is one too). */
@@ -42,6 +49,7 @@ export interface ExchangeAnswer<F extends BodyForm> {
 
 export type HttpExchange = <F extends BodyForm>(url: string, request: ExchangeRequest<F>) => Promise<ExchangeAnswer<F>>;
 
+/** As fetch does; RedirectRefusedError says so past it. */
 const MAX_REDIRECTS = 5;
 
 type Send = (url: URL, options: RequestOptions, answered: (res: IncomingMessage) => void) => ClientRequest;
@@ -70,11 +78,12 @@ function senderFor(protocol: 'http:' | 'https:'): { send: Send; agent: Agent } {
 
 /** An exchange through a fetch (the global one, or one a test gives). */
 export function exchangeThroughFetch(fetchImpl: typeof fetch): HttpExchange {
-  return async (url, { method, headers, body, signal, limit, form }) => {
-    const response = await fetchImpl(url, { method, headers, body: body ?? null, redirect: 'follow', signal });
-    const read = await readFetchLimited(response, limit, form);
-    return { status: response.status, statusText: response.statusText, headers: response.headers, body: read };
-  };
+  return (url, request) =>
+    followRedirects(new URL(url), request, request.body ?? null, async (target, method, headers, body) => {
+      const response = await fetchImpl(target.href, { method, headers, body, redirect: 'manual', signal: request.signal });
+      const read = await readFetchLimited(response, request.limit, request.form);
+      return { status: response.status, statusText: response.statusText, headers: response.headers, body: read };
+    });
 }
 
 const viaFetch = exchangeThroughFetch((input, init) => globalThis.fetch(input, init));
@@ -83,16 +92,26 @@ const viaFetch = exchangeThroughFetch((input, init) => globalThis.fetch(input, i
 export const nodeHttpExchange: HttpExchange = async (url, request) => {
   const payload = bytesOf(request.body);
   if (payload === undefined) return viaFetch(url, request);
-  let target = new URL(url);
+  return followRedirects(new URL(url), request, payload, (target, method, headers, body) => exchangeOnce(target, method, headers, body, request));
+};
+
+/** Sends the request, then again where each redirect points, as far as `request.redirects` allows. */
+async function followRedirects<B, F extends BodyForm>(
+  start: URL,
+  request: ExchangeRequest<F>,
+  payload: B | null,
+  once: (target: URL, method: string, headers: Record<string, string>, body: B | null) => Promise<ExchangeAnswer<F>>,
+): Promise<ExchangeAnswer<F>> {
+  let target = start;
   let method = request.method;
   let headers = plainHeaders(request.headers);
   let body = payload;
   for (let hop = 0; ; hop++) {
-    const answer = await exchangeOnce(target, method, headers, body, request);
+    const answer = await once(target, method, headers, body);
     const location = answer.headers.get('location');
     if (!isRedirect(answer.status) || location === null || hop >= MAX_REDIRECTS) return answer;
     const next = new URL(location, target);
-    if (next.protocol !== 'http:' && next.protocol !== 'https:') return answer;
+    if (!mayFollow(start, next, request.redirects)) return answer;
     if (next.origin !== target.origin) headers = withoutAuthorization(headers);
     // As fetch does: 303, and 301/302 after a POST, become a GET without a body.
     if (answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST')) {
@@ -102,7 +121,13 @@ export const nodeHttpExchange: HttpExchange = async (url, request) => {
     }
     target = next;
   }
-};
+}
+
+/** Whether a redirect from a request first sent to `start` may be followed to `next`. */
+export function mayFollow(start: URL, next: URL, redirects: ExchangeRequest<BodyForm>['redirects']): boolean {
+  if (next.origin === start.origin) return true;
+  return redirects === 'elsewhere' && (next.protocol === 'https:' || start.protocol === 'http:');
+}
 
 function exchangeOnce<F extends BodyForm>(
   url: URL,
@@ -124,7 +149,7 @@ function exchangeOnce<F extends BodyForm>(
             headers: new RawHeaders(res.rawHeaders),
             body: read,
           }),
-        (err: unknown) => reject(err instanceof OverLimit ? err : dropped(err)),
+        (err: unknown) => reject(err instanceof OverLimit || err instanceof UnreadableBody ? err : dropped(err)),
       );
     });
     req.on('error', reject);
@@ -138,7 +163,7 @@ function dropped(err: unknown): Error {
   return Object.assign(new Error(`connection dropped: ${cause.message}`, { cause }), { code: 'ECONNRESET' });
 }
 
-const isRedirect = (status: number): boolean => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+export const isRedirect = (status: number): boolean => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 
 /** The body as bytes, null for none, undefined for a kind only fetch can send. */
 function bytesOf(body: RequestInit['body'] | undefined): Uint8Array | null | undefined {

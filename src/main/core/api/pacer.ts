@@ -3,6 +3,7 @@ import type { RateLimitInfo } from './rate-limit-headers';
 
 /** Wait this long past an announced reset so a request never lands in the window that is ending. */
 const RESET_GRACE_MS = 25;
+const DEFAULT_MAX_HOLD_MS = 60_000;
 /** Seconds-from-now resets are whole seconds: answers from one window can disagree by up to this much. */
 const RELATIVE_TOLERANCE_MS = 1000;
 
@@ -20,6 +21,12 @@ export interface Permit {
 export interface PacerOptions {
   concurrency: number;
   now: () => number;
+  /**
+   * The longest the queue is ever held (a request's deadline): a reset announced further off, or
+   * a longer Retry-After, is not believed (past Node's timer limit a hold would fire at once, again
+   * and again). Default 60 000.
+   */
+  maxHoldMs?: number;
   /** Called when the queue is held back for the rate limit, with the planned wait. */
   onHold?: (delayMs: number) => void;
 }
@@ -83,8 +90,12 @@ export class Pacer {
   noteThrottled(retryAfterMs: number | undefined): void {
     if (this.window?.kind === 'known') this.window.remaining = 0;
     if (retryAfterMs !== undefined) {
-      this.blockedUntil = Math.max(this.blockedUntil, this.options.now() + retryAfterMs);
+      this.blockedUntil = Math.max(this.blockedUntil, this.options.now() + Math.min(retryAfterMs, this.maxHoldMs));
     }
+  }
+
+  private get maxHoldMs(): number {
+    return this.options.maxHoldMs ?? DEFAULT_MAX_HOLD_MS;
   }
 
   private permit(): Permit {
@@ -144,7 +155,8 @@ export class Pacer {
   }
 
   /** Windows are identified by their reset time, which we trust even if the server's clock differs from ours. */
-  private observe(info: RateLimitInfo): void {
+  private observe(reported: RateLimitInfo): void {
+    const info = { ...reported, resetAt: Math.min(reported.resetAt, this.options.now() + this.maxHoldMs) };
     const w = this.window;
     const tolerance = info.relative ? RELATIVE_TOLERANCE_MS : 1;
     const reference = w === undefined ? undefined : w.kind === 'known' ? w.resetAt : w.after;

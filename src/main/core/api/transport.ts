@@ -1,17 +1,21 @@
-import { type Body, type BodyForm, type LargeAnswers, OverLimit } from './answer-body';
+import { type Body, type BodyForm, type LargeAnswers, OverLimit, UnreadableBody } from './answer-body';
 import {
   AnswerTooLargeError,
   ApiError,
+  type ApiErrorFields,
   CancelledError,
   describeDuration,
+  MalformedAnswerError,
   NetworkError,
   TokenRejectedError,
   UntrustedServerError,
   readErrorBody,
+  RedirectRefusedError,
   type RequestDescription,
+  RetryLaterError,
 } from './errors';
 import type { ApiEvent } from './events';
-import type { AnswerHeaders, HttpExchange } from './http-exchange';
+import { type AnswerHeaders, type HttpExchange, isRedirect } from './http-exchange';
 import type { Pacer } from './pacer';
 import type { ServerVerdict } from './verdict';
 import { readRateLimit, type RateLimitInfo } from './rate-limit-headers';
@@ -114,6 +118,10 @@ export class Transport {
         const failure: Failure = outcome.kind === 'response' ? { kind: 'status', status: outcome.status } : outcome;
         if (!shouldRetry(failure, method)) throw this.finalError(outcome, target, attempt);
         const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.headers.get('retry-after'), this.o.now()) : undefined;
+        // No wait is longer than a request's deadline: a server asking for more fails the request, saying until when.
+        if (outcome.kind === 'response' && retryAfter !== undefined && retryAfter > verdict.deadlineMs) {
+          throw this.toldToWait(outcome, target, attempt, retryAfter);
+        }
         const delayMs = retryAfter ?? backoffDelayMs(attempt, this.o.random);
         const last = attempt >= this.o.maxAttempts;
         // No answer for the whole deadline (or none possible before it, after the backoff): stop now.
@@ -160,7 +168,9 @@ export class Transport {
   /** Before the permit is released, so no queued request slips out ahead of the server's Retry-After. */
   private noteThrottled(headers: AnswerHeaders, budgeted: boolean): void {
     this.o.counters.throttled++;
-    if (budgeted) this.o.pacer.noteThrottled(parseRetryAfter(headers.get('retry-after'), this.o.now()));
+    const retryAfter = parseRetryAfter(headers.get('retry-after'), this.o.now());
+    // A longer wait fails the request (toldToWait), and the rest of the cycle with it: nothing to hold the queue for.
+    if (budgeted && (retryAfter === undefined || retryAfter <= this.o.verdict.deadlineMs)) this.o.pacer.noteThrottled(retryAfter);
   }
 
   private async exchange({ url, method, request, where, budgeted }: Target, signal: AbortSignal, timeoutMs: number): Promise<Outcome> {
@@ -183,7 +193,8 @@ export class Transport {
     try {
       const limit = { maxBytes, large: this.o.largeAnswers };
       const form: BodyForm = request.download ? 'bytes' : 'text';
-      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: attempt.signal, limit, form });
+      const redirects = request.download ? 'elsewhere' : 'same-origin';
+      const answer = await this.o.exchange(url.href, { method, headers: request.headers, body: request.body, signal: attempt.signal, limit, form, redirects });
       return { kind: 'response', ...answer };
     } catch (error) {
       if (signal.aborted) throw new CancelledError();
@@ -197,6 +208,18 @@ export class Transport {
         });
         // A bomb from the API is seldom alone; one file too large (from a storage host) is that file's problem only.
         throw budgeted && !request.download ? this.o.verdict.tooLarge(tooLarge) : tooLarge;
+      }
+      if (error instanceof UnreadableBody) throw new MalformedAnswerError(where, this.unreadable(error));
+      // Node's HTTP parser (HPE_…): what came back is not HTTP, or not valid HTTP. Asking again brings the same.
+      const parserCode = findCode(error, /^HPE_[A-Z_]+$/);
+      // The connection ended before the answer did: dropped, like any other.
+      if (parserCode === 'HPE_INVALID_EOF_STATE') return { kind: 'dropped', cause: error };
+      if (parserCode) {
+        const nonHttp = parserCode === 'HPE_INVALID_CONSTANT';
+        const problem = nonHttp
+          ? `${url.origin} did not answer in HTTP, so it is not the API (another kind of server listens there)`
+          : `${url.origin} sent an answer that is not valid HTTP`;
+        throw new MalformedAnswerError(where, problem, { nonHttp });
       }
       const certificateCode = findCode(error, CERTIFICATE_CODE);
       if (certificateCode) {
@@ -213,7 +236,16 @@ export class Transport {
     }
   }
 
-  private finalError(outcome: Outcome, { where, method }: Target, attempts: number): Error {
+  /** What is wrong with a body that came whole, in words (the server's name for its encoding, redacted and cut short). */
+  private unreadable({ encoding, kind }: UnreadableBody): string {
+    const named = this.o.redact(encoding.length > 40 ? `${encoding.slice(0, 40)}…` : encoding);
+    return kind === 'unsupported'
+      ? `the answer is encoded as “${named}”, which Quire does not read (it reads gzip, deflate or br, once)`
+      : `the answer says it is ${named}-encoded but does not decode as ${named}`;
+  }
+
+  private finalError(outcome: Outcome, target: Target, attempts: number): Error {
+    const { where, method } = target;
     if (outcome.kind !== 'response') {
       const retryable = shouldRetry(outcome, method);
       return new NetworkError(where, {
@@ -223,10 +255,36 @@ export class Transport {
         cause: outcome.kind === 'timeout' ? undefined : outcome.cause,
       });
     }
+    const location = outcome.headers.get('location');
+    if (isRedirect(outcome.status) && location !== null) return this.redirectRefused(outcome.status, location, target);
+    const fields = this.answerFields(outcome, where, attempts);
+    return outcome.status === 401 ? new TokenRejectedError(fields) : new ApiError(fields);
+  }
+
+  /** A redirect the exchange did not follow (elsewhere, or too many): named, never read as the API's answer. */
+  private redirectRefused(status: number, location: string, { url, where }: Target): RedirectRefusedError {
+    let to: URL | undefined;
+    try {
+      to = new URL(location, url);
+    } catch {
+      // Not an address at all: named as it came.
+    }
+    const named = this.o.redact(to ? to.origin + to.pathname : location.slice(0, 200));
+    return new RedirectRefusedError({ ...where, status }, { location: named, loop: to !== undefined && to.origin === url.origin });
+  }
+
+  /** A 429 or 503 asking for a longer wait than the deadline: that request fails, and on the API the rest of the cycle too. */
+  private toldToWait(outcome: Outcome & { kind: 'response' }, { where, budgeted }: Target, attempts: number, waitMs: number): RetryLaterError {
+    const limitMs = this.o.verdict.deadlineMs;
+    const error = new RetryLaterError(this.answerFields(outcome, where, attempts), { waitMs, limitMs, retryAt: this.o.now() + waitMs });
+    return budgeted ? this.o.verdict.toldToWait(error) : error;
+  }
+
+  /** What an error says of an answer. Every part of it may echo the Authorization header back: none reaches a message unredacted. */
+  private answerFields(outcome: Outcome & { kind: 'response' }, where: RequestDescription, attempts: number): ApiErrorFields {
     const text = typeof outcome.body === 'string' ? outcome.body : new TextDecoder().decode(outcome.body);
     const { code, message } = readErrorBody(text, outcome.headers.get('content-type'));
-    // Every part of the answer may echo the Authorization header back: none reaches a message unredacted.
-    const fields = {
+    return {
       ...where,
       status: outcome.status,
       statusText: this.o.redact(outcome.statusText),
@@ -234,7 +292,6 @@ export class Transport {
       apiMessage: message === undefined ? undefined : this.o.redact(message),
       attempts,
     };
-    return outcome.status === 401 ? new TokenRejectedError(fields) : new ApiError(fields);
   }
 
   private reason(outcome: Outcome): string {

@@ -1,5 +1,5 @@
 /**
- * What one request learns about the server holds for the rest of the cycle. Two things make a
+ * What one request learns about the server holds for the rest of the cycle. Three things make a
  * server unusable for a cycle:
  *
  * - It does not answer. Each request stops once it has gone `deadlineMs` without an answer,
@@ -9,11 +9,13 @@
  *   a slowloris server would otherwise cost each request its 6 × 30 s, one after another.
  * - It sends an API answer larger than the client reads: a bomb is seldom alone, and each one
  *   read costs the limit in memory.
+ * - It asks (`Retry-After`) to be left alone for longer than a request waits: every other
+ *   request of the cycle would be told the same.
  *
  * Then requests in flight stop and the rest are not sent, each failing at once with the first
  * one's words, until the next cycle (`beginCycle`) or, outside cycles, one deadline later.
  */
-import { type AnswerTooLargeError, NoAnswerError, type RequestDescription, SkippedRequestError } from './errors';
+import { type AnswerTooLargeError, NoAnswerError, type RequestDescription, type RetryLaterError, SkippedRequestError } from './errors';
 
 interface Verdict {
   /** The error that found the server unusable. */
@@ -71,6 +73,12 @@ export class ServerVerdict {
 
   /** An API answer went past the size limit. */
   tooLarge(error: AnswerTooLargeError): AnswerTooLargeError {
+    this.condemn(error);
+    return error;
+  }
+
+  /** The API asked to be left alone for longer than a request waits: the rest of the cycle would be told the same. */
+  toldToWait(error: RetryLaterError): RetryLaterError {
     this.condemn(error);
     return error;
   }

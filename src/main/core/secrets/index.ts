@@ -3,6 +3,7 @@
  * One small interface so the backend (keytar today) can be swapped.
  */
 export { redactOptional, redactSecrets, rememberSecret } from './redact';
+export { FileGivenAddresses, type GivenAddresses, MemoryGivenAddresses, userConfigDir } from './given-addresses';
 
 export interface TokenStore {
   get(apiUrl: string): Promise<string | null>;

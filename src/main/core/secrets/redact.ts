@@ -6,8 +6,10 @@
  * `redactSecrets` on its way out.
  *
  * Echoes are not always verbatim: proxies and frameworks upper-case header values, base64 them
- * (alone, as `Bearer <token>` or as the `user:token` of basic auth), percent- or hex-encode them,
- * or print them a character at a time. Each remembered token is looked for in all those forms.
+ * (alone, as `Bearer <token>` or as the `user:token` of basic auth; once or twice), percent-encode
+ * them (once or twice), hex-encode them, write them as HTML character references or fullwidth
+ * characters, or print them a character at a time. Each remembered token is looked for in all
+ * those forms.
  *
  * The set of tokens is process-wide on purpose: a token must not appear in any output of
  * the process, whichever path its text took, and the boundaries (a mirror store, a host's
@@ -37,7 +39,8 @@ export function rememberSecret(secret: string): void {
   if (value.length < MIN_SECRET_LENGTH || secrets.has(value)) return;
   secrets.add(value);
   const caseless = [...secrets].flatMap(caselessForms);
-  const exact = [...secrets].flatMap(base64Forms);
+  // Base64 of base64: the token's own run of the first encoding, found inside the second.
+  const exact = [...secrets].flatMap((secret) => base64Forms(secret).flatMap((once) => [once, ...base64Forms(once)]));
   // Longest first, so a form is never cut short by one of its own prefixes.
   anyCase = new RegExp(byLength(caseless).join('|'), 'gi');
   exactCase = new RegExp(byLength(exact).map(escapeRegExp).join('|'), 'g');
@@ -55,21 +58,29 @@ export function redactOptional<T extends string | null | undefined>(text: T): T 
 }
 
 /**
- * Patterns for the forms where case does not matter: as is, upper- or lower-cased; percent-
- * encoded (`%2F` or `%2f`; `/` escaped as `\/` by JSON encoders such as PHP's); hex; and spaced
- * out, a character or a hex pair at a time with one separator between (`g b _ a p i`, `67:62`).
+ * Patterns for the forms where case does not matter: character by character, each as itself
+ * (upper- or lower-cased; `/` escaped as `\/` by JSON encoders such as PHP's), percent-encoded
+ * once or more (`%2F`, `%252f`), as an HTML character reference (`&#103;`, `&#x67;`) or as its
+ * fullwidth twin (`ｇ`), in any mix; hex; and spaced out, a character or a hex pair at a time
+ * with one separator between (`g b _ a p i`, `67:62`).
  */
 function caselessForms(secret: string): string[] {
   const chars = [...secret];
   const hexPairs = [...Buffer.from(secret, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
   const SEPARATOR = '[^A-Za-z0-9]';
-  return [
-    chars.map((c) => (c === '/' ? '\\\\?/' : escapeRegExp(c))).join(''),
-    escapeRegExp(encodeURIComponent(secret)),
-    hexPairs.join(''),
-    chars.map(escapeRegExp).join(SEPARATOR),
-    hexPairs.join(SEPARATOR),
-  ].map((p) => `(?:${p})`);
+  return [chars.map(anySpelling).join(''), hexPairs.join(''), chars.map(escapeRegExp).join(SEPARATOR), hexPairs.join(SEPARATOR)].map((p) => `(?:${p})`);
+}
+
+/** Fullwidth forms (U+FF01–U+FF5E) stand for printable ASCII, `!` to `~`, at a fixed distance. */
+const FULLWIDTH_OFFSET = 0xfee0;
+
+/** One character of a token, as itself or in any of the encodings above. */
+function anySpelling(char: string): string {
+  const code = char.codePointAt(0)!;
+  const bytes = [...Buffer.from(char, 'utf8')].map((b) => `%(?:25)*${b.toString(16).padStart(2, '0')}`).join('');
+  const spellings = [char === '/' ? '\\\\?/' : escapeRegExp(char), bytes, `&#0*${code};?`, `&#x0*${code.toString(16)};?`];
+  if (code >= 0x21 && code <= 0x7e) spellings.push(String.fromCharCode(code + FULLWIDTH_OFFSET));
+  return `(?:${spellings.join('|')})`;
 }
 
 /**

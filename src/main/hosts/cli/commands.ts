@@ -44,6 +44,7 @@ export const COMMANDS = {
     details: [
       'Without --once, Quire watches the folder and pushes each burst of saves as they settle, until Ctrl-C.',
       'The token comes from QUIRE_TOKEN, else from the keychain entry `quire login` saved for the API.',
+      'Without --api, QUIRE_TOKEN goes only to the address you gave for this folder before (--api once, or the app), never to one only its mirror names.',
       EXIT_SYNC,
     ],
     finishesOnStop: true,
@@ -223,7 +224,7 @@ export const COMMANDS = {
     finishesOnStop: true,
     load: async () => {
       const { ui } = await import('./commands/ui');
-      return (args, io, ctx) => ui(args, io, { tokens: ctx.tokens });
+      return (args, io, ctx) => ui(args, io, { tokens: ctx.tokens, given: ctx.given });
     },
   },
   preview: {

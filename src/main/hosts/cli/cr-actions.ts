@@ -4,8 +4,8 @@
  * need the server's answer, so offline they say so and do nothing. `new` and `use` choose
  * which change request a space's pushes go to (they hold the folder's turn, as a sync does).
  */
-import type { ApiClient } from '../../core/api';
-import type { Mirror } from '../../core/mirror';
+import { type ApiClient, NetworkError } from '../../core/api';
+import { explainStorageError, type Mirror } from '../../core/mirror';
 import { type ActionInput, type ChangeRequestView, markdownToDocument, pickPerson, ReviewService } from '../../core/review';
 import { changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from '../../core/sync';
 import { all, dirFlag, flag, has, UsageError, type ParsedArgs } from './args';
@@ -204,12 +204,14 @@ async function startNew(s: Session): Promise<number> {
   const spaceId = spaceFor(s.mirror, s.args);
   const subject = subjectFlag(s.args) ?? null;
   const title = safeField(s.mirror.catalog.space(spaceId)?.title ?? spaceId);
-  let problem: string | null = null;
+  let problem: unknown = null;
   const target = await withFolderTurn(s.dir, 'quire cr new', s.io, async () => {
     try {
       return await startChangeRequest(subject !== null ? s.api : null, s.mirror, spaceId, subject);
     } catch (err) {
-      problem = (err as Error).message;
+      // The mirror could not be written: nothing was kept for the next push to open, so nothing is said to be queued.
+      if (explainStorageError(err, s.dir) !== err) throw err;
+      problem = err;
       return changeRequestTarget(s.mirror, spaceId);
     }
   });
@@ -217,8 +219,9 @@ async function startNew(s: Session): Promise<number> {
     s.io.stdout(`Opened change request #${target.number} “${safeField(target.subject ?? '')}”: the next pushes of ${title} go into it.`);
   } else {
     const named = subject !== null ? ` “${safeField(subject)}”` : ' (its subject says what it holds)';
-    const why = problem ?? (subject !== null && !s.api ? s.why : null);
-    const queuedWords = why ? `queued — the API is not reachable now (${safeField(why)}); ` : '';
+    const why = problem !== null ? errorMessage(problem) : subject !== null && !s.api ? s.why : null;
+    const unreachable = problem instanceof NetworkError ? 'the API is not reachable now' : 'not opened on the server now';
+    const queuedWords = why ? `queued — ${unreachable} (${safeField(why)}); ` : '';
     s.io.stdout(`New change request for ${title}: ${queuedWords}the next push of ${title} opens it${named}.`);
   }
   return EXIT.ok;

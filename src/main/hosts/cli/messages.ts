@@ -6,7 +6,7 @@ import { TokenRejectedError } from '../../core/api';
 import { explainStorageError, FolderBusyError } from '../../core/mirror';
 import type { StateReason } from '../../core/status';
 import { describeMassDelete } from '../../core/sync';
-import { safeField } from './terminal-text';
+import { safeField, shellWord } from './terminal-text';
 
 type Hold = Parameters<typeof describeMassDelete>[0];
 
@@ -16,10 +16,7 @@ export function heldMessage(hold: Hold, space: { title: string; folder: string |
   return `${describeMassDelete(hold, shown)} If that is what you want, run \`quire sync --dir ${shellWord(dir)} --once --allow-deletes\`; otherwise restore the files.`;
 }
 
-/** A path as one shell word, so a command shown with it can be pasted as it is. */
-export function shellWord(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? safeField(path) : `'${safeField(path).replace(/'/g, `'\\''`)}'`;
-}
+export { shellWord } from './terminal-text';
 
 /**
  * An error's message, with what to run next when the command line knows better than the core.

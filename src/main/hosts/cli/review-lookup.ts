@@ -4,10 +4,11 @@
  * space), and how an action's outcome is said — sent, queued (and why), refused (with the
  * server's reason), or not possible (and why).
  */
-import type { ApiClient } from '../../core/api';
+import { type ApiClient, NetworkError } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
 import { type ActResult, type ChangeRequestView, type ReviewService, ActionNotPossibleError, ServerRefusalError } from '../../core/review';
 import { flag, spaceFlags, UsageError, type ParsedArgs } from './args';
+import { AddressNotGivenError } from './context';
 import { errorMessage } from './messages';
 import { safeField } from './terminal-text';
 import { when } from '../../../shared/when';
@@ -70,7 +71,9 @@ export async function tryApi(ctx: { apiFor(mirror: Mirror): Promise<ApiClient> }
   try {
     return { api: await ctx.apiFor(mirror), why: null };
   } catch (err) {
-    return { api: null, why: errorMessage(err) };
+    // Not "offline": an address no token may go to stops the command (nothing is queued for it either).
+    if (err instanceof AddressNotGivenError) throw err;
+    return { api: null, why: errorMessage(err, mirror.syncFolder) };
   }
 }
 
@@ -85,6 +88,9 @@ export function describeOutcome(what: string, r: ActResult, sentDetail = ''): st
       if (r.action.retryAt !== null) {
         return `${what}: not sent yet — the server failed on it (${safeField(r.message ?? 'no reason given')}). It is tried again after ${when(r.action.retryAt)} by \`quire sync\` or \`quire review\`; \`quire review --dismiss ${r.action.seq}\` gives up on it.`;
       }
+      // Sent, and its answer lost or unreadable (a dropped connection, a 200 of the wrong shape): the server may hold it.
+      if (r.action.state === 'sending')
+        return `${what}: queued — sent, but no answer Quire could use came back (${safeField(r.message ?? 'no answer')}). It shows as pending until the next \`quire sync\` (or \`quire review\`) finds it on the server, or sends it if it never got there.`;
       return `${what}: queued — the API is not reachable now (${safeField(r.message ?? 'offline')}). It shows as pending and is sent by the next \`quire sync\` (or \`quire review\`).`;
     case 'refused':
       return `${what}: refused by the server — ${safeField(r.message)}. Nothing was changed.`;
@@ -98,9 +104,9 @@ export function describeOutcome(what: string, r: ActResult, sentDetail = ''): st
 export function whyNotDone(what: string, err: unknown, apiMissing: string | null): string | null {
   if (err instanceof ActionNotPossibleError) return `${what}: not possible — ${safeField(err.message)}.`;
   if (err instanceof ServerRefusalError) return `${what}: refused by the server — ${safeField(err.serverMessage)}`;
-  if (apiMissing !== null || (err as Error)?.name === 'NetworkError') {
-    const why = apiMissing ?? errorMessage(err);
-    return `${what}: needs the server's answer, and the API is not reachable now (${safeField(why)}). Nothing was queued: run it again when online.`;
+  if (apiMissing !== null) return `${what}: needs the server's answer, and Quire cannot ask it now (${safeField(apiMissing)}). Nothing was queued.`;
+  if (err instanceof NetworkError) {
+    return `${what}: needs the server's answer, and the API is not reachable now (${safeField(errorMessage(err))}). Nothing was queued: run it again when online.`;
   }
   return null;
 }

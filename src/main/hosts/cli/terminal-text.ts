@@ -39,3 +39,8 @@ export function terminalSafe(text: string): string {
 export function safeLine(text: string | null | undefined): string {
   return safeField((text ?? '').replace(/[\r\n\t]+/g, ' '));
 }
+
+/** A path as one shell word, so a command shown with it can be pasted as it is. */
+export function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? safeField(path) : `'${safeField(path).replace(/'/g, `'\\''`)}'`;
+}

@@ -2,7 +2,7 @@ import type { User } from '@gitbook/api';
 import { QuireError, type SessionVM, type UserVM } from '../../../shared/contract';
 import { ApiClient, NetworkError, TokenRejectedError, API_URL_META, normaliseApiUrl as parseApiUrl } from '../../core/api';
 import { describeError, toQuireError } from './errors';
-import { connectCore, type ServiceState } from './state';
+import { connectCore, noteGivenAddress, type ServiceState } from './state';
 import type { SyncRunner } from './sync-runner';
 import type { HandlersFor } from './types';
 import { toUserVM } from './view-models';
@@ -92,6 +92,7 @@ export function createSession(state: ServiceState, runner: SyncRunner, refreshCa
           state.mirror.catalog.setMeta(API_URL_META, url);
           state.mirror.catalog.setMeta(USER_META, JSON.stringify(toUserVM(me)));
         });
+        noteGivenAddress(state);
         connectCore(state);
         await status.refresh();
         events.emit('session.changed', vm());

@@ -3,6 +3,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { QuireError, type SessionVM } from '../../../shared/contract';
 import { ApiClient, API_URL_META, normaliseApiUrl } from '../../core/api';
 import { explainStorageError, Mirror, refuseSyncFolder } from '../../core/mirror';
+import { FileGivenAddresses } from '../../core/secrets';
 import type { EventHub } from './events';
 import { createReviewAdapter, type ReviewAdapter } from './review-adapter';
 import type { StatusHolder } from './status';
@@ -62,6 +63,20 @@ export function openState(options: QuireServiceOptions, log: (line: string) => v
     stopping: false,
     abort: new AbortController(),
   };
+}
+
+/**
+ * Notes, outside the folder, that its user gave the address the session uses (typed at sign-in,
+ * or the one the host was started with beside QUIRE_TOKEN): the command line then sends
+ * QUIRE_TOKEN there without --api. A note that cannot be written is logged, and costs a later --api.
+ */
+export function noteGivenAddress(state: ServiceState): void {
+  const given = state.options.given ?? new FileGivenAddresses();
+  try {
+    if (given.get(state.folder) !== state.apiUrl) given.set(state.folder, state.apiUrl);
+  } catch (e) {
+    state.log(`could not note that ${state.folder} syncs with ${state.apiUrl}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /**

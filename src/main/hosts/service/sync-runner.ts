@@ -12,7 +12,7 @@ import { describeHolder, explainStorageError, isCorruptionError, Mirror, withFol
 import { ContinuousSync, OwnWrites, type CycleReport, type CycleRequest, recordAttemptFailed, SyncEngine, type SyncProgress } from '../../core/sync';
 import { pausedSince, setPaused } from '../../core/status';
 import { describeError, toQuireError } from './errors';
-import { connectCore, needApi, spaceTitle, type ServiceState } from './state';
+import { connectCore, needApi, noteGivenAddress, spaceTitle, type ServiceState } from './state';
 import type { HandlersFor } from './types';
 
 /** Runs sync cycles one at a time, on request, on edits and on a timer, and keeps the sync status. */
@@ -98,6 +98,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     const client = needApi(state);
     // One API address per folder: whichever host syncs it remembers it, for the CLI too (`quire status`, `quire comment`).
     if (state.mirror.catalog.getMeta(API_URL_META) !== state.apiUrl) state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
+    // The token the host was started with goes only to the address it came with (openState): that address was given.
+    if (state.options.token && state.token === state.options.token) noteGivenAddress(state);
     const force = userAsked;
     userAsked = false;
     const engine = new SyncEngine({

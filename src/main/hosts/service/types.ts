@@ -1,5 +1,5 @@
 import type { ContractService, HostKind, Params, RequestName, Result, SyncStatusVM } from '../../../shared/contract';
-import type { TokenStore } from '../../core/secrets';
+import type { GivenAddresses, TokenStore } from '../../core/secrets';
 
 /** What only the host can do: talk to the desktop. */
 export interface HostCapabilities {
@@ -20,6 +20,12 @@ export interface QuireServiceOptions {
   host: HostCapabilities;
   /** A token handed over by the environment (QUIRE_TOKEN, the demo): used, never stored. */
   token?: string;
+  /**
+   * Where the folder's address is noted as given by its user (typed at sign-in, or the one the
+   * host was started with, once a sync used `token` there), so QUIRE_TOKEN may go there from the
+   * command line too. Default: the user's record (FileGivenAddresses).
+   */
+  given?: GivenAddresses;
   notifications?: boolean;
   /** Called when the user changes settings, so a host can persist them. */
   onSettingsChange?(settings: { folder: string; notifications: boolean }): void;

@@ -77,6 +77,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
         mirror.catalog.setMeta(API_URL_META, apiUrl);
         if (spaceIds.length > 0 || allSpaces) rememberSpaceSelection(mirror, allSpaces ? 'all' : 'listed');
       });
+      // Given on the command line: QUIRE_TOKEN may go there for this folder from now on, --api left out.
+      if (explicitApi !== undefined) ctx.giveApiUrl(dir, apiUrl);
       const paused = pausedSince(mirror);
       if (paused) {
         setPaused(mirror, false);
@@ -124,7 +126,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       const later = heldLines(io);
       let report: CycleReport;
       onPull = () => {
-        if (beside.length === 0) beside.push(reviewAfterCycle(review, api, later.io));
+        if (beside.length === 0) beside.push(reviewAfterCycle(review, mirror, api, later.io));
       };
       try {
         // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
@@ -143,8 +145,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       sayWhatNeedsYou(report, io);
       later.print();
       const pushedTo = pushedSpaces(report);
-      if (beside.length === 0) await reviewAfterCycle(review, api, io);
-      else if (pushedTo.length > 0) await reviewAfterCycle(review, api, io, pushedTo);
+      if (beside.length === 0) await reviewAfterCycle(review, mirror, api, io);
+      else if (pushedTo.length > 0) await reviewAfterCycle(review, mirror, api, io, pushedTo);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
@@ -192,7 +194,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
           return true;
         }
         // Offline or a passing server fault: say so, keep the edits, try again next cycle.
-        io.stderr(`Sync paused: ${errorMessage(err)}`);
+        io.stderr(`Sync paused: ${errorMessage(err, dir)}`);
         logError(mirror, err);
         return false;
       },
@@ -222,18 +224,19 @@ function sayWhatNeedsYou(report: CycleReport, io: CliIo): void {
  * `spaceIds` (those a cycle pushed to: their change request may be new), refreshes only theirs.
  * A failure here is said, and does not change the sync's exit code.
  */
-async function reviewAfterCycle(review: ReviewService, api: ApiClient, io: CliIo, spaceIds?: string[]): Promise<void> {
+async function reviewAfterCycle(review: ReviewService, mirror: Mirror, api: ApiClient, io: CliIo, spaceIds?: string[]): Promise<void> {
   try {
+    // Search damaged (comments are indexed as they are written): made again, said in one line, and the refresh runs again.
     if (spaceIds) {
-      await review.refresh(api, { signal: io.signal, spaceIds, sites: false });
+      await mirror.withRepair(() => review.refresh(api, { signal: io.signal, spaceIds, sites: false }), io.stderr);
       return;
     }
-    const { replay, refresh } = await review.sync(api, { signal: io.signal });
+    const { replay, refresh } = await mirror.withRepair(() => review.sync(api, { signal: io.signal }), io.stderr);
     printReplay(review, { replay }, io);
     if (!refresh) io.stderr(`Review data was not refreshed: ${safeField(replay.stoppedBy ?? 'the API is not reachable')}`);
   } catch (err) {
     if (io.signal.aborted) throw err;
-    io.stderr(`Review data was not refreshed: ${errorMessage(err)}`);
+    io.stderr(`Review data was not refreshed: ${errorMessage(err, mirror.syncFolder)}`);
   }
 }
 

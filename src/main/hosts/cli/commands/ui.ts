@@ -1,11 +1,11 @@
 import { join, resolve } from 'node:path';
-import { API_URL_META } from '../../../core/api';
+import { API_URL_META, normaliseApiUrl as parseApiUrl } from '../../../core/api';
 import { hasMirror, Mirror } from '../../../core/mirror';
-import { KeytarTokenStore, type TokenStore } from '../../../core/secrets';
+import { FileGivenAddresses, type GivenAddresses, KeytarTokenStore, type TokenStore } from '../../../core/secrets';
 import { defaultRendererDir, rendererBuilt } from '../../service';
 import { startWebHost } from '../../web';
 import { dirFlag, flag, portFlag, UsageError, type ParsedArgs } from '../args';
-import { normaliseApiUrl } from '../context';
+import { giveApiUrl, givenApiUrl, normaliseApiUrl, refuseUngiven } from '../context';
 import { EXIT, type CliIo } from '../io';
 
 /**
@@ -13,10 +13,15 @@ import { EXIT, type CliIo } from '../io';
  * The first stdout line is the address to open, secret included; everything
  * else goes to stderr. Runs until the signal aborts (Ctrl+C).
  */
-export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; rendererDir?: string } = {}): Promise<number> {
+export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore; given?: GivenAddresses; rendererDir?: string } = {}): Promise<number> {
   const dir = resolve(dirFlag(args));
   const explicitApi = flag(args, 'api');
-  const apiUrl = explicitApi !== undefined ? normaliseApiUrl(explicitApi) : rememberedApi(dir);
+  const given = ctx.given ?? new FileGivenAddresses();
+  const remembered = rememberedApi(dir);
+  if (explicitApi === undefined && remembered === null) throw new UsageError('missing --api <base_url> (this folder has not synced with any API yet)');
+  const apiUrl = normaliseApiUrl(explicitApi ?? remembered!);
+  // The app started with QUIRE_TOKEN sends it to `apiUrl`: never to an address the folder alone names.
+  if (explicitApi === undefined) refuseUngiven(apiUrl, givenApiUrl(given, dir), !!io.env.QUIRE_TOKEN?.trim(), dir);
   const port = portFlag(args);
 
   const rendererDir = ctx.rendererDir ?? defaultRendererDir();
@@ -42,6 +47,8 @@ export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore
       throw new Error(`Port ${port} is in use. Choose another with --port, or leave --port out to take a free one.`);
     throw err;
   }
+  // Given on the command line for a folder of that API (or a new one): QUIRE_TOKEN may go there for it from now on.
+  if (explicitApi !== undefined && (remembered === null || sameAddress(remembered, apiUrl))) giveApiUrl(given, dir, apiUrl, io.stderr);
   io.stdout(host.url);
   io.stderr(`Quire is serving ${join(dir)} for ${apiUrl}. Open the address above in a browser (it holds this session's secret). Ctrl+C stops.`);
   if (!io.signal.aborted) await new Promise<void>((done) => io.signal.addEventListener('abort', () => done(), { once: true }));
@@ -50,11 +57,18 @@ export async function ui(args: ParsedArgs, io: CliIo, ctx: { tokens?: TokenStore
   return EXIT.ok;
 }
 
-/** The API this folder last synced with (by any host), read without creating a mirror where there is none. */
-function rememberedApi(dir: string): string {
-  const remembered = hasMirror(dir) ? withMirror(dir, (m) => m.catalog.getMeta(API_URL_META)) : null;
-  if (!remembered) throw new UsageError('missing --api <base_url> (this folder has not synced with any API yet)');
-  return normaliseApiUrl(remembered);
+/** The API this folder last synced with (by any host), as the mirror holds it, read without creating a mirror where there is none. */
+function rememberedApi(dir: string): string | null {
+  return (hasMirror(dir) ? withMirror(dir, (m) => m.catalog.getMeta(API_URL_META)) : null) || null;
+}
+
+/** `raw` (as a mirror holds it) is the address `apiUrl`. */
+function sameAddress(raw: string, apiUrl: string): boolean {
+  try {
+    return parseApiUrl(raw) === apiUrl;
+  } catch {
+    return false;
+  }
 }
 
 function withMirror<T>(dir: string, read: (mirror: Mirror) => T): T {
