@@ -13,6 +13,7 @@ import type { BasePage, ChangeRequestState, FolderNode, LocalChanges, OpenConfli
 import { basePageOf, type RemoteDiff, type RemoteTree, retitledText } from './remote';
 import { resolveInside } from './safe-fs';
 import { type ScanResult, toStableChanges } from './scan';
+import { relSpelledOnDisk } from './spelling';
 import { pushedForPlan } from './targets';
 
 export interface ViewSources {
@@ -164,7 +165,7 @@ export function mirrorView(src: ViewSources): SpaceView {
     const moved = src.local.moved.get(key);
     const at = moved && moved.text === null ? moved.to : n.path;
     try {
-      return src.readStable(key, n.path, readFileSync(join(src.spaceDir, at), 'utf8'));
+      return src.readStable(key, n.path, readFileSync(join(src.spaceDir, relSpelledOnDisk(src.spaceDir, at)), 'utf8'));
     } catch {
       src.onMissing?.(key);
       return null;

@@ -98,7 +98,7 @@ export interface UnreadablePath {
   reason: UnreadableReason;
 }
 
-export type UnreadableReason = 'symlink' | 'not-a-file' | 'no-permission' | 'bad-name' | 'not-utf8' | 'binary' | 'too-large' | 'unparseable';
+export type UnreadableReason = 'symlink' | 'not-a-file' | 'no-permission' | 'bad-name' | 'same-name' | 'not-utf8' | 'binary' | 'too-large' | 'unparseable';
 
 /** What changed in the folder since the last cycle, as the scan found it (texts in stable form). */
 export interface LocalChanges {
