@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseStableRef, toStableLinks } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
+import { OtherFiles } from './other-files';
 import type { LinkResolver } from './link-targets';
 import type { BasePage, ChangeRequestState, FolderNode, LocalChanges, OpenConflict, PushedPage, RemotePage, SpaceView } from './plan';
 import { basePageOf, type RemoteDiff, type RemoteTree, retitledText } from './remote';
@@ -144,6 +145,7 @@ export function mirrorView(src: ViewSources): SpaceView {
   });
 
   const nodeRow = memo((key) => mirror.folder.node(spaceId, key));
+  const others = new OtherFiles(src.spaceDir);
   const node = (key: string): FolderNode | undefined => {
     const n = nodeRow(key);
     if (!n) return undefined;
@@ -197,6 +199,7 @@ export function mirrorView(src: ViewSources): SpaceView {
       linking: (ids) => mirror.folder.linking(spaceId, ids).flatMap((l) => (l.spaceId === spaceId ? [l.key] : [])),
       pending: () => mirror.folder.pending(spaceId),
       keys: () => mirror.folder.keys(spaceId),
+      holdsOthers: (dir) => others.holds(dir),
     },
     local: src.local,
     pushed: src.pushed,
