@@ -111,6 +111,10 @@ describe('a new page file in a folder of its own', () => {
     const run = await syncOnce(fake, root, '--gitbook-path', 'guide/faq.md');
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/guide\/faq\.md is not kept off GitBook's path: `quire status --dir .*` lists the pages that are/);
+    const continuous = await quire(['sync', '--api', fake.url, '--dir', root, '--gitbook-path', 'guide/faq.md'], { env: { QUIRE_TOKEN: fake.token } });
+    expect(continuous.code).toBe(2);
+    expect(continuous.stderr).toMatch(/--gitbook-path moves files in one cycle: give --once with it/);
+    expect(contentBatches(fake)).toEqual([]);
   });
 
   it('moves when main moves or renames its page, and the log says main did', async () => {

@@ -43,7 +43,7 @@ export const COMMANDS = {
       'gitbook-path': {
         value: '<file or page id>',
         repeatable: true,
-        help: 'with --once: move this page, kept off GitBook’s path where you put it, to GitBook’s path by a local rename; nothing is sent. Repeat for more',
+        help: 'with --once (or --dry-run): move this page, kept off GitBook’s path where you put it, to GitBook’s path by a local rename; nothing is sent. Repeat for more',
       },
     },
     details: [

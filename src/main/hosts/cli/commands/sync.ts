@@ -46,7 +46,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
   const dryRun = switchFlag(args, 'dry-run');
   const explicitApi = flag(args, 'api') === undefined ? undefined : normaliseApiUrl(flag(args, 'api')!);
   const gitbookPaths = all(args, 'gitbook-path');
-  if (gitbookPaths.length > 0 && !has(args, 'once')) throw new UsageError('--gitbook-path moves files in one cycle: give --once with it.', { usage: false });
+  if (gitbookPaths.length > 0 && !has(args, 'once') && !dryRun)
+    throw new UsageError('--gitbook-path moves files in one cycle: give --once with it (or --dry-run to see the moves).', { usage: false });
 
   let mirror: Mirror;
   try {
