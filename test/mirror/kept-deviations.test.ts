@@ -40,6 +40,7 @@ const node = (key: string, over: Partial<FolderNodeRow> = {}): FolderNodeRow => 
   href: null,
   placedLocally: false,
   pending: false,
+  pathKept: false,
   textHash: 'h1',
   size: 10,
   mtimeMs: 1,
@@ -84,6 +85,7 @@ describe('kept path deviations', () => {
     ['a page leaves main', () => mirror.content.deletePage(SPACE, 'p1')],
     ['a file is renamed here', () => mirror.folder.upsert(SPACE, node('p1', { name: 'guide-2', path: 'guide-2.md' }))],
     ['a file is placed by the writer', () => mirror.folder.upsert(SPACE, node('p1', { placedLocally: true }))],
+    ['a file is kept where the writer put it', () => mirror.folder.upsert(SPACE, node('p1', { pathKept: true }))],
     ['a file is new here', () => mirror.folder.upsert(SPACE, node('p2', { path: 'new.md', name: 'new' }))],
     ['a file is gone here', () => mirror.folder.remove(SPACE, 'p1')],
   ])('are forgotten when %s, for that space only', (_, change) => {

@@ -4,14 +4,14 @@
  * slug ending in dots, unicode and Windows-reserved slugs on a Linux volume — and a folder laid
  * out by an older Quire moving there by local renames, once, with no write request.
  */
-import { readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mirror } from '../../../src/main/core/mirror';
 import { writeSummaryFile } from '../../../src/main/core/sync/summary-file';
 import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { tempDir } from '../../helpers/cli';
-import { read, syncOnce } from '../../helpers/sync';
+import { quire, tempDir } from '../../helpers/cli';
+import { read, status, syncOnce } from '../../helpers/sync';
 
 const IDS = {
   intro: 'IntroPageId000000001',
@@ -134,6 +134,10 @@ describe("GitBook's own paths", () => {
       '[FAQ](f.a.q..md), [CON](con.md), [日本語](日本語.md), [Config](getting-started/readme/installation/configuration.md)',
     );
     expect(read(dir(), 'SUMMARY.md')).toContain('(getting-started/readme/create-an-application.md)');
+    // The log says why they moved: not a pull (issue 28, item 1).
+    const log = (await quire(['log', '--dir', root])).stdout;
+    expect(log).toMatch(/Moved 5 pages to GitBook's paths: the folder is laid out anew/);
+    expect(log.match(/Pulled/g)).toHaveLength(1);
     // Nothing of the server changed: every page as it was.
     expect(fake.store.pages(space.id).find((p) => p.id === IDS.overview)?.markdown).toContain(`[FAQ](/pages/${IDS.faq})`);
 
@@ -143,6 +147,35 @@ describe("GitBook's own paths", () => {
     expect((await syncOnce(fake, root)).code).toBe(0);
     expect(writes()).toEqual([]);
     expect(files(dir()).map((f) => statSync(join(dir(), f)).mtimeMs)).toEqual(mtimes);
+  });
+
+  it('keeps the pages of a folder that also holds files of the writer’s where they are, and moves the rest (issue 27, item 15)', async () => {
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    await layOutAsBefore(root);
+    const old = 'getting-started/readme-intropag';
+    writeFileSync(join(dir(), old, 'notes.txt'), 'My notes.\n');
+    writeFileSync(join(dir(), old, 'diagram.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    mkdirSync(join(dir(), old, '.git'));
+    writeFileSync(join(dir(), old, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const before = files(dir()).filter((f) => f.startsWith(`${old}/`));
+
+    fake.resetLog();
+    const run = await syncOnce(fake, root);
+    expect(run.code, run.stderr).toBe(0);
+    expect(writes()).toEqual([]);
+    expect(files(dir()).filter((f) => f.startsWith(`${old}/`))).toEqual(before);
+    expect(files(dir()).some((f) => f.startsWith('getting-started/readme/'))).toBe(false);
+    // The rest is at GitBook's paths.
+    expect(files(dir())).toEqual(expect.arrayContaining(['con.md', 'f.a.q..md']));
+    expect(read(dir(), 'overview.md')).toContain(`[Config](${old}/installation/configuration.md)`);
+    const shown = JSON.parse((await status(root)).stdout) as { spaces: { deviations: { path: string; gitbookPath: string; reason: string }[] }[] };
+    expect(shown.spaces[0]!.deviations).toEqual([expect.objectContaining({ path: `${old}/`, gitbookPath: 'getting-started/readme/', reason: 'kept' })]);
+
+    // Once: the next cycle has nothing to do.
+    fake.resetLog();
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(writes()).toEqual([]);
+    expect(files(dir()).filter((f) => f.startsWith(`${old}/`))).toEqual(before);
   });
 });
 

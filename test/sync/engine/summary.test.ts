@@ -56,16 +56,16 @@ describe('SUMMARY.md edited by hand', () => {
     await expectQuietNextCycle();
   });
 
-  it('an entry indented under another page moves the page there, and its file follows', async () => {
+  it('an entry indented under another page moves the page there; its file stays where it is (issue 28, item 1)', async () => {
     editSummary((t) => t.replace('* [FAQ](faq.md)\n', '  * [FAQ](faq.md)\n'));
     expect((await syncOnce(fake, root)).code).toBe(0);
 
     const tree = crTree();
     expect(tree.titles(tree.id('Getting Started'))).toEqual(['Install', 'Configure', 'FAQ']);
     expect(sentChanges()).toEqual([expect.objectContaining({ operation: 'update_page', page: idOf('FAQ'), into: idOf('Getting Started') })]);
-    expect(exists(dir, 'getting-started/faq.md')).toBe(true);
-    expect(exists(dir, 'faq.md')).toBe(false);
-    expect(read(dir, 'getting-started/faq.md')).toContain('Questions.');
+    expect(exists(dir, 'faq.md')).toBe(true);
+    expect(exists(dir, 'getting-started/faq.md')).toBe(false);
+    expect(read(dir, 'SUMMARY.md')).toContain('  * [FAQ](faq.md)\n');
     await expectQuietNextCycle();
   });
 
@@ -78,7 +78,7 @@ describe('SUMMARY.md edited by hand', () => {
     expect((await syncOnce(fake, root)).code).toBe(0);
     const tree = crTree();
     expect(tree.titles(tree.id('Reference'))).toEqual(['API', 'Changelog']);
-    expect(exists(dir, 'reference/changelog.md')).toBe(true);
+    expect(exists(dir, 'changelog.md')).toBe(true); // the file stays where it is
     await expectQuietNextCycle();
   });
 

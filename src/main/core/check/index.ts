@@ -18,6 +18,6 @@ export { MAX_ASSET_BYTES, MAX_PAGE_BYTES } from './limits';
 export { countBySeverity, type Problem, type ProblemCode, type Severity, type SeverityCounts, sortProblems } from './problem';
 export { checkPageForPush, pushGuard } from './push-guard';
 export { type Resolution, resolveHref } from './resolve';
-export { fileKind, isContentPath, readSpaceFile, type SpaceFile, type SpaceFileKind } from './space-files';
+export { fileKind, isContentPath, readSpaceFile, type SpaceFile, type SpaceFileKind, spelledOnDisk } from './space-files';
 export { anchorTarget, gitbookAnchor, hasAnchor, headingSlug, type PageAnchors, type PageHeading, pageAnchors, pageHeadings } from './anchors';
 export { summaryEntries, summaryEntryFile } from './summary';

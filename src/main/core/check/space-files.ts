@@ -13,11 +13,15 @@ import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isIgnoredDir, isTempName } from '../sync/ignore';
 import { isRemoteCopy } from '../sync/plan/layout';
+import { relSpelledOnDisk } from '../sync/spelling';
 import { MAX_PAGE_BYTES } from './limits';
 import type { Steps } from './steps';
 import { decodeUtf8 } from './utf8';
 
 export const ASSETS_PREFIX = '.gitbook/assets/';
+
+/** A path of the folder (NFC, as Quire names it) as spelt on disk (NFD, say: sync/spelling.ts). */
+export const spelledOnDisk = relSpelledOnDisk;
 const INCLUDES_PREFIX = '.gitbook/includes/';
 export const SUMMARY_FILE = 'SUMMARY.md';
 

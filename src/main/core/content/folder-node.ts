@@ -26,4 +26,9 @@ export interface FolderNode {
   placedLocally: boolean;
   /** A push for it is not confirmed yet: the next cycle looks at it again. */
   pending: boolean;
+  /**
+   * Its file stays where the writer put it (or beside files of the writer's), not where the
+   * layout would put it: only main moving or renaming the page, or the writer asking, moves it.
+   */
+  pathKept: boolean;
 }

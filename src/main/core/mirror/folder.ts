@@ -67,6 +67,7 @@ interface NodeRecord {
   href: string | null;
   placed_locally: number;
   pending: number;
+  path_kept: number;
   text_hash: string | null;
   size: number | null;
   mtime_ms: number | null;
@@ -87,6 +88,7 @@ const toNode = (r: NodeRecord): FolderNodeRow => ({
   href: r.href,
   placedLocally: r.placed_locally === 1,
   pending: r.pending === 1,
+  pathKept: r.path_kept === 1,
   textHash: r.text_hash,
   size: r.size,
   mtimeMs: r.mtime_ms,
@@ -182,7 +184,7 @@ export class FolderStore {
   /** Every node, without what its file holds: the tree SUMMARY.md is written from. */
   tree(spaceId: string): Omit<FolderNodeRow, 'textHash' | 'size' | 'mtimeMs' | 'ino' | 'fileHash' | 'linkMap'>[] {
     const rows = this.sql(
-      `SELECT key, kind, parent_key, position, title, name, path, folder, href, placed_locally, pending,
+      `SELECT key, kind, parent_key, position, title, name, path, folder, href, placed_locally, pending, path_kept,
            NULL AS text_hash, NULL AS size, NULL AS mtime_ms, NULL AS ino, NULL AS file_hash, NULL AS link_map
          FROM folder_nodes WHERE space_id = ? ORDER BY parent_key, position, key`,
     ).all(spaceId) as NodeRecord[];
@@ -240,11 +242,11 @@ export class FolderStore {
   upsert(spaceId: string, n: FolderNodeRow): void {
     this.sql(
       `INSERT INTO folder_nodes (space_id, key, kind, parent_key, position, title, name, path, folder, href, placed_locally, pending,
-           text_hash, size, mtime_ms, ino, file_hash, link_map)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           path_kept, text_hash, size, mtime_ms, ino, file_hash, link_map)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (space_id, key) DO UPDATE SET kind = excluded.kind, parent_key = excluded.parent_key, position = excluded.position,
            title = excluded.title, name = excluded.name, path = excluded.path, folder = excluded.folder, href = excluded.href,
-           placed_locally = excluded.placed_locally, pending = excluded.pending, text_hash = excluded.text_hash, size = excluded.size,
+           placed_locally = excluded.placed_locally, pending = excluded.pending, path_kept = excluded.path_kept, text_hash = excluded.text_hash, size = excluded.size,
            mtime_ms = excluded.mtime_ms, ino = excluded.ino, file_hash = excluded.file_hash, link_map = excluded.link_map`,
     ).run(
       spaceId,
@@ -259,6 +261,7 @@ export class FolderStore {
       n.href,
       n.placedLocally ? 1 : 0,
       n.pending ? 1 : 0,
+      n.pathKept ? 1 : 0,
       n.textHash,
       n.size,
       n.mtimeMs,

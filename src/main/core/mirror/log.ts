@@ -56,6 +56,12 @@ export interface LogActivity {
    * last sync, so its author made every change listed; otherwise it is only the latest of them.
    */
   revision?: { id: string; mergedFrom?: LogChangeRequest; only: boolean };
+  /**
+   * Files Quire moved without main (a `pull` of moves only): ones the writer asked to go to
+   * GitBook's path (`asked`), or the folder laid out anew (`layout`: Quire's naming changed, or
+   * what the volume holds).
+   */
+  movedBy?: 'asked' | 'layout';
 }
 
 export interface LogEntry {

@@ -6,6 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import type { Mirror } from '../mirror';
+import { relSpelledOnDisk } from '../sync/spelling';
 import { pageDocument } from './page-document';
 import { syncedPageFiles } from './page-paths';
 
@@ -20,7 +21,9 @@ export async function indexSpaceFolder(mirror: Mirror, root: string, spaceId: st
   let indexed = 0;
   for (let i = 0; i < files.length; i += BATCH) {
     const batch = files.slice(i, i + BATCH);
-    const texts = await Promise.all(batch.map((f) => (isInside(f.path) ? fsp.readFile(join(spaceDir, f.path), 'utf8').catch(() => null) : null)));
+    const texts = await Promise.all(
+      batch.map((f) => (isInside(f.path) ? fsp.readFile(join(spaceDir, relSpelledOnDisk(spaceDir, f.path)), 'utf8').catch(() => null) : null)),
+    );
     mirror.transaction(() => {
       batch.forEach((f, n) => {
         const text = texts[n];

@@ -75,7 +75,8 @@ export function pullActivity(input: PullActivityInput): LogActivity | null {
       const change = op.fresh ? 'added' : op.merged ? 'merged' : 'changed';
       list.add({ pageId: op.key, title: titleOf(op.key), path: applied.written.get(op.key)!.path, change });
     } else if (op.op === 'move' && applied.moved.has(op.key)) {
-      list.add({ pageId: op.key, title: titleOf(op.key), path: op.to, change: 'moved', from: op.from });
+      // (A move main did not ask for is not a pull: movesActivity.)
+      if (!op.cause) list.add({ pageId: op.key, title: titleOf(op.key), path: op.to, change: 'moved', from: op.from });
     } else if (op.op === 'delete' && applied.deleted.has(op.key)) {
       list.add({ pageId: op.key, title: titleOf(op.key), path: null, change: 'deleted', from: op.path });
     } else if (op.op === 'relink' && applied.written.has(op.key)) relinked++;
@@ -99,6 +100,20 @@ export function pullActivity(input: PullActivityInput): LogActivity | null {
         }
       : {}),
   };
+}
+
+/** Files a cycle moved without main (plan/kept-paths.ts), one entry per why: as the writer asked, or laid out anew. */
+export function movesActivity(mirror: Mirror, spaceId: string, plan: Plan, applied: ApplyResult): LogActivity[] {
+  const out: LogActivity[] = [];
+  for (const by of ['asked', 'layout'] as const) {
+    const list = new PageList();
+    for (const op of plan.fileOps) {
+      if (op.op !== 'move' || op.cause !== by || !applied.moved.has(op.key) || applied.failed.has(op.key)) continue;
+      list.add({ pageId: op.key, title: mirror.folder.node(spaceId, op.key)?.title ?? null, path: op.to, change: 'moved', from: op.from });
+    }
+    if (list.size > 0) out.push({ direction: 'pull', ...list.listed(), files: [], moreFiles: 0, relinked: 0, movedBy: by });
+  }
+  return out;
 }
 
 /**
@@ -162,6 +177,8 @@ export function describeActivity(a: LogActivity, options: { source?: boolean } =
   if (a.direction === 'push') {
     return `Pushed ${what || 'nothing'} to ${a.changeRequest ? describeChangeRequest(a.changeRequest) : 'the change request'}`;
   }
+  if (a.movedBy === 'asked') return `Moved ${what} to GitBook's path, as you asked`;
+  if (a.movedBy === 'layout') return `Moved ${what} to GitBook's paths: the folder is laid out anew (Quire's naming, or what the volume holds, changed)`;
   const parts: string[] = [];
   if (what) parts.push(`Pulled ${what} from main`);
   if (conflicts > 0) parts.push(`${plural(conflicts, 'conflict')} with main (the server's version is beside the file)`);

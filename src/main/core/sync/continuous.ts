@@ -228,9 +228,10 @@ export class ContinuousSync {
   private onEdit(edit: FolderEdit): void {
     if (this.stopped) return;
     const [folder, ...rest] = edit.path.split('/');
-    const inSpace = rest.join('/');
+    // As spelt on disk (NFD, say); Quire's paths are NFC.
+    const inSpace = rest.join('/').normalize('NFC');
     const space = this.options.mirror.catalog.spaces().find((s) => s.folder === folder);
-    if (space && this.isOwnWrite(space.id, inSpace, edit)) {
+    if (space && this.isOwnWrite(space.id, inSpace, rest.join('/'), edit)) {
       // Sync wrote it: no cycle for that. A SUMMARY.md the writer reordered looks the same, so the next cycle still hears of it.
       if (inSpace === 'SUMMARY.md') this.changed.add(edit.path);
       return;
@@ -254,12 +255,12 @@ export class ContinuousSync {
   }
 
   /** A file sync itself just wrote: it is as the engine wrote it (same size and mtime). */
-  private isOwnWrite(spaceId: string, path: string, edit: FolderEdit): boolean {
+  private isOwnWrite(spaceId: string, path: string, disk: string, edit: FolderEdit): boolean {
     if (path === 'SUMMARY.md') return true;
     const ownWrites = this.options.ownWrites;
     if (!ownWrites || (edit.kind !== 'add' && edit.kind !== 'change')) return false;
     try {
-      return ownWrites.wrote(spaceId, path, statSync(join(this.options.root, this.folderOf(spaceId), path)));
+      return ownWrites.wrote(spaceId, path, statSync(join(this.options.root, this.folderOf(spaceId), disk)));
     } catch {
       return false;
     }

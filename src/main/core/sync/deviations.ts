@@ -2,14 +2,18 @@
  * Where the folder's paths differ from GitBook's own — the paths Git Sync writes for main as last
  * synced — and why (plan/names.ts): what `quire status` reports. One entry per page whose own
  * name (or file) differs; the pages below it, whose paths differ only through it, are counted.
- * A page the writer placed (moved or renamed here, not merged yet) is theirs, not a deviation.
+ * A page the writer placed (moved or renamed here, not merged yet) is theirs, not a deviation —
+ * unless its file stays off the path the layout gives it (`kept`: plan/kept-paths.ts), where
+ * GitBook's path is the one its place in the folder's tree gives it.
  */
-import { pageKind } from '../content';
+import { type FolderNode, pageKind } from '../content';
+import { slugFor } from './change-request';
 import type { Mirror } from '../mirror';
 import { GONE_REMOTELY } from './remote';
 import { collectGarbage, LARGE_PULL } from './memory';
 import { storedRules } from './name-rules';
-import { explainName, gitbookLayout, type LayoutPage, type NameDeviation, nameBudget, PORTABLE_NAMES, RESERVED_FILES } from './plan/layout';
+import { explainName, gitbookLayout, type LayoutPage, type NameDeviation, nameBudget, placeOf, PORTABLE_NAMES, RESERVED_FILES } from './plan/layout';
+import { gitbookName } from './plan/names';
 
 export interface PathDeviation {
   pageId: string;
@@ -18,7 +22,8 @@ export interface PathDeviation {
   gitbookPath: string;
   /** Where it is here. */
   path: string;
-  reason: NameDeviation;
+  /** `kept`: its file stays where the writer put it (or beside files of theirs); the others: why its name differs. */
+  reason: NameDeviation | 'kept';
   /** Pages below it whose paths differ only through it. */
   below: number;
 }
@@ -83,7 +88,7 @@ function workOutDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
       const want = ideal.get(r.id);
       const node = nodes.get(r.id);
       let here = within;
-      if (want && node && !node.placedLocally && !node.pending && want.name !== null) {
+      if (want && node && !node.placedLocally && !node.pending && !node.pathKept && want.name !== null) {
         // A page with children is shown by its folder (the first page's file is README.md either way).
         const wantPath = want.folder !== null && node.folder !== null ? `${want.folder}/` : want.file;
         const path = want.folder !== null && node.folder !== null ? `${node.folder}/` : node.path;
@@ -113,14 +118,58 @@ function workOutDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
     }
   };
   walk(null, null);
+  return [...out, ...keptPaths([...nodes.values()], (id) => byId.get(id)?.slug ?? null)];
+}
+
+/**
+ * Files kept where the writer put them, in the folder's tree order: GitBook's path is where its
+ * place in the tree puts it (main's slug, or the one a push gives its name), a page with
+ * children shown by its folder when only that differs.
+ */
+function keptPaths(nodes: readonly FolderNode[], slugOf: (id: string) => string | null): PathDeviation[] {
+  const byKey = new Map(nodes.map((n) => [n.key, n]));
+  const children = new Map<string | null, FolderNode[]>();
+  for (const n of nodes) {
+    const siblings = children.get(n.parentKey);
+    if (siblings) siblings.push(n);
+    else children.set(n.parentKey, [n]);
+  }
+  const ordered = (parent: string | null) => (children.get(parent) ?? []).sort((a, b) => a.position - b.position || (a.key < b.key ? -1 : 1));
+  const firstIn = (parent: string | null, depth: number): string | null => {
+    for (const n of ordered(parent)) {
+      if (n.kind === 'document') return n.key;
+      const inside = n.kind === 'group' && depth < 64 ? firstIn(n.key, depth + 1) : null;
+      if (inside !== null) return inside;
+    }
+    return null;
+  };
+  const first = firstIn(null, 0);
+  const out: PathDeviation[] = [];
+  const walk = (parent: string | null, depth: number): void => {
+    for (const n of ordered(parent)) {
+      if (n.pathKept && n.name !== null) {
+        const dir = parent === null ? '' : (byKey.get(parent)?.folder ?? '');
+        const name = gitbookName({ slug: slugOf(n.key) ?? slugFor(n.name), title: n.title }).normalize('NFC');
+        const want = placeOf(dir, name, n.kind, (children.get(n.key)?.length ?? 0) > 0, n.key === first);
+        const deviation = { pageId: n.key, title: n.title, reason: 'kept' as const, below: 0 };
+        if (want.file !== null && n.path !== null && want.file !== n.path) out.push({ ...deviation, gitbookPath: want.file, path: n.path });
+        else if (want.folder !== null && n.folder !== null && want.folder !== n.folder)
+          out.push({ ...deviation, gitbookPath: `${want.folder}/`, path: `${n.folder}/` });
+      }
+      if (depth < 256) walk(n.key, depth + 1);
+    }
+  };
+  walk(null, 0);
   return out;
 }
 
 const baseOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
 /** Why a path differs from GitBook's, in words (what the writer may do about it included). */
-export function describeDeviation(reason: NameDeviation): string {
+export function describeDeviation(reason: PathDeviation['reason']): string {
   switch (reason) {
+    case 'kept':
+      return 'its file stays where you put it (or beside files of yours): Quire moves it only when main moves the page, or when you ask';
     case 'characters':
       return 'the file system here cannot hold some of its characters';
     case 'windows-name':
@@ -138,6 +187,6 @@ export function describeDeviation(reason: NameDeviation): string {
     case 'taken':
       return 'another page there has that name';
     case 'file-in-the-way':
-      return 'a file Quire leaves alone is at that path';
+      return 'a file of yours is at that path, and Quire never moves or renames your files';
   }
 }

@@ -61,6 +61,8 @@ export interface SyncEngineOptions {
   pushGuard?: PushGuard;
   /** Told of every page file a cycle writes (continuous sync then knows its own writes from saves). */
   ownWrites?: OwnWrites;
+  /** Pages (page ids or `new:` keys, by space id) whose files the writer asked to move to GitBook's path. */
+  toGitbook?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export type PushGuard = (text: string, path: string) => string | null;
@@ -187,6 +189,7 @@ export class SyncEngine {
       fullLayout,
       ...(this.options.pushGuard ? { pushGuard: this.options.pushGuard } : {}),
       ...(this.options.ownWrites ? { ownWrites: this.options.ownWrites } : {}),
+      ...(this.options.toGitbook ? { toGitbook: this.options.toGitbook } : {}),
       ...(signal ? { signal } : {}),
       ...(onProgress ? { onProgress } : {}),
     };

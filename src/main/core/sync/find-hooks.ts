@@ -17,6 +17,7 @@ import { pageDocument } from '../search';
 import type { ApplyResult, WrittenPage } from './apply';
 import type { Plan, PushOp } from './plan';
 import type { ScanResult } from './scan';
+import { relSpelledOnDisk } from './spelling';
 
 export interface CycleFacts {
   mirror: Mirror;
@@ -64,7 +65,7 @@ export function followCycle(f: CycleFacts): void {
   const { mirror, spaceId, spaceDir, plan, applied, scan, at } = f;
   const read = (path: string): string | null => {
     try {
-      return readFileSync(join(spaceDir, path), 'utf8');
+      return readFileSync(join(spaceDir, relSpelledOnDisk(spaceDir, path)), 'utf8');
     } catch {
       return null;
     }

@@ -51,6 +51,7 @@ const UNREADABLE: Record<UnreadableReason, string> = {
   'not-a-file': 'it is not a regular file (a device, a pipe or a socket); remove it or put the page file back',
   'no-permission': 'Quire may not read it; give your user read permission',
   'bad-name': 'its name is not valid UTF-8; rename it',
+  'same-name': 'another file beside it spells the same name in another Unicode form (composed and decomposed accents, NFC and NFD); keep one of the two',
   'not-utf8': 'its text is not UTF-8 (Latin-1 or UTF-16, say); save it as UTF-8',
   binary: 'it holds NUL bytes, like a binary file; save it as text',
   'too-large': 'it is over 1 MiB, more than a GitBook page holds; split it into several pages',

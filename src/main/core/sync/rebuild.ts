@@ -115,6 +115,7 @@ export function recordRebuilt(mirror: Mirror, r: RebuiltRecord): void {
         href: p.kind === 'link' ? p.href : null,
         placedLocally: path !== null && path !== layout.pagePaths.get(p.id),
         pending: false,
+        pathKept: path !== null && path !== layout.pagePaths.get(p.id),
         textHash: text === null ? null : sha256(text),
         size: null,
         mtimeMs: null,

@@ -147,6 +147,7 @@ function stored(node: FolderNode, file: FileFields, path = node.path): FolderNod
     href: node.href,
     placedLocally: node.placedLocally,
     pending: node.pending,
+    pathKept: node.pathKept,
     textHash: file.textHash,
     size: file.size,
     mtimeMs: file.mtimeMs,

@@ -26,6 +26,7 @@ import * as path from 'node:path';
 import { pathProblem } from '../mirror';
 import { forEachBounded } from './bounded';
 import { sha256 } from './hash';
+import { Spellings, spelledOnDisk } from './spelling';
 
 export class UnsafePathError extends Error {
   override name = 'UnsafePathError';
@@ -144,8 +145,9 @@ function lexicalSegments(relPath: string): string[] {
 }
 
 /**
- * Absolute path of `relPath` inside `root`. Throws UnsafePathError if it would leave
- * root, lexically or through a symbolic link already on disk. Root need not exist yet.
+ * Absolute path of `relPath` inside `root`, each name as it is spelt on disk (NFC or NFD:
+ * spelling.ts). Throws UnsafePathError if it would leave root, lexically or through a symbolic
+ * link already on disk. Root need not exist yet.
  */
 export function resolveInside(root: string, relPath: string): string {
   return checkedInside(root, relPath);
@@ -156,9 +158,8 @@ export function resolveInside(root: string, relPath: string): string {
  * into one root (a pull) looks the root up once, each file's own path every time.
  */
 function checkedInside(root: string, relPath: string, rootOnce?: RealRoot): string {
-  const segments = lexicalSegments(relPath);
   const absRoot = path.resolve(root);
-  const target = path.join(absRoot, ...segments);
+  const target = path.join(absRoot, ...spelledOnDisk(absRoot, lexicalSegments(relPath), rootOnce?.spellings));
   if (!isInsideOrSame(absRoot, target) || target === absRoot) {
     throw new UnsafePathError(relPath, 'the path leaves the space folder');
   }
@@ -197,6 +198,8 @@ export interface AtomicWriteOptions {
  */
 export class RealRoot {
   private known: { abs: string; real: string } | null = null;
+  /** Folders' names spelt otherwise than NFC, listed once for the batch. */
+  readonly spellings = new Spellings();
 
   of(absRoot: string, relPath: string): string {
     if (this.known?.abs === absRoot) return this.known.real;

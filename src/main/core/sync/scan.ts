@@ -19,6 +19,8 @@ import { sha256 } from './hash';
 import { isIgnoredDir, isTempName } from './ignore';
 import { ASSETS_FOLDER, isRemoteCopy, SUMMARY_FILE } from './plan/layout';
 import { pairFiles, type SeenAppeared, type SeenVanished } from './pair-files';
+import { dirNames, twoSpellings } from './dir-names';
+import { relSpelledOnDisk } from './spelling';
 import type { LocalAsset, LocalChanges, UnreadablePath, UnreadableReason } from './plan';
 
 export interface SeenFile {
@@ -65,7 +67,10 @@ const SUMMARY_META = (spaceId: string) => `summary-stat:${spaceId}`;
 export const MAX_SUMMARY_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-type Entry = { kind: 'page' | 'asset' | 'summary' | 'copy'; path: string; st: Stats } | { kind: 'unreadable'; path: string; reason: UnreadableReason };
+/** `path` is NFC (what Quire calls the file); `disk` is the path as spelt on disk (NFD, say: spelling.ts). */
+type Entry =
+  | { kind: 'page' | 'asset' | 'summary' | 'copy'; path: string; disk: string; st: Stats }
+  | { kind: 'unreadable'; path: string; reason: UnreadableReason };
 type AssetEntry = Extract<Entry, { kind: 'page' | 'asset' | 'summary' | 'copy' }>;
 
 /**
@@ -134,7 +139,7 @@ export function scanSpace(input: ScanInput): ScanResult {
     if (e.kind === 'unreadable') {
       const node = known.get(e.path);
       unreadable.push({ path: e.path, key: node?.key ?? null, reason: e.reason });
-      if (e.reason === 'symlink' || e.reason === 'not-a-file') blockedDirs.push(e.path);
+      if (e.reason === 'symlink' || e.reason === 'not-a-file' || e.reason === 'same-name') blockedDirs.push(e.path);
       return;
     }
     if (e.kind === 'copy') {
@@ -160,7 +165,7 @@ export function scanSpace(input: ScanInput): ScanResult {
       result.seen.setRecorded(row);
       return;
     }
-    const text = readText(join(spaceDir, e.path), e.st);
+    const text = readText(join(spaceDir, e.disk), e.st);
     result.readCount++;
     if (typeof text !== 'string') {
       unreadable.push({ path: e.path, key: row?.key ?? null, reason: text.reason });
@@ -183,15 +188,17 @@ export function scanSpace(input: ScanInput): ScanResult {
     walk(spaceDir, '', visit);
     looked = () => true;
   } else {
-    const paths = [...new Set(input.hint)].filter((p) => p !== '' && !p.split('/').includes('..'));
+    // The watcher's paths are spelt as on disk; Quire's, NFC.
+    const paths = [...new Set(input.hint.map((p) => p.normalize('NFC')))].filter((p) => p !== '' && !p.split('/').includes('..'));
     for (const p of paths) {
       const row = mirror.folder.fileAt(spaceId, p);
       if (row) known.set(row.path, row);
-      const st = lstatOrNull(join(spaceDir, p));
+      const disk = relSpelledOnDisk(spaceDir, p);
+      const st = lstatOrNull(join(spaceDir, disk));
       if (st?.isDirectory()) {
         for (const r of mirror.folder.files(spaceId)) if (under(p)(r.path)) known.set(r.path, r);
-        walk(spaceDir, p, visit);
-      } else if (st) visit(classify(p, st));
+        walk(spaceDir, disk, visit);
+      } else if (st) visit(classify(p, st, disk));
       else for (const r of filesUnder(mirror, spaceId, p)) known.set(r.path, r);
     }
     const inside = paths.map(under);
@@ -248,9 +255,10 @@ export function readPagesUsing(input: ScanInput, result: ScanResult, fileIds: re
   for (const { spaceId: space, key } of mirror.folder.linking(spaceId, fileIds)) {
     if (space !== spaceId || edited.has(key) || result.local.moved.has(key) || result.local.vanished.has(key)) continue;
     const path = mirror.folder.node(spaceId, key)?.path;
-    const st = path ? lstatOrNull(join(spaceDir, path)) : null;
-    if (!path || !st?.isFile()) continue;
-    const text = readText(join(spaceDir, path), st);
+    const disk = path ? join(spaceDir, relSpelledOnDisk(spaceDir, path)) : null;
+    const st = disk ? lstatOrNull(disk) : null;
+    if (!path || !disk || !st?.isFile()) continue;
+    const text = readText(disk, st);
     if (typeof text !== 'string') continue;
     result.seen.set(path, { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino), hash: sha256(text) });
     result.read.set(path, text);
@@ -271,13 +279,13 @@ function lstatOrNull(abs: string): Stats | null {
   }
 }
 
-function classify(path: string, st: Stats): Entry {
+function classify(path: string, st: Stats, disk = path): Entry {
   if (st.isSymbolicLink()) return { kind: 'unreadable', path, reason: 'symlink' };
   if (!st.isFile()) return { kind: 'unreadable', path, reason: 'not-a-file' };
-  if (path === SUMMARY_FILE) return { kind: 'summary', path, st };
-  if (path.startsWith(`${ASSETS_FOLDER}/`)) return { kind: 'asset', path, st };
-  if (isRemoteCopy(path)) return { kind: 'copy', path, st };
-  return { kind: 'page', path, st };
+  if (path === SUMMARY_FILE) return { kind: 'summary', path, disk, st };
+  if (path.startsWith(`${ASSETS_FOLDER}/`)) return { kind: 'asset', path, disk, st };
+  if (isRemoteCopy(path)) return { kind: 'copy', path, disk, st };
+  return { kind: 'page', path, disk, st };
 }
 
 /**
@@ -294,10 +302,19 @@ function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
     visit({ kind: 'unreadable', path: rel, reason: 'no-permission' });
     return;
   }
+  const spelledTwice = twoSpellings(names);
+  const told = new Set<string>();
   for (const { name, isDirectory, badName } of names) {
     const childRel = rel === '' ? name : `${rel}/${name}`;
     if (badName) {
       visit({ kind: 'unreadable', path: childRel, reason: 'bad-name' });
+      continue;
+    }
+    // Entries spelling one name two ways (NFC and NFD): neither is taken for the other, nor for a delete.
+    const nfc = spelledTwice ? name.normalize('NFC') : '';
+    if (spelledTwice?.has(nfc)) {
+      if (!told.has(nfc)) visit({ kind: 'unreadable', path: childRel.normalize('NFC'), reason: 'same-name' });
+      told.add(nfc);
       continue;
     }
     // A folder needs no stat of its own (its type comes with its name); a file does, for what it is.
@@ -316,35 +333,10 @@ function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
       continue;
     }
     if (isTempName(name) || (name.startsWith('.') && rel === '')) continue;
-    const entry = classify(childRel.normalize('NFC'), st);
+    const entry = classify(childRel.normalize('NFC'), st, childRel);
     if (entry.kind === 'page' && !/\.md$/i.test(name) && !st.isSymbolicLink()) continue;
     if (entry.kind === 'unreadable' && !/\.md$/i.test(name) && entry.reason !== 'symlink') continue;
     visit(entry);
-  }
-}
-
-type DirName = { name: string; isDirectory: boolean; badName: boolean };
-
-/**
- * A directory's names, decoded as UTF-8; a name that is not UTF-8 is marked (`badName`, shown
- * in Latin-1) instead of being taken with replacement characters for a name it is not. Read as
- * text first, which is twice as fast as bytes: only a directory where a name came back with
- * U+FFFD, the replacement character, is read again as bytes to tell which.
- */
-function dirNames(dir: string): DirName[] | 'no-permission' | 'gone' {
-  try {
-    const entries = readdirSync(dir, { withFileTypes: true });
-    if (!entries.some((d) => d.name.includes('\uFFFD'))) return entries.map((d) => ({ name: d.name, isDirectory: d.isDirectory(), badName: false }));
-    return readdirSync(dir, { encoding: 'buffer', withFileTypes: true }).map((d) => {
-      try {
-        return { name: decoder.decode(d.name), isDirectory: d.isDirectory(), badName: false };
-      } catch {
-        return { name: d.name.toString('latin1'), isDirectory: d.isDirectory(), badName: true };
-      }
-    });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return code === 'EACCES' || code === 'EPERM' ? 'no-permission' : 'gone';
   }
 }
 
@@ -363,9 +355,9 @@ function walkAssets(spaceDir: string, visit: (e: Entry) => void): void {
   }
   for (const name of names) {
     if (isTempName(name)) continue;
-    const path = `${ASSETS_FOLDER}/${name}`;
-    const st = lstatOrNull(join(spaceDir, path));
-    if (st) visit(classify(path, st));
+    const disk = `${ASSETS_FOLDER}/${name}`;
+    const st = lstatOrNull(join(spaceDir, disk));
+    if (st) visit(classify(disk.normalize('NFC'), st, disk));
   }
 }
 
@@ -419,7 +411,7 @@ function scanAssets(mirror: Mirror, spaceId: string, spaceDir: string, result: S
     if (rec && rec.size === stat.size && rec.mtimeMs === stat.mtimeMs && rec.ino === stat.ino) continue;
     let hash: string;
     try {
-      hash = sha256(readFileSync(join(spaceDir, a.path)));
+      hash = sha256(readFileSync(join(spaceDir, a.disk)));
     } catch {
       continue;
     }

@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import type { ApiClient } from '../api';
 import { type Mirror, stagingDir } from '../mirror';
-import { describeActivity, pullActivity, pushActivity } from './activity';
+import { describeActivity, movesActivity, pullActivity, pushActivity } from './activity';
 import { applyFileOps, type ApplyResult } from './apply';
 import { pullAssets } from './assets';
 import { dryRunOf } from './dry-run';
@@ -50,6 +50,8 @@ export interface SpaceSyncContext {
   names: NameRules;
   /** Lay every folder out again (the folder was laid out under other rules, or by an older Quire). */
   fullLayout: boolean;
+  /** Pages (by space id) whose files the writer asked to move to GitBook's path. */
+  toGitbook?: ReadonlyMap<string, ReadonlySet<string>>;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   ownWrites?: OwnWrites;
@@ -306,7 +308,8 @@ function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<s
     allowMassDelete: c.ctx.allowMassDelete,
     ...(c.held ? { heldDeletes: c.held } : {}),
     names: c.ctx.names,
-    ...(c.ctx.fullLayout ? { full: true } : {}),
+    ...(c.ctx.fullLayout ? { full: true, relayout: true } : {}),
+    ...(c.ctx.toGitbook?.has(c.space.id) ? { toGitbook: c.ctx.toGitbook.get(c.space.id)! } : {}),
     ...((seen.remote?.tree.pages.size ?? 0) > LARGE_PULL ? { betweenSteps: collectGarbage } : {}),
   };
   const plan = planSync(view(), options);
@@ -421,6 +424,7 @@ function recordApplied(c: SpaceCycle, seen: Seen, plan: Plan, applied: ApplyResu
   const { clean } = mirror.transaction(() => {
     followCycle({ mirror, spaceId, spaceDir: c.spaceDir, plan, applied, scan, at: c.startedAt, revision: remote?.tree.revision.id ?? null });
     const recorded = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: c.startedAt, activity });
+    for (const moved of movesActivity(mirror, spaceId, plan, applied)) mirror.log.add('info', describeActivity(moved), spaceId, c.startedAt, moved);
     if (seen.firstSync) mirror.search.markSpaceIndexed(spaceId, c.startedAt);
     return recorded;
   });

@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { parseStableRef, toStableLinks } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
+import { OtherFiles } from './other-files';
 import type { LinkResolver } from './link-targets';
 import type { BasePage, ChangeRequestState, FolderNode, LocalChanges, OpenConflict, PushedPage, RemotePage, SpaceView } from './plan';
 import { basePageOf, type RemoteDiff, type RemoteTree, retitledText } from './remote';
 import { resolveInside } from './safe-fs';
 import { type ScanResult, toStableChanges } from './scan';
+import { relSpelledOnDisk } from './spelling';
 import { pushedForPlan } from './targets';
 
 export interface ViewSources {
@@ -143,6 +145,7 @@ export function mirrorView(src: ViewSources): SpaceView {
   });
 
   const nodeRow = memo((key) => mirror.folder.node(spaceId, key));
+  const others = new OtherFiles(src.spaceDir);
   const node = (key: string): FolderNode | undefined => {
     const n = nodeRow(key);
     if (!n) return undefined;
@@ -164,7 +167,7 @@ export function mirrorView(src: ViewSources): SpaceView {
     const moved = src.local.moved.get(key);
     const at = moved && moved.text === null ? moved.to : n.path;
     try {
-      return src.readStable(key, n.path, readFileSync(join(src.spaceDir, at), 'utf8'));
+      return src.readStable(key, n.path, readFileSync(join(src.spaceDir, relSpelledOnDisk(src.spaceDir, at)), 'utf8'));
     } catch {
       src.onMissing?.(key);
       return null;
@@ -196,6 +199,7 @@ export function mirrorView(src: ViewSources): SpaceView {
       linking: (ids) => mirror.folder.linking(spaceId, ids).flatMap((l) => (l.spaceId === spaceId ? [l.key] : [])),
       pending: () => mirror.folder.pending(spaceId),
       keys: () => mirror.folder.keys(spaceId),
+      holdsOthers: (dir) => others.holds(dir),
     },
     local: src.local,
     pushed: src.pushed,

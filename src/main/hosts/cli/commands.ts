@@ -40,6 +40,11 @@ export const COMMANDS = {
       'allow-deletes': { help: 'let a cycle delete more than half of a space’s pages, or those a mass-delete stop holds (the fail-safe stops it otherwise)' },
       'dry-run': { help: 'plan one cycle and print it: only read requests, nothing written' },
       json: { help: 'with --dry-run: print the plan as JSON' },
+      'gitbook-path': {
+        value: '<file or page id>',
+        repeatable: true,
+        help: 'with --once (or --dry-run): move this page, kept off GitBook’s path where you put it, to GitBook’s path by a local rename; nothing is sent. Repeat for more',
+      },
     },
     details: [
       'Without --once, Quire watches the folder and pushes each burst of saves as they settle, until Ctrl-C.',

@@ -8,7 +8,7 @@
  */
 import { lstatSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { type CheckedSpace, type FolderIndex, joinRoot, loadFolder, readSpaceFile } from '../../core/check';
+import { type CheckedSpace, type FolderIndex, joinRoot, loadFolder, readSpaceFile, spelledOnDisk } from '../../core/check';
 import type { Mirror } from '../../core/mirror';
 import { escapeHtml, type PreviewUrls, renderNavigation } from '../../core/preview';
 import { summaryEntryOrder } from './summary-order';
@@ -101,7 +101,7 @@ export class PreviewSite {
    */
   realPathInside(rootPath: string): string | null {
     try {
-      const abs = join(this.root, rootPath);
+      const abs = join(this.root, spelledOnDisk(this.root, rootPath));
       if (lstatSync(abs).isSymbolicLink()) return null;
       const real = realpathSync(abs);
       const root = realpathSync(this.root);
@@ -113,15 +113,17 @@ export class PreviewSite {
 
   /** A file changed on disk (absolute path): re-reads it into the index. Returns whether the folder's content changed. */
   fileChanged(absPath: string): boolean {
-    const rootPath = relative(this.root, absPath).split(sep).join('/').normalize('NFC');
+    const onDisk = relative(this.root, absPath).split(sep).join('/');
+    const rootPath = onDisk.normalize('NFC');
     if (rootPath === '' || rootPath.startsWith('..')) return false;
     const space = this.index.spaceOf(rootPath);
     if (!space) return false;
-    const path = space.folder === '' ? rootPath : rootPath.slice(space.folder.length + 1);
+    // (Read as spelt on disk, NFD say: readSpaceFile names it NFC.)
+    const path = space.folder === '' ? onDisk : onDisk.slice(space.folder.length + 1);
     const inside = this.realPathInside(rootPath) !== null;
     const file = inside ? readSpaceFile(space.folder === '' ? this.root : `${this.root}/${space.folder}`, path) : null;
     if (file) this.index.setFile(space, file);
-    else if (this.index.get(rootPath)) this.index.removeFile(space, path);
+    else if (this.index.get(rootPath)) this.index.removeFile(space, path.normalize('NFC'));
     else return false;
     this.version++;
     return true;

@@ -14,6 +14,7 @@ import { syncLogActivity } from './v17-sync-log-activity';
 import { keptDeviations } from './v18-kept-deviations';
 import { reviewActionClaims } from './v19-review-action-claims';
 import { heldDeletes } from './v20-held-deletes';
+import { keptPaths } from './v21-kept-paths';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   keptDeviations,
   reviewActionClaims,
   heldDeletes,
+  keptPaths,
 ];

@@ -30,6 +30,10 @@ export interface Laid {
   name: string | null;
   path: string | null;
   folder: string | null;
+  /** Its file (or folder) stays where it is, not where the layout puts it (kept-paths.ts). */
+  kept?: boolean;
+  /** Why its file moves when that is not main (kept-paths.ts). */
+  cause?: 'layout' | 'asked';
 }
 
 export interface PlanContext {

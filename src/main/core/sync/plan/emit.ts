@@ -104,7 +104,7 @@ function decidedFileOps(ctx: PlanContext, tree: FinalTree, ops: FileOps): void {
     }
     if (d.kind !== 'text' && d.kind !== 'pull-unseen') continue;
     if (to === null) continue;
-    if (now && now !== to) ops.moves.push({ op: 'move', key, from: now, to });
+    if (now && now !== to) ops.moves.push(moveOp(ctx, key, now, to));
     if (d.kind === 'pull-unseen') {
       ops.writes.push({ op: 'write', key, path: to, text: null, fresh: now === null });
       stats.pulled++;
@@ -125,10 +125,16 @@ function carriedMoves(ctx: PlanContext, ops: FileOps): void {
     if (ctx.decisions.has(key) || laid.path === null) continue;
     const node = ctx.tree.node(key);
     if (!node?.path || node.path === laid.path) continue;
-    ops.moves.push({ op: 'move', key, from: node.path, to: laid.path });
+    ops.moves.push(moveOp(ctx, key, node.path, laid.path));
     const text = ctx.tree.text(key);
     if (text !== null) ops.relinks.set(key, { op: 'relink', key, path: laid.path, text });
   }
+}
+
+/** A move, saying why when that is not main (kept-paths.ts). */
+function moveOp(ctx: PlanContext, key: string, from: string, to: string): FileOp & { op: 'move' } {
+  const cause = ctx.laid.get(key)?.cause;
+  return cause ? { op: 'move', key, from, to, cause } : { op: 'move', key, from, to };
 }
 
 /** Links to pages that moved, appeared or went away are written again in the files that hold them. */
@@ -299,6 +305,7 @@ function folderRow(ctx: PlanContext, tree: FinalTree, key: string, pushed: Reado
     folder: laid ? laid.folder : (node?.folder ?? null),
     href: p?.href ?? node?.href ?? null,
     placedLocally,
+    pathKept: laid ? laid.kept === true : (node?.pathKept ?? false),
     // A new page that could not go in yet (its parent is not on the server) is looked at again.
     pending: pushed.has(key) || ctx.waiting.has(key) || (isNewPageKey(key) && d?.kind === 'text'),
     holds,
@@ -325,8 +332,9 @@ function removedRows(ctx: PlanContext, rows: Map<string, FolderRow>): void {
         title: s?.base?.title ?? s?.remote?.title ?? key,
         href: null,
         placedLocally: false,
+        pathKept: false,
       };
-      rows.set(key, { ...shape, name: null, path: null, folder: null, pending: true, holds: 'none' });
+      rows.set(key, { ...shape, name: null, path: null, folder: null, pending: true, pathKept: false, holds: 'none' });
       plan.folder.removeWhenPushed.push(key);
     } else if (node) plan.folder.remove.push(key);
   }

@@ -289,7 +289,8 @@ export function gitbookLayout(pages: readonly LayoutPage[]): Map<string, { name:
     for (const page of list) {
       const kind = pageKindOf(page);
       const children = childrenOf(page);
-      const name = kind === 'link' && children.length === 0 ? null : gitbookName({ slug: page.slug ?? null, title: String(page.title ?? '') });
+      // (NFC: a slug spelt NFD names the same file.)
+      const name = kind === 'link' && children.length === 0 ? null : gitbookName({ slug: page.slug ?? null, title: String(page.title ?? '') }).normalize('NFC');
       const where = placeOf(dir, name, kind, children.length > 0, page === first);
       out.set(page.id, { name, ...where });
       if (where.folder !== null) walk(where.folder, children);

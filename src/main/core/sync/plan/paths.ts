@@ -9,8 +9,11 @@
  * the space's README.md stays first.
  *
  * A file that stays is never displaced: a page laid out onto a path a staying file holds gets
- * another name.
+ * another name. Which files may move at all is kept-paths.ts's to say: only main, a layout
+ * laid out anew or the writer's asking moves a file; one the writer placed keeps its path, and
+ * its name (a page of main asking for it takes another).
  */
+import { type FileMoves, fileMoves } from './kept-paths';
 import { type FolderKind, nameFolder, placeOf, type NameInput } from './layout';
 import { nameKey, PORTABLE_NAMES } from './names';
 import type { Laid, PlanContext } from './context';
@@ -58,6 +61,7 @@ export function layOut(ctx: PlanContext): void {
     const node = ctx.tree.node(key);
     if (node) affected.add(node.parentKey);
   }
+  for (const key of ctx.options.toGitbook ?? []) if (inTree(key)) affected.add(parentOf(key));
   // A folder gaining or losing pages may turn its owner's `x.md` into `x/README.md` (or back),
   // which may let it take (or make it give up) a name `README.md` or `SUMMARY.md` refuses.
   for (const f of [...affected]) if (f !== null && inTree(f)) affected.add(parentOf(f));
@@ -157,6 +161,10 @@ export function layOut(ctx: PlanContext): void {
     if (node?.folder) return node.folder;
     return joinPath(dirOf(node?.parentKey ?? null), node?.name ?? '');
   };
+  const moves = fileMoves(ctx, (key) => {
+    const laid = ctx.laid.get(key);
+    return laid ? laid.parentKey : parentOf(key);
+  });
   const queue = new ShallowestFirst(depthOf);
   for (const f of affected) queue.add(f);
   const done = new Set<string | null>();
@@ -179,6 +187,9 @@ export function layOut(ctx: PlanContext): void {
       dir,
       inputs,
       (k) => {
+        // A file the writer placed here this cycle keeps the name it has.
+        const p = ctx.placements.get(k);
+        if (p?.movedNow && p.parentKey === f && ctx.sides.get(k)?.local) return p.slug;
         const node = nodeOf(k);
         return node && node.parentKey === f ? node.name : null;
       },
@@ -192,6 +203,7 @@ export function layOut(ctx: PlanContext): void {
       const laid: Laid = held ? heldPlace(k, f, position, name, where) : { parentKey: f, position, name, path: where.file, folder: where.folder };
       ctx.laid.set(k, laid);
       const folderBefore = node?.folder ?? null;
+      if (!held && folderBefore !== null && laid.folder !== null && laid.folder !== folderBefore) keepFolder(k, laid, folderBefore);
       if (laid.folder !== folderBefore && (hasChildren(k) || (node && ctx.tree.children(k).length > 0))) {
         affected.add(k);
         queue.add(k);
@@ -207,10 +219,30 @@ export function layOut(ctx: PlanContext): void {
   function heldPlace(key: string, parent: string | null, position: number, name: string | null, where: { file: string | null; folder: string | null }): Laid {
     const file = ctx.sides.get(key)?.local?.path ?? null;
     const path = file ?? pathNow(key) ?? where.file;
+    const kept = file !== null && file !== where.file;
     // Without a file here (deleted here, edited there), it is where the layout puts it.
-    if (file === null || path === README || where.folder === null) return { parentKey: parent, position, name, path, folder: where.folder };
+    if (file === null || path === README || where.folder === null) return { parentKey: parent, position, name, path, folder: where.folder, kept };
     const folder = /\/README\.md$/i.test(file) ? file.slice(0, -'/README.md'.length) : file.replace(/\.md$/i, '');
-    return { parentKey: parent, position, name, path: file, folder };
+    return { parentKey: parent, position, name, path: file, folder, kept };
+  }
+
+  /**
+   * A page's folder the layout would move: it stays where it is unless main moved it (or the
+   * writer asked), and whatever moved it, while it holds other files than pages. The page's own
+   * `README.md` there stays with it; the pages below are laid out inside it.
+   */
+  function keepFolder(key: string, laid: Laid, before: string): void {
+    const why = moves.cause(key);
+    const file = ctx.sides.get(key)?.local?.path ?? nodeOf(key)?.path ?? null;
+    const readmeDir = file !== null && /\/README\.md$/i.test(file) ? file.slice(0, -'/README.md'.length) : null;
+    const here = readmeDir ?? before;
+    if (why === 'asked' || (why !== null && !moves.leavesOthers(before, laid.folder!))) {
+      if (why !== 'main') laid.cause = why;
+      return;
+    }
+    laid.folder = here;
+    if (readmeDir !== null) laid.path = file;
+    laid.kept = true;
   }
 
   function relayOwner(key: string): void {
@@ -228,10 +260,44 @@ export function layOut(ctx: PlanContext): void {
     );
   }
 
+  keepFiles(ctx, moves);
   avoidStayingFiles(ctx, removed);
 }
 
+/**
+ * Files the layout would move that stay where they are (kept-paths.ts): laid out at their path,
+ * marked kept. The others move, saying why when that is not main.
+ */
+function keepFiles(ctx: PlanContext, moves: FileMoves): void {
+  const nowOf = (key: string): string | null => {
+    const s = ctx.sides.get(key);
+    return s ? (s.local?.path ?? null) : (ctx.tree.node(key)?.path ?? null);
+  };
+  for (const [key, laid] of ctx.laid) {
+    if (laid.path === null) continue;
+    const now = nowOf(key);
+    if (now === null || now === laid.path) {
+      laid.kept ??= false;
+      continue;
+    }
+    const why = moves.cause(key);
+    // (A page main moved goes; one that would only follow leaves no folder without its pages.)
+    if (why === 'asked' || (why !== null && (moves.movedByMain(key) || !moves.leavesOthers(folderOf(now), folderOf(laid.path))))) {
+      if (why !== 'main') laid.cause = why;
+      laid.kept = false;
+      continue;
+    }
+    laid.path = now;
+    laid.kept = true;
+  }
+}
+
 const joinPath = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
+/** The folder a file is in ('' for the space folder). */
+const folderOf = (path: string): string => {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+};
 
 /**
  * Folders to lay out (null: the space's root), the shallowest first, in the order they came

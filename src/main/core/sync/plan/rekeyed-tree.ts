@@ -39,5 +39,6 @@ export function rekeyedTree(folder: FolderTree, rekeyed: ReadonlyMap<string, str
     *keys() {
       for (const key of folder.keys()) yield toNew(key);
     },
+    ...(folder.holdsOthers ? { holdsOthers: (dir: string) => folder.holdsOthers!(dir) } : {}),
   };
 }

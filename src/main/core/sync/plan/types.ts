@@ -98,7 +98,7 @@ export interface UnreadablePath {
   reason: UnreadableReason;
 }
 
-export type UnreadableReason = 'symlink' | 'not-a-file' | 'no-permission' | 'bad-name' | 'not-utf8' | 'binary' | 'too-large' | 'unparseable';
+export type UnreadableReason = 'symlink' | 'not-a-file' | 'no-permission' | 'bad-name' | 'same-name' | 'not-utf8' | 'binary' | 'too-large' | 'unparseable';
 
 /** What changed in the folder since the last cycle, as the scan found it (texts in stable form). */
 export interface LocalChanges {
@@ -149,6 +149,12 @@ export interface SpaceView {
     /** Nodes with a push not confirmed yet. */
     pending(): Iterable<string>;
     keys(): Iterable<string>;
+    /**
+     * The folder (relative to the space folder) holds, at any depth, files that are not pages:
+     * the writer's notes, images, a `.git`. A move never empties it of its pages (kept-paths.ts).
+     * Absent: nothing else is there.
+     */
+    holdsOthers?(dir: string): boolean;
   };
   local: LocalChanges;
   pushed: ReadonlyMap<string, PushedPage>;
@@ -166,6 +172,13 @@ export interface PlanOptions {
   /** What the folder's volume holds (names.ts); default: what every common file system holds. */
   names?: NameRules;
   /**
+   * The folder is laid out anew (Quire's naming changed, or the volume's rules): files Quire laid
+   * out move to the new paths, files the writer placed stay (kept-paths.ts).
+   */
+  relayout?: boolean;
+  /** Pages whose files the writer asked to move to GitBook's path (`quire sync --gitbook-path`). */
+  toGitbook?: ReadonlySet<string>;
+  /**
    * Called between the planner's steps. Each step leaves garbage (laying out 20,000 pages makes
    * over 100 MB of it): a host planning that many collects it there (sync/memory.ts).
    */
@@ -181,7 +194,8 @@ export interface PlanOptions {
  */
 export type FileOp =
   | { op: 'delete'; key: string; path: string }
-  | { op: 'move'; key: string; from: string; to: string }
+  /** `cause`: a move that is not main's — the folder laid out anew, or one the writer asked for (kept-paths.ts). */
+  | { op: 'move'; key: string; from: string; to: string; cause?: 'layout' | 'asked' }
   /**
    * Write the page's text (stable form; its links become relative paths when written). `text`
    * null: the server's text, fetched while writing. `fresh`: the file must not exist yet.

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
-import { heldMessage, stateAction } from '../messages';
+import { heldMessage, shellWord, stateAction } from '../messages';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 import { type ChangeRequestTarget, changeRequestTarget, deletedAssets, describeDeviation, type PathDeviation, pathDeviations } from '../../../core/sync';
@@ -53,10 +53,11 @@ export interface SpaceStatus {
   deletedAssets: { path: string; usedBy: string[] }[];
   /**
    * Pages not at the path GitBook's Git Sync gives them, because the file system here cannot hold
-   * that name (or a file is in the way): where each is, where GitBook puts it, and why (`below`:
-   * pages under it that follow it).
+   * that name (or a file is in the way), or because the writer put the file there (`kept`): where
+   * each is, where GitBook puts it, and why (`below`: pages under it that follow it); a kept one
+   * with the command that moves it to GitBook's path (`action`).
    */
-  deviations: PathDeviation[];
+  deviations: (PathDeviation & { action?: string })[];
 }
 
 /**
@@ -116,7 +117,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         hold: f.hold,
         refused: f.refused,
         deletedAssets: trusted && f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
-        deviations: trusted && f.folder ? pathDeviations(mirror, f.spaceId) : [],
+        deviations: trusted && f.folder ? pathDeviations(mirror, f.spaceId).map((d) => withAction(d, dir, f.folder!)) : [],
       };
     });
     if (has(args, 'json')) {
@@ -188,6 +189,13 @@ function targetLine(s: SpaceStatus): string {
   return '  your next push opens a change request, its subject saying what it holds';
 }
 
+/** A page kept where the writer put it, with the command that moves it to GitBook's path (its file, or for a folder its page id). */
+function withAction(d: PathDeviation, dir: string, folder: string): PathDeviation & { action?: string } {
+  if (d.reason !== 'kept') return d;
+  const page = d.path.endsWith('/') ? d.pageId : `${folder}/${d.path}`;
+  return { ...d, action: `quire sync --dir ${shellWord(dir)} --once --gitbook-path ${shellWord(page)}` };
+}
+
 function formatSpace(s: SpaceStatus): string {
   const edits = s.pendingEdits.modified.length + s.pendingEdits.added.length + s.pendingEdits.deleted.length;
   const cr = s.changeRequest;
@@ -222,7 +230,7 @@ function formatSpace(s: SpaceStatus): string {
     ...(s.deviations.length > 0 ? [`  paths unlike GitBook's (GitBook's Git Sync writes them elsewhere): ${plural(s.deviations.length, 'page')}`] : []),
     ...s.deviations.map(
       (d) =>
-        `    ${safeField(d.path)} — GitBook: ${safeField(d.gitbookPath)} (“${safeField(d.title)}”${d.below > 0 ? ` and ${plural(d.below, 'page')} below it` : ''}): ${describeDeviation(d.reason)}`,
+        `    ${safeField(d.path)} — GitBook: ${safeField(d.gitbookPath)} (“${safeField(d.title)}”${d.below > 0 ? ` and ${plural(d.below, 'page')} below it` : ''}): ${describeDeviation(d.reason)}${d.action ? `; to move it there: \`${d.action}\`` : ''}`,
     ),
     ...(s.held ? [`  STOPPED: ${s.held}`] : []),
   ];

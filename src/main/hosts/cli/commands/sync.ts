@@ -1,4 +1,4 @@
-import { dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, UsageError, type ParsedArgs } from '../args';
+import { all, dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
 import {
@@ -18,6 +18,7 @@ import { errorMessage, heldMessage, shellWord } from '../messages';
 import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
 import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
+import { findPage, PageNotFoundError } from '../../../core/history';
 import { API_URL_META, type ApiClient } from '../../../core/api';
 import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
 import { plural } from '../../../../shared/plural';
@@ -44,6 +45,9 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
   const allowDeletes = switchFlag(args, 'allow-deletes');
   const dryRun = switchFlag(args, 'dry-run');
   const explicitApi = flag(args, 'api') === undefined ? undefined : normaliseApiUrl(flag(args, 'api')!);
+  const gitbookPaths = all(args, 'gitbook-path');
+  if (gitbookPaths.length > 0 && !has(args, 'once') && !dryRun)
+    throw new UsageError('--gitbook-path moves files in one cycle: give --once with it (or --dry-run to see the moves).', { usage: false });
 
   let mirror: Mirror;
   try {
@@ -85,6 +89,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
         io.stderr(`Sync of this folder was paused (since ${when(paused)}); \`quire sync\` resumes it.`);
       }
     }
+    const toGitbook = keptPages(mirror, dir, gitbookPaths);
     // What the engine wrote, so continuous sync's watcher does not take it for saves (`--once` has no watcher).
     const ownWrites = has(args, 'once') ? undefined : new OwnWrites();
     const printProgress = progressPrinter(io.stderr);
@@ -104,6 +109,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       allowMassDelete: allowDeletes,
       pushGuard,
       dryRun,
+      ...(toGitbook.size > 0 ? { toGitbook } : {}),
     });
 
     if (dryRun) {
@@ -205,6 +211,32 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     io.stderr('Stopped.');
     return EXIT.ok;
   }
+}
+
+/**
+ * The pages `--gitbook-path` names, by space: each must be a page whose file is kept where the
+ * writer put it (`quire status` lists them); anything else is one line, before anything is sent.
+ */
+function keptPages(mirror: Mirror, root: string, targets: readonly string[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const target of targets) {
+    let page: { spaceId: string; pageKey: string };
+    try {
+      page = findPage(mirror, root, target);
+    } catch (err) {
+      if (err instanceof PageNotFoundError) throw new UsageError(`--gitbook-path: ${err.message}`, { usage: false });
+      throw err;
+    }
+    if (!mirror.folder.node(page.spaceId, page.pageKey)?.pathKept)
+      throw new UsageError(
+        `${safeField(target)} is not kept off GitBook's path: \`quire status --dir ${shellWord(root)}\` lists the pages that are, each with its command. Nothing was moved.`,
+        { usage: false },
+      );
+    const keys = out.get(page.spaceId) ?? new Set<string>();
+    keys.add(page.pageKey);
+    out.set(page.spaceId, keys);
+  }
+  return out;
 }
 
 /** One line per thing a cycle left for the writer: folders missing, paths left alone, changes not pushed. */

@@ -1,0 +1,123 @@
+/**
+ * Which files a cycle may move (paths.ts asks, for each file the layout would put elsewhere).
+ * A page's file moves only:
+ *
+ * - for main (`main`): main moved or renamed the page, or a page above it whose folder moves;
+ *   gave it children or took them (`x.md` becomes `x/README.md`, or back); made another page the
+ *   space's first (`README.md`); or a name it had freed up or clashed;
+ * - for the layout (`layout`): the folder is laid out anew, once (Quire's naming changed, or the
+ *   volume's rules), a file the writer placed excepted;
+ * - when the writer asks (`asked`: `quire sync --gitbook-path`).
+ *
+ * Any other file stays where it is: one the writer created, moved or placed in SUMMARY.md, and
+ * one whose page only follows such a change (a page the writer nested another under keeps
+ * `x.md`). So does a folder holding files of the writer's (notes, images, a `.git`) with the
+ * pages in it, and a page's file that would only follow a move out of it: such a folder is never
+ * emptied of its pages, unless the writer asked (a page main itself moves still goes). A file
+ * kept off the layout's path is a path deviation the mirror keeps (`pathKept`), listed by
+ * `quire status` with GitBook's path (deviations.ts).
+ */
+import type { PlanContext } from './context';
+import { isNewPageKey } from './types';
+
+export type MoveCause = 'main' | 'layout' | 'asked';
+
+export interface FileMoves {
+  /** Why the page's file may move this cycle; null: it stays where it is. */
+  cause(key: string): MoveCause | null;
+  /** Main moved or renamed the page itself (not only a page above it, or its children). */
+  movedByMain(key: string): boolean;
+  /** Moving from folder `from` into folder `to` would leave other files than pages behind in a folder it leaves. */
+  leavesOthers(from: string, to: string): boolean;
+}
+
+const dirOf = (path: string): string => {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+};
+
+/** `parentOf`: a page's parent after this cycle (laid out, else placed, else as it was). */
+export function fileMoves(ctx: PlanContext, parentOf: (key: string) => string | null): FileMoves {
+  const { view } = ctx;
+  const nodeOf = (key: string) => ctx.tree.node(key);
+
+  /** Main changed the page's place since the last sync (not the writer's own change request, merged). */
+  const byMain = (key: string): boolean => {
+    const p = ctx.placements.get(key);
+    const R = view.remote.page(key);
+    if (!p || p.placedLocally || !R) return false;
+    const node = nodeOf(key);
+    if (!node) return !isNewPageKey(key);
+    const P = view.changeRequest === 'merged' ? view.pushed.get(key) : undefined;
+    if (P?.moved && !P.deleted && P.parentId === R.parentId) return false;
+    const B = view.base.page(key);
+    if (!B) return R.parentId !== node.parentKey;
+    return R.parentId !== B.parentId || R.slug !== B.slug || R.kind !== B.kind || (R.slug === null && R.title !== B.title);
+  };
+  const goneOnMain = (key: string): boolean => {
+    const s = ctx.sides.get(key);
+    return ctx.removed.has(key) && s?.base !== undefined && s.remote === undefined;
+  };
+  const changedOnMain = (key: string): boolean => byMain(key) || goneOnMain(key);
+
+  /** Main gave the page children or took some (what turns `x.md` into `x/README.md`, or back). */
+  const childrenByMain = (key: string): boolean => {
+    const before = ctx.tree.children(key);
+    const after = ctx.order.get(key);
+    if (!after) return false;
+    const was = new Set(before);
+    const is = new Set(after);
+    return [...before.filter((c) => !is.has(c)), ...after.filter((c) => !was.has(c))].some(changedOnMain);
+  };
+  const firstByMain = (key: string): boolean => {
+    const { before, after } = ctx.firstPage;
+    if (before === after || (key !== before && key !== after)) return false;
+    if ((before !== null && changedOnMain(before)) || (after !== null && changedOnMain(after))) return true;
+    for (const _ of view.remote.reordered()) return true;
+    return false;
+  };
+  const folderMoves = (key: string): boolean => {
+    const laid = ctx.laid.get(key);
+    const before = nodeOf(key)?.folder ?? null;
+    return laid !== undefined && before !== null && laid.folder !== before;
+  };
+
+  const causes = new Map<string, MoveCause | null>();
+  const cause = (key: string, depth = 0): MoveCause | null => {
+    const known = causes.get(key);
+    if (known !== undefined) return known;
+    let why: MoveCause | null = null;
+    const node = nodeOf(key);
+    const parent = parentOf(key);
+    if (ctx.options.toGitbook?.has(key)) why = 'asked';
+    else if (byMain(key) || childrenByMain(key) || firstByMain(key)) why = 'main';
+    else if (parent !== null && depth < 256 && folderMoves(parent)) why = cause(parent, depth + 1);
+    if (why === null && ctx.options.relayout && node && !node.pathKept) why = 'layout';
+    const laid = ctx.laid.get(key);
+    if (why === null && node && laid && laid.name !== node.name && !ctx.placements.get(key)?.movedNow && !node.pathKept) why = 'main';
+    causes.set(key, why);
+    return why;
+  };
+
+  const holds = new Map<string, boolean>();
+  const holdsOthers = (dir: string): boolean => {
+    let known = holds.get(dir);
+    if (known === undefined) {
+      known = view.folder.holdsOthers?.(dir) ?? false;
+      holds.set(dir, known);
+    }
+    return known;
+  };
+
+  return {
+    cause: (key) => cause(key),
+    movedByMain: byMain,
+    leavesOthers(from, to) {
+      for (let d = from; d !== ''; d = dirOf(d)) {
+        if (to === d || to.startsWith(`${d}/`)) return false;
+        if (holdsOthers(d)) return true;
+      }
+      return false;
+    },
+  };
+}
