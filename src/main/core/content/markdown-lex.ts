@@ -252,7 +252,7 @@ class LineLexer {
   private endsHtmlBlock(pos: number, end: number, col: number, quotes: number): boolean {
     const container = this.htmlContainer;
     if (quotes < container.quotes || col < container.column) return true;
-    return this.htmlEnd === '' && col - container.column < 4 && startsTagLine(this.text, pos, end, this.meter);
+    return this.htmlEnd === '' && quotes === container.quotes && col - container.column < 4 && startsTagLine(this.text, pos, end, this.meter);
   }
 
   /** Skips spaces and tabs from `pos` (tabs to the next multiple of 4); `oneSpace`: at most one column (after `>`). */

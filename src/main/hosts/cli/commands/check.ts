@@ -79,6 +79,7 @@ const KINDS: Partial<Record<ProblemCode, string>> = {
   'block-misplaced': 'Misplaced blocks',
   'block-unterminated-tag': 'Unterminated tags',
   'block-malformed-tag': 'Unreadable tags',
+  'block-in-html': 'Tags inside HTML',
 };
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
