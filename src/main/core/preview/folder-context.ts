@@ -30,7 +30,8 @@ function summaryTitle(index: FolderIndex, rootPath: string): string | null {
     titles = new Map();
     const walk = (entries: readonly SummaryEntry[]) => {
       for (const e of entries) {
-        if (e.kind === 'page' && e.path !== null && !titles!.has(summaryEntryFile(e.path))) titles!.set(summaryEntryFile(e.path), e.title);
+        const file = e.kind === 'page' && e.path !== null ? summaryEntryFile(e.path, summary.path) : null;
+        if (file !== null && !titles!.has(file)) titles!.set(file, e.title);
         walk(e.children);
       }
     };
