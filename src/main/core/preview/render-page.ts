@@ -82,8 +82,8 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
     meta = parsed.meta;
     title = parsed.title;
     // parsePageFile moves a frontmatter `title:` out of meta; the heading is the title only when the frontmatter had none
-    // (a top-level key: `layout:` holds a `title:` of its own).
-    titleFromHeading = parsed.title !== null && !/^title\s*:/m.test(frontmatterOf(source));
+    // (a top-level key with a value: `layout:` holds a `title:` of its own, and `title:` alone names none).
+    titleFromHeading = parsed.title !== null && !/^title[ \t]*:[ \t]*[^\s#]/m.test(frontmatterOf(source));
   } catch (err) {
     frontmatterError = (err as Error).message;
   }
