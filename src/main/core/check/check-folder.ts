@@ -164,7 +164,7 @@ function* loadingFolder(root: string, mirror: Mirror | null, spaceIds: readonly 
     found = discoverSpaces(root);
     if (found.length === 0)
       throw new CheckSetupError(
-        `${root} holds no markdown pages, no .gitbook.yaml and no space folders with a SUMMARY.md: nothing to check. Point --dir at a sync folder, a Git Sync repository or a space folder.`,
+        `${root} holds no markdown pages nor a .gitbook.yaml, and no space folders with a SUMMARY.md: nothing to check. Point --dir at a sync folder, a Git Sync repository or a space folder.`,
       );
   }
   for (const id of spaceIds) {
