@@ -79,7 +79,7 @@ export interface PageRec {
   readonly coverY?: number;
   readonly coverHeight?: number;
   /** Git Sync's `layout:` (width, cover, and `{ visible }` switches for title, description, …). */
-  readonly layout?: Readonly<Record<string, unknown>>;
+  readonly layout?: Readonly<Record<string, unknown>> | string;
   /** Tag names, as Git Sync's `tags:` list writes them. */
   readonly tags?: readonly string[];
   /** Stored body (frontmatter stripped) of document pages; '' for groups and links. */

@@ -56,7 +56,8 @@ export interface PageSeed {
   cover?: string;
   coverY?: number;
   coverHeight?: number;
-  layout?: Record<string, unknown>;
+  /** Git Sync's `layout:`: its switches, or the name of a layout GitBook's earlier editor gave (`landing`). */
+  layout?: Record<string, unknown> | string;
   tags?: string[];
   type?: PageType;
   /** Target URL of a link page. */

@@ -1,13 +1,14 @@
 /**
  * The whole check of the spaces in a FolderIndex (pure): each file's own problems (frontmatter,
- * blocks, links), then the space-wide ones (SUMMARY.md, names, encodings and sizes, unused
- * assets). `checkPage` gives one file's share of it, cheaply, for the preview.
+ * blocks, links), then the space-wide ones (SUMMARY.md, .gitbook.yaml and its redirects, names,
+ * encodings and sizes, unused assets). `checkPage` gives one file's share of it, cheaply, for the preview.
  */
 import { blockProblems } from './blocks';
 import { checkEncodingAndSize } from './encoding';
 import type { CheckedSpace, FolderIndex, IndexedFile } from './folder-index';
 import { joinRoot } from './folder-index';
 import { checkFrontmatter } from './frontmatter';
+import { checkGitbookYaml } from './gitbook-yaml';
 import { checkLinks } from './links';
 import { checkCaseClashes } from './names';
 import { type Problem, sortProblems } from './problem';
@@ -53,7 +54,7 @@ export function* checkingSpaces(index: FolderIndex, spaces: readonly CheckedSpac
       for (const r of found.reached) reached.add(r);
     }
     const summary = checkSummary(space);
-    problems.push(...summary.problems, ...checkCaseClashes(space), ...checkEncodingAndSize(space));
+    problems.push(...summary.problems, ...checkGitbookYaml(space), ...checkCaseClashes(space), ...checkEncodingAndSize(space));
     perSpace.push({ space, problems });
   }
   return perSpace.map(({ space, problems }) => ({
@@ -70,7 +71,7 @@ const spaceWideMemo = new WeakMap<CheckedSpace, { revision: number; problems: Pr
 function spaceWideProblems(index: FolderIndex, space: CheckedSpace): Problem[] {
   const memo = spaceWideMemo.get(space);
   if (memo && memo.revision === index.revision) return memo.problems;
-  const problems = [...checkSummary(space).problems, ...checkCaseClashes(space), ...checkEncodingAndSize(space)];
+  const problems = [...checkSummary(space).problems, ...checkGitbookYaml(space), ...checkCaseClashes(space), ...checkEncodingAndSize(space)];
   spaceWideMemo.set(space, { revision: index.revision, problems });
   return problems;
 }

@@ -7,7 +7,8 @@
  */
 import { posix } from 'node:path';
 import { type PageAnchors, pageAnchors } from './anchors';
-import type { SpaceFile } from './space-files';
+import type { ConfigProblem, GitbookConfig } from './gitbook-config';
+import type { SpaceFile, SpaceStructure } from './space-files';
 
 export interface CheckedSpace {
   /** The space's id when the mirror knows it. */
@@ -16,6 +17,19 @@ export interface CheckedSpace {
   /** The space folder relative to the checked root; '' when the root is the space itself. */
   folder: string;
   files: SpaceFile[];
+  /** Its first page and table of contents, from its folder (Git Sync's `.gitbook.yaml`); README.md and SUMMARY.md when absent. */
+  structure?: SpaceStructure;
+  /** The `.gitbook.yaml` about it (`gitbook-yaml.ts`), when there is one. */
+  gitbookYaml?: SpaceGitbookYaml;
+}
+
+export interface SpaceGitbookYaml {
+  /** Its path from the checked root (`../.gitbook.yaml` when it lies above). */
+  path: string;
+  config: GitbookConfig;
+  problems: ConfigProblem[];
+  /** Whether its root and structure lay the space out: not in a sync folder, which Quire lays out as GitBook does by default. */
+  layoutApplied: boolean;
 }
 
 /** What the mirror knows, for stable references (`/pages/<id>`, `/files/<id>`) left in files. */

@@ -20,6 +20,9 @@ export type ProblemCode =
   | 'summary-entry-without-file'
   | 'summary-duplicate'
   | 'summary-missing'
+  | 'gitbook-yaml'
+  | 'redirect-target'
+  | 'redirect-shadowed'
   | 'frontmatter'
   /** `{% %}` blocks: block-unclosed, block-unknown-block, block-mismatched-end, … (content/blocks.ts's kinds). */
   | `block-${BlockProblemKind}`

@@ -1,18 +1,20 @@
 /**
  * A markdown-it plugin for GitBook's `{% … %}` blocks. A line holding one tag becomes a token
- * (a block rule, so markdown-it parses everything between tags as ordinary markdown); a core
+ * (a block rule, so markdown-it parses everything between tags as ordinary markdown; where else
+ * a tag is read, as `quire check` reads it, is block-lines.ts's); a core
  * rule then pairs the tags the way content/blocks.ts's scanner does (`embed` and `file` may end
  * themselves, `include` never has an end, an unknown block ends itself unless its end tag is in
  * the page, an unclosed block is closed at the end of the page), and the render rules turn each
  * block into the HTML GitBook shows: hints, tabs (a tablist: page-behaviour.js switches them,
  * with the arrow keys too), steppers, columns, titled code, content-ref cards, embeds as links,
  * files as cards, includes with their title, OpenAPI and swagger blocks as an operation card
- * (method, path, summary; the operation's details are GitBook's to fetch from the spec), and an
- * integration's block as a card naming it and its parameters.
+ * (method, path, summary; the operation's details are GitBook's to fetch from the spec), updates
+ * as a timeline (each entry's date and tags beside it), and an integration's block as a card
+ * naming it and its parameters.
  */
 import type { MarkdownIt, StateBlock, StateCore, Token } from 'markdown-it';
-import { BLOCKS_BY_NAME, endTagTarget, isIntegrationBlock } from '../content/blocks';
-import { parseTag } from '../content/tag-syntax';
+import { BLOCKS_BY_NAME, isIntegrationBlock } from '../content/blocks';
+import { htmlBlockUntilTag, readTagLine, splitParagraphTags } from './block-lines';
 import { iconHtml } from './icons';
 import { escapeHtml, isSafeUrl } from './sanitize';
 
@@ -44,25 +46,6 @@ export const tagMeta = (token: Token): TagMeta => token.meta as unknown as TagMe
 const setMeta = (token: Token, meta: TagMeta): void => {
   token.meta = meta as unknown as Record<string, unknown>;
 };
-
-function readTagLine(state: StateBlock, line: number): TagMeta | null {
-  if (state.sCount[line]! - state.blkIndent >= 4) return null;
-  const pos = state.bMarks[line]! + state.tShift[line]!;
-  const text = state.src.slice(pos, state.eMarks[line]!);
-  if (!text.startsWith('{%')) return null;
-  const close = text.indexOf('%}');
-  if (close < 0 || text.slice(close + 2).trim() !== '') return null;
-  const tag = parseTag(text, 0, close + 2);
-  if (tag.name === '') return null;
-  const target = endTagTarget(tag.name);
-  const args: Record<string, string> = {};
-  const values: string[] = [];
-  for (const a of tag.args) {
-    if (a.key === null) values.push(a.value);
-    else args[a.key] = a.value;
-  }
-  return { name: target ?? tag.name, args, values, rest: tag.rest, role: target ? 'close' : 'open', line: line + 1 };
-}
 
 function tagRule(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
   const meta = readTagLine(state, startLine);
@@ -210,7 +193,7 @@ function openHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
     case 'if':
       return `<div class="gb-if"><div class="gb-if-label">Shown when <code>${escapeHtml(meta.rest)}</code></div>\n`;
     case 'updates':
-      return '<div class="gb-updates">\n';
+      return '<ol class="gb-updates" aria-label="Updates">\n';
     case 'openapi':
     case 'openapi-operation':
     case 'swagger':
@@ -232,7 +215,7 @@ function openHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
     case 'api-method-response':
       return `<div class="gb-op-response"><div class="gb-op-param-head"><span class="gb-op-status">${escapeHtml(a.status ?? a.httpCode ?? '')}</span>${a.description ? ` ${escapeHtml(a.description)}` : ''}</div>\n`;
     case 'update':
-      return `<section class="gb-update">${a.date ? `<header>${escapeHtml(a.date)}</header>` : ''}\n`;
+      return updateHead(a.date ?? '', a.tags ?? '', meta.parent?.args.format ?? 'full');
     default:
       return `<div class="gb-block gb-${escapeHtml(meta.name)}">\n`;
   }
@@ -269,7 +252,9 @@ function closeHtml(meta: TagMeta): string {
     case 'content-ref':
       return marker;
     case 'update':
-      return `${marker}</section>\n`;
+      return `${marker}</div></li>\n`;
+    case 'updates':
+      return `${marker}</ol>\n`;
     default:
       return `${marker}</div>\n`;
   }
@@ -293,6 +278,22 @@ function voidHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
       return `<div class="gb-unknown-block" role="note">Block “${escapeHtml(meta.name)}”: not one GitBook documents; Quire keeps it as written.</div>\n`;
     }
   }
+}
+
+/** An entry of GitBook's updates timeline: its date (long, as `format="full"` shows it) and tags beside its text. */
+function updateHead(date: string, tags: string, format: string): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : null;
+  const shown =
+    day && !Number.isNaN(day.getTime()) && format === 'full'
+      ? day.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
+      : date;
+  const tagList = tags
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .map((t) => `<span class="gb-update-tag">${escapeHtml(t)}</span>`)
+    .join('');
+  return `<li class="gb-update"><div class="gb-update-aside">${date ? `<time datetime="${escapeHtml(date)}">${escapeHtml(shown)}</time>` : ''}${tagList ? `<div class="gb-update-tags">${tagList}</div>` : ''}</div><div class="gb-update-body">\n`;
 }
 
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace']);
@@ -325,7 +326,9 @@ function integrationCard(meta: TagMeta): string {
 
 export function gitbookBlocks(md: MarkdownIt): void {
   md.block.ruler.before('fence', 'gitbook_tag', tagRule, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+  md.block.ruler.before('html_block', 'gitbook_html_block', htmlBlockUntilTag);
   md.core.ruler.after('block', 'gitbook_pair', pairTags);
+  md.core.ruler.before('gitbook_pair', 'gitbook_paragraph_tags', splitParagraphTags);
   md.renderer.rules.gitbook_tag = (tokens, idx, _options, env) => {
     const meta = tagMeta(tokens[idx]!);
     const hooks = (env as { blockHooks: BlockRenderHooks }).blockHooks;

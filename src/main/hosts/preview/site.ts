@@ -76,9 +76,10 @@ export class PreviewSite {
       : { kind: 'file', rootPath };
   }
 
-  /** The page a space opens on: its first SUMMARY.md entry, else its README.md, else its first page. */
+  /** The page a space opens on: its first SUMMARY.md entry, else its first page (README.md, or what .gitbook.yaml names), else any page. */
   firstPage(space: CheckedSpace): string | null {
-    const first = summaryEntryOrder(space)[0] ?? space.files.find((f) => f.path === 'README.md')?.path ?? space.files.find((f) => f.kind === 'page')?.path;
+    const readme = space.structure?.readme ?? 'README.md';
+    const first = summaryEntryOrder(space)[0] ?? space.files.find((f) => f.path === readme)?.path ?? space.files.find((f) => f.kind === 'page')?.path;
     return first === undefined ? null : joinRoot(space.folder, first);
   }
 
@@ -121,7 +122,7 @@ export class PreviewSite {
     // (Read as spelt on disk, NFD say: readSpaceFile names it NFC.)
     const path = space.folder === '' ? onDisk : onDisk.slice(space.folder.length + 1);
     const inside = this.realPathInside(rootPath) !== null;
-    const file = inside ? readSpaceFile(space.folder === '' ? this.root : `${this.root}/${space.folder}`, path) : null;
+    const file = inside ? readSpaceFile(space.folder === '' ? this.root : `${this.root}/${space.folder}`, path, space.structure) : null;
     if (file) this.index.setFile(space, file);
     else if (this.index.get(rootPath)) this.index.removeFile(space, path.normalize('NFC'));
     else return false;
