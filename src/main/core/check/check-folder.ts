@@ -7,6 +7,7 @@
 import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type Mirror, STATE_DIR } from '../mirror';
+import { LocalSpecs } from '../openapi';
 import { type SpaceReport, checkingSpaces } from './check-space';
 import { type CheckedSpace, FolderIndex, type MirrorFacts } from './folder-index';
 import { countBySeverity, type SeverityCounts } from './problem';
@@ -93,6 +94,7 @@ function* loadingFolder(root: string, mirror: Mirror | null, spaceIds: readonly 
   const spaces: CheckedSpace[] = [];
   for (const s of found) spaces.push({ ...s, files: yield* readingSpaceFolder(s.folder === '' ? root : join(root, s.folder)) });
   const index = new FolderIndex(spaces, facts, (rootPath) => existsSync(join(root, rootPath)));
+  index.specs = LocalSpecs.of(root, mirror);
   const selected = spaceIds.length === 0 ? spaces : spaces.filter((s) => s.spaceId !== null && spaceIds.includes(s.spaceId));
   return { index, selected };
 }

@@ -12,6 +12,7 @@ import { reviewLifecycle } from './v14-review-lifecycle';
 import { syncState } from './v16-sync-state';
 import { syncLogActivity } from './v17-sync-log-activity';
 import { keptDeviations } from './v18-kept-deviations';
+import { openapiAndTranslations } from './v19-openapi-translations';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   syncState,
   syncLogActivity,
   keptDeviations,
+  openapiAndTranslations,
 ];
