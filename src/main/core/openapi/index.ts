@@ -15,3 +15,15 @@ export {
   type SchemaView,
 } from './operations';
 export { type LocalSpec, LocalSpecs, OPENAPI_DIR } from './local';
+export {
+  type PublishResult,
+  type PulledState,
+  type PullResult,
+  publishSpec,
+  pulledFile,
+  pullSpecs,
+  refreshSpecs,
+  refreshVersions,
+  SPEC_SLUG,
+  specFolder,
+} from './remote';
