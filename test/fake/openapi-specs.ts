@@ -165,7 +165,16 @@ export class FakeOpenAPISpecs {
 
   private create(orgId: string, slug: string): OpenAPISpecRec {
     const now = this.store.now();
-    const spec: OpenAPISpecRec = { id: this.store.newId('oas'), orgId, slug, createdAt: now, updatedAt: now, visibility: 'private', versions: [], parseError: null };
+    const spec: OpenAPISpecRec = {
+      id: this.store.newId('oas'),
+      orgId,
+      slug,
+      createdAt: now,
+      updatedAt: now,
+      visibility: 'private',
+      versions: [],
+      parseError: null,
+    };
     this.specs.set(`${orgId}/${slug}`, spec);
     return spec;
   }

@@ -113,7 +113,15 @@ export class FakeTranslations {
         : {}),
       createdAt: t.createdAt,
       updatedAt: t.updatedAt,
-      stats: { runs: t.runs, totalWords: t.runs * 1200, totalPages: t.runs ? 5 : 0, totalDuration: t.runs * 40, latestRunDuration: t.runs ? 40 : 0, latestPages: t.runs ? 5 : 0, latestWords: t.runs ? 1200 : 0 },
+      stats: {
+        runs: t.runs,
+        totalWords: t.runs * 1200,
+        totalPages: t.runs ? 5 : 0,
+        totalDuration: t.runs * 40,
+        latestRunDuration: t.runs ? 40 : 0,
+        latestPages: t.runs ? 5 : 0,
+        latestWords: t.runs ? 1200 : 0,
+      },
       permissions: { view: true, edit: true },
       urls: { location: json.api(`/orgs/${t.orgId}/translations/${t.id}`) },
     };

@@ -235,6 +235,20 @@ export const COMMANDS = {
       return (args, io, ctx) => openapi(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
     },
   },
+  translations: {
+    summary: "the organizations' translations: source space → target space, language, status, last run; --run runs one again",
+    flags: {
+      dir,
+      json,
+      org: { value: '<organizationId>', help: 'only this organization (default: every one the folder knows)' },
+      run: { value: '<translationId>', help: 'ask GitBook to run this translation again (needs the server; never queued)' },
+    },
+    details: ['Listed from the server when it answers, else from the mirror (saying since when).', EXIT_PLAIN],
+    load: async () => {
+      const { translations } = await import('./commands/translations');
+      return (args, io, ctx) => translations(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
+    },
+  },
   restore: {
     summary: 'write a version of a page back into the folder; the next sync pushes it',
     positionals: [page],
