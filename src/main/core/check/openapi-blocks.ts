@@ -49,17 +49,17 @@ export function specOfBlock(index: FolderIndex, fromRootPath: string, name: stri
   return found && { ...found, label: named, managed: false };
 }
 
-/** What the block names that its specification lacks ("POST /pets"), or null when it has it all. */
+/** What the block names that its specification lacks ("POST /pets", "schema Pet"), or null when it has it all. */
 export function missingFromSpec(spec: Record<string, unknown>, name: string, args: Readonly<Record<string, string>>): string | null {
   const method = (args.method ?? '').toUpperCase();
-  if (name === 'openapi-webhook') return findWebhook(spec, args.name ?? '', method) ? null : `the webhook ${args.name ?? ''} (${method})`;
+  if (name === 'openapi-webhook') return findWebhook(spec, args.name ?? '', method) ? null : `webhook ${args.name ?? ''} (${method})`;
   if (name === 'openapi-schemas') {
     const have = schemaNames(spec);
     const lacking = (args.schemas ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter((s) => s !== '' && !have.has(s));
-    return lacking.length === 0 ? null : `the schema${lacking.length > 1 ? 's' : ''} ${lacking.join(', ')}`;
+    return lacking.length === 0 ? null : `schema${lacking.length > 1 ? 's' : ''} ${lacking.join(', ')}`;
   }
   if (!args.path || !method) return null;
   return findOperation(spec, method, args.path) ? null : `${method} ${args.path}`;

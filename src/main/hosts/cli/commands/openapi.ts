@@ -1,5 +1,5 @@
 import { lstatSync, readFileSync } from 'node:fs';
-import { relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { ApiClient } from '../../../core/api';
 import { ApiError, NetworkError } from '../../../core/api';
 import type { Mirror, OrganizationRow, RemoteOpenApiSpec, RemoteOpenApiVersion } from '../../../core/mirror';
@@ -207,10 +207,16 @@ async function pull(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: Mirror
   return needsYou ? EXIT.conflicts : EXIT.ok;
 }
 
-/** The organization a slug belongs to: `--org`, else the one whose specs hold it, else the only one. */
-function organizationOf(mirror: Mirror, args: ParsedArgs, dir: string, slug: string): OrganizationRow {
+/**
+ * The organization a slug belongs to: `--org`, else the only one, else the one a pull of `file`
+ * (relative to the sync folder) wrote it for, else the one whose specs hold it.
+ */
+function organizationOf(mirror: Mirror, args: ParsedArgs, dir: string, slug: string, file: string | null = null): OrganizationRow {
   const orgs = organizationsFor(mirror, args, dir);
   if (orgs.length === 1) return orgs[0]!;
+  const pulledFor = file === null ? undefined : mirror.openapi.files().find((f) => f.slug === slug && f.path === file)?.organizationId;
+  const pulled = orgs.find((o) => o.id === pulledFor);
+  if (pulled) return pulled;
   const holding = mirror.openapi.organizationsWith(slug);
   const matches = orgs.filter((o) => holding.includes(o.id));
   if (matches.length === 1) return matches[0]!;
@@ -250,10 +256,10 @@ async function publish(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: Mir
       `${given} is not an OpenAPI 3.x or Swagger 2.0 specification: ${read.line === null ? '' : `line ${read.line}: `}${read.reason}. Nothing was sent.`,
     );
   }
-  const org = organizationOf(mirror, args, dir, slug);
-  const api = await needApi(ctx, mirror, 'Publishing an OpenAPI specification');
   const rel = relative(dir, resolve(given)).split(sep).join('/');
-  const inside = rel !== '' && !rel.startsWith('../') && rel !== '..';
+  const inside = rel !== '' && !rel.startsWith('../') && rel !== '..' && !isAbsolute(rel);
+  const org = organizationOf(mirror, args, dir, slug, inside ? rel : null);
+  const api = await needApi(ctx, mirror, 'Publishing an OpenAPI specification');
   const result = await online('Publishing an OpenAPI specification', async () => {
     await refreshSpecs(api, mirror, org.id, io.signal);
     return publishSpec(api, mirror, org.id, slug, text, inside ? rel : null, io.signal);
