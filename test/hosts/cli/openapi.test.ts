@@ -148,6 +148,9 @@ describe('quire openapi', () => {
     expect(post).toMatch(/Request body.*application\/json.*<code>name<\/code>.*string.*required.*What the pet answers to/s);
     expect(post).toMatch(/<span class="gb-op-status">201<\/span> The pet, as stored/);
     expect(post).toContain('From .openapi/pets.yaml');
+    // The spec file is read again once it changes: an open preview shows the edit at the next load.
+    writeFileSync(file, `${PETS}${ADD_PET}`.replace('Add a pet', 'Adopt a pet'));
+    expect((await get(`${url}guide/api.md`)).body).toContain('<p class="gb-op-summary">Adopt a pet</p>');
     preview.child.kill('SIGINT');
     expect((await preview.exited).code).toBe(0);
   });

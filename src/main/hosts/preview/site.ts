@@ -12,6 +12,7 @@ import { type CheckedSpace, type FolderIndex, joinRoot, loadFolder, readSpaceFil
 import type { Mirror } from '../../core/mirror';
 import { escapeHtml, type PreviewUrls, renderNavigation } from '../../core/preview';
 import { summaryEntryOrder } from './summary-order';
+import { isSpecFolderPath } from './watch';
 
 export type Route = { kind: 'home' } | { kind: 'page'; rootPath: string } | { kind: 'file'; rootPath: string } | { kind: 'missing' };
 
@@ -115,6 +116,11 @@ export class PreviewSite {
   fileChanged(absPath: string): boolean {
     const rootPath = relative(this.root, absPath).split(sep).join('/').normalize('NFC');
     if (rootPath === '' || rootPath.startsWith('..')) return false;
+    // A specification file: read again when a block asks (LocalSpecs looks at its mtime); the pages showing it reload.
+    if (isSpecFolderPath(rootPath)) {
+      this.version++;
+      return true;
+    }
     const space = this.index.spaceOf(rootPath);
     if (!space) return false;
     const path = space.folder === '' ? rootPath : rootPath.slice(space.folder.length + 1);
