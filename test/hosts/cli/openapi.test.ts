@@ -5,12 +5,13 @@
  * renders an operation from the local file and `check` flags a block naming an operation the
  * spec lacks; a file that is not a specification is refused with its line and reason.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
 import { tempDir } from '../../helpers/cli';
+import { rewritingProxy } from '../../helpers/rewriting-proxy';
 import { buildCli, killStarted, startQuire, type Exited } from '../../helpers/cli-process';
 import { seedGuide, syncOnce } from '../../helpers/sync';
 
@@ -213,5 +214,28 @@ describe('quire openapi', () => {
     expect(offline.code).toBe(0);
     expect(offline.stdout).toBe(list.stdout);
     expect(offline.stderr).toMatch(/^Showing the local mirror, last refreshed \d{4}-\d\d-\d\d \d\d:\d\d UTC \(/m);
+  });
+
+  it('never names a file after a slug GitBook does not give, whatever the server lists', async () => {
+    fake.store.openapi.add(space.orgId, { slug: 'billing', versions: [PETS] });
+    // A hostile server renames a spec in the listing: `../../evil`, with its raw text answered as any other.
+    const proxy = await rewritingProxy(fake.url, (x) => {
+      if (x.method !== 'GET' || !x.path.endsWith('/openapi')) return undefined;
+      return { body: x.body.toString('utf8').replace('"slug":"billing"', '"slug":"../../evil"') };
+    });
+    try {
+      expect((await run('sync', '--api', proxy.url, '--dir', root, '--once')).code).toBe(0);
+      const pulled = await run('openapi', 'pull', '--dir', root);
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(pulled.stderr).toContain(
+        'Acme: a specification named "../../evil" was left alone: that is not a slug GitBook gives (letters, digits, single hyphens).',
+      );
+      expect(pulled.stdout).toContain('Acme: pets → .openapi/pets.yaml');
+      expect(readdirSync(join(root, '.openapi'))).toEqual(['pets.yaml']);
+      expect(existsSync(join(root, '..', 'evil.yaml')) || existsSync(join(root, '../..', 'evil.yaml'))).toBe(false);
+      expect(fake.requests.some((r) => r.path.includes('evil'))).toBe(false);
+    } finally {
+      await proxy.close();
+    }
   });
 });
