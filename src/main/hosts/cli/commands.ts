@@ -66,7 +66,7 @@ export const COMMANDS = {
     load: async () => (await import('./commands/review')).run,
   },
   check: {
-    summary: 'what would break on the server: links, SUMMARY.md, blocks, frontmatter, file sizes (offline)',
+    summary: 'what would break on the server: links, SUMMARY.md, blocks, frontmatter, file sizes, OpenAPI blocks (offline)',
     flags: {
       dir: { ...dir, help: 'a sync folder, a Git Sync repository or one space folder' },
       space: { value: '<spaceId>', repeatable: true, help: 'check only this space of a sync folder; repeat for more' },
