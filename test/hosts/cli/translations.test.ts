@@ -7,6 +7,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi, type SpaceRec, type TranslationRec } from '../../fake';
 import { tempDir } from '../../helpers/cli';
+import { rewritingProxy } from '../../helpers/rewriting-proxy';
 import { buildCli, killStarted, startQuire, type Exited } from '../../helpers/cli-process';
 import { syncOnce, write } from '../../helpers/sync';
 
@@ -108,5 +109,25 @@ describe('quire status of a translated space', () => {
       lastRunAt: fr.updatedAt,
     });
     expect(json.spaces.find((s) => s.spaceId === handbook.id)?.translation).toBeNull();
+  });
+
+  it('takes a translation without its source space for what it is: a malformed answer, said in one line; the last list stands', async () => {
+    const proxy = await rewritingProxy(fake.url, (x) => {
+      if (x.method !== 'GET' || !x.path.endsWith('/translations')) return undefined;
+      const body = JSON.parse(x.body.toString('utf8')) as { items: Record<string, unknown>[] };
+      delete body.items[0]!.source;
+      return { body: JSON.stringify(body) };
+    });
+    try {
+      const synced = await run('sync', '--api', proxy.url, '--dir', root, '--once');
+      expect(synced.code, synced.stderr).toBe(0);
+      const listed = await run('translations', '--dir', root);
+      expect(listed.code).toBe(0);
+      expect(listed.stderr).toMatch(/^Showing the local mirror, last refreshed .* \(.*`items\[0\]\.source` is missing \(expected an object\).*\)$/m);
+      expect(listed.stdout).toContain('Handbook → Manuel, en → fr: completed');
+      expect((await run('status', '--dir', root)).stdout).toContain('translated from Handbook (en → fr)');
+    } finally {
+      await proxy.close();
+    }
   });
 });
