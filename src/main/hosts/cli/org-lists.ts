@@ -9,8 +9,16 @@ import { when } from '../../../shared/when';
 import { flag, UsageError, type ParsedArgs } from './args';
 import type { CliIo } from './io';
 import { errorMessage, shellWord } from './messages';
-import { tryApi } from './review-lookup';
 import { safeField } from './terminal-text';
+
+/** The API client when one can be had (an address and a token); otherwise why not. */
+export async function tryApi(ctx: { apiFor(mirror: Mirror): Promise<ApiClient> }, mirror: Mirror): Promise<{ api: ApiClient | null; why: string | null }> {
+  try {
+    return { api: await ctx.apiFor(mirror), why: null };
+  } catch (err) {
+    return { api: null, why: errorMessage(err) };
+  }
+}
 
 /** The organizations `--org` names (one), else every one the folder knows. */
 export function organizationsFor(mirror: Mirror, args: ParsedArgs, dir: string): OrganizationRow[] {

@@ -63,14 +63,8 @@ export async function changeRequestFor(
   );
 }
 
-/** The API client when one can be had; otherwise why not. */
-export async function tryApi(ctx: { apiFor(mirror: Mirror): Promise<ApiClient> }, mirror: Mirror): Promise<{ api: ApiClient | null; why: string | null }> {
-  try {
-    return { api: await ctx.apiFor(mirror), why: null };
-  } catch (err) {
-    return { api: null, why: errorMessage(err) };
-  }
-}
+/** The API client when one can be had; otherwise why not (org-lists.ts, which loads no review code). */
+export { tryApi } from './org-lists';
 
 /** An action's outcome in one line: `what` is its subject, e.g. "Comment on “Install”". */
 export function describeOutcome(what: string, r: ActResult, sentDetail = ''): string {

@@ -7,8 +7,7 @@ import { dirFlag, flag, has, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
-import { organizationsFor, refreshOrFallBack } from '../org-lists';
-import { tryApi } from '../review-lookup';
+import { organizationsFor, refreshOrFallBack, tryApi } from '../org-lists';
 import { safeField } from '../terminal-text';
 
 export interface TranslationsJson {
