@@ -19,6 +19,7 @@ import type {
   ChangeRequestVM,
   ChangeRequestDetailVM,
   SiteVM,
+  TranslationVM,
   SpacePagesVM,
   PageDetailVM,
   RenderedDiffVM,
@@ -195,6 +196,10 @@ const REQUESTS = {
   ),
 
   'sites.list': req<SiteVM[]>()(none),
+  /** The organizations' translations, as last listed (every review refresh lists them, beside sites). */
+  'translations.list': req<TranslationVM[]>()(none),
+  /** Asks GitBook to run a translation again; needs the server's answer (never queued). Answers with its status now. */
+  'translations.run': req<TranslationVM>()(s.object({ organizationId: s.id(), translationId: s.id() })),
 
   /** Each synced space's page tree, with each page's sync state. */
   'pages.tree': req<SpacePagesVM[]>()(none),

@@ -453,6 +453,21 @@ export interface SiteVM {
   shareLinks: ShareLinkVM[];
 }
 
+/** A translation of an organization (as last listed): source space → target space, languages, status, last run. */
+export interface TranslationVM {
+  id: string;
+  organizationId: string;
+  organizationTitle: string | null;
+  source: { spaceId: string; title: string | null; language: string };
+  /** The space its runs write into (their content replaces what is there); null before its first run. */
+  target: { spaceId: string; title: string | null } | null;
+  language: string;
+  status: string;
+  /** When it last ran (its last change: the API gives no run time), or null when it never ran. */
+  lastRunAt: string | null;
+  runs: number;
+}
+
 /**
  * Where a page stands for the writer: created here and not on main yet (new), edited and not
  * pushed (edited), pushed into Quire's change request (in-change-request), not pushed and why

@@ -20,8 +20,10 @@ import { accountRoutes } from './routes/account';
 import { changeRequestRoutes } from './routes/change-requests';
 import { commentRoutes } from './routes/comments';
 import { contentRoutes } from './routes/content';
+import { openapiSpecRoutes } from './routes/openapi-specs';
 import { reviewRoutes } from './routes/reviews';
 import { siteRoutes } from './routes/sites';
+import { translationRoutes } from './routes/translations';
 import type { RouteTable } from './routes/types';
 import { Serializer } from './serialize';
 import type { MarkdownSettings } from './markdown-settings';
@@ -45,6 +47,8 @@ export {
 } from './store';
 export type * from './model';
 export { FakeReviews } from './reviews';
+export { FakeOpenAPISpecs, type OpenAPISpecRec, type OpenAPISpecSeed } from './openapi-specs';
+export { FakeTranslations, type TranslationRec, type TranslationSeed } from './translations';
 export { DEFAULT_MARKDOWN, GITBOOK_MARKDOWN, type MarkdownSettings } from './markdown-settings';
 export { parseStableRef, formatStableRef, type StableRef } from './stable-refs';
 
@@ -87,6 +91,8 @@ const ROUTES: RouteTable = {
   ...commentRoutes,
   ...reviewRoutes,
   ...siteRoutes,
+  ...openapiSpecRoutes,
+  ...translationRoutes,
 };
 
 export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {

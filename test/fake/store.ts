@@ -33,7 +33,9 @@ import { blobKeyFor, guessContentType } from './batch-files';
 import { documentIdFor, normaliseBody } from './markdown';
 import { DEFAULT_MARKDOWN, type MarkdownSettings } from './markdown-settings';
 import { mergeRevisions } from './merge';
+import { FakeOpenAPISpecs } from './openapi-specs';
 import { FakeReviews } from './reviews';
+import { FakeTranslations } from './translations';
 import { ContentError, pagePath, pagesInOrder, RevisionDraft, type PagePatch } from './tree';
 
 export { BatchError, ContentError };
@@ -132,6 +134,10 @@ export class FakeStore {
   readonly currentUser: UserRec;
   /** Reviews, requested reviewers and merge rules (reviews.ts). */
   readonly review: FakeReviews;
+  /** OpenAPI specifications of organizations, with their versions (openapi-specs.ts). */
+  readonly openapi: FakeOpenAPISpecs;
+  /** Translations of organizations (translations.ts). */
+  readonly translations: FakeTranslations;
   /** Mutable: tests may switch settings at run time. */
   readonly markdown: MarkdownSettings;
 
@@ -143,6 +149,8 @@ export class FakeStore {
     this.clock = options.now ?? (() => new Date());
     this.markdown = { ...DEFAULT_MARKDOWN, ...options.markdown };
     this.review = new FakeReviews(this);
+    this.openapi = new FakeOpenAPISpecs(this);
+    this.translations = new FakeTranslations(this);
     this.currentUser = this.addUser({
       displayName: options.currentUser?.displayName ?? 'Casey Quire',
       email: options.currentUser?.email ?? 'casey@example.com',

@@ -67,6 +67,19 @@ const section = object({ id: string, title: string, path: string });
 const sectionGroup = object({ id: string, title: string });
 const shareLink = object({ id: string });
 
+const openapiSpec = object({ id: string, slug: string, updatedAt: string, lastVersion: optional(string), sourceURL: optional(string) });
+const openapiVersion = object({ id: string, url: string, createdAt: optional(string) });
+const openapiRaw = object({ text: string, format: string });
+const translation = object({
+  id: string,
+  status: string,
+  source: object({ space: string, language: string }),
+  language: string,
+  updatedAt: string,
+  result: optional(object({ space: string })),
+  stats: optional(object({ runs: optional(number) })),
+});
+
 /** A path segment: one id. */
 const ID = '[^/]+';
 
@@ -81,6 +94,14 @@ const ROUTES: [string, string, Check<unknown>][] = [
   ['GET', `/orgs/${ID}/sites/${ID}/sections`, list(section)],
   ['GET', `/orgs/${ID}/sites/${ID}/section-groups`, list(sectionGroup)],
   ['GET', `/orgs/${ID}/sites/${ID}/share-links`, list(shareLink)],
+  ['GET', `/orgs/${ID}/openapi`, list(openapiSpec)],
+  ['GET', `/orgs/${ID}/openapi/${ID}`, openapiSpec],
+  ['PUT', `/orgs/${ID}/openapi/${ID}`, openapiSpec],
+  ['GET', `/orgs/${ID}/openapi/${ID}/versions`, list(openapiVersion)],
+  ['GET', `/orgs/${ID}/openapi/${ID}/versions/latest`, openapiVersion],
+  ['GET', `/orgs/${ID}/openapi/${ID}/versions/latest/content/raw`, openapiRaw],
+  ['GET', `/orgs/${ID}/translations`, list(translation)],
+  ['GET', `/orgs/${ID}/translations/${ID}`, translation],
   ['GET', `/spaces/${ID}`, space],
   ['GET', `/spaces/${ID}/content`, revision],
   ['GET', `/spaces/${ID}/content/page/${ID}`, pageWithBody],

@@ -8,6 +8,7 @@
 import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { type Mirror, STATE_DIR } from '../mirror';
+import { LocalSpecs } from '../openapi';
 import { type SpaceReport, checkingSpaces } from './check-space';
 import { type CheckedSpace, FolderIndex, joinRoot, type MirrorFacts, type SpaceGitbookYaml } from './folder-index';
 import { CONFIG_FILE, readGitbookConfig } from './gitbook-config';
@@ -175,6 +176,7 @@ function* loadingFolder(root: string, mirror: Mirror | null, spaceIds: readonly 
   const spaces: CheckedSpace[] = [];
   for (const s of found) spaces.push({ ...s, files: yield* readingSpaceFolder(s.folder === '' ? root : join(root, s.folder), s.structure) });
   const index = new FolderIndex(spaces, facts, (rootPath) => existsSync(join(root, rootPath)));
+  index.specs = LocalSpecs.of(root, mirror);
   const selected = spaceIds.length === 0 ? spaces : spaces.filter((s) => s.spaceId !== null && spaceIds.includes(s.spaceId));
   return { index, selected };
 }

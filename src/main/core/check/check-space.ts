@@ -10,6 +10,7 @@ import { joinRoot } from './folder-index';
 import { checkFrontmatter } from './frontmatter';
 import { checkGitbookYaml } from './gitbook-yaml';
 import { checkLinks } from './links';
+import { openapiProblems } from './openapi-blocks';
 import { checkCaseClashes } from './names';
 import { type Problem, sortProblems } from './problem';
 import { atOnce, type Steps } from './steps';
@@ -29,7 +30,10 @@ function fileProblems(index: FolderIndex, f: IndexedFile): { problems: Problem[]
   const text = f.file.text;
   if (text === null || (f.file.kind !== 'page' && f.file.kind !== 'include')) return { problems: [], reached: [] };
   const links = checkLinks(index, f);
-  return { problems: [...checkFrontmatter(f.rootPath, text), ...blockProblems(f.rootPath, text), ...links.problems], reached: links.reached };
+  return {
+    problems: [...checkFrontmatter(f.rootPath, text), ...blockProblems(f.rootPath, text), ...links.problems, ...openapiProblems(index, f)],
+    reached: links.reached,
+  };
 }
 
 /** Checks every space of the index; reports in the index's order, problems sorted. */

@@ -6,6 +6,7 @@
  * the watcher reports saves.
  */
 import { posix } from 'node:path';
+import type { LocalSpecs } from '../openapi';
 import { type PageAnchors, pageAnchors } from './anchors';
 import type { ConfigProblem, GitbookConfig } from './gitbook-config';
 import type { SpaceFile, SpaceStructure } from './space-files';
@@ -56,6 +57,8 @@ const fold = (path: string): string => path.normalize('NFC').toLowerCase();
 export class FolderIndex {
   /** Increases with every setFile and removeFile, so results derived from the files can be reused until then. */
   revision = 0;
+  /** The specification files OpenAPI blocks render from (set by the loader; null: none looked for). */
+  specs: LocalSpecs | null = null;
   private readonly byPath = new Map<string, IndexedFile>();
   private readonly byFold = new Map<string, string[]>();
   private readonly byName = new Map<string, string[]>();

@@ -29,7 +29,10 @@ export type ProblemCode =
   | 'case-clash'
   | 'not-utf8'
   | 'too-large'
-  | 'unused-asset';
+  | 'unused-asset'
+  /** An OpenAPI block names what its local specification lacks, or the specification does not parse (openapi-blocks.ts). */
+  | 'openapi-missing-operation'
+  | 'openapi-unreadable-spec';
 
 export interface Problem {
   /** The file, relative to the checked folder, with `/` separators. */

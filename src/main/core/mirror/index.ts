@@ -11,6 +11,7 @@ import { checkMirrorFiles, type Db, openDatabase, openDatabaseToPlan } from './d
 import { type Damage, findDamage, type HistoryRebuild, mayBeDerivedDamage, rebuildHistory, rebuildSearch } from './derived';
 import { FolderStore } from './folder';
 import { HistoryStore } from './history';
+import { OpenApiStore } from './openapi';
 import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
@@ -22,9 +23,10 @@ import { ReviewStore } from './review/store';
 import { SearchIndex } from './search';
 import { STATE_DIR } from './state-dir';
 import { StoredPaths } from './stored-paths';
+import { TranslationStore } from './translations';
 import { plural } from '../../../shared/plural';
 
-export type { FailureKind, SpaceRow } from './catalog';
+export type { FailureKind, OrganizationRow, SpaceRow } from './catalog';
 export type { BaseRow, ConflictRow, FileRow, PageRow } from './content';
 export type { AssetRow, FileStatRow, FolderNodeRow, OutlineRow } from './folder';
 export { LOG_LIST_LIMIT, type LogActivity, type LogChangeRequest, type LogEntry, type LogKind, type LogPage, type LogPageChange, type LogPerson } from './log';
@@ -75,6 +77,8 @@ export interface OpenOptions {
   ifCorrupt?: 'fail' | 'set-aside';
 }
 
+export type { OpenApiFileRow, OpenApiStore, OrgList, RemoteOpenApiSpec, RemoteOpenApiVersion } from './openapi';
+export type { RemoteTranslation, TranslationRow, TranslationStore } from './translations';
 export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
 export type { ReviewsStore } from './review/reviews';
@@ -109,6 +113,10 @@ export class Mirror {
   readonly search: SearchIndex;
   /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
   readonly history: HistoryStore;
+  /** Organizations' OpenAPI specifications, their versions, and the spec files pulled into the folder. */
+  readonly openapi: OpenApiStore;
+  /** Organizations' translations as last listed. */
+  readonly translations: TranslationStore;
 
   /** Set when opening found the mirror damaged and moved it aside: hosts show `notice` once. */
   setAside: SetAside | null = null;
@@ -136,6 +144,8 @@ export class Mirror {
     this.reviews = new ReviewsStore(db, this.review, this.reviewActions);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);
+    this.openapi = new OpenApiStore(db);
+    this.translations = new TranslationStore(db);
   }
 
   static open(syncFolder: string, options: OpenOptions = {}): Mirror {

@@ -7,15 +7,17 @@
  * the page, an unclosed block is closed at the end of the page), and the render rules turn each
  * block into the HTML GitBook shows: hints, tabs (a tablist: page-behaviour.js switches them,
  * with the arrow keys too), steppers, columns, titled code, content-ref cards, embeds as links,
- * files as cards, includes with their title, OpenAPI and swagger blocks as an operation card
- * (method, path, summary; the operation's details are GitBook's to fetch from the spec), updates
- * as a timeline (each entry's date and tags beside it), and an integration's block as a card
+ * files as cards, includes with their title, OpenAPI and swagger blocks as the operation from
+ * the local specification when the host has it (openapi-html.ts; else a card with the method,
+ * path and summary, the details being GitBook's to fetch), updates as a timeline (each entry's
+ * date and tags beside it), and an integration's block as a card
  * naming it and its parameters.
  */
 import type { MarkdownIt, StateBlock, StateCore, Token } from 'markdown-it';
 import { BLOCKS_BY_NAME, isIntegrationBlock } from '../content/blocks';
 import { htmlBlockUntilTag, readTagLine, splitParagraphTags } from './block-lines';
 import { iconHtml } from './icons';
+import { operationHead } from './openapi-html';
 import { escapeHtml, isSafeUrl } from './sanitize';
 
 export interface TagMeta {
@@ -150,6 +152,8 @@ export interface BlockRenderHooks {
   embed(url: string): string;
   file(src: string): string;
   include(path: string): string;
+  /** An OpenAPI block from its local specification (the head, up to its open body), or null to show the card alone. */
+  openapi?(name: string, args: Readonly<Record<string, string>>): string | null;
 }
 
 const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
@@ -198,11 +202,17 @@ function openHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
     case 'openapi-operation':
     case 'swagger':
     case 'api-method':
-      return operationCard(a.method ?? '', `${a.baseUrl ?? a.host ?? ''}${a.path ?? ''}`, a.summary ?? null, a.src ?? a.spec ?? null);
+      return (
+        hooks.openapi?.(meta.name, a) ??
+        operationCard(a.method ?? '', `${a.baseUrl ?? a.host ?? ''}${a.path ?? ''}`, a.summary ?? null, a.src ?? a.spec ?? null)
+      );
     case 'openapi-webhook':
-      return operationCard(a.method ?? '', a.name ?? '', 'Webhook', a.spec ?? null);
+      return hooks.openapi?.(meta.name, a) ?? operationCard(a.method ?? '', a.name ?? '', 'Webhook', a.spec ?? null);
     case 'openapi-schemas':
-      return `<section class="gb-openapi gb-openapi-schemas" aria-label="API schemas"><header class="gb-op-head"><span class="gb-method">Schemas</span><code class="gb-op-path">${escapeHtml(a.schemas ?? '')}</code></header>${a.spec ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(a.spec)}</code></p>` : ''}<div class="gb-op-body">\n`;
+      return (
+        hooks.openapi?.(meta.name, a) ??
+        `<section class="gb-openapi gb-openapi-schemas" aria-label="API schemas"><header class="gb-op-head"><span class="gb-method">Schemas</span><code class="gb-op-path">${escapeHtml(a.schemas ?? '')}</code></header>${a.spec ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(a.spec)}</code></p>` : ''}<div class="gb-op-body">\n`
+      );
     case 'swagger-description':
     case 'api-method-description':
       return '<div class="gb-op-description">\n';
@@ -296,14 +306,15 @@ function updateHead(date: string, tags: string, format: string): string {
   return `<li class="gb-update"><div class="gb-update-aside">${date ? `<time datetime="${escapeHtml(date)}">${escapeHtml(shown)}</time>` : ''}${tagList ? `<div class="gb-update-tags">${tagList}</div>` : ''}</div><div class="gb-update-body">\n`;
 }
 
-const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace']);
-
-/** The head of an OpenAPI or swagger block: method badge, path, summary when given, the spec it comes from; the block's body follows. */
+/**
+ * The head of an OpenAPI or swagger block whose specification is not here: method badge, path,
+ * summary when given, the spec it comes from (GitBook shows the rest); the block's body follows.
+ */
 function operationCard(method: string, path: string, summary: string | null, spec: string | null): string {
-  const m = method.toLowerCase();
-  const badge = `<span class="gb-method${METHODS.has(m) ? ` gb-method-${m}` : ''}">${escapeHtml(method.toUpperCase() || '?')}</span>`;
-  const label = `API operation: ${method.toUpperCase()} ${path}`.trim();
-  return `<section class="gb-openapi" aria-label="${escapeHtml(label)}"><header class="gb-op-head">${badge}<code class="gb-op-path">${escapeHtml(path)}</code></header>${summary ? `<p class="gb-op-summary">${escapeHtml(summary)}</p>` : ''}${spec ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(spec)}</code>; GitBook shows its parameters and responses.</p>` : ''}<div class="gb-op-body">\n`;
+  const source = spec
+    ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(spec)}</code>; GitBook shows its parameters and responses${/^[A-Za-z0-9-]+$/.test(spec) ? ' (<code>quire openapi pull</code> brings it here)' : ''}.</p>`
+    : '';
+  return `${operationHead(method, path, summary)}${source}<div class="gb-op-body">\n`;
 }
 
 /**

@@ -5,8 +5,10 @@
  */
 import { parsePageFile, type SummaryEntry } from '../content';
 import type { FolderIndex, Resolution } from '../check';
-import { anchorTarget, resolveHref, summaryEntries, summaryEntryFile } from '../check';
+import { anchorTarget, resolveHref, specFinding, specOfBlock, summaryEntries, summaryEntryFile } from '../check';
+import { describeOperation } from '../openapi';
 import type { LinkedPage, LinkOutcome, RenderContext } from './context';
+import { operationHtml, operationProblem } from './openapi-html';
 import { isSafeUrl } from './sanitize';
 
 export interface PreviewUrls {
@@ -110,6 +112,17 @@ export function folderRenderContext(index: FolderIndex, rootPath: string, urls: 
       if (r.kind !== 'file') return null;
       const text = index.get(r.rootPath)?.file.text;
       return text === null || text === undefined ? null : { rootPath: r.rootPath, text };
+    },
+    openapi(name, args, from) {
+      const spec = specOfBlock(index, from, name, args);
+      if (!spec) return null;
+      const method = args.method ?? '';
+      const path = name === 'openapi-webhook' ? (args.name ?? '') : name === 'openapi-schemas' ? (args.schemas ?? '') : (args.path ?? '');
+      const finding = specFinding(spec, name, args);
+      if (finding) return operationProblem(name === 'openapi-schemas' ? 'Schemas' : method, path, finding.message);
+      if (!spec.read.ok || name === 'openapi-webhook' || name === 'openapi-schemas') return null;
+      const op = describeOperation(spec.read.spec, method, path);
+      return op && operationHtml(op, spec.file);
     },
   };
 }

@@ -104,6 +104,7 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
       contentRef: (url: string) => contentRefCard(ctx, url, rootPath),
       embed: (url: string) => embedLink(url),
       file: (src: string) => fileCard(ctx, src, rootPath),
+      openapi: (name: string, args: Readonly<Record<string, string>>) => ctx.openapi?.(name, args, rootPath) ?? null,
       include: (path: string) => {
         const found = ctx.include(path, rootPath);
         if (!found) return `<div class="gb-error" role="note">Reusable content ${escapeHtml(path)} is not in this folder.</div>\n`;

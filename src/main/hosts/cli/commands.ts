@@ -76,7 +76,7 @@ export const COMMANDS = {
     load: async () => (await import('./commands/review')).run,
   },
   check: {
-    summary: 'what would break on the server: links, SUMMARY.md, blocks, frontmatter, file sizes (offline)',
+    summary: 'what would break on the server: links, SUMMARY.md, blocks, frontmatter, file sizes, OpenAPI blocks (offline)',
     flags: {
       dir: { ...dir, help: 'a sync folder, a Git Sync repository or one space folder' },
       space: { value: '<spaceId>', repeatable: true, help: 'check only this space of a sync folder; repeat for more' },
@@ -213,6 +213,51 @@ export const COMMANDS = {
       EXIT_PLAIN,
     ],
     load: async () => (await import('./commands/log')).log,
+  },
+  openapi: {
+    summary: "the organizations' OpenAPI specifications: list, pull into the folder, publish a file as a new version, versions",
+    flags: { dir, org: { value: '<organizationId>', help: 'only this organization (default: every one the folder knows)' } },
+    verbs: {
+      list: { summary: 'each specification, its latest version and its file here (refreshed when the API is reachable)', flags: { json } },
+      pull: {
+        summary: 'write the latest version of each specification (or of one) into the folder; an edit made here is kept',
+        positionals: [{ name: '<slug>', what: 'the specification (`quire openapi list` lists them)', optional: true }],
+      },
+      publish: {
+        summary: 'send a file as a new version of a specification (created when the slug is new), once it reads as OpenAPI 3.x or Swagger 2.0',
+        positionals: [
+          { name: '<slug>', what: 'the specification, such as petstore' },
+          { name: '<file>', what: 'the specification file, YAML or JSON' },
+        ],
+      },
+      versions: {
+        summary: 'the versions of a specification, newest first (refreshed when the API is reachable)',
+        positionals: [{ name: '<slug>', what: 'the specification (`quire openapi list` lists them)' }],
+        flags: { json },
+      },
+    },
+    details: [
+      'Pulled files go in .openapi/ of the sync folder (another organization: .openapi-<its name>/), named <slug>.yaml or <slug>.json; the preview and `quire check` read OpenAPI blocks from them.',
+      'Exit codes: 0 done, 1 refused (a file that is not a specification, with its line and why) or an error, 2 usage, 3 a file edited here and on GitBook (both kept), 130 stopped (Ctrl-C).',
+    ],
+    load: async () => {
+      const { openapi } = await import('./commands/openapi');
+      return (args, io, ctx) => openapi(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
+    },
+  },
+  translations: {
+    summary: "the organizations' translations: source space → target space, language, status, last run; --run runs one again",
+    flags: {
+      dir,
+      json,
+      org: { value: '<organizationId>', help: 'only this organization (default: every one the folder knows)' },
+      run: { value: '<translationId>', help: 'ask GitBook to run this translation again (needs the server; never queued)' },
+    },
+    details: ['Listed from the server when it answers, else from the mirror (saying since when).', EXIT_PLAIN],
+    load: async () => {
+      const { translations } = await import('./commands/translations');
+      return (args, io, ctx) => translations(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
+    },
   },
   restore: {
     summary: 'write a version of a page back into the folder; the next sync pushes it',

@@ -66,16 +66,8 @@ export async function changeRequestFor(
   );
 }
 
-/** The API client when one can be had; otherwise why not. */
-export async function tryApi(ctx: { apiFor(mirror: Mirror): Promise<ApiClient> }, mirror: Mirror): Promise<{ api: ApiClient | null; why: string | null }> {
-  try {
-    return { api: await ctx.apiFor(mirror), why: null };
-  } catch (err) {
-    // Not "offline": an address no token may go to stops the command (nothing is queued for it either).
-    if (err instanceof AddressNotGivenError) throw err;
-    return { api: null, why: errorMessage(err, mirror.syncFolder) };
-  }
-}
+/** The API client when one can be had; otherwise why not (org-lists.ts, which loads no review code). */
+export { tryApi } from './org-lists';
 
 /** An action's outcome in one line: `what` is its subject, e.g. "Comment on “Install”". */
 export function describeOutcome(what: string, r: ActResult, sentDetail = ''): string {

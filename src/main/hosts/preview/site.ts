@@ -12,6 +12,7 @@ import { type CheckedSpace, type FolderIndex, joinRoot, loadFolder, readSpaceFil
 import type { Mirror } from '../../core/mirror';
 import { escapeHtml, type PreviewUrls, renderNavigation } from '../../core/preview';
 import { summaryEntryOrder } from './summary-order';
+import { isSpecFolderPath } from './watch';
 
 export type Route = { kind: 'home' } | { kind: 'page'; rootPath: string } | { kind: 'file'; rootPath: string } | { kind: 'missing' };
 
@@ -117,6 +118,11 @@ export class PreviewSite {
     const onDisk = relative(this.root, absPath).split(sep).join('/');
     const rootPath = onDisk.normalize('NFC');
     if (rootPath === '' || rootPath.startsWith('..')) return false;
+    // A specification file: read again when a block asks (LocalSpecs looks at its mtime); the pages showing it reload.
+    if (isSpecFolderPath(rootPath)) {
+      this.version++;
+      return true;
+    }
     const space = this.index.spaceOf(rootPath);
     if (!space) return false;
     // (Read as spelt on disk, NFD say: readSpaceFile names it NFC.)

@@ -26,6 +26,7 @@ import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
 import { StatusHolder } from './status';
 import { connectCore, needApi, openState } from './state';
+import { translationHandlers } from './translations';
 import { createSyncRunner } from './sync-runner';
 import type { Handler, Handlers, QuireService, QuireServiceOptions } from './types';
 
@@ -72,6 +73,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...findHandlers(state, runner),
     ...appHandlers(state),
     ...pageHandlers(state),
+    ...translationHandlers(state),
   };
 
   /**

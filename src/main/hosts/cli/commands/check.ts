@@ -83,6 +83,8 @@ const KINDS: Partial<Record<ProblemCode, string>> = {
   'block-unterminated-tag': 'Unterminated tags',
   'block-malformed-tag': 'Unreadable tags',
   'block-in-html': 'Tags inside HTML',
+  'openapi-missing-operation': 'OpenAPI blocks naming what their specification lacks',
+  'openapi-unreadable-spec': 'OpenAPI specifications that do not parse',
 };
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

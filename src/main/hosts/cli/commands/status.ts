@@ -10,6 +10,7 @@ import { API_URL_META } from '../../../core/api';
 import { CorruptMirrorError, describeHolder, folderBusy, hasMirror, isCorruptionError, Mirror } from '../../../core/mirror';
 import { readSyncFacts, spaceSelection, type StateReason, type SyncStateName, syncState } from '../../../core/status';
 import { SYNC_STATE_WORDS } from '../../../../shared/sync-state';
+import { translationInto } from '../../../core/translations';
 
 /** The change request Quire writes a space's edits into, with the pages it holds. */
 export interface HeldEdits {
@@ -58,6 +59,16 @@ export interface SpaceStatus {
    * with the command that moves it to GitBook's path (`action`).
    */
   deviations: (PathDeviation & { action?: string })[];
+  /** The translation that writes this space (as last listed): its next run replaces edits made here. Null when none does. */
+  translation: {
+    id: string;
+    sourceSpaceId: string;
+    sourceTitle: string | null;
+    sourceLanguage: string;
+    language: string;
+    status: string;
+    lastRunAt: string | null;
+  } | null;
 }
 
 /**
@@ -118,6 +129,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         refused: f.refused,
         deletedAssets: trusted && f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
         deviations: trusted && f.folder ? pathDeviations(mirror, f.spaceId).map((d) => withAction(d, dir, f.folder!)) : [],
+        translation: translationOf(mirror, f.spaceId),
       };
     });
     if (has(args, 'json')) {
@@ -166,6 +178,13 @@ function selectionLine(selection: 'all' | 'listed', spaces: SpaceStatus[], dir: 
     : `Spaces: ${names} — every space the token reaches (\`quire sync --space <spaceId>\` keeps to some).`;
 }
 
+function translationOf(mirror: Mirror, spaceId: string): SpaceStatus['translation'] {
+  const t = translationInto(mirror, spaceId);
+  if (!t) return null;
+  const { id, source, language, status, lastRunAt } = t;
+  return { id, sourceSpaceId: source.spaceId, sourceTitle: source.title, sourceLanguage: source.language, language, status, lastRunAt };
+}
+
 /** The change request holding the space's edits while it is open, and its pages. */
 function heldEditsOf(mirror: Mirror, spaceId: string, cr: ReturnType<Mirror['outbox']['changeRequest']>): HeldEdits | null {
   if (!cr?.changeRequestId) return null;
@@ -208,6 +227,11 @@ function formatSpace(s: SpaceStatus): string {
   const lines = [
     `${safeField(s.title)} (${safeField(s.spaceId)}) in ${s.folder === null ? '(not yet pulled)' : safeField(s.folder)}: ${SYNC_STATE_WORDS[s.state]}`,
     `  last sync: ${s.lastReachedServerAt ?? 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
+    ...(s.translation
+      ? [
+          `  translated from ${safeField(s.translation.sourceTitle ?? s.translation.sourceSpaceId)} (${safeField(s.translation.sourceLanguage)} → ${safeField(s.translation.language)}): the next translation run replaces the edits made here, pushed or not`,
+        ]
+      : []),
     `  pending local edits: ${edits}`,
     ...s.pendingEdits.modified.map((p) => `    modified ${safeField(p)}`),
     ...s.pendingEdits.added.map((p) => `    added    ${safeField(p)}`),
