@@ -8,7 +8,6 @@ import { type ApiClient, NetworkError } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
 import { type ActResult, type ChangeRequestView, type ReviewService, ActionNotPossibleError, ServerRefusalError } from '../../core/review';
 import { flag, spaceFlags, UsageError, type ParsedArgs } from './args';
-import { AddressNotGivenError } from './context';
 import { errorMessage } from './messages';
 import { safeField } from './terminal-text';
 import { when } from '../../../shared/when';
