@@ -31,6 +31,8 @@ import type {
   OpenedVM,
   RestoredDeletedVM,
   ActOutcomeVM,
+  FinishedReviewVM,
+  PendingReviewVM,
   InboxItemVM,
   ReviewStateVM,
   ReviewVM,
@@ -150,8 +152,11 @@ const REQUESTS = {
   'review.setStatus': req<void>()(s.object({ ...crRef, status: s.oneOf(['draft', 'open', 'archived'] as const) })),
   /** Needs the server's answer (never queued): an `offline` error when the API cannot be reached, the server's reason when it refuses. */
   'review.updateFromMain': req<void>()(s.object(crRef)),
-  /** Only by this request, never by sync; needs the server's answer, as `review.updateFromMain`. */
-  'review.merge': req<void>()(s.object(crRef)),
+  /**
+   * Only by this request, never by sync; needs the server's answer, as `review.updateFromMain`. Held back
+   * (`invalid-request`) while the detail's `mergeHolds` has any, unless `force`: never past the server's rules.
+   */
+  'review.merge': req<void>()(s.object({ ...crRef, force: s.optional(s.boolean()) })),
   'review.setDescription': req<ActOutcomeVM>()(s.object({ ...crRef, markdown: s.string({ max: 100_000 }) })),
 
   /** What asks something of the user, unread first. */
@@ -174,6 +179,16 @@ const REQUESTS = {
   'review.submitReview': req<ReviewVM>()(
     s.object({ ...crRef, status: s.oneOf(['approved', 'changes-requested'] as const), markdown: s.optional(s.string({ max: 100_000 })) }),
   ),
+  /** Opens a pending review: comments on the change request are kept here (`inPendingReview`) until it is finished. */
+  'review.startReview': req<PendingReviewVM>()(s.object(crRef)),
+  /** Drops the pending review and its comments; nothing of it was sent. */
+  'review.discardReview': req<void>()(s.object(crRef)),
+  /** Sends the pending review's comments in order, then the verdict (`comment`: no verdict); needs the server's answer. */
+  'review.finishReview': req<FinishedReviewVM>()(
+    s.object({ ...crRef, verdict: s.oneOf(['approved', 'changes-requested', 'comment'] as const), markdown: s.optional(s.string({ max: 100_000 })) }),
+  ),
+  /** Marks a page of the change request viewed (until a later revision changes it), or not. */
+  'review.setViewed': req<void>()(s.object({ ...crRef, pageId: s.id(), viewed: s.boolean() })),
   /** Asks an organization member to review: `user` is an id, an email or a display name. */
   'review.requestReviewer': req<ActOutcomeVM>()(s.object({ ...crRef, user: s.string({ min: 1, max: 320 }) })),
   'review.removeReviewer': req<ActOutcomeVM>()(s.object({ ...crRef, userId: s.id() })),

@@ -240,6 +240,8 @@ export interface CommentVM {
   failure?: string;
   /** Written by the signed-in user: theirs to edit or delete (set by the service). */
   mine?: boolean;
+  /** Kept in the user's pending review of its change request: sent with the verdict (set by the service). */
+  inPendingReview?: boolean;
   /** The page's file relative to its space folder, for a link to the Pages view or the preview (`#pages/<spaceId>/<path>`); null when it has none here. */
   pagePath?: string | null;
 }
@@ -279,6 +281,33 @@ export interface PageDiffVM {
   after: string | null;
   linesAdded: number;
   linesRemoved: number;
+  /** Marked viewed by the user, and unchanged since (set by the service). */
+  viewed?: boolean;
+  /** Marked viewed, then changed by a later revision of the change request (set by the service). */
+  changedSinceViewed?: boolean;
+}
+
+/** The user's pending review of a change request. */
+export interface PendingReviewVM {
+  startedAt: string;
+  /** Its comments (shown among the threads, marked `inPendingReview`). */
+  comments: number;
+}
+
+/** What became of a finished review: all sent, the rest queued after a dropped connection, or refused in part. */
+export interface FinishedReviewVM {
+  outcome: 'sent' | 'queued' | 'refused';
+  message: string;
+}
+
+/** What in the writer's folder holds a merge back: a page of the change request with a conflict, or with check errors. */
+export interface MergeHoldVM {
+  code: 'conflict' | 'check';
+  pageId: string;
+  title: string;
+  /** The page's file, relative to its space folder. */
+  path: string;
+  message: string;
 }
 
 export interface ChangeRequestDetailVM {
@@ -295,6 +324,10 @@ export interface ChangeRequestDetailVM {
   actions: ChangeRequestActionsVM;
   /** The space's pushes go into this change request. */
   receivesYourEdits: boolean;
+  /** The user's pending review of it, if one is open (set by the service). */
+  pendingReview?: PendingReviewVM | null;
+  /** What in the folder holds its merge back (set by the service): `review.merge` needs `force` past these. */
+  mergeHolds?: MergeHoldVM[];
 }
 
 export interface ReviewVM {
@@ -336,9 +369,10 @@ export interface ChangeRequestActionsVM {
   comment: BlockerVM[];
 }
 
-/** What became of an action: sent at once, queued (offline: `message` says why), refused (the server's reason), or withdrawn (it undid something never sent). */
+/** What became of an action: sent at once, queued (offline: `message` says why), refused (the server's reason), withdrawn (it undid something never sent), or kept in a pending review. */
 export interface ActOutcomeVM {
-  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn';
+  /** `pending`: kept in the user's pending review, sent with the verdict. */
+  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn' | 'pending';
   message: string | null;
   /** The comment or reply it created or changed (a `local:` id until sent). */
   targetId: string | null;

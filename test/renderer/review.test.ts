@@ -442,19 +442,22 @@ describe('a change request', () => {
   it('merges, and shows the server’s refusal in its words; offline it says merge needs the server', async () => {
     const detail = await open({ 'review.changeRequest': rx.detail() });
     const merge = detail.getByTestId('action-merge');
-    expect(await merge.textContent()).toBe('MergeMerges into main; only this button does, never a sync.');
+    expect(await merge.textContent()).toBe('MergeMerges into main once you confirm; only this button does, never a sync.');
+    const confirm = () => detail.getByTestId('merge-confirm').getByRole('button', { name: 'Merge into main' }).click();
     await fail(
       'review.merge',
       'invalid-request',
       'The server refused to merge the change request: The merge rules of this space are not met: at least one approved review is required.',
     );
     await merge.getByRole('button', { name: 'Merge' }).click();
+    expect(await calls('review.merge')).toHaveLength(0);
+    await confirm();
     await detail
       .getByRole('alert')
       .getByText('The server refused to merge the change request: The merge rules of this space are not met: at least one approved review is required.')
       .waitFor();
     await respond('review.merge', null);
-    await merge.getByRole('button', { name: 'Merge' }).click();
+    await confirm();
     await detail.getByText('Merged into main. The next sync brings the result into the folder.').waitFor();
     expect(await calls('review.merge')).toHaveLength(2);
 

@@ -250,11 +250,11 @@ export function Thread({
         <span className={`badge ${thread.status === 'resolved' ? 'ok' : 'open'}`} data-testid="thread-status">
           {thread.status === 'resolved' ? 'Resolved' : 'Open'}
         </span>
-        <PendingMark pending={thread.pending} failure={thread.failure} />
+        <PendingMark pending={thread.pending} failure={thread.failure} inReview={thread.inPendingReview} />
         <span className="spacer" />
         {thread.mine && !editing && <OwnControls busy={act.busy} what="comment" onEdit={() => setEditing(true)} onDelete={() => void remove()} />}
         {thread.status === 'open' ? (
-          <button type="button" disabled={act.busy} onClick={() => void act.run('review.resolve', ref)}>
+          <button type="button" disabled={act.busy || thread.inPendingReview} onClick={() => void act.run('review.resolve', ref)}>
             Resolve
           </button>
         ) : (
@@ -289,6 +289,7 @@ export function Thread({
         </label>
         <textarea
           id={`reply-${thread.id}`}
+          disabled={thread.inPendingReview}
           value={reply}
           onChange={(e) => setReply(e.target.value)}
           onKeyDown={onKey}

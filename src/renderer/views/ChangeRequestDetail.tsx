@@ -12,6 +12,7 @@ import { timeAgo } from '../lib/format';
 import { blockedWords, Lifecycle } from './review/Lifecycle';
 import { NewComment, type CommentPlaceInput } from './review/NewComment';
 import { Reviews } from './review/Reviews';
+import { ViewedBox, ViewedCount } from './review/Viewed';
 
 const STATUS_CLASS: Record<string, string> = { open: 'open', draft: 'draft', merged: 'ok', archived: 'archived' };
 
@@ -68,7 +69,9 @@ function Loaded({ detail, online }: { detail: ChangeRequestDetailVM; online: boo
       <Lifecycle detail={detail} online={online} />
       <Reviews detail={detail} online={online} />
       <section aria-label="Changed pages">
-        <h3>Changed pages ({detail.diff.length})</h3>
+        <h3>
+          Changed pages ({detail.diff.length}) <ViewedCount diff={detail.diff} />
+        </h3>
         {detail.diff.length === 0 && <p className="muted">No page differs from the base.</p>}
         {detail.diff.map((d) => (
           <PageDiff
@@ -241,6 +244,7 @@ function PageDiff(props: {
         <button type="button" className="link small" disabled={!props.canComment} onClick={props.onComment} aria-label={`Comment on ${diff.title}`}>
           Comment
         </button>
+        <ViewedBox spaceId={spaceId} changeRequestId={changeRequestId} page={diff} />
       </div>
       {props.commenting && <NewComment fixed={props.place} onDone={props.onCommented} onCancel={props.onCancel} />}
       {open && (

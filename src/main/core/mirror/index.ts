@@ -15,11 +15,13 @@ import { OpenApiStore } from './openapi';
 import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
+import { PendingReviewStore } from './review/pending-reviews';
 import { ReviewQueries } from './review/queries';
 import { ReviewsStore } from './review/reviews';
 import { RevisionPageStore } from './review/revision-pages';
 import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
+import { ViewedPageStore } from './review/viewed-pages';
 import { SearchIndex } from './search';
 import { STATE_DIR } from './state-dir';
 import { StoredPaths } from './stored-paths';
@@ -81,6 +83,8 @@ export type { OpenApiFileRow, OpenApiStore, OrgList, RemoteOpenApiSpec, RemoteOp
 export type { RemoteTranslation, TranslationRow, TranslationStore } from './translations';
 export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
+export type { PendingReviewRow, PendingReviewStore } from './review/pending-reviews';
+export type { ViewedPageStore } from './review/viewed-pages';
 export type { ReviewsStore } from './review/reviews';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
@@ -109,6 +113,10 @@ export class Mirror {
   readonly sites: SiteStore;
   /** Revisions' pages, for change request diffs. */
   readonly revisionPages: RevisionPageStore;
+  /** Reviews the user started and has not finished (their comments wait in reviewActions). */
+  readonly pendingReviews: PendingReviewStore;
+  /** Pages of change requests the user marked viewed. */
+  readonly viewedPages: ViewedPageStore;
   /** Full-text search over pages (as the folder has them), comments and replies. */
   readonly search: SearchIndex;
   /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
@@ -146,6 +154,8 @@ export class Mirror {
     this.revisionPages = new RevisionPageStore(db);
     this.openapi = new OpenApiStore(db);
     this.translations = new TranslationStore(db);
+    this.pendingReviews = new PendingReviewStore(db);
+    this.viewedPages = new ViewedPageStore(db);
   }
 
   static open(syncFolder: string, options: OpenOptions = {}): Mirror {

@@ -30,7 +30,9 @@ export type ActionInput =
   | { kind: 'deleteComment'; commentId: string }
   | { kind: 'deleteReply'; commentId: string; replyId: string }
   /** Asks an organization member to review (`userId`), or no longer (`removeReviewer`); `displayName` shows while pending. */
-  | { kind: 'requestReviewer' | 'removeReviewer'; spaceId: string; changeRequestId: string; userId: string; displayName?: string };
+  | { kind: 'requestReviewer' | 'removeReviewer'; spaceId: string; changeRequestId: string; userId: string; displayName?: string }
+  /** The verdict of a pending review (queued by pending-review.ts when the review is finished, after its comments). */
+  | { kind: 'submitReview'; spaceId: string; changeRequestId: string; verdict: 'approved' | 'changes-requested'; body?: string; review: string };
 
 const ACTION_KINDS: readonly ActionKind[] = [
   'reply',
@@ -48,6 +50,7 @@ const ACTION_KINDS: readonly ActionKind[] = [
   'deleteReply',
   'requestReviewer',
   'removeReviewer',
+  'submitReview',
 ];
 
 /** Prefix of ids given to comments and replies created offline: `local:<action id>`. */
@@ -92,6 +95,9 @@ export function validateInput(input: ActionInput): void {
     case 'removeReviewer':
       need(typeof input.userId === 'string' && input.userId.trim().length > 0, 'no user given');
       break;
+    case 'submitReview':
+      need(input.verdict === 'approved' || input.verdict === 'changes-requested', 'the verdict must be approved or changes-requested');
+      break;
     default:
       break;
   }
@@ -114,6 +120,7 @@ export function describeKind(kind: ActionKind): string {
     deleteReply: 'delete the reply',
     requestReviewer: 'ask for the review',
     removeReviewer: 'withdraw the review request',
+    submitReview: 'send the review',
   };
   return words[kind];
 }

@@ -41,9 +41,11 @@ import {
   submitReview,
   updateFromMain,
 } from './lifecycle';
+import { type FinishedReview, type PendingReview, PendingReviews, type Verdict } from './pending-review';
 import { findMember, type Member, membersOf } from './people';
 import { ActionQueue, type ReplayReport } from './queue';
 import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
+import { markViewed, type ViewedSummary, viewedPages } from './viewed';
 import { describeAction } from './words';
 
 export type { ActionInput } from './actions';
@@ -52,15 +54,18 @@ export { documentText, markdownToDocument } from './document';
 export type { InboxItem, InboxReason } from './inbox';
 export { ActionNotPossibleError, type Blocker, type BlockerCode, type LifecycleAction, type MergeOutcome, ServerRefusalError } from './lifecycle';
 export { type Member, pickPerson, UnknownPersonError } from './people';
+export type { FinishedReview, PendingReview, Verdict } from './pending-review';
+export type { ViewedPage, ViewedSummary } from './viewed';
 /** The mirror's review records and views, as hosts see them. */
 export type { ActionRecord, ChangeRequestView, CommentView, ReplyView, RequestedReviewerView, ReviewView, SiteTree } from '../mirror';
 
 export interface ActResult {
   /**
    * sent: the server took it; queued: kept for later (offline or server unavailable); refused: the
-   * server said no; withdrawn: it undid something not sent yet (deleting a comment posted offline).
+   * server said no; withdrawn: it undid something not sent yet (deleting a comment posted offline);
+   * pending: kept in the user's pending review of the change request, sent with the verdict.
    */
-  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn';
+  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn' | 'pending';
   action: ActionRecord;
   /** Id of the comment or reply this action created or changed, current (server id once sent). */
   targetId: string | null;
@@ -76,10 +81,12 @@ export interface SyncReport {
 
 export class ReviewService {
   private readonly queue: ActionQueue;
+  private readonly pending: PendingReviews;
   private lock: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly mirror: Mirror) {
     this.queue = new ActionQueue(mirror);
+    this.pending = new PendingReviews(mirror, this.queue);
   }
 
   /** Network work runs one piece at a time, so a refresh never writes over an action being recorded. */
@@ -145,9 +152,12 @@ export class ReviewService {
 
   // ---- actions ---------------------------------------------------------------
 
-  /** Queues an action (its effect shows at once) without sending it; a deletion of something not sent yet withdraws it instead. */
+  /**
+   * Queues an action (its effect shows at once) without sending it; a deletion of something not
+   * sent yet withdraws it instead, and an edit of a comment kept in a pending review edits it there.
+   */
   enqueue(input: ActionInput): ActionRecord {
-    return this.withdraw(input)?.action ?? this.queue.enqueue(input);
+    return this.withdraw(input)?.action ?? this.queue.amendKept(input) ?? this.queue.enqueue(input);
   }
 
   /** Deleting a comment or reply posted offline and not sent yet takes back its creation. */
@@ -180,6 +190,36 @@ export class ReviewService {
     });
   }
 
+  // ---- a pending review, and viewed pages (kept here until sent; marks never sent) ---------
+
+  /** Opens a pending review of the change request (or answers the one open): comments on it are kept until it is finished. */
+  startReview(changeRequestId: string): PendingReview {
+    return this.pending.start(changeRequestId);
+  }
+
+  pendingReview(changeRequestId: string): PendingReview | null {
+    return this.pending.of(changeRequestId);
+  }
+
+  /** Drops the pending review and its comments (how many; null when none was open). */
+  discardReview(changeRequestId: string): number | null {
+    return this.pending.discard(changeRequestId);
+  }
+
+  /** Sends the pending review's comments in order, then the verdict; what the connection did not carry waits for the next replay. */
+  finishReview(api: ApiClient, changeRequestId: string, verdict: Verdict, body?: string, signal?: AbortSignal): Promise<FinishedReview> {
+    return this.exclusive(() => this.pending.finish(api, changeRequestId, verdict, body, signal));
+  }
+
+  /** The change request's pages with the reviewer's viewed marks; null while its pages were never fetched. */
+  viewedPages(changeRequestId: string): ViewedSummary | null {
+    return viewedPages(this.mirror, changeRequestId);
+  }
+
+  markViewed(changeRequestId: string, pageId: string, viewed: boolean): ViewedSummary {
+    return markViewed(this.mirror, changeRequestId, pageId, viewed);
+  }
+
   /** Lists one change request's reviews and requested reviewers again. */
   refreshReviews(api: ApiClient, changeRequestId: string, signal?: AbortSignal): Promise<void> {
     const cr = this.mirror.reviewQueries.changeRequest(changeRequestId);
@@ -205,7 +245,8 @@ export class ReviewService {
   async act(input: ActionInput, api?: ApiClient | null, signal?: AbortSignal): Promise<ActResult> {
     const withdrawn = this.withdraw(input);
     if (withdrawn) return withdrawn;
-    const queued = this.queue.enqueue(input);
+    const queued = this.queue.amendKept(input) ?? this.queue.enqueue(input);
+    if (queued.state === 'draft') return { outcome: 'pending', action: queued, targetId: this.targetOf(queued), message: null };
     let stoppedBy: string | null = api ? null : 'No connection to the API; it will be sent on the next sync.';
     if (api) {
       try {

@@ -34,12 +34,13 @@ export interface ReplayReport {
 /** How often a replay looks whether actions another process is sending are done. */
 const POLL_MS = 100;
 
-const CHANGE_REQUEST_KINDS = new Set(['editChangeRequest', 'updateFromMain', 'merge', 'requestReviewer', 'removeReviewer']);
+const CHANGE_REQUEST_KINDS = new Set(['editChangeRequest', 'updateFromMain', 'merge', 'requestReviewer', 'removeReviewer', 'submitReview']);
 
-/** What an action acts on: a later action on the same thing waits behind it. */
+/** What an action acts on: a later action on the same thing waits behind it (a review's verdict behind its comments). */
 function targetsOf(a: ActionRecord): string[] {
-  if (CHANGE_REQUEST_KINDS.has(a.kind)) return [`cr:${a.changeRequestId}`];
-  return [`comment:${a.commentId}`, ...(a.replyId ? [`reply:${a.replyId}`] : [])];
+  const review = a.payload.review ? [`review:${a.payload.review}`] : [];
+  if (CHANGE_REQUEST_KINDS.has(a.kind)) return [`cr:${a.changeRequestId}`, ...review];
+  return [`comment:${a.commentId}`, ...(a.replyId ? [`reply:${a.replyId}`] : []), ...review];
 }
 
 /** A status that means the server looked at the request and will not take it. */
@@ -191,8 +192,17 @@ export class Replay {
     }
   }
 
-  /** Why an action can never be sent: it acts on something whose creation was refused or cancelled. */
+  /**
+   * Why an action can never be sent: it acts on something whose creation was refused or
+   * cancelled, or it is the verdict of a review one of whose comments was never posted.
+   */
   private brokenDependency(a: ActionRecord): string | null {
+    if (a.kind === 'submitReview' && a.payload.review) {
+      const lost = this.mirror.reviewActions
+        .ofReview(a.payload.review)
+        .find((c) => c.kind === 'postComment' && (c.state === 'refused' || c.state === 'dismissed'));
+      if (lost) return `A comment of this review was never posted${lost.message ? ` (${lost.message})` : ''}: the verdict was held back; give it again`;
+    }
     for (const target of [a.commentId, a.replyId]) {
       if (!isLocalId(target) || (a.kind === 'reply' && target === a.replyId) || (a.kind === 'postComment' && target === a.commentId)) continue;
       const creator = this.mirror.reviewActions.action(actionIdOfLocal(target));

@@ -122,7 +122,7 @@ export const COMMANDS = {
     },
   },
   cr: {
-    summary: 'change requests: list, show, review, reviewers, merge, update from main, archive, reopen, edit; choose where your edits go',
+    summary: 'change requests: list, show, review, viewed, reviewers, merge, update from main, archive, reopen, edit; choose where your edits go',
     flags: { dir, space: spaceOfFolder },
     verbs: {
       list: {
@@ -135,12 +135,17 @@ export const COMMANDS = {
         flags: { json },
       },
       review: {
-        summary: 'approve or request changes (needs the server’s answer)',
+        summary: 'approve or request changes (needs the server’s answer), or keep comments in a pending review and send them with the verdict',
         positionals: [crNumber],
         flags: {
           approve: { help: 'approve it' },
           'request-changes': { help: 'ask for changes' },
+          comment: { help: 'finish a pending review with its comments only (the API has no comment-only review)' },
           body: { value: '<markdown>', help: 'a comment with the review' },
+          start: { help: 'start a pending review: comments on the change request are kept here until you finish it' },
+          pending: { help: 'list the comments of your pending review' },
+          discard: { help: 'drop your pending review and its comments; nothing of it is sent' },
+          json,
         },
       },
       reviewers: {
@@ -151,7 +156,16 @@ export const COMMANDS = {
           remove: { value: '<user>', repeatable: true, help: 'withdraw this reviewer; repeat for more' },
         },
       },
-      merge: { summary: 'merge it into main (only by this command, never by sync; needs the server’s answer)', positionals: [crNumber] },
+      merge: {
+        summary: 'merge it into main (only by this command, never by sync; needs the server’s answer)',
+        positionals: [crNumber],
+        flags: { force: { help: 'merge although a page of it has a conflict or check errors in your folder (the server’s rules still apply)' } },
+      },
+      viewed: {
+        summary: 'mark a page of it viewed (until the page changes again), or not (--unset)',
+        positionals: [crNumber, { name: '<file or path>', what: 'the page: its file in the folder, its path in the change request, or its id' }],
+        flags: { unset: { help: 'mark it not viewed' } },
+      },
       update: { summary: 'bring main’s latest changes into it (needs the server’s answer)', positionals: [crNumber] },
       archive: { summary: 'archive it', positionals: [crNumber] },
       reopen: { summary: 'reopen an archived change request', positionals: [crNumber] },
@@ -168,6 +182,8 @@ export const COMMANDS = {
     },
     details: [
       'Reviewers, archive, reopen and edit act at once when the API answers and otherwise queue (sent by the next sync); merge, update and reviews need the server’s answer and say so when offline.',
+      'A pending review (`review --start`) keeps comments here, offline too; finishing it sends them in order, then the verdict, each once (what a dropped connection leaves is sent by the next sync).',
+      'Merge is held back while a page of the change request has a conflict or `quire check` errors in your folder; --force goes past that, never past the server’s merge rules.',
       'Exit codes: 0 done or queued, 1 refused by the server or an error, 2 usage, 130 stopped (Ctrl-C).',
     ],
     load: async () => {

@@ -85,6 +85,8 @@ export function describeOutcome(what: string, r: ActResult, sentDetail = ''): st
       return `${what}: queued — the API is not reachable now (${safeField(r.message ?? 'offline')}). It shows as pending and is sent by the next \`quire sync\` (or \`quire review\`).`;
     case 'refused':
       return `${what}: refused by the server — ${safeField(r.message)}. Nothing was changed.`;
+    case 'pending':
+      return `${what}: kept in your pending review${sentDetail}; it is sent with your verdict.`;
   }
 }
 

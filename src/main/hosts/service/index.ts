@@ -21,6 +21,7 @@ import { EventHub } from './events';
 import { pageHandlers } from './pages';
 import { findHandlers } from './find';
 import { reviewHandlers } from './review-handlers';
+import { reviewDeskHandlers } from './review-desk';
 import { reviewLifecycleHandlers } from './review-lifecycle';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
@@ -69,6 +70,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...conflictHandlers(state, runner),
     ...reviewHandlers(state),
     ...reviewLifecycleHandlers(state, runner),
+    ...reviewDeskHandlers(state),
     ...logHandlers(state),
     ...findHandlers(state, runner),
     ...appHandlers(state),

@@ -12,9 +12,10 @@ import type { ApiClient } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
 import { ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView } from '../../core/review';
 import { describeError } from './errors';
-import { changeRequestVM, commentVM, replyVM, requestedReviewerVM, reviewVM, siteVM, type CommentLookups } from './review-view-models';
+import { changeRequestVM, commentVM, mergeHoldVM, replyVM, requestedReviewerVM, reviewVM, siteVM, type CommentLookups } from './review-view-models';
 import type { AttentionSnapshot } from './types';
-import type { ActOutcomeVM, ChangeRequestActionsVM } from '../../../shared/contract';
+import type { ActOutcomeVM, ChangeRequestActionsVM, MergeHoldVM } from '../../../shared/contract';
+import { mergeHolds } from '../../core/check';
 import { changeRequestTarget } from '../../core/sync';
 import type { LifecycleAction } from '../../core/review';
 
@@ -47,6 +48,8 @@ export interface ReviewAdapter {
   act(input: ActionInput): void;
   sites(): SiteVM[];
   attentionIds(): Omit<AttentionSnapshot, 'conflicts'>;
+  /** What in the folder holds the change request's merge back, as far as its pages are known. */
+  mergeHolds(changeRequestId: string): MergeHoldVM[];
 }
 
 export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () => boolean, onChange: () => void, log: (line: string) => void): ReviewAdapter {
@@ -114,7 +117,19 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
     failures: failures(),
     pageTitle: pageTitles(),
     pagePath: pagePaths(),
+    kept: new Set(review.actions(['draft']).flatMap((a) => (a.commentId ? [a.commentId] : []))),
   });
+
+  const holdsOf = (changeRequestId: string): MergeHoldVM[] => {
+    const cr = review.changeRequest(changeRequestId);
+    const pages = review.changeRequestDiff(changeRequestId)?.pages ?? [];
+    if (!cr || cr.status === 'merged' || cr.status === 'archived') return [];
+    return mergeHolds(
+      mirror,
+      cr.spaceId,
+      pages.map((p) => ({ pageId: p.pageId, title: p.title, kind: p.kind })),
+    ).map(mergeHoldVM);
+  };
 
   const threads = (list: CommentView[]): ThreadVM[] => {
     const lookups = commentLookups();
@@ -157,6 +172,14 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         throw new QuireError('invalid-request', describeError(e));
       }
       onChange();
+      if (action.state === 'draft') {
+        return {
+          outcome: 'pending',
+          message: 'Kept in your pending review: it is sent with your verdict.',
+          targetId: review.targetOf(action),
+          actionId: action.id,
+        };
+      }
       if (action.state === 'dismissed') {
         return { outcome: 'withdrawn', message: 'It had not been sent yet: it is withdrawn, nothing reaches the server.', targetId: null, actionId: action.id };
       }
@@ -170,6 +193,9 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         onChange();
       }
       const now = mirror.reviewActions.action(action.id)!;
+      if (now.state === 'draft') {
+        return { outcome: 'pending', message: 'Kept in your pending review: it is sent with your verdict.', targetId: review.targetOf(now), actionId: now.id };
+      }
       const outcome: ActOutcomeVM['outcome'] = now.state === 'done' ? 'sent' : now.state === 'refused' ? 'refused' : 'queued';
       const message = outcome === 'queued' ? (now.message ?? 'Offline: it is sent when the API is back.') : now.message;
       return { outcome, message, targetId: review.targetOf(now), actionId: now.id };
@@ -219,6 +245,8 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       const fail = failures();
       const reasons: AttentionReason[] = [];
       const actions = Object.fromEntries(ACTIONS.map((a) => [a, review.blockers(changeRequestId, a)])) as unknown as ChangeRequestActionsVM;
+      const viewed = new Map((review.viewedPages(changeRequestId)?.pages ?? []).map((v) => [v.pageId, v]));
+      const pending = review.pendingReview(changeRequestId);
       return {
         changeRequest: changeRequestVM(cr, reasons, spaceTitles, fail),
         description: review.description(changeRequestId),
@@ -237,8 +265,12 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
           after: p.after,
           linesAdded: p.linesAdded,
           linesRemoved: p.linesRemoved,
+          viewed: viewed.get(p.pageId)?.viewed ?? false,
+          changedSinceViewed: viewed.get(p.pageId)?.changedSinceViewed ?? false,
         })),
         threads: threads(review.comments({ changeRequestId, status: 'all' })),
+        pendingReview: pending && { startedAt: pending.startedAt, comments: pending.comments.length },
+        mergeHolds: holdsOf(changeRequestId),
       };
     },
     thread(spaceId, commentId) {
@@ -258,6 +290,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       const orgTitles = new Map(mirror.catalog.organizations().map((o) => [o.id, o.title]));
       return review.siteTrees().map((s) => siteVM(s, orgTitles));
     },
+    mergeHolds: holdsOf,
     attentionIds() {
       const me = review.me()?.id;
       if (!me) return { commentsOnMyChangeRequests: [], repliesToMyComments: [] };

@@ -38,7 +38,7 @@ type LifecycleRequest =
   | 'review.useChangeRequest';
 
 /** Why an action that needs the server's answer did not happen, for the view. */
-function notDone(e: unknown, doing: string): QuireError {
+export function notDone(e: unknown, doing: string): QuireError {
   if (e instanceof ActionNotPossibleError) {
     return new QuireError(e.blockers.some((b) => b.code === 'no-permission') ? 'forbidden' : 'invalid-request', `Cannot ${doing}: ${e.message}.`);
   }
@@ -195,8 +195,20 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
     },
     'review.merge': async (p) => {
       const a = adapter();
-      changeRequest(p.spaceId, p.changeRequestId);
-      await withServer('merge the change request', () => a.core.review.merge(a.core.api, p.changeRequestId, state.abort.signal));
+      const cr = changeRequest(p.spaceId, p.changeRequestId);
+      await withServer('merge the change request', async () => {
+        // Its pages as they are now, checked in the folder: a merge goes past what holds it here only when asked to.
+        await a.core.review.readChangeRequest(a.core.api, cr.id, state.abort.signal);
+        await a.core.review.loadChangeRequestDiff(a.core.api, cr.id);
+        const holds = p.force ? [] : a.mergeHolds(cr.id);
+        if (holds.length > 0) {
+          throw new QuireError(
+            'invalid-request',
+            `Merging #${cr.number} is held back: ${holds.map((h) => h.message).join('; ')}. Choose “Merge anyway” to go past these checks of your folder (the server’s merge rules still apply).`,
+          );
+        }
+        return a.core.review.merge(a.core.api, cr.id, state.abort.signal);
+      });
     },
     'review.updateFromMain': async (p) => {
       const a = adapter();

@@ -1,4 +1,16 @@
-import type { AttentionReason, ChangeRequestVM, CommentVM, ReactionVM, ReplyVM, RequestedReviewerVM, ReviewVM, SiteVM } from '../../../shared/contract';
+import type {
+  AttentionReason,
+  ChangeRequestVM,
+  CommentVM,
+  MergeHoldVM,
+  ReactionVM,
+  ReplyVM,
+  RequestedReviewerVM,
+  ReviewVM,
+  SiteVM,
+} from '../../../shared/contract';
+import { plural } from '../../../shared/plural';
+import type { MergeHold } from '../../core/check';
 import type { ChangeRequestView, CommentView, ReplyView, RequestedReviewerView, ReviewView, SiteTree } from '../../core/review';
 import { person } from './view-models';
 
@@ -11,6 +23,8 @@ export interface CommentLookups {
   pageTitle(spaceId: string, pageId: string): string | null;
   /** The page's file in its space folder, when the folder has it. */
   pagePath(spaceId: string, pageId: string): string | null;
+  /** Comments kept in the user's pending reviews (not sent until the review is finished). */
+  kept?: ReadonlySet<string>;
 }
 
 const reactionVMs = (list: CommentView['reactions']): ReactionVM[] =>
@@ -35,8 +49,20 @@ export function commentVM(c: CommentView, lookups: CommentLookups): CommentVM {
     reactions: reactionVMs(c.reactions),
     pending: c.pending,
     mine: c.mine,
+    ...(lookups.kept?.has(c.id) ? { inPendingReview: true } : {}),
     ...(failure ? { failure } : {}),
   };
+}
+
+/** A merge hold in the app's words. */
+export function mergeHoldVM(h: MergeHold): MergeHoldVM {
+  const page = `“${h.title}” (${h.path})`;
+  const first = h.problems[0];
+  const message =
+    h.code === 'conflict'
+      ? `${page} has an open conflict in your folder: resolve it first`
+      : `${page} has ${plural(h.problems.length, 'error')} the check finds${first ? ` (${first.line !== null ? `line ${first.line}: ` : ''}${first.message})` : ''}: fix ${h.problems.length === 1 ? 'it' : 'them'} first`;
+  return { code: h.code, pageId: h.pageId, title: h.title, path: h.path, message };
 }
 
 export function replyVM(r: ReplyView, failures: Map<string, string>): ReplyVM {

@@ -16,6 +16,7 @@ import { reviewActionClaims } from './v19-review-action-claims';
 import { heldDeletes } from './v20-held-deletes';
 import { keptPaths } from './v21-kept-paths';
 import { openapiAndTranslations } from './v22-openapi-translations';
+import { pendingReviews } from './v23-pending-reviews';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   heldDeletes,
   keptPaths,
   openapiAndTranslations,
+  pendingReviews,
 ];

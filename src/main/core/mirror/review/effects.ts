@@ -12,6 +12,7 @@ export const CHANGE_REQUEST_KINDS: ReadonlySet<ActionKind> = new Set<ActionKind>
   'merge',
   'requestReviewer',
   'removeReviewer',
+  'submitReview',
 ]);
 
 function withReaction(reactions: RemoteReaction[] | undefined, emoji: string, me: RemoteUser, add: boolean, at: string): RemoteReaction[] {

@@ -50,12 +50,20 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     if (has(args, 'json')) {
       io.stdout(JSON.stringify({ outcome: result.outcome, actionId: result.action.id, targetId: result.targetId, message: result.message }, null, 2));
     } else {
-      io.stdout(describeOutcome(planned.what, result, result.outcome === 'sent' ? planned.sent(result) : ''));
+      io.stdout(describeOutcome(planned.what, result, detail(review, planned, result)));
     }
     return result.outcome === 'refused' ? EXIT.error : EXIT.ok;
   } finally {
     mirror.close();
   }
+}
+
+/** What follows "sent" (the new id), or "kept in your pending review" (of which change request, and the comment's id). */
+function detail(review: ReviewService, planned: Planned, r: ActResult): string {
+  if (r.outcome === 'sent') return planned.sent(r);
+  if (r.outcome !== 'pending') return '';
+  const n = r.action.changeRequestId ? review.changeRequest(r.action.changeRequestId)?.number : undefined;
+  return `${n !== undefined ? ` of #${n}` : ''}${planned.input.kind === 'postComment' ? ` (comment ${r.targetId})` : ''}`;
 }
 
 /** `comment new`: where it goes — a page (a file or a page id), a change request, or a page of one. */
