@@ -1,5 +1,5 @@
 /**
- * Pending reviews (migration 22): a review the user started on a change request and has not
+ * Pending reviews (migration 23): a review the user started on a change request and has not
  * finished, one per change request. Its comments are review actions in state `draft` whose
  * payload names the review (action-log.ts); core/review/pending-review.ts sends them with the verdict.
  */

@@ -1,5 +1,5 @@
 /**
- * The pages of a change request the user marked viewed (migration 22), each with a fingerprint
+ * The pages of a change request the user marked viewed (migration 23), each with a fingerprint
  * of the page's change when it was marked: core/review/viewed.ts compares it with the change
  * now, so a mark clears itself when a later revision changes the page.
  */
