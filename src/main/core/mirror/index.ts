@@ -14,6 +14,8 @@ import { HistoryStore } from './history';
 import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
+import { CheckoutStore } from './review/checkouts';
+import { InboxMarkStore } from './review/inbox-marks';
 import { ReviewQueries } from './review/queries';
 import { ReviewsStore } from './review/reviews';
 import { RevisionPageStore } from './review/revision-pages';
@@ -77,6 +79,8 @@ export interface OpenOptions {
 
 export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
+export type { CheckoutRow, CheckoutStore } from './review/checkouts';
+export type { InboxMark, InboxMarkStore } from './review/inbox-marks';
 export type { ReviewsStore } from './review/reviews';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
@@ -105,6 +109,10 @@ export class Mirror {
   readonly sites: SiteStore;
   /** Revisions' pages, for change request diffs. */
   readonly revisionPages: RevisionPageStore;
+  /** Inbox items pinned or snoozed. */
+  readonly inboxMarks: InboxMarkStore;
+  /** Change requests written out as read-only folders. */
+  readonly checkouts: CheckoutStore;
   /** Full-text search over pages (as the folder has them), comments and replies. */
   readonly search: SearchIndex;
   /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
@@ -136,6 +144,8 @@ export class Mirror {
     this.reviews = new ReviewsStore(db, this.review, this.reviewActions);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);
+    this.inboxMarks = new InboxMarkStore(db);
+    this.checkouts = new CheckoutStore(db);
   }
 
   static open(syncFolder: string, options: OpenOptions = {}): Mirror {

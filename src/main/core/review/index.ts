@@ -44,12 +44,14 @@ import {
 import { findMember, type Member, membersOf } from './people';
 import { ActionQueue, type ReplayReport } from './queue';
 import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
+import { pinItem, snoozeItem, triage, type TriageItem, unsnoozeItem } from './triage';
 import { describeAction } from './words';
 
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
 export { documentText, markdownToDocument } from './document';
 export type { InboxItem, InboxReason } from './inbox';
+export { NotInInboxError, TRIAGE_GROUPS, type TriageGroup, type TriageItem } from './triage';
 export { ActionNotPossibleError, type Blocker, type BlockerCode, type LifecycleAction, type MergeOutcome, ServerRefusalError } from './lifecycle';
 export { type Member, pickPerson, UnknownPersonError } from './people';
 /** The mirror's review records and views, as hosts see them. */
@@ -327,6 +329,21 @@ export class ReviewService {
   /** What asks something of the user, unread first. */
   inbox(): InboxItem[] {
     return buildInbox(this.mirror);
+  }
+
+  /** The inbox sorted into groups (triage.ts), with pins and snoozes: snoozed items last. */
+  triage(now?: Date): TriageItem[] {
+    return triage(this.mirror, now);
+  }
+
+  /** Pins an inbox item (by its key) to the top of its group, or unpins it. Throws NotInInboxError. */
+  pin(key: string, pinned: boolean): TriageItem {
+    return pinItem(this.mirror, key, pinned);
+  }
+
+  /** Snoozes an inbox item until `until` (ISO), or, without one, until it changes; `off` brings it back now. */
+  snooze(key: string, until: string | null, off = false): TriageItem {
+    return off ? unsnoozeItem(this.mirror, key) : snoozeItem(this.mirror, key, until);
   }
 
   /** Marks inbox items read (all of them, or the keys given); returns how many. */

@@ -15,6 +15,7 @@ import { keptDeviations } from './v18-kept-deviations';
 import { reviewActionClaims } from './v19-review-action-claims';
 import { heldDeletes } from './v20-held-deletes';
 import { keptPaths } from './v21-kept-paths';
+import { triageAndCheckouts } from './v22-triage-checkouts';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -33,4 +34,5 @@ export const migrations: Migration[] = [
   reviewActionClaims,
   heldDeletes,
   keptPaths,
+  triageAndCheckouts,
 ];
