@@ -50,6 +50,18 @@ import { describeAction } from './words';
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
 export { documentText, markdownToDocument } from './document';
+export {
+  BEFORE_DIR,
+  CHECKOUT_DIR,
+  CheckoutRefusedError,
+  type CheckoutReport,
+  checkOut,
+  type FollowReport,
+  followCheckouts,
+  type Manifest as CheckoutManifest,
+  MANIFEST_PATH,
+  readManifest as readCheckout,
+} from './checkout';
 export type { InboxItem, InboxReason } from './inbox';
 export { NotInInboxError, TRIAGE_GROUPS, type TriageGroup, type TriageItem } from './triage';
 export { ActionNotPossibleError, type Blocker, type BlockerCode, type LifecycleAction, type MergeOutcome, ServerRefusalError } from './lifecycle';

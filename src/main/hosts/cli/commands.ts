@@ -183,6 +183,17 @@ export const COMMANDS = {
         flags: { subject: crSubject },
       },
       use: { summary: 'send the space’s next pushes into this open change request of yours', positionals: [crNumber] },
+      checkout: {
+        summary: 'write its content into a read-only folder, to read, `quire check` and `quire preview` (before and after); `quire sync` keeps it current',
+        positionals: [crNumber],
+        flags: {
+          to: {
+            value: '<folder>',
+            required: true,
+            help: 'the folder to write it into: new or empty, outside the sync folder (again: brings it to the latest revision)',
+          },
+        },
+      },
     },
     details: [
       'Reviewers, archive, reopen and edit act at once when the API answers and otherwise queue (sent by the next sync); merge, update and reviews need the server’s answer and say so when offline.',
