@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
 import type { SpaceRec, UserRec } from '../../fake/model';
+import { seedTriage } from '../../fake/triage-seed';
 import { quire, tempDir } from '../../helpers/cli';
 import '../../fake/vitest-setup';
 
@@ -17,7 +18,6 @@ let env: NodeJS.ProcessEnv;
 let guide: SpaceRec;
 let handbook: SpaceRec;
 let alex: UserRec;
-let sam: UserRec;
 
 const run = (...argv: string[]) => quire([...argv, '--dir', dir], { env });
 const inbox = async () => {
@@ -38,36 +38,7 @@ beforeEach(async () => {
   fake = await startFakeApi();
   dir = tempDir();
   env = { QUIRE_TOKEN: fake.token };
-  const me = fake.store.currentUser.id;
-  alex = fake.store.addUser({ displayName: 'Alex Rivera', email: 'alex@example.com' });
-  sam = fake.store.addUser({ displayName: 'Sam Okafor', email: 'sam@example.com' });
-  const acme = fake.store.addOrg({ title: 'Acme', members: [me, alex.id, sam.id] });
-  guide = fake.store.addSpace(acme.id, { title: 'Guide', pages: [{ title: 'Welcome', markdown: 'Hello.\n' }] });
-  fake.store.review.setMergeRules({ org: acme.id }, { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] });
-  const welcome = fake.store.pageByTitle(guide.id, 'Welcome').id;
-  const edit = (cr: { id: string }, text: string) => fake.store.editPage(guide.id, welcome, { markdown: text }, { changeRequest: cr.id });
-
-  const theirs = fake.store.addChangeRequest(guide.id, { subject: 'Alex’s rewrite', createdBy: alex.id });
-  edit(theirs, 'Hello from Alex.\n');
-  fake.store.review.request(guide.id, theirs.id, [me], alex.id);
-  const asked = fake.store.addChangeRequest(guide.id, { subject: 'Mine, changes asked' });
-  edit(asked, 'Hello, mine.\n');
-  fake.store.review.submit(guide.id, asked.id, { status: 'changes-requested', by: alex.id, comment: 'Not yet.' });
-  const ready = fake.store.addChangeRequest(guide.id, { subject: 'Mine, approved' });
-  edit(ready, 'Hello, approved.\n');
-  fake.store.review.submit(guide.id, ready.id, { status: 'approved', by: sam.id });
-  const waiting = fake.store.addChangeRequest(guide.id, { subject: 'Mine, waiting' });
-  edit(waiting, 'Hello, waiting.\n');
-  fake.store.review.request(guide.id, waiting.id, [sam.id]);
-  fake.store.addComment(guide.id, { body: 'Could @Casey Quire look at this?', page: welcome, by: alex.id });
-
-  // A second organization: its change requests are sorted with the first's.
-  const beta = fake.store.addOrg({ title: 'Beta', members: [me, sam.id] });
-  handbook = fake.store.addSpace(beta.id, { title: 'Handbook', pages: [{ title: 'Start', markdown: 'Start here.\n' }] });
-  const elsewhere = fake.store.addChangeRequest(handbook.id, { subject: 'Sam’s handbook fix', createdBy: sam.id });
-  fake.store.editPage(handbook.id, fake.store.pageByTitle(handbook.id, 'Start').id, { markdown: 'Start here, now.\n' }, { changeRequest: elsewhere.id });
-  fake.store.review.request(handbook.id, elsewhere.id, [me], sam.id);
-
+  ({ guide, handbook, alex } = seedTriage(fake.store));
   expect((await run('sync', '--api', fake.url, '--once')).code).toBe(0);
 });
 afterEach(async () => {
