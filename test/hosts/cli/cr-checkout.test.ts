@@ -5,7 +5,7 @@
  * before and after, and `quire sync` (or the command again) brings it to a new revision, keeping
  * a file changed in the checkout and saying so. The folder is refused inside the sync folder.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Mirror } from '../../../src/main/core/mirror';
@@ -156,6 +156,13 @@ describe('quire cr checkout', () => {
     expect(inside.stderr).toMatch(/--to .*review is inside the sync folder .*: its files would be taken for edits to push\. Choose a folder outside it/);
     const inSpace = await run('cr', 'checkout', '1', '--to', join(dir, 'guide'));
     expect(inSpace.code).toBe(2);
+    // Nor through a link that leads into it.
+    const link = join(tempDir(), 'into-sync');
+    symlinkSync(dir, link);
+    const linked = await run('cr', 'checkout', '1', '--to', join(link, 'review'));
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toMatch(/is inside the sync folder/);
+    expect(existsSync(join(dir, 'review'))).toBe(false);
     mkdirSync(co, { recursive: true });
     writeFileSync(join(co, 'notes.md'), 'mine\n');
     const busy = await run('cr', 'checkout', '1', '--to', co);

@@ -9,7 +9,7 @@
  *   await checkOut(api, mirror, changeRequestId, '/home/me/review-3');   // first time, or again
  *   await followCheckouts(api, mirror);                                // after a sync's refresh
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ApiClient } from '../../api/client';
 import { hasMirror, type Mirror, refuseSyncFolder, UnsafeSyncFolderError } from '../../mirror';
@@ -45,19 +45,32 @@ const isInside = (parent: string, child: string): boolean => {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 };
 
+/** A path with the links on its way followed, as far as it exists (a link into the sync folder is inside it). */
+function realOf(path: string): string {
+  let existing = path;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  try {
+    return join(realpathSync(existing), relative(existing, path));
+  } catch {
+    return path;
+  }
+}
+
 /** Why `folder` cannot hold the checkout of `changeRequestId` for this sync folder (throws), else its absolute path. */
 export function checkoutFolder(mirror: Mirror, folder: string, changeRequestId: string): string {
   const abs = resolve(folder);
   const sync = resolve(mirror.syncFolder);
+  const [realAbs, realSync] = [realOf(abs), realOf(sync)];
   const refuse = (why: string) => {
     throw new CheckoutRefusedError(`${folder} ${why}`);
   };
   const elsewhere = join(dirname(sync), `${basename(sync)}-review`);
-  if (isInside(sync, abs))
+  if (isInside(sync, abs) || isInside(realSync, realAbs))
     refuse(`is inside the sync folder ${sync}: its files would be taken for edits to push. Choose a folder outside it, such as ${elsewhere}.`);
-  if (isInside(abs, sync)) refuse(`holds the sync folder ${sync}: a checkout needs a folder of its own, such as ${elsewhere}.`);
-  for (let up = dirname(abs); up !== dirname(up); up = dirname(up))
-    if (hasMirror(up)) refuse(`is inside another sync folder, ${up}: its files would be taken for edits to push there. Choose a folder outside it.`);
+  if (isInside(abs, sync) || isInside(realAbs, realSync)) refuse(`holds the sync folder ${sync}: a checkout needs a folder of its own, such as ${elsewhere}.`);
+  for (const start of new Set([abs, realAbs]))
+    for (let up = dirname(start); up !== dirname(up); up = dirname(up))
+      if (hasMirror(up)) refuse(`is inside another sync folder, ${up}: its files would be taken for edits to push there. Choose a folder outside it.`);
   try {
     refuseSyncFolder(abs);
   } catch (e) {
