@@ -55,6 +55,9 @@ describe('the inbox from the desktop', () => {
     await group('blocked').click();
     await list().getByText('Waits on the merge rules ask for at least one approving review; a review from Sam Okafor (asked)').waitFor();
     await snap(page, 'review-inbox');
+    // Mark all read covers every group, your ready and blocked change requests too.
+    await page.getByRole('button', { name: 'Mark all read' }).click();
+    await expect.poll(async () => (await stack.service.request('review.inbox', {})).filter((i) => i.unread).length).toBe(0);
   });
 
   it('pins the chosen item first in its group, and the pin holds after a refresh', async () => {

@@ -30,7 +30,7 @@ import { authorship, confirmAuthorship, readChangeRequest, readMergeRules } from
 import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
-import { buildInbox, type InboxItem, markInboxRead, markItemsRead } from './inbox';
+import { buildInbox, type InboxItem, markItemsRead } from './inbox';
 import {
   type Blocker,
   blockersOf,
@@ -360,7 +360,12 @@ export class ReviewService {
 
   /** Marks inbox items read (all of them, or the keys given); returns how many. */
   markRead(keys: 'all' | readonly string[]): number {
-    return markInboxRead(this.mirror, keys);
+    // Over the sorted inbox: it also holds your change requests that are ready or blocked.
+    const wanted = keys === 'all' ? null : new Set(keys);
+    return markItemsRead(
+      this.mirror,
+      triage(this.mirror).filter((i) => wanted === null || wanted.has(i.key)),
+    );
   }
 
   /** Marks the items of an inbox just read (and shown) read, without building it again. */
