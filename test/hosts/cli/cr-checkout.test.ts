@@ -179,6 +179,14 @@ describe('quire cr checkout', () => {
     expect(wrong.stderr).toMatch(/holds the checkout of change request #2: choose another folder/);
   });
 
+  it('offline, writes nothing and says it needs the server', async () => {
+    fake.faults.offline = true;
+    const r = await run('cr', 'checkout', '1', '--to', co);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Checking out #1 needs the server's content, and the API is not reachable now \(.*\)\. Run it again when online/);
+    expect(existsSync(co)).toBe(false);
+  });
+
   it('a folder that no longer holds the checkout is no longer followed', async () => {
     await run('cr', 'checkout', '1', '--to', co);
     rmSync(co, { recursive: true, force: true });

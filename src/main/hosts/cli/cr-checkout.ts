@@ -3,7 +3,7 @@
  * read-only folder (core/review/checkout), and again to bring it to the latest revision; and
  * what `quire sync` says when it brings checkouts along (`followCheckouts`).
  */
-import type { ApiClient } from '../../core/api';
+import { type ApiClient, NetworkError } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
 import { CheckoutRefusedError, type CheckoutReport, checkOut, followCheckouts, ReviewService } from '../../core/review';
 import { dirFlag, flag, UsageError, type ParsedArgs } from './args';
@@ -35,7 +35,11 @@ export async function checkout(rest: string[], args: ParsedArgs, io: CliIo, ctx:
     } catch (err) {
       if (err instanceof CheckoutRefusedError) throw new UsageError(`--to ${err.message}`, { usage: false });
       if (io.signal.aborted) throw err;
-      io.stderr(`Checking out #${cr.number}: ${safeField(errorMessage(err, dir))} What was written stays; run it again to finish.`);
+      if (err instanceof NetworkError) {
+        io.stderr(
+          `Checking out #${cr.number} needs the server's content, and the API is not reachable now (${safeField(errorMessage(err, dir))}). Run it again when online; nothing of the checkout is lost.`,
+        );
+      } else io.stderr(`Checking out #${cr.number}: ${safeField(errorMessage(err, dir))} What was written stays; run it again to finish.`);
       return EXIT.error;
     }
     io.stdout(reportLine(report, dir));
