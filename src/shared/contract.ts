@@ -44,7 +44,7 @@ import { clipText } from './clip-text';
 
 // View models live in view-models.ts; they are part of this contract.
 export type * from './view-models';
-export { LOG_KINDS } from './view-models';
+export { INBOX_GROUPS, LOG_KINDS } from './view-models';
 export { needsYou, SYNC_STATE_WORDS } from './sync-state';
 
 // -------------------------------------------------------------------- errors
@@ -161,6 +161,16 @@ const REQUESTS = {
 
   /** What asks something of the user, unread first. */
   'review.inbox': req<InboxItemVM[]>()(none),
+  /** Pins an inbox item (its key) first in its group, or unpins it. */
+  'review.pin': req<void>()(s.object({ key: s.string({ min: 1, max: 200 }), pinned: s.boolean() })),
+  /** Snoozes an inbox item until `until` (ISO) or, without it, until it changes; `off` brings it back. */
+  'review.snooze': req<void>()(
+    s.object({
+      key: s.string({ min: 1, max: 200 }),
+      until: s.optional(s.string({ min: 10, max: 40, pattern: /^\d{4}-\d{2}-\d{2}T[0-9:.]+Z$/ })),
+      off: s.optional(s.boolean()),
+    }),
+  ),
   /** Marks inbox items read (all of them when `keys` is left out). */
   'review.markRead': req<void>()(s.object({ keys: s.optional(s.array(s.string({ min: 1, max: 200 }), { max: 5000 })) })),
   /** Puts away a refused action once its reason is read (or withdraws one not sent yet). */

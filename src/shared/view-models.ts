@@ -381,8 +381,19 @@ export interface ActOutcomeVM {
 
 export type InboxReasonVM = 'review-requested' | 'reviewed' | 'comment-on-my-change-request' | 'comment-on-my-page' | 'mention' | 'reply-to-me';
 
+/** The inbox's groups, in the order they are shown (core/review/triage.ts). */
+export const INBOX_GROUPS = ['needs-review', 'changes-requested', 'ready-to-merge', 'blocked', 'mentions'] as const;
+export type InboxGroupVM = (typeof INBOX_GROUPS)[number];
+
 /** Something that asks for the user: a change request, or a thread. */
 export interface InboxItemVM {
+  group: InboxGroupVM;
+  /** Blocked: each merge rule or reviewer it waits on, in words. */
+  waitingOn: string[];
+  /** Kept first in its group. */
+  pinned: boolean;
+  /** Out of the groups until a date (`until`, ISO) or, with `until` null, until it changes. */
+  snoozed: { until: string | null } | null;
   /** Give it to `review.markRead`. */
   key: string;
   reasons: InboxReasonVM[];

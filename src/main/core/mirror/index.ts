@@ -16,6 +16,8 @@ import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
 import { PendingReviewStore } from './review/pending-reviews';
+import { CheckoutStore } from './review/checkouts';
+import { InboxMarkStore } from './review/inbox-marks';
 import { ReviewQueries } from './review/queries';
 import { ReviewsStore } from './review/reviews';
 import { RevisionPageStore } from './review/revision-pages';
@@ -85,6 +87,8 @@ export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } 
 export type { ReviewActionLog } from './review/action-log';
 export type { PendingReviewRow, PendingReviewStore } from './review/pending-reviews';
 export type { ViewedPageStore } from './review/viewed-pages';
+export type { CheckoutRow, CheckoutStore } from './review/checkouts';
+export type { InboxMark, InboxMarkStore } from './review/inbox-marks';
 export type { ReviewsStore } from './review/reviews';
 export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
@@ -117,6 +121,10 @@ export class Mirror {
   readonly pendingReviews: PendingReviewStore;
   /** Pages of change requests the user marked viewed. */
   readonly viewedPages: ViewedPageStore;
+  /** Inbox items pinned or snoozed. */
+  readonly inboxMarks: InboxMarkStore;
+  /** Change requests written out as read-only folders. */
+  readonly checkouts: CheckoutStore;
   /** Full-text search over pages (as the folder has them), comments and replies. */
   readonly search: SearchIndex;
   /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
@@ -156,6 +164,8 @@ export class Mirror {
     this.translations = new TranslationStore(db);
     this.pendingReviews = new PendingReviewStore(db);
     this.viewedPages = new ViewedPageStore(db);
+    this.inboxMarks = new InboxMarkStore(db);
+    this.checkouts = new CheckoutStore(db);
   }
 
   static open(syncFolder: string, options: OpenOptions = {}): Mirror {

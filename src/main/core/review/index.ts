@@ -30,7 +30,7 @@ import { authorship, confirmAuthorship, readChangeRequest, readMergeRules } from
 import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
-import { buildInbox, type InboxItem, markInboxRead, markItemsRead } from './inbox';
+import { buildInbox, type InboxItem, markItemsRead } from './inbox';
 import {
   type Blocker,
   blockersOf,
@@ -46,12 +46,26 @@ import { findMember, type Member, membersOf } from './people';
 import { ActionQueue, type ReplayReport } from './queue';
 import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
 import { markViewed, type ViewedSummary, viewedPages } from './viewed';
+import { pinItem, snoozeItem, triage, type TriageItem, unsnoozeItem } from './triage';
 import { describeAction } from './words';
 
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
 export { documentText, markdownToDocument } from './document';
+export {
+  BEFORE_DIR,
+  CHECKOUT_DIR,
+  CheckoutRefusedError,
+  type CheckoutReport,
+  checkOut,
+  type FollowReport,
+  followCheckouts,
+  type Manifest as CheckoutManifest,
+  MANIFEST_PATH,
+  readManifest as readCheckout,
+} from './checkout';
 export type { InboxItem, InboxReason } from './inbox';
+export { NotInInboxError, TRIAGE_GROUPS, type TriageGroup, type TriageItem } from './triage';
 export { ActionNotPossibleError, type Blocker, type BlockerCode, type LifecycleAction, type MergeOutcome, ServerRefusalError } from './lifecycle';
 export { type Member, pickPerson, UnknownPersonError } from './people';
 export type { FinishedReview, PendingReview, Verdict } from './pending-review';
@@ -370,9 +384,29 @@ export class ReviewService {
     return buildInbox(this.mirror);
   }
 
+  /** The inbox sorted into groups (triage.ts), with pins and snoozes: snoozed items last. */
+  triage(now?: Date): TriageItem[] {
+    return triage(this.mirror, now);
+  }
+
+  /** Pins an inbox item (by its key) to the top of its group, or unpins it. Throws NotInInboxError. */
+  pin(key: string, pinned: boolean): TriageItem {
+    return pinItem(this.mirror, key, pinned);
+  }
+
+  /** Snoozes an inbox item until `until` (ISO), or, without one, until it changes; `off` brings it back now. */
+  snooze(key: string, until: string | null, off = false): TriageItem {
+    return off ? unsnoozeItem(this.mirror, key) : snoozeItem(this.mirror, key, until);
+  }
+
   /** Marks inbox items read (all of them, or the keys given); returns how many. */
   markRead(keys: 'all' | readonly string[]): number {
-    return markInboxRead(this.mirror, keys);
+    // Over the sorted inbox: it also holds your change requests that are ready or blocked.
+    const wanted = keys === 'all' ? null : new Set(keys);
+    return markItemsRead(
+      this.mirror,
+      triage(this.mirror).filter((i) => wanted === null || wanted.has(i.key)),
+    );
   }
 
   /** Marks the items of an inbox just read (and shown) read, without building it again. */

@@ -19,3 +19,11 @@ export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';
 export { resolveInside } from './safe-fs';
 export { type ChangeRequestTarget, changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from './targets';
+// A change request written out as a folder (core/review/checkout) is laid out and written as a sync lays out and writes main.
+export { sha256 } from './hash';
+export { pageFileFromServer } from './page-file';
+export type { RemotePage } from './plan';
+export { ASSETS_FOLDER, planAssetPaths, planLayout } from './plan/layout';
+export { layoutTree } from './rebuild';
+export { flattenRevision, type RemoteFile } from './remote';
+export { removeFileInside, writeFileAtomic } from './safe-fs';

@@ -75,6 +75,24 @@ export const COMMANDS = {
     details: [EXIT_PLAIN],
     load: async () => (await import('./commands/review')).run,
   },
+  inbox: {
+    summary: 'what needs you, sorted: reviews asked of you, changes requested on yours, ready to merge, blocked (and on what), mentions and replies',
+    flags: {
+      dir,
+      json,
+      space: { value: '<spaceId>', help: 'the space of the change request <n> names, where several spaces have one so numbered' },
+      pin: { value: '<n>', help: 'keep this item first in its group: a change request’s number, or a thread’s comment id' },
+      unpin: { value: '<n>', help: 'stop pinning it' },
+      snooze: { value: '<n>', help: 'put it out of sight until it changes (new activity, a new revision, another group), or until --until' },
+      until: { value: '<date>', help: 'with --snooze: until this date (2026-03-01, midnight UTC) or time (2026-03-01T09:00Z), whatever happens' },
+      unsnooze: { value: '<n>', help: 'bring a snoozed item back now' },
+    },
+    details: [
+      'Refreshed first when the API is reachable; offline it sorts what the mirror holds and says since when. Pins and snoozes are kept in the folder’s mirror.',
+      EXIT_PLAIN,
+    ],
+    load: async () => (await import('./commands/inbox')).inbox,
+  },
   check: {
     summary: 'what would break on the server: links, SUMMARY.md, blocks, frontmatter, file sizes, OpenAPI blocks (offline)',
     flags: {
@@ -179,6 +197,17 @@ export const COMMANDS = {
         flags: { subject: crSubject },
       },
       use: { summary: 'send the space’s next pushes into this open change request of yours', positionals: [crNumber] },
+      checkout: {
+        summary: 'write its content into a read-only folder, to read, `quire check` and `quire preview` (before and after); `quire sync` keeps it current',
+        positionals: [crNumber],
+        flags: {
+          to: {
+            value: '<folder>',
+            required: true,
+            help: 'the folder to write it into: new or empty, outside the sync folder (again: brings it to the latest revision)',
+          },
+        },
+      },
     },
     details: [
       'Reviewers, archive, reopen and edit act at once when the API answers and otherwise queue (sent by the next sync); merge, update and reviews need the server’s answer and say so when offline.',

@@ -60,7 +60,8 @@ function coverHtml(site: PreviewSite, rootPath: string, page: RenderedPage): str
   return `<figure class="gb-cover gb-cover-${page.cover.size}"><img src="${escapeHtml(href)}" alt=""${offset}></figure>`;
 }
 
-export function pageDocument(site: PreviewSite, rootPath: string): string {
+/** `bar`: HTML shown under the header (a checkout's before and after, compare.ts). */
+export function pageDocument(site: PreviewSite, rootPath: string, bar = ''): string {
   const found = site.index.get(rootPath)!;
   const space = found.space;
   const text = found.file.text;
@@ -90,7 +91,7 @@ export function pageDocument(site: PreviewSite, rootPath: string): string {
     counts.error + counts.warning + counts.info === 0
       ? 'no problems'
       : `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}${counts.info ? `, ${counts.info} info` : ''}`;
-  const body = `<header class="pv-top"><a class="pv-brand" href="${escapeHtml(site.urls.home)}">Quire preview</a><span class="pv-space">${escapeHtml(space.title)}</span><span class="pv-path">${escapeHtml(rootPath)}</span>${SEARCH_BOX}<a class="pv-count${counts.error ? ' pv-has-errors' : ''}" href="#pv-problems">${summary}</a></header>
+  const body = `<header class="pv-top"><a class="pv-brand" href="${escapeHtml(site.urls.home)}">Quire preview</a><span class="pv-space">${escapeHtml(space.title)}</span><span class="pv-path">${escapeHtml(rootPath)}</span>${SEARCH_BOX}<a class="pv-count${counts.error ? ' pv-has-errors' : ''}" href="#pv-problems">${summary}</a></header>${bar}
 <div class="pv-body">
 <nav class="pv-nav" aria-label="Table of contents"><details class="pv-nav-details" open><summary>Contents</summary>${site.navigation(space, rootPath)}</details></nav>
 <main class="pv-main"><article class="gb-page" id="pv-page">${article}</article><footer class="pv-pager">${neighbour(at - 1, 'Previous')}${neighbour(at + 1, 'Next')}</footer></main>

@@ -10,7 +10,7 @@ import {
 } from '../../../shared/contract';
 import type { ApiClient } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
-import { ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView } from '../../core/review';
+import { followCheckouts, ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView } from '../../core/review';
 import { describeError } from './errors';
 import { changeRequestVM, commentVM, mergeHoldVM, replyVM, requestedReviewerVM, reviewVM, siteVM, type CommentLookups } from './review-view-models';
 import type { AttentionSnapshot } from './types';
@@ -140,12 +140,25 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
     }));
   };
 
+  /** Checkouts of this folder's change requests (`quire cr checkout`) follow their latest revision, as under `quire sync`. */
+  const follow = async (signal?: AbortSignal): Promise<void> => {
+    if (mirror.checkouts.list().length === 0) return;
+    const followed = await followCheckouts(api, mirror, signal);
+    for (const c of followed.updated)
+      log(
+        `checkout of #${c.changeRequest.number} in ${c.folder}: at its latest revision (${c.written} files written, ${c.removed} removed${c.kept.length ? `; kept as changed there: ${c.kept.join(', ')}` : ''})`,
+      );
+    for (const d of followed.dropped) log(`${d.folder} no longer holds its checkout: no longer kept current`);
+    for (const f of followed.failed) log(`checkout in ${f.folder} not brought up to date: ${describeError(f.error)}`);
+  };
+
   return {
     core: { review, api, mirror },
     async afterCycle(signal, force, pushedTo) {
       try {
         const { replay } = await cadence.afterCycle(api, { signal, force, ...(pushedTo ? { pushedTo } : {}) });
         reached = replay.stoppedBy === null;
+        await follow(signal);
       } catch (e) {
         reached = false;
         throw e;
@@ -155,6 +168,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       try {
         const { refresh } = await review.sync(api, { signal });
         reached = refresh !== null;
+        if (reached) await follow(signal);
       } catch (e) {
         if (signal?.aborted) throw e;
         log(`review refresh: ${describeError(e)}`);

@@ -7,7 +7,7 @@
 import { QuireError, type ActOutcomeVM, type InboxItemVM, type ReviewStateVM, type SpaceTargetVM } from '../../../shared/contract';
 import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 import { NetworkError } from '../../core/api';
-import { ActionNotPossibleError, type ActionInput, markdownToDocument, ServerRefusalError, UnknownPersonError } from '../../core/review';
+import { ActionNotPossibleError, type ActionInput, markdownToDocument, NotInInboxError, ServerRefusalError, UnknownPersonError } from '../../core/review';
 import { changeRequestTarget, pointPushesAt, startChangeRequest, type ChangeRequestTarget } from '../../core/sync';
 import { describeError, toQuireError } from './errors';
 import type { ReviewAdapter } from './review-adapter';
@@ -20,6 +20,8 @@ import { person } from './view-models';
 type LifecycleRequest =
   | 'review.inbox'
   | 'review.markRead'
+  | 'review.pin'
+  | 'review.snooze'
   | 'review.dismiss'
   | 'review.state'
   | 'review.refresh'
@@ -54,6 +56,16 @@ export function notDone(e: unknown, doing: string): QuireError {
   }
   if (e instanceof UnknownPersonError) return new QuireError('invalid-request', e.message);
   return toQuireError(e, doing);
+}
+
+/** A pin or snooze on an item gone from the inbox meanwhile: said, not an internal error. */
+function inboxMark(fn: () => unknown): void {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof NotInInboxError) throw new QuireError('not-found', `That item left the inbox: ${e.message}.`);
+    throw e;
+  }
 }
 
 export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner): HandlersFor<LifecycleRequest> {
@@ -110,9 +122,13 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
     'review.inbox': () => {
       const a = adapter();
       const lookups = a.lookups();
-      return a.core.review.inbox().map(
+      return a.core.review.triage().map(
         (i): InboxItemVM => ({
           key: i.key,
+          group: i.group,
+          waitingOn: i.waitingOn,
+          pinned: i.pinned,
+          snoozed: i.snoozed,
           reasons: i.reasons,
           unread: i.unread,
           activityAt: i.activityAt,
@@ -123,6 +139,15 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
           thread: i.comment ? { ...commentVM(i.comment, lookups), replies: i.replies.map((r) => replyVM(r, lookups.failures)) } : null,
         }),
       );
+    },
+    'review.pin': ({ key, pinned }) => {
+      inboxMark(() => adapter().core.review.pin(key, pinned));
+      state.events.changed('review');
+    },
+    'review.snooze': ({ key, until, off }) => {
+      if (until !== undefined && !(Date.parse(until) > Date.now())) throw new QuireError('invalid-request', 'Choose a date in the future to snooze it until.');
+      inboxMark(() => adapter().core.review.snooze(key, until ?? null, off ?? false));
+      state.events.changed('review');
     },
     'review.markRead': ({ keys }) => {
       adapter().core.review.markRead(keys ?? 'all');

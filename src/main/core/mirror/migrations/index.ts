@@ -17,6 +17,7 @@ import { heldDeletes } from './v20-held-deletes';
 import { keptPaths } from './v21-kept-paths';
 import { openapiAndTranslations } from './v22-openapi-translations';
 import { pendingReviews } from './v23-pending-reviews';
+import { triageAndCheckouts } from './v24-triage-checkouts';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -37,4 +38,5 @@ export const migrations: Migration[] = [
   keptPaths,
   openapiAndTranslations,
   pendingReviews,
+  triageAndCheckouts,
 ];

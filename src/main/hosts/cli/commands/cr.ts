@@ -9,6 +9,7 @@ import { safeField } from '../terminal-text';
 import { act, ACTIONS, type CrContext } from '../cr-actions';
 import { holdWords, localHolds } from '../cr-merge';
 import { plural } from '../../../../shared/plural';
+import { checkout } from '../cr-checkout';
 import { when } from '../../../../shared/when';
 
 const STATUSES = ['open', 'draft', 'archived', 'merged', 'all'] as const;
@@ -28,6 +29,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<
     if (rest.length !== 1) throw new UsageError('quire cr show needs one change request number');
     return show(parseNumber(rest[0]), args, io, ctx);
   }
+  if (verb === 'checkout') return checkout(rest, args, io, ctx);
   if (verb && (ACTIONS as readonly string[]).includes(verb)) return act(verb as (typeof ACTIONS)[number], rest, args, io, ctx);
   throw new UsageError(`quire cr takes one of list, show, ${ACTIONS.join(', ')}; got "${verb ?? ''}"`);
 }

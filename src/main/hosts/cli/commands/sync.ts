@@ -1,4 +1,5 @@
 import { all, dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, UsageError, type ParsedArgs } from '../args';
+import { followCheckoutsAfterSync } from '../cr-checkout';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
 import {
@@ -153,6 +154,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       const pushedTo = pushedSpaces(report);
       if (beside.length === 0) await reviewAfterCycle(review, mirror, api, io);
       else if (pushedTo.length > 0) await reviewAfterCycle(review, mirror, api, io, pushedTo);
+      await followCheckoutsAfterSync(api, mirror, io);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
@@ -177,6 +179,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
           () => engine.runCycle(request),
         );
         printReplay(review, await cadence.afterCycle(api, { signal: io.signal, pushedTo: pushedSpaces(report) }), io);
+        await followCheckoutsAfterSync(api, mirror, io);
         return report;
       },
       intervalMs: intervalS * 1000,
