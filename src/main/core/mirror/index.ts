@@ -17,6 +17,7 @@ import { ReviewActionLog } from './review/action-log';
 import { ReviewQueries } from './review/queries';
 import { ReviewsStore } from './review/reviews';
 import { RevisionPageStore } from './review/revision-pages';
+import { CommentAnchorStore } from './review/anchors';
 import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
 import { SearchIndex } from './search';
@@ -76,7 +77,8 @@ export interface OpenOptions {
 export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
 export type { ReviewsStore } from './review/reviews';
-export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
+export type { CommentAnchor } from './review/anchors';
+export type { RevisionPageRow, RevisionTreePage, StoredRevisionPage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
 export { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './review/store';
 export type * from './review/types';
@@ -103,6 +105,8 @@ export class Mirror {
   readonly sites: SiteStore;
   /** Revisions' pages, for change request diffs. */
   readonly revisionPages: RevisionPageStore;
+  /** Where comments on a block were made, to place them at a line and tell when they are outdated. */
+  readonly commentAnchors: CommentAnchorStore;
   /** Full-text search over pages (as the folder has them), comments and replies. */
   readonly search: SearchIndex;
   /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
@@ -133,6 +137,7 @@ export class Mirror {
     this.reviews = new ReviewsStore(db, this.review, this.reviewActions);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);
+    this.commentAnchors = new CommentAnchorStore(db);
   }
 
   static open(syncFolder: string, options: OpenOptions = {}): Mirror {

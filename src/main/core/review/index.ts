@@ -30,6 +30,7 @@ import { authorship, confirmAuthorship, readChangeRequest, readMergeRules } from
 import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
+import { type ChangeRequestFiles, changeRequestFiles } from './page-files';
 import { buildInbox, type InboxItem, markInboxRead, markItemsRead } from './inbox';
 import {
   type Blocker,
@@ -48,6 +49,8 @@ import { describeAction } from './words';
 
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
+export { type ChangeRequestFiles, changeRequestFiles, type PageFileChange, type PageFileDiff } from './page-files';
+export { type DiffRow, diffHunks, diffRows, type Hunk, lineCounts, splitLines, type WordRun, wordDiff } from './text-diff';
 export { documentText, markdownToDocument } from './document';
 export type { InboxItem, InboxReason } from './inbox';
 export { ActionNotPossibleError, type Blocker, type BlockerCode, type LifecycleAction, type MergeOutcome, ServerRefusalError } from './lifecycle';
@@ -304,6 +307,11 @@ export class ReviewService {
 
   changeRequestDiff(changeRequestId: string): ChangeRequestDiff | null {
     return this.mirror.reviewQueries.changeRequestDiff(changeRequestId);
+  }
+
+  /** The change request's changed pages as the folder's files, before and after (page-files.ts); null when its content was never fetched. */
+  changeRequestFiles(changeRequestId: string): ChangeRequestFiles | null {
+    return changeRequestFiles(this.mirror, changeRequestId);
   }
 
   reviews(changeRequestId: string): ReviewView[] {

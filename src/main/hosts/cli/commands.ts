@@ -116,7 +116,7 @@ export const COMMANDS = {
     },
   },
   cr: {
-    summary: 'change requests: list, show, review, reviewers, merge, update from main, archive, reopen, edit; choose where your edits go',
+    summary: 'change requests: list, show, diff, review, reviewers, merge, update from main, archive, reopen, edit; choose where your edits go',
     flags: { dir, space: spaceOfFolder },
     verbs: {
       list: {
@@ -127,6 +127,15 @@ export const COMMANDS = {
         summary: 'one change request: subject, status, author, reviews, reviewers, pages changed, what blocks a merge',
         positionals: [crNumber],
         flags: { json },
+      },
+      diff: {
+        summary: 'its changes against its base, page by page, as a unified diff of the page files (offline: from the mirror, when it has them)',
+        positionals: [crNumber],
+        flags: {
+          page: { value: '<file>', help: 'only this page: its file (in the folder or in the change request) or its page id' },
+          stat: { help: 'only the lines added and removed per page, and the pages created, deleted, moved or renamed' },
+          word: { help: 'changed words instead of lines: [-removed-]{+added+} (in colour on a terminal)' },
+        },
       },
       review: {
         summary: 'approve or request changes (needs the server’s answer)',

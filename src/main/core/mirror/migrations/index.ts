@@ -13,6 +13,7 @@ import { syncState } from './v16-sync-state';
 import { syncLogActivity } from './v17-sync-log-activity';
 import { keptDeviations } from './v18-kept-deviations';
 import { reviewActionClaims } from './v19-review-action-claims';
+import { reviewLines } from './v20-review-lines';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   syncLogActivity,
   keptDeviations,
   reviewActionClaims,
+  reviewLines,
 ];
