@@ -31,6 +31,7 @@ import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
 import { type ChangeRequestFiles, changeRequestFiles } from './page-files';
+import { ensureAnchors, type LineTarget, lineTarget, type ThreadPlace, threadPlaces } from './anchors';
 import { buildInbox, type InboxItem, markInboxRead, markItemsRead } from './inbox';
 import {
   type Blocker,
@@ -49,6 +50,9 @@ import { describeAction } from './words';
 
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
+export { LineCommentError, type LineTarget, type ThreadPlace } from './anchors';
+export { type BlockSpan, blockAt, blockForLine, blockSpans } from './blocks';
+export { type AppliedSuggestion, applySuggestion, SuggestionError, suggestionOf } from './suggestion';
 export { type ChangeRequestFiles, changeRequestFiles, type PageFileChange, type PageFileDiff } from './page-files';
 export { type DiffRow, diffHunks, diffRows, type Hunk, lineCounts, splitLines, type WordRun, wordDiff } from './text-diff';
 export { documentText, markdownToDocument } from './document';
@@ -312,6 +316,26 @@ export class ReviewService {
   /** The change request's changed pages as the folder's files, before and after (page-files.ts); null when its content was never fetched. */
   changeRequestFiles(changeRequestId: string): ChangeRequestFiles | null {
     return changeRequestFiles(this.mirror, changeRequestId);
+  }
+
+  /**
+   * The block a comment on `line` of a page of the change request names (anchors.ts); with an
+   * API, what the mirror lacks of that page is fetched first. Throws LineCommentError.
+   */
+  lineTarget(api: ApiClient | null, changeRequestId: string, pageId: string, line: number): Promise<LineTarget> {
+    const run = () => lineTarget(api, this.mirror, changeRequestId, pageId, line);
+    return api ? this.exclusive(run) : run();
+  }
+
+  /** Reads where the change request's threads on a block were made (from the mirror when it can; else from the server, given an API). */
+  ensureAnchors(api: ApiClient | null, changeRequestId: string, signal?: AbortSignal): Promise<number> {
+    const run = () => ensureAnchors(api, this.mirror, changeRequestId, signal);
+    return api ? this.exclusive(run) : run();
+  }
+
+  /** Where each thread on a block of the change request shows now, and whether it is outdated (mirror only). */
+  threadPlaces(changeRequestId: string): Map<string, ThreadPlace> {
+    return threadPlaces(this.mirror, changeRequestId);
   }
 
   reviews(changeRequestId: string): ReviewView[] {

@@ -64,11 +64,29 @@ function layoutOf(mirror: Mirror, spaceId: string, pages: readonly StoredRevisio
   return planLayout(nest(null), { previous }).pagePaths;
 }
 
-/** A page's file text at a revision, its links written for where its file is; null without its markdown. */
-function fileText(page: StoredRevisionPage, links: LinkResolver, spaceId: string, path: string | null): string | null {
-  if (page.markdown === null) return null;
+/** A page's file text from its title, fields and markdown (stable references), its links written for where its file is. */
+export function composePageFile(
+  page: { title: string; fields: Record<string, unknown>; markdown: string },
+  links: LinkResolver,
+  spaceId: string,
+  path: string | null,
+): string {
   const text = pageFileFromServer({ title: page.title, meta: page.fields }, page.markdown);
   return path === null ? text : toLocalLinks(text, links.targetsFor(spaceId, path)).text;
+}
+
+/** A stored page's file text at its revision; null without its markdown. */
+function fileText(page: StoredRevisionPage, links: LinkResolver, spaceId: string, path: string | null): string | null {
+  return page.markdown === null ? null : composePageFile({ ...page, markdown: page.markdown }, links, spaceId, path);
+}
+
+/** One page of a stored revision as its file: where the layout puts it and its text (null until its markdown is stored). */
+export function revisionPageFile(mirror: Mirror, spaceId: string, revisionId: string, pageId: string): { path: string | null; text: string | null } | null {
+  const tree = mirror.revisionPages.tree(revisionId);
+  const page = tree.find((p) => p.pageId === pageId);
+  if (!page || !isFile(page)) return null;
+  const path = layoutOf(mirror, spaceId, tree).get(pageId) ?? null;
+  return { path, text: fileText(page, new LinkResolver(mirror), spaceId, path) };
 }
 
 const isFile = (p: StoredRevisionPage): boolean => p.type !== 'group' && p.type !== 'link';

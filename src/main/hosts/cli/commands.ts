@@ -81,7 +81,7 @@ export const COMMANDS = {
     load: async () => (await import('./commands/check')).check,
   },
   comment: {
-    summary: 'start, edit, delete, reply to, resolve, reopen or react to a comment (queued when offline, sent by the next sync)',
+    summary: 'start, edit, delete, reply to, resolve, reopen, react to a comment, or apply its suggestion (queued when offline, sent by the next sync)',
     flags: { dir, json },
     verbs: {
       new: {
@@ -89,6 +89,10 @@ export const COMMANDS = {
         flags: {
           page: { value: '<file or page id>', help: 'the page the comment is on' },
           'change-request': { value: '<n>', help: 'the change request (by number) the comment is on, or whose page it is on' },
+          line: {
+            value: '<n>',
+            help: 'the line of the page in the change request (as `quire cr diff` numbers it) the comment is on: it goes on the block holding it (with --page and --change-request)',
+          },
           body: commentBody,
           space: spaceOfFolder,
         },
@@ -107,6 +111,10 @@ export const COMMANDS = {
       resolve: { summary: 'mark a comment resolved', positionals: [commentId] },
       reopen: { summary: 'reopen a resolved comment', positionals: [commentId] },
       react: { summary: 'add a reaction', positionals: [commentId], flags: { emoji: { value: '<emoji>', required: true, help: 'the reaction, such as 👍' } } },
+      apply: {
+        summary: 'apply the change a comment suggests to your file (the next sync pushes it), and resolve its thread with a reply saying so',
+        positionals: [commentId],
+      },
     },
     details: ['Exit codes: 0 sent or queued, 1 refused by the server or an error, 2 usage, 130 stopped (Ctrl-C).'],
     load: async () => {
