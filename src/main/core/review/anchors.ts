@@ -54,6 +54,12 @@ function storedHead(mirror: Mirror, changeRequestId: string, pageId: string): He
   return { revisionId: revisions.head, path: file.path, text: file.text, document: mirror.revisionPages.document(revisions.head, pageId) };
 }
 
+/** The blocks of a page of the change request with their lines in its file there now (none when the mirror lacks them). */
+export function headBlocks(mirror: Mirror, changeRequestId: string, pageId: string): BlockSpan[] {
+  const head = storedHead(mirror, changeRequestId, pageId);
+  return head?.text && head.document !== null ? blockSpans(head.text, head.document) : [];
+}
+
 /** The head page, its markdown and document fetched when the mirror lacks them and `api` is given. */
 async function headPage(api: ApiClient | null, mirror: Mirror, changeRequestId: string, pageId: string): Promise<HeadPage | null> {
   const revisions = diffRevisions(mirror, changeRequestId);

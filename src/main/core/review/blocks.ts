@@ -13,17 +13,15 @@
  *   blockAt(spans, 12);           // the innermost block holding line 12, or null
  */
 import { createHash } from 'node:crypto';
+import { blockAt, blockForLine, type LineSpan } from '../../../shared/line-blocks';
 import { readPageFile } from '../content';
 
-export interface BlockSpan {
+export { blockAt, blockForLine };
+
+export interface BlockSpan extends LineSpan {
   /** The block's key: what a comment's `node` names. */
   key: string;
   type: string;
-  /** Its first and last line in the file (1-based, inclusive). */
-  start: number;
-  end: number;
-  /** 0 for a block of the page, 1 for one inside it (a list item, a code line), … */
-  depth: number;
   /** What the block says (blockFingerprint). */
   fingerprint: string;
 }
@@ -278,33 +276,6 @@ export function blockSpans(fileText: string, document: unknown): BlockSpan[] {
   };
   walk(nodes, sources, 0);
   return spans;
-}
-
-/**
- * The innermost block holding a line, or null (the frontmatter, the title, a blank line between
- * blocks). Of blocks on the same lines (a list item and its paragraph), the outer one: it is the
- * block a reader sees.
- */
-export function blockAt(spans: readonly BlockSpan[], line: number): BlockSpan | null {
-  let best: BlockSpan | null = null;
-  for (const s of spans) {
-    if (s.start > line || line > s.end) continue;
-    const size = s.end - s.start;
-    if (best === null || size < best.end - best.start || (size === best.end - best.start && s.depth < best.depth)) best = s;
-  }
-  return best;
-}
-
-/** The block a line comment on `line` names: the one holding it, else (a blank line) the one just above, else the first below. */
-export function blockForLine(spans: readonly BlockSpan[], line: number): BlockSpan | null {
-  const holding = blockAt(spans, line);
-  if (holding) return holding;
-  const top = spans.filter((s) => s.depth === 0);
-  const above = top.filter((s) => s.end < line).at(-1);
-  const below = top.find((s) => s.start > line);
-  const first = top[0];
-  if (!first || line < first.start - 1) return null; // above the body: frontmatter or title
-  return above ?? below ?? null;
 }
 
 /** The block of a document with this key (at any depth), or null. */

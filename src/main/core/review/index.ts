@@ -30,8 +30,9 @@ import { authorship, confirmAuthorship, readChangeRequest, readMergeRules } from
 import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
+import type { BlockSpan } from './blocks';
 import { type ChangeRequestFiles, changeRequestFiles } from './page-files';
-import { ensureAnchors, type LineTarget, lineTarget, type ThreadPlace, threadPlaces } from './anchors';
+import { ensureAnchors, headBlocks, type LineTarget, lineTarget, type ThreadPlace, threadPlaces } from './anchors';
 import { buildInbox, type InboxItem, markInboxRead, markItemsRead } from './inbox';
 import {
   type Blocker,
@@ -331,6 +332,11 @@ export class ReviewService {
   ensureAnchors(api: ApiClient | null, changeRequestId: string, signal?: AbortSignal): Promise<number> {
     const run = () => ensureAnchors(api, this.mirror, changeRequestId, signal);
     return api ? this.exclusive(run) : run();
+  }
+
+  /** The blocks of a page of the change request with their lines in its file there (mirror only; none when not read yet). */
+  pageBlocks(changeRequestId: string, pageId: string): BlockSpan[] {
+    return headBlocks(this.mirror, changeRequestId, pageId);
   }
 
   /** Where each thread on a block of the change request shows now, and whether it is outdated (mirror only). */

@@ -22,6 +22,7 @@ import { pageHandlers } from './pages';
 import { findHandlers } from './find';
 import { reviewHandlers } from './review-handlers';
 import { reviewLifecycleHandlers } from './review-lifecycle';
+import { reviewLineHandlers } from './review-lines';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
 import { StatusHolder } from './status';
@@ -68,6 +69,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...conflictHandlers(state, runner),
     ...reviewHandlers(state),
     ...reviewLifecycleHandlers(state, runner),
+    ...reviewLineHandlers(state, runner),
     ...logHandlers(state),
     ...findHandlers(state, runner),
     ...appHandlers(state),

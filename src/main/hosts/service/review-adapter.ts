@@ -10,7 +10,7 @@ import {
 } from '../../../shared/contract';
 import type { ApiClient } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
-import { ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView } from '../../core/review';
+import { ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView, type ThreadPlace } from '../../core/review';
 import { describeError } from './errors';
 import { changeRequestVM, commentVM, replyVM, requestedReviewerVM, reviewVM, siteVM, type CommentLookups } from './review-view-models';
 import type { AttentionSnapshot } from './types';
@@ -108,12 +108,27 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
     };
   };
 
+  /** Where comments on a line show now, read once per change request per answer. */
+  const places = () => {
+    const byChangeRequest = new Map<string, Map<string, ThreadPlace>>();
+    return (c: CommentView): ThreadPlace | null => {
+      if (!c.nodeId || !c.changeRequestId) return null;
+      let known = byChangeRequest.get(c.changeRequestId);
+      if (!known) {
+        known = review.threadPlaces(c.changeRequestId);
+        byChangeRequest.set(c.changeRequestId, known);
+      }
+      return known.get(c.id) ?? null;
+    };
+  };
+
   const commentLookups = (): CommentLookups => ({
     spaceTitles: titles(),
     crNumbers: crNumbers(),
     failures: failures(),
     pageTitle: pageTitles(),
     pagePath: pagePaths(),
+    place: places(),
   });
 
   const threads = (list: CommentView[]): ThreadVM[] => {
@@ -208,13 +223,13 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       if (!cr || cr.spaceId !== spaceId) {
         throw new QuireError('not-found', 'That change request is not in the mirror. Run a sync to fetch review data, then try again.');
       }
-      let diff = review.changeRequestDiff(changeRequestId);
-      if (!diff && online()) {
-        diff = await review.loadChangeRequestDiff(api, changeRequestId).catch((e: unknown) => {
-          log(`change request diff: ${describeError(e)}`);
-          return null;
-        });
+      let files = review.changeRequestFiles(changeRequestId);
+      if (!files && online()) {
+        await review.loadChangeRequestDiff(api, changeRequestId).catch((e: unknown) => log(`change request diff: ${describeError(e)}`));
+        files = review.changeRequestFiles(changeRequestId);
       }
+      // Where its threads on a line were made (from the mirror when it can; from the server for the rest, online).
+      await review.ensureAnchors(online() ? api : null, changeRequestId).catch((e: unknown) => log(`change request threads: ${describeError(e)}`));
       const spaceTitles = titles();
       const fail = failures();
       const reasons: AttentionReason[] = [];
@@ -227,12 +242,14 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         requestedReviewers: review.requestedReviewers(changeRequestId).map(requestedReviewerVM),
         actions,
         receivesYourEdits: changeRequestTarget(mirror, cr.spaceId).changeRequestId === changeRequestId,
-        diff: (diff?.pages ?? []).map((p) => ({
+        diff: (files?.pages ?? []).map((p) => ({
           pageId: p.pageId,
           title: p.title,
           path: p.path,
           previousPath: p.previousPath,
-          change: p.kind,
+          change: p.change,
+          relocation: p.relocation,
+          blocks: p.after === null ? [] : review.pageBlocks(changeRequestId, p.pageId).map(({ start, end, depth }) => ({ start, end, depth })),
           before: p.before,
           after: p.after,
           linesAdded: p.linesAdded,

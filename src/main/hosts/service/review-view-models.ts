@@ -1,5 +1,14 @@
 import type { AttentionReason, ChangeRequestVM, CommentVM, ReactionVM, ReplyVM, RequestedReviewerVM, ReviewVM, SiteVM } from '../../../shared/contract';
-import type { ChangeRequestView, CommentView, ReplyView, RequestedReviewerView, ReviewView, SiteTree } from '../../core/review';
+import {
+  type ChangeRequestView,
+  type CommentView,
+  type ReplyView,
+  type RequestedReviewerView,
+  type ReviewView,
+  type SiteTree,
+  suggestionOf,
+  type ThreadPlace,
+} from '../../core/review';
 import { person } from './view-models';
 
 /** Lookups read once per answer and shared by every comment in it. */
@@ -11,6 +20,8 @@ export interface CommentLookups {
   pageTitle(spaceId: string, pageId: string): string | null;
   /** The page's file in its space folder, when the folder has it. */
   pagePath(spaceId: string, pageId: string): string | null;
+  /** Where a comment on a line of a change request shows now (core/review/anchors.ts); null for one not on a line. */
+  place?(c: CommentView): ThreadPlace | null;
 }
 
 const reactionVMs = (list: CommentView['reactions']): ReactionVM[] =>
@@ -18,6 +29,8 @@ const reactionVMs = (list: CommentView['reactions']): ReactionVM[] =>
 
 export function commentVM(c: CommentView, lookups: CommentLookups): CommentVM {
   const failure = lookups.failures.get(c.id);
+  const place = lookups.place?.(c) ?? null;
+  const suggestion = suggestionOf(c.body);
   return {
     id: c.id,
     spaceId: c.spaceId,
@@ -36,6 +49,8 @@ export function commentVM(c: CommentView, lookups: CommentLookups): CommentVM {
     pending: c.pending,
     mine: c.mine,
     ...(failure ? { failure } : {}),
+    ...(place ? { line: place.line, outdated: place.outdated } : {}),
+    ...(suggestion ? { suggestion: { lines: suggestion, replaces: place?.madeAt?.lines ?? null } } : {}),
   };
 }
 
