@@ -167,6 +167,13 @@ describe('a change request’s lines, from the desktop', () => {
     expect(await shown.locator('.diff-line.added').textContent()).toContain('1. Download it from the releases page.');
     await shown.scrollIntoViewIfNeeded();
     await snap(page, 'change-request-suggestion');
+
+    // The preview of the page marks the block the thread is on, and the thread says its line.
+    await page.goto(`${stack.host.url}#pages/${encodeURIComponent(space.id)}/setup.md`);
+    const preview = page.getByTestId('page-detail');
+    expect(await preview.locator('.gb-body [data-comment-line="5"]').textContent()).toContain('Download it from the site.');
+    await preview.getByTestId('page-comments').getByTestId('thread-line').getByText(', line 5').waitFor();
+    await open(mine.subject);
     await shown.getByRole('button', { name: 'Apply suggestion' }).click();
     await shown.getByText(/^Applied to guide\/setup\.md \(line 5\); the next sync pushes it\. The thread is resolved\.$/).waitFor();
     expect(await readFile(file, 'utf8')).toContain('1. Download it from the releases page.\n2. Run the installer.');

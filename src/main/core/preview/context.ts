@@ -30,4 +30,6 @@ export interface RenderContext {
   linkedPage(href: string, fromRootPath: string): LinkedPage | null;
   /** Reusable content an include names: its root-relative path and text, or null when it is not there. */
   include(href: string, fromRootPath: string): { rootPath: string; text: string } | null;
+  /** Lines of the file (1-based) a comment is on: the block starting there is marked `data-comment-line`. */
+  commentLines?: ReadonlySet<number>;
 }
