@@ -58,7 +58,7 @@ function applyLinks(state: StateCore): void {
       const id = env.headingIds.get(token.map[0] + 1);
       if (id) token.attrSet('id', id);
     }
-    if (token.nesting === 1 && token.map && env.commentLines?.has(token.map[0] + 1)) commented.set(token.map[0] + 1, token);
+    if (token.nesting === 1 && !token.hidden && token.map && env.commentLines?.has(token.map[0] + 1)) commented.set(token.map[0] + 1, token);
     visit(token);
   }
   for (const [line, token] of commented) token.attrSet('data-comment-line', String(line));
