@@ -15,7 +15,7 @@ import { LinkResolver } from '../sync/link-targets';
 import { fileMeta } from '../sync/page-file';
 import { type BlockSpan, blockFingerprint, blockForLine, blockSpans, findBlock } from './blocks';
 import { ensureDocument, pageDocumentAt, pageMarkdownAt } from './diff-fetch';
-import { composePageFile, diffRevisions, revisionPageFile } from './page-files';
+import { composePageFile, diffRevisions, RevisionFiles } from './page-files';
 
 /** Why a line cannot take a comment (said to the user as it is): the line itself, or what Quire does not have without the server. */
 export class LineCommentError extends Error {
@@ -46,18 +46,27 @@ interface HeadPage {
   document: unknown;
 }
 
-function storedHead(mirror: Mirror, changeRequestId: string, pageId: string): HeadPage | null {
+/** The change request's current revision as files, from the mirror; null when its content was never fetched. */
+function headFiles(mirror: Mirror, changeRequestId: string): RevisionFiles | null {
   const revisions = diffRevisions(mirror, changeRequestId);
-  if (!revisions) return null;
-  const file = revisionPageFile(mirror, revisions.spaceId, revisions.head, pageId);
-  if (!file) return null;
-  return { revisionId: revisions.head, path: file.path, text: file.text, document: mirror.revisionPages.document(revisions.head, pageId) };
+  return revisions ? new RevisionFiles(mirror, revisions.spaceId, revisions.head) : null;
 }
 
-/** The blocks of a page of the change request with their lines in its file there now (none when the mirror lacks them). */
-export function headBlocks(mirror: Mirror, changeRequestId: string, pageId: string): BlockSpan[] {
-  const head = storedHead(mirror, changeRequestId, pageId);
-  return head?.text && head.document !== null ? blockSpans(head.text, head.document) : [];
+function storedHead(mirror: Mirror, changeRequestId: string, pageId: string, files = headFiles(mirror, changeRequestId)): HeadPage | null {
+  const file = files?.file(pageId);
+  if (!files || !file) return null;
+  return { revisionId: files.revisionId, path: file.path, text: file.text, document: mirror.revisionPages.document(files.revisionId, pageId) };
+}
+
+/** The blocks of pages of the change request with their lines in their files there now (none for a page whose blocks the mirror lacks). */
+export function headBlocks(mirror: Mirror, changeRequestId: string, pageIds: readonly string[]): Map<string, BlockSpan[]> {
+  const files = headFiles(mirror, changeRequestId);
+  return new Map(
+    pageIds.map((id) => {
+      const head = storedHead(mirror, changeRequestId, id, files);
+      return [id, head?.text && head.document !== null ? blockSpans(head.text, head.document) : []];
+    }),
+  );
 }
 
 /** The head page, its markdown and document fetched when the mirror lacks them and `api` is given. */
@@ -135,13 +144,15 @@ export async function ensureAnchors(api: ApiClient | null, mirror: Mirror, chang
     .comments({ changeRequestId, status: 'all' })
     .filter((c): c is typeof c & { pageId: string; nodeId: string } => c.nodeId !== null && c.pageId !== null);
   const known = mirror.commentAnchors.anchors(onBlocks.map((c) => c.id));
+  const revisions = new Map<string, RevisionFiles>();
   let read = 0;
   for (const c of onBlocks) {
     if (known.has(c.id)) continue;
     signal?.throwIfAborted();
     const revisionId = revisionOf(mirror, c.id);
     if (!revisionId) continue;
-    const stored = revisionPageFile(mirror, cr.spaceId, revisionId, c.pageId);
+    if (!revisions.has(revisionId)) revisions.set(revisionId, new RevisionFiles(mirror, cr.spaceId, revisionId));
+    const stored = revisions.get(revisionId)!.file(c.pageId);
     const document = mirror.revisionPages.document(revisionId, c.pageId);
     let anchor: CommentAnchor | null = null;
     if (stored?.text && document !== null) anchor = anchorFrom({ ...c, nodeId: c.nodeId }, revisionId, stored.text, document);
@@ -188,9 +199,10 @@ export function threadPlaces(mirror: Mirror, changeRequestId: string): Map<strin
     .filter((c): c is typeof c & { pageId: string; nodeId: string } => c.nodeId !== null && c.pageId !== null);
   const anchors = mirror.commentAnchors.anchors(onBlocks.map((c) => c.id));
   const pages = new Map<string, { spans: BlockSpan[]; document: unknown } | null>();
+  const files = onBlocks.length > 0 ? headFiles(mirror, changeRequestId) : null;
   const pageNow = (pageId: string) => {
     if (!pages.has(pageId)) {
-      const head = storedHead(mirror, changeRequestId, pageId);
+      const head = storedHead(mirror, changeRequestId, pageId, files);
       pages.set(pageId, head?.text && head.document !== null ? { spans: blockSpans(head.text, head.document), document: head.document } : null);
     }
     return pages.get(pageId) ?? null;

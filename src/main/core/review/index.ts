@@ -334,9 +334,9 @@ export class ReviewService {
     return api ? this.exclusive(run) : run();
   }
 
-  /** The blocks of a page of the change request with their lines in its file there (mirror only; none when not read yet). */
-  pageBlocks(changeRequestId: string, pageId: string): BlockSpan[] {
-    return headBlocks(this.mirror, changeRequestId, pageId);
+  /** The blocks of pages of the change request with their lines in their files there (mirror only; none for a page not read yet). */
+  pageBlocks(changeRequestId: string, pageIds: readonly string[]): Map<string, BlockSpan[]> {
+    return headBlocks(this.mirror, changeRequestId, pageIds);
   }
 
   /** Where each thread on a block of the change request shows now, and whether it is outdated (mirror only). */

@@ -80,13 +80,30 @@ function fileText(page: StoredRevisionPage, links: LinkResolver, spaceId: string
   return page.markdown === null ? null : composePageFile({ ...page, markdown: page.markdown }, links, spaceId, path);
 }
 
-/** One page of a stored revision as its file: where the layout puts it and its text (null until its markdown is stored). */
-export function revisionPageFile(mirror: Mirror, spaceId: string, revisionId: string, pageId: string): { path: string | null; text: string | null } | null {
-  const tree = mirror.revisionPages.tree(revisionId);
-  const page = tree.find((p) => p.pageId === pageId);
-  if (!page || !isFile(page)) return null;
-  const path = layoutOf(mirror, spaceId, tree).get(pageId) ?? null;
-  return { path, text: fileText(page, new LinkResolver(mirror), spaceId, path) };
+/**
+ * The pages of one stored revision as files: its tree and layout are read once, on the first
+ * page asked for, however many pages are asked for after.
+ */
+export class RevisionFiles {
+  private read: { byId: Map<string, StoredRevisionPage>; paths: ReadonlyMap<string, string | null>; links: LinkResolver } | null = null;
+
+  constructor(
+    private readonly mirror: Mirror,
+    readonly spaceId: string,
+    readonly revisionId: string,
+  ) {}
+
+  /** One page as its file: where the layout puts it and its text (null until its markdown is stored); null when it has no file. */
+  file(pageId: string): { path: string | null; text: string | null } | null {
+    if (!this.read) {
+      const tree = this.mirror.revisionPages.tree(this.revisionId);
+      this.read = { byId: new Map(tree.map((p) => [p.pageId, p])), paths: layoutOf(this.mirror, this.spaceId, tree), links: new LinkResolver(this.mirror) };
+    }
+    const page = this.read.byId.get(pageId);
+    if (!page || !isFile(page)) return null;
+    const path = this.read.paths.get(pageId) ?? null;
+    return { path, text: fileText(page, this.read.links, this.spaceId, path) };
+  }
 }
 
 const isFile = (p: StoredRevisionPage): boolean => p.type !== 'group' && p.type !== 'link';

@@ -233,6 +233,10 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       const spaceTitles = titles();
       const fail = failures();
       const reasons: AttentionReason[] = [];
+      const blocks = review.pageBlocks(
+        changeRequestId,
+        (files?.pages ?? []).filter((p) => p.after !== null).map((p) => p.pageId),
+      );
       const actions = Object.fromEntries(ACTIONS.map((a) => [a, review.blockers(changeRequestId, a)])) as unknown as ChangeRequestActionsVM;
       return {
         changeRequest: changeRequestVM(cr, reasons, spaceTitles, fail),
@@ -249,7 +253,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
           previousPath: p.previousPath,
           change: p.change,
           relocation: p.relocation,
-          blocks: p.after === null ? [] : review.pageBlocks(changeRequestId, p.pageId).map(({ start, end, depth }) => ({ start, end, depth })),
+          blocks: (blocks.get(p.pageId) ?? []).map(({ start, end, depth }) => ({ start, end, depth })),
           before: p.before,
           after: p.after,
           linesAdded: p.linesAdded,
