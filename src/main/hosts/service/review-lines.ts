@@ -41,10 +41,14 @@ export function reviewLineHandlers(state: ServiceState, runner: Pick<SyncRunner,
       const a = adapter();
       const comment = a.core.review.comment(commentId);
       if (!comment) throw new QuireError('not-found', 'That comment is not in the mirror any more; it may have been deleted.');
-      if (comment.changeRequestId && online()) {
-        // Where it was made, and the change request now: its lines must still be those.
-        await a.core.review
-          .ensureAnchors(a.core.api, comment.changeRequestId)
+      const crId = comment.changeRequestId;
+      if (crId && online()) {
+        // The change request now, and where the suggestion was made: its lines must still be those.
+        const { review, api } = a.core;
+        await review
+          .readChangeRequest(api, crId, state.abort.signal)
+          .then(() => review.loadChangeRequestDiff(api, crId))
+          .then(() => review.ensureAnchors(api, crId, state.abort.signal))
           .catch((e: unknown) => state.log(`suggestion: ${toQuireError(e, 'read it').message}`));
       }
       let applied: Awaited<ReturnType<typeof applySuggestion>>;
