@@ -33,6 +33,7 @@ import type {
   ActOutcomeVM,
   FinishedReviewVM,
   PendingReviewVM,
+  AppliedSuggestionVM,
   InboxItemVM,
   ReviewStateVM,
   ReviewVM,
@@ -179,8 +180,22 @@ const REQUESTS = {
   'review.state': req<ReviewStateVM>()(none),
   /** Refresh now (when the Review view opens): sends what is queued, then refreshes; offline it answers with the state as it is. */
   'review.refresh': req<ReviewStateVM>()(none),
-  /** Starts a comment: on a page of main (`pageId`), on a change request, or on a page of one. Sent at once online, queued offline. */
-  'review.newComment': req<ActOutcomeVM>()(s.object({ spaceId: s.id(), changeRequestId: s.optional(s.id()), pageId: s.optional(s.id()), markdown })),
+  /**
+   * Starts a comment: on a page of main (`pageId`), on a change request, on a page of one, or on a
+   * `line` of that page (its file in the change request: the comment goes on the block holding
+   * it). Sent at once online, queued offline.
+   */
+  'review.newComment': req<ActOutcomeVM>()(
+    s.object({
+      spaceId: s.id(),
+      changeRequestId: s.optional(s.id()),
+      pageId: s.optional(s.id()),
+      line: s.optional(s.number({ min: 1, max: 10_000_000, integer: true })),
+      markdown,
+    }),
+  ),
+  /** Writes a comment's suggested change into the writer's file (the next sync pushes it), then resolves its thread with a reply saying so. */
+  'review.applySuggestion': req<AppliedSuggestionVM>()(s.object(commentRef)),
   /** Edits one's own comment, or reply (`replyId`). */
   'review.editComment': req<ActOutcomeVM>()(s.object({ ...commentRef, replyId: s.optional(s.id()), markdown })),
   /** Deletes one's own comment, or reply (`replyId`). */

@@ -2,6 +2,7 @@
  * The view models of the contract (contract.ts): what each request returns and each event
  * carries, shaped for the views. Plain data, so they cross IPC and the WebSocket as JSON.
  */
+import type { LineSpan } from './line-blocks';
 import type { SyncStateAction, SyncStateName } from './sync-state';
 
 export type { SyncStateName } from './sync-state';
@@ -244,6 +245,27 @@ export interface CommentVM {
   inPendingReview?: boolean;
   /** The page's file relative to its space folder, for a link to the Pages view or the preview (`#pages/<spaceId>/<path>`); null when it has none here. */
   pagePath?: string | null;
+  /** On a line of a page of a change request: its block's first line in the page's file there now (null when the block is gone). */
+  line?: number | null;
+  /** Its block changed or went away since the comment was made (GitHub's "outdated"). */
+  outdated?: boolean;
+  /** The change it suggests (a ```suggestion block), when it holds one. */
+  suggestion?: SuggestionVM | null;
+}
+
+/** A suggested change: the lines it replaces (as they were when it was made; null when not read yet) and the lines it puts instead. */
+export interface SuggestionVM {
+  replaces: string[] | null;
+  lines: string[];
+}
+
+/** A suggestion written into the writer's file, and its thread resolved with a reply. */
+export interface AppliedSuggestionVM {
+  /** The file, relative to the sync folder. */
+  file: string;
+  line: number;
+  /** What became of the reply and the resolve: sent, or queued until the API is reachable. */
+  message: string;
 }
 
 export interface ThreadVM extends CommentVM {
@@ -277,8 +299,13 @@ export interface PageDiffVM {
   path: string | null;
   previousPath: string | null;
   change: PageChange;
+  /** How its file's place changed: to another folder, or another name in the same one. */
+  relocation?: 'moved' | 'renamed' | null;
+  /** The page's file (frontmatter and title included) at the base and in the change request. */
   before: string | null;
   after: string | null;
+  /** The blocks of the page in the change request, by their lines in `after`: what a comment on a line goes on (empty when not read yet). */
+  blocks?: LineSpan[];
   linesAdded: number;
   linesRemoved: number;
   /** Marked viewed by the user, and unchanged since (set by the service). */

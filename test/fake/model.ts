@@ -1,4 +1,5 @@
 /** Records held by the fake's store. API-shaped JSON is produced from them by serialize.ts. */
+import type { JsonDocument } from './document';
 
 export interface UserRec {
   id: string;
@@ -86,6 +87,8 @@ export interface PageRec {
   readonly markdown: string;
   /** Content-derived id of the document: changes exactly when `markdown` changes. */
   readonly documentId?: string;
+  /** The body as a JSON document (document.ts): its blocks' keys carry over edits, as GitBook's do. */
+  readonly document?: JsonDocument;
   /** Target URL of link pages pointing at a URL. */
   readonly href?: string;
   /** Target of link pages pointing at a page (of this space, or of `space`). */

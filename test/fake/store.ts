@@ -30,6 +30,7 @@ import type {
 } from './model';
 import { applyBatch, BatchError, type BatchOutcome, type ContentChange } from './batch';
 import { blobKeyFor, guessContentType } from './batch-files';
+import { hasNode } from './document';
 import { documentIdFor, normaliseBody } from './markdown';
 import { DEFAULT_MARKDOWN, type MarkdownSettings } from './markdown-settings';
 import { mergeRevisions } from './merge';
@@ -511,6 +512,13 @@ export class FakeStore {
     const revision = this.revisionOf(spaceId, cr ? { changeRequest: cr.id } : {});
     if (input.page !== undefined && !revision.pages.has(input.page)) {
       throw new InvalidRequestError(`page "${input.page}" does not exist in ${cr ? `change request #${cr.number}` : `space "${spaceId}"`}`);
+    }
+    if (input.node !== undefined) {
+      // A node is a block of a page's document at the revision commented on.
+      const pages = input.page !== undefined ? [revision.pages.get(input.page)!] : [...revision.pages.values()];
+      if (!pages.some((p) => p.document !== undefined && hasNode(p.document, input.node!))) {
+        throw new InvalidRequestError(`node "${input.node}" is not a block of ${input.page !== undefined ? `page "${input.page}"` : 'any page'} here`);
+      }
     }
     const by = input.by ?? this.currentUser.id;
     this.user(by);

@@ -30,10 +30,10 @@ const file = object({ id: string, name: string, contentType: string, size: numbe
 
 const revision = object({ id: string, pages: array(treePage), files: optional(array(file)) });
 
-/** One page asked for with `format=markdown`: a document carries its markdown. */
+/** One page asked for with `format=markdown`: a document carries its markdown (with `format=document`, its document). */
 const pageWithBody: Check<unknown> = (value, at) => {
-  const page = object({ id: string, type: optional(string), markdown: optional(string) })(value, at);
-  if (page.type === 'document' && typeof page.markdown !== 'string')
+  const page = object({ id: string, type: optional(string), markdown: optional(string), document: optional(object({ nodes: array((v) => v) })) })(value, at);
+  if (page.type === 'document' && typeof page.markdown !== 'string' && page.document === undefined)
     throw new ShapeProblem(at === '' ? 'markdown' : `${at}.markdown`, 'a string', page.markdown);
   return page;
 };

@@ -21,6 +21,7 @@ import { InboxMarkStore } from './review/inbox-marks';
 import { ReviewQueries } from './review/queries';
 import { ReviewsStore } from './review/reviews';
 import { RevisionPageStore } from './review/revision-pages';
+import { CommentAnchorStore } from './review/anchors';
 import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
 import { ViewedPageStore } from './review/viewed-pages';
@@ -90,7 +91,8 @@ export type { ViewedPageStore } from './review/viewed-pages';
 export type { CheckoutRow, CheckoutStore } from './review/checkouts';
 export type { InboxMark, InboxMarkStore } from './review/inbox-marks';
 export type { ReviewsStore } from './review/reviews';
-export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
+export type { CommentAnchor } from './review/anchors';
+export type { RevisionPageRow, RevisionTreePage, StoredRevisionPage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
 export { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './review/store';
 export type * from './review/types';
@@ -125,6 +127,8 @@ export class Mirror {
   readonly inboxMarks: InboxMarkStore;
   /** Change requests written out as read-only folders. */
   readonly checkouts: CheckoutStore;
+  /** Where comments on a block were made, to place them at a line and tell when they are outdated. */
+  readonly commentAnchors: CommentAnchorStore;
   /** Full-text search over pages (as the folder has them), comments and replies. */
   readonly search: SearchIndex;
   /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
@@ -166,6 +170,7 @@ export class Mirror {
     this.viewedPages = new ViewedPageStore(db);
     this.inboxMarks = new InboxMarkStore(db);
     this.checkouts = new CheckoutStore(db);
+    this.commentAnchors = new CommentAnchorStore(db);
   }
 
   static open(syncFolder: string, options: OpenOptions = {}): Mirror {

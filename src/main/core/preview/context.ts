@@ -36,4 +36,6 @@ export interface RenderContext {
    * specification (up to the open `gb-op-body`), or null when the specification is not here.
    */
   openapi?(name: string, args: Readonly<Record<string, string>>, fromRootPath: string): string | null;
+  /** Lines of the file (1-based) a comment is on: the block starting there is marked `data-comment-line`. */
+  commentLines?: ReadonlySet<number>;
 }

@@ -38,6 +38,8 @@ export interface PreviewEnv {
   summaryIds: string[];
   /** Prefix for generated ids (tab groups), unique per rendered fragment. */
   idPrefix: string;
+  /** Lines (1-based) a comment is on: the innermost block starting on each gets `data-comment-line`. */
+  commentLines?: ReadonlySet<number>;
 }
 
 function applyLinks(state: StateCore): void {
@@ -53,13 +55,16 @@ function applyLinks(state: StateCore): void {
     }
     for (const child of token.children ?? []) visit(child);
   };
+  const commented = new Map<number, Token>();
   for (const token of state.tokens) {
     if (token.type === 'heading_open' && token.map) {
       const id = env.headingIds.get(token.map[0] + 1);
       if (id) token.attrSet('id', id);
     }
+    if (token.nesting === 1 && !token.hidden && token.map && env.commentLines?.has(token.map[0] + 1)) commented.set(token.map[0] + 1, token);
     visit(token);
   }
+  for (const [line, token] of commented) token.attrSet('data-comment-line', String(line));
 }
 
 function setLink(token: Token, attribute: 'href' | 'src', outcome: LinkOutcome): void {

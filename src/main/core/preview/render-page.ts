@@ -92,6 +92,8 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
   let includes = 0;
   const html = previewMarkdown().render(body, {
     idPrefix,
+    // Comments are on lines of this file, not of the reusable content it includes.
+    ...(including.length === 0 && ctx.commentLines ? { commentLines: ctx.commentLines } : {}),
     // A heading with its own anchor (`<a id>` inside it) keeps that one element holding the id.
     headingIds: new Map(headings.filter((h) => h.explicitId === null).map((h) => [h.line, h.id])),
     summaryIds: expandableSummaries(body).map((s) => s.id),

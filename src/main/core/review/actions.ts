@@ -9,7 +9,16 @@ import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 /** What a host asks for. Ids of comments or replies created offline (`local:…`) are accepted. */
 export type ActionInput =
   | { kind: 'reply'; commentId: string; body: string }
-  | { kind: 'postComment'; spaceId: string; changeRequestId?: string | null; pageId?: string | null; body: string }
+  /** On a block of the page (`nodeId`, read from `revisionId`: anchors.ts `lineTarget`) when it is on a line. */
+  | {
+      kind: 'postComment';
+      spaceId: string;
+      changeRequestId?: string | null;
+      pageId?: string | null;
+      nodeId?: string | null;
+      revisionId?: string | null;
+      body: string;
+    }
   | { kind: 'editComment'; commentId: string; body: string }
   | { kind: 'editReply'; commentId: string; replyId: string; body: string }
   | { kind: 'addReaction'; commentId: string; replyId?: string | null; emoji: string }

@@ -30,6 +30,9 @@ import { authorship, confirmAuthorship, readChangeRequest, readMergeRules } from
 import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
+import type { BlockSpan } from './blocks';
+import { type ChangeRequestFiles, changeRequestFiles } from './page-files';
+import { ensureAnchors, headBlocks, type LineTarget, lineTarget, type ThreadPlace, threadPlaces } from './anchors';
 import { buildInbox, type InboxItem, markItemsRead } from './inbox';
 import {
   type Blocker,
@@ -51,6 +54,11 @@ import { describeAction } from './words';
 
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
+export { LineCommentError, type LineTarget, type ThreadPlace } from './anchors';
+export { type BlockSpan, blockAt, blockForLine, blockSpans } from './blocks';
+export { type AppliedSuggestion, applySuggestion, SuggestionError, suggestionOf } from './suggestion';
+export { type ChangeRequestFiles, changeRequestFiles, type PageFileChange, type PageFileDiff } from './page-files';
+export { type DiffRow, diffHunks, diffRows, type Hunk, lineCounts, splitLines, type WordRun, wordDiff } from './text-diff';
 export { documentText, markdownToDocument } from './document';
 export {
   BEFORE_DIR,
@@ -359,6 +367,36 @@ export class ReviewService {
 
   changeRequestDiff(changeRequestId: string): ChangeRequestDiff | null {
     return this.mirror.reviewQueries.changeRequestDiff(changeRequestId);
+  }
+
+  /** The change request's changed pages as the folder's files, before and after (page-files.ts); null when its content was never fetched. */
+  changeRequestFiles(changeRequestId: string): ChangeRequestFiles | null {
+    return changeRequestFiles(this.mirror, changeRequestId);
+  }
+
+  /**
+   * The block a comment on `line` of a page of the change request names (anchors.ts); with an
+   * API, what the mirror lacks of that page is fetched first. Throws LineCommentError.
+   */
+  lineTarget(api: ApiClient | null, changeRequestId: string, pageId: string, line: number): Promise<LineTarget> {
+    const run = () => lineTarget(api, this.mirror, changeRequestId, pageId, line);
+    return api ? this.exclusive(run) : run();
+  }
+
+  /** Reads where the change request's threads on a block were made (from the mirror when it can; else from the server, given an API). */
+  ensureAnchors(api: ApiClient | null, changeRequestId: string, signal?: AbortSignal): Promise<number> {
+    const run = () => ensureAnchors(api, this.mirror, changeRequestId, signal);
+    return api ? this.exclusive(run) : run();
+  }
+
+  /** The blocks of pages of the change request with their lines in their files there (mirror only; none for a page not read yet). */
+  pageBlocks(changeRequestId: string, pageIds: readonly string[]): Map<string, BlockSpan[]> {
+    return headBlocks(this.mirror, changeRequestId, pageIds);
+  }
+
+  /** Where each thread on a block of the change request shows now, and whether it is outdated (mirror only). */
+  threadPlaces(changeRequestId: string): Map<string, ThreadPlace> {
+    return threadPlaces(this.mirror, changeRequestId);
   }
 
   reviews(changeRequestId: string): ReviewView[] {

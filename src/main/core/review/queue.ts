@@ -69,7 +69,9 @@ export class ActionQueue {
       case 'postComment': {
         const cr = input.changeRequestId ?? null;
         if (cr && !this.store.serverChangeRequest(cr)) throw cannot(`change request ${cr} is not in the mirror; refresh review data first`);
-        const payload = { body: input.body, pageId: input.pageId ?? null };
+        const payload: ActionPayload = { body: input.body, pageId: input.pageId ?? null };
+        // On a block (a line): the block, and the revision its line was read at.
+        if (input.nodeId) Object.assign(payload, { nodeId: input.nodeId, revisionId: input.revisionId ?? null });
         return { kind: input.kind, spaceId: input.spaceId, changeRequestId: cr, commentId: localId(actionId), replyId: null, payload };
       }
       case 'editChangeRequest':

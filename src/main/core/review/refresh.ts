@@ -21,6 +21,7 @@ import {
   type RemoteUser,
   type ReviewStore,
 } from '../mirror';
+import { ensureAnchors } from './anchors';
 import { refreshDiff } from './diff-fetch';
 import { refreshReviewsOf } from './lifecycle';
 import { listChangeRequests, type SpaceListing } from './listings';
@@ -128,6 +129,7 @@ async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOp
   mirror.transaction(() => {
     store.setRefreshedAt(new Date().toISOString());
     mirror.revisionPages.prune();
+    mirror.commentAnchors.prune();
     mirror.reviewActions.pruneFinishedActions(new Date(Date.now() - FINISHED_ACTIONS_KEPT_MS).toISOString());
   });
 
@@ -229,6 +231,9 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
     await refreshDiff(api, mirror, spaceId, cr);
     ctx.report.diffsFetched += 1;
   }
+  // Where new threads on a block were made (most cost nothing: made on a revision just stored).
+  const reviewable = [...relist, ...diffs].filter((cr) => cr.status === 'open' || cr.status === 'draft');
+  for (const id of new Set(reviewable.map((cr) => cr.id))) await ensureAnchors(api, mirror, id, options.signal);
 }
 
 /**

@@ -72,7 +72,11 @@ export async function send(api: ApiClient, a: ActionRecord): Promise<SendOutcome
       return { type: 'reply', reply: withBody(reply, a.payload.body) };
     }
     case 'postComment': {
-      const data = { body: { markdown: a.payload.body ?? '' }, ...(a.payload.pageId ? { page: a.payload.pageId } : {}) };
+      const data = {
+        body: { markdown: a.payload.body ?? '' },
+        ...(a.payload.pageId ? { page: a.payload.pageId } : {}),
+        ...(a.payload.nodeId ? { node: a.payload.nodeId } : {}),
+      };
       const cr = a.changeRequestId;
       const comment = await api.call<RemoteComment>((c, params) =>
         cr ? c.spaces.postCommentInChangeRequest(a.spaceId, cr, data, params) : c.spaces.postCommentInSpace(a.spaceId, data, params),
@@ -228,6 +232,7 @@ export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser,
             !claimed.has(c.id) &&
             comparableText(markdownOf(c) ?? '') === body &&
             (c.target?.page?.id ?? null) === (a.payload.pageId ?? null) &&
+            (c.target?.node?.id ?? null) === (a.payload.nodeId ?? null) &&
             postedSince(c, a.sendingAt),
         ),
       );

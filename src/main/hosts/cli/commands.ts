@@ -105,7 +105,7 @@ export const COMMANDS = {
     load: async () => (await import('./commands/check')).check,
   },
   comment: {
-    summary: 'start, edit, delete, reply to, resolve, reopen or react to a comment (queued when offline, sent by the next sync)',
+    summary: 'start, edit, delete, reply to, resolve, reopen, react to a comment, or apply its suggestion (queued when offline, sent by the next sync)',
     flags: { dir, json },
     verbs: {
       new: {
@@ -113,6 +113,10 @@ export const COMMANDS = {
         flags: {
           page: { value: '<file or page id>', help: 'the page the comment is on' },
           'change-request': { value: '<n>', help: 'the change request (by number) the comment is on, or whose page it is on' },
+          line: {
+            value: '<n>',
+            help: 'the line of the page in the change request (as `quire cr diff` numbers it) the comment is on: it goes on the block holding it (with --page and --change-request)',
+          },
           body: commentBody,
           space: spaceOfFolder,
         },
@@ -131,6 +135,10 @@ export const COMMANDS = {
       resolve: { summary: 'mark a comment resolved', positionals: [commentId] },
       reopen: { summary: 'reopen a resolved comment', positionals: [commentId] },
       react: { summary: 'add a reaction', positionals: [commentId], flags: { emoji: { value: '<emoji>', required: true, help: 'the reaction, such as 👍' } } },
+      apply: {
+        summary: 'apply the change a comment suggests to your file (the next sync pushes it), and resolve its thread with a reply saying so',
+        positionals: [commentId],
+      },
     },
     details: ['Exit codes: 0 sent or queued, 1 refused by the server or an error, 2 usage, 130 stopped (Ctrl-C).'],
     load: async () => {
@@ -140,7 +148,8 @@ export const COMMANDS = {
     },
   },
   cr: {
-    summary: 'change requests: list, show, review, viewed, reviewers, merge, update from main, archive, reopen, edit; choose where your edits go',
+    summary:
+      'change requests: list, show, diff, review, viewed, reviewers, merge, update from main, archive, reopen, edit, checkout; choose where your edits go',
     flags: { dir, space: spaceOfFolder },
     verbs: {
       list: {
@@ -151,6 +160,15 @@ export const COMMANDS = {
         summary: 'one change request: subject, status, author, reviews, reviewers, pages changed, what blocks a merge',
         positionals: [crNumber],
         flags: { json },
+      },
+      diff: {
+        summary: 'its changes against its base, page by page, as a unified diff of the page files (offline: from the mirror, when it has them)',
+        positionals: [crNumber],
+        flags: {
+          page: { value: '<file>', help: 'only this page: its file (in the folder or in the change request) or its page id' },
+          stat: { help: 'only the lines added and removed per page, and the pages created, deleted, moved or renamed' },
+          word: { help: 'changed words instead of lines: [-removed-]{+added+} (in colour on a terminal)' },
+        },
       },
       review: {
         summary: 'approve or request changes (needs the server’s answer), or keep comments in a pending review and send them with the verdict',

@@ -23,6 +23,7 @@ import { findHandlers } from './find';
 import { reviewHandlers } from './review-handlers';
 import { reviewDeskHandlers } from './review-desk';
 import { reviewLifecycleHandlers } from './review-lifecycle';
+import { reviewLineHandlers } from './review-lines';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
 import { StatusHolder } from './status';
@@ -71,6 +72,7 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...reviewHandlers(state),
     ...reviewLifecycleHandlers(state, runner),
     ...reviewDeskHandlers(state),
+    ...reviewLineHandlers(state, runner),
     ...logHandlers(state),
     ...findHandlers(state, runner),
     ...appHandlers(state),

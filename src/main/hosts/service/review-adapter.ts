@@ -10,7 +10,7 @@ import {
 } from '../../../shared/contract';
 import type { ApiClient } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
-import { followCheckouts, ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView } from '../../core/review';
+import { followCheckouts, ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView, type ThreadPlace } from '../../core/review';
 import { describeError } from './errors';
 import { changeRequestVM, commentVM, mergeHoldVM, replyVM, requestedReviewerVM, reviewVM, siteVM, type CommentLookups } from './review-view-models';
 import type { AttentionSnapshot } from './types';
@@ -111,6 +111,20 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
     };
   };
 
+  /** Where comments on a line show now, read once per change request per answer. */
+  const places = () => {
+    const byChangeRequest = new Map<string, Map<string, ThreadPlace>>();
+    return (c: CommentView): ThreadPlace | null => {
+      if (!c.nodeId || !c.changeRequestId) return null;
+      let known = byChangeRequest.get(c.changeRequestId);
+      if (!known) {
+        known = review.threadPlaces(c.changeRequestId);
+        byChangeRequest.set(c.changeRequestId, known);
+      }
+      return known.get(c.id) ?? null;
+    };
+  };
+
   const commentLookups = (): CommentLookups => ({
     spaceTitles: titles(),
     crNumbers: crNumbers(),
@@ -118,6 +132,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
     pageTitle: pageTitles(),
     pagePath: pagePaths(),
     kept: new Set(review.actions(['draft']).flatMap((a) => (a.commentId ? [a.commentId] : []))),
+    place: places(),
   });
 
   const holdsOf = (changeRequestId: string): MergeHoldVM[] => {
@@ -248,16 +263,20 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       if (!cr || cr.spaceId !== spaceId) {
         throw new QuireError('not-found', 'That change request is not in the mirror. Run a sync to fetch review data, then try again.');
       }
-      let diff = review.changeRequestDiff(changeRequestId);
-      if (!diff && online()) {
-        diff = await review.loadChangeRequestDiff(api, changeRequestId).catch((e: unknown) => {
-          log(`change request diff: ${describeError(e)}`);
-          return null;
-        });
+      let files = review.changeRequestFiles(changeRequestId);
+      if (!files && online()) {
+        await review.loadChangeRequestDiff(api, changeRequestId).catch((e: unknown) => log(`change request diff: ${describeError(e)}`));
+        files = review.changeRequestFiles(changeRequestId);
       }
+      // Where its threads on a line were made (from the mirror when it can; from the server for the rest, online).
+      await review.ensureAnchors(online() ? api : null, changeRequestId).catch((e: unknown) => log(`change request threads: ${describeError(e)}`));
       const spaceTitles = titles();
       const fail = failures();
       const reasons: AttentionReason[] = [];
+      const blocks = review.pageBlocks(
+        changeRequestId,
+        (files?.pages ?? []).filter((p) => p.after !== null).map((p) => p.pageId),
+      );
       const actions = Object.fromEntries(ACTIONS.map((a) => [a, review.blockers(changeRequestId, a)])) as unknown as ChangeRequestActionsVM;
       const viewed = new Map((review.viewedPages(changeRequestId)?.pages ?? []).map((v) => [v.pageId, v]));
       const pending = review.pendingReview(changeRequestId);
@@ -269,12 +288,14 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         requestedReviewers: review.requestedReviewers(changeRequestId).map(requestedReviewerVM),
         actions,
         receivesYourEdits: changeRequestTarget(mirror, cr.spaceId).changeRequestId === changeRequestId,
-        diff: (diff?.pages ?? []).map((p) => ({
+        diff: (files?.pages ?? []).map((p) => ({
           pageId: p.pageId,
           title: p.title,
           path: p.path,
           previousPath: p.previousPath,
-          change: p.kind,
+          change: p.change,
+          relocation: p.relocation,
+          blocks: (blocks.get(p.pageId) ?? []).map(({ start, end, depth }) => ({ start, end, depth })),
           before: p.before,
           after: p.after,
           linesAdded: p.linesAdded,

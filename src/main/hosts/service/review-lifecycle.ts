@@ -11,6 +11,7 @@ import { ActionNotPossibleError, type ActionInput, markdownToDocument, NotInInbo
 import { changeRequestTarget, pointPushesAt, startChangeRequest, type ChangeRequestTarget } from '../../core/sync';
 import { describeError, toQuireError } from './errors';
 import type { ReviewAdapter } from './review-adapter';
+import { lineOf } from './review-lines';
 import { changeRequestVM, commentVM, replyVM, reviewVM } from './review-view-models';
 import { needApi, type ServiceState } from './state';
 import type { SyncRunner } from './sync-runner';
@@ -170,8 +171,16 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
       state.events.changed('review', 'sites');
       return reviewState();
     },
-    'review.newComment': (p) =>
-      act({ kind: 'postComment', spaceId: p.spaceId, changeRequestId: p.changeRequestId ?? null, pageId: p.pageId ?? null, body: p.markdown }),
+    'review.newComment': async (p) =>
+      act({
+        kind: 'postComment',
+        spaceId: p.spaceId,
+        changeRequestId: p.changeRequestId ?? null,
+        pageId: p.pageId ?? null,
+        body: p.markdown,
+        // On a line: the block holding it (review-lines.ts).
+        ...(await lineOf(adapter(), online(), p)),
+      }),
     'review.editComment': (p) =>
       act(
         p.replyId

@@ -11,7 +11,16 @@ import type {
 } from '../../../shared/contract';
 import { plural } from '../../../shared/plural';
 import type { MergeHold } from '../../core/check';
-import type { ChangeRequestView, CommentView, ReplyView, RequestedReviewerView, ReviewView, SiteTree } from '../../core/review';
+import {
+  type ChangeRequestView,
+  type CommentView,
+  type ReplyView,
+  type RequestedReviewerView,
+  type ReviewView,
+  type SiteTree,
+  suggestionOf,
+  type ThreadPlace,
+} from '../../core/review';
 import { person } from './view-models';
 
 /** Lookups read once per answer and shared by every comment in it. */
@@ -25,6 +34,8 @@ export interface CommentLookups {
   pagePath(spaceId: string, pageId: string): string | null;
   /** Comments kept in the user's pending reviews (not sent until the review is finished). */
   kept?: ReadonlySet<string>;
+  /** Where a comment on a line of a change request shows now (core/review/anchors.ts); null for one not on a line. */
+  place?(c: CommentView): ThreadPlace | null;
 }
 
 const reactionVMs = (list: CommentView['reactions']): ReactionVM[] =>
@@ -32,6 +43,8 @@ const reactionVMs = (list: CommentView['reactions']): ReactionVM[] =>
 
 export function commentVM(c: CommentView, lookups: CommentLookups): CommentVM {
   const failure = lookups.failures.get(c.id);
+  const place = lookups.place?.(c) ?? null;
+  const suggestion = suggestionOf(c.body);
   return {
     id: c.id,
     spaceId: c.spaceId,
@@ -51,6 +64,8 @@ export function commentVM(c: CommentView, lookups: CommentLookups): CommentVM {
     mine: c.mine,
     ...(lookups.kept?.has(c.id) ? { inPendingReview: true } : {}),
     ...(failure ? { failure } : {}),
+    ...(place ? { line: place.line, outdated: place.outdated } : {}),
+    ...(suggestion ? { suggestion: { lines: suggestion, replaces: place?.madeAt?.lines ?? null } } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import { keptPaths } from './v21-kept-paths';
 import { openapiAndTranslations } from './v22-openapi-translations';
 import { pendingReviews } from './v23-pending-reviews';
 import { triageAndCheckouts } from './v24-triage-checkouts';
+import { reviewLines } from './v25-review-lines';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   openapiAndTranslations,
   pendingReviews,
   triageAndCheckouts,
+  reviewLines,
 ];

@@ -49,6 +49,8 @@ export function applyToComment(comment: RemoteComment | null, a: ActionRecord, m
         space: a.spaceId,
         ...(a.changeRequestId ? { changeRequest: a.changeRequestId } : {}),
         ...(a.payload.pageId ? { page: { id: a.payload.pageId } } : {}),
+        ...(a.payload.nodeId ? { node: { id: a.payload.nodeId } } : {}),
+        ...(a.payload.revisionId ? { revision: a.payload.revisionId } : {}),
       },
       status: 'open',
     };

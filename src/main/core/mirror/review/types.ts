@@ -290,6 +290,9 @@ export type ActionState = 'queued' | 'sending' | 'done' | 'refused' | 'dismissed
 export interface ActionPayload {
   body?: string;
   pageId?: string | null;
+  /** A comment on a block (a line): the block's key, and the revision its line was read at. */
+  nodeId?: string;
+  revisionId?: string | null;
   emoji?: string;
   subject?: string;
   description?: unknown;

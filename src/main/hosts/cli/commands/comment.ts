@@ -1,6 +1,10 @@
 import { findPage, PageNotFoundError } from '../../../core/history';
 import type { Mirror } from '../../../core/mirror';
-import { ReviewService, type ActionInput, type ActResult } from '../../../core/review';
+import { isAbsolute, relative } from 'node:path';
+import type { ApiClient } from '../../../core/api';
+import { LineCommentError, ReviewService, type ActionInput, type ActResult } from '../../../core/review';
+import { errorMessage } from '../messages';
+import { applyCommand } from './comment-apply';
 import { dirFlag, flag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { bodyFlag, changeRequestFor, describeOutcome, parseNumber, spaceFor, tryApi } from '../review-lookup';
@@ -9,7 +13,7 @@ import type { ReviewCliContext } from './review';
 
 export type { ReviewCliContext } from './review';
 
-const VERBS = ['new', 'edit', 'delete', 'reply', 'resolve', 'reopen', 'react'] as const;
+const VERBS = ['new', 'edit', 'delete', 'reply', 'resolve', 'reopen', 'react', 'apply'] as const;
 type Verb = (typeof VERBS)[number];
 
 /** What the action is, and how its outcome is said. */
@@ -20,10 +24,11 @@ interface Planned {
 }
 
 /**
- * `quire comment new|edit|delete|reply|resolve|reopen|react …`: starts a comment (on a page of
- * main, on a change request, or on a page of a change request), edits or deletes one's own
- * comment or reply, replies, resolves, reopens, reacts. Sent at once when the API answers,
- * otherwise queued in the mirror (shown as pending) and sent in order by the next sync.
+ * `quire comment new|edit|delete|reply|resolve|reopen|react|apply …`: starts a comment (on a
+ * page of main, on a change request, on a page of one, or on a line of that page: `--line`),
+ * edits or deletes one's own comment or reply, replies, resolves, reopens, reacts; `apply`
+ * applies a suggestion (comment-apply.ts). Sent at once when the API answers, otherwise queued
+ * in the mirror (shown as pending) and sent in order by the next sync.
  */
 export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): Promise<number> {
   const [verb, target, ...extra] = args.positionals;
@@ -40,10 +45,11 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
   try {
     const review = new ReviewService(mirror);
     const { api, why } = await tryApi(ctx, mirror);
+    if (verb === 'apply') return await applyCommand(mirror, dir, target!, api, why, io, has(args, 'json'));
     const planned =
       verb === 'new'
         ? await planNew(review, mirror, dir, args, api, io.signal)
-        : await planOnPost(review, verb as Exclude<Verb, 'new'>, target!, args, api, io);
+        : await planOnPost(review, verb as Exclude<Verb, 'new' | 'apply'>, target!, args, api, io);
     // Search damaged (comments are indexed as they are written): made again, and the step runs again.
     const result = await mirror.withRepair(() => review.act(planned.input, api, io.signal), io.stderr);
     if (!api && result.outcome === 'queued') result.message = why;
@@ -78,10 +84,16 @@ async function planNew(
   const body = bodyFlag(args, 'quire comment new');
   const pageArg = flag(args, 'page');
   const crArg = flag(args, 'change-request');
+  const lineArg = flag(args, 'line');
   if (pageArg === undefined && crArg === undefined) throw new UsageError('quire comment new needs --page <file or page id>, --change-request <n>, or both');
+  if (lineArg !== undefined && (pageArg === undefined || crArg === undefined))
+    throw new UsageError('--line is a line of a page in a change request: give --page and --change-request too');
+  const line = lineArg === undefined ? null : parseNumber(lineArg, 'a line number');
   let spaceId: string | undefined = spaceFlags(args)[0];
   let pageId: string | null = null;
   let pageName = '';
+  /** A file the folder does not have: looked for among the change request's pages. */
+  let pageAsFile: string | null = null;
   if (pageArg !== undefined) {
     try {
       const ref = findPage(mirror, dir, pageArg);
@@ -93,28 +105,78 @@ async function planNew(
       pageId = ref.pageKey;
       pageName = mirror.content.page(ref.spaceId, ref.pageKey)?.title ?? ref.path ?? pageArg;
     } catch (err) {
-      // A page only a change request has is named by its id (the server checks it is there).
-      if (!(err instanceof PageNotFoundError) || crArg === undefined || /[/\\]|\.md$/i.test(pageArg)) throw err;
-      pageId = pageArg;
-      pageName = pageArg;
+      // A page only a change request has is named by its id (the server checks it is there), or by its file there (found below).
+      if (!(err instanceof PageNotFoundError) || crArg === undefined) throw err;
+      if (/[/\\]|\.md$/i.test(pageArg)) pageAsFile = pageArg;
+      else {
+        pageId = pageArg;
+        pageName = pageArg;
+      }
     }
   }
   spaceId ??= spaceFor(mirror, args);
   const changeRequest = crArg !== undefined ? await changeRequestFor(review, mirror, withSpace(args, spaceId), parseNumber(crArg), api, signal) : null;
-  const where = [pageId !== null ? `“${safeField(pageName)}”` : null, changeRequest ? `change request #${changeRequest.number}` : null]
+  if (changeRequest && (line !== null || pageAsFile !== null)) {
+    // The change request as it is now: its pages and their lines.
+    const note = await readContent(review, changeRequest.id, api, dir, signal);
+    if (pageAsFile !== null) {
+      const page = changedPage(review, mirror, changeRequest.id, dir, pageAsFile);
+      if (!page)
+        throw new PageNotFoundError(`${pageAsFile} is neither a page of this folder nor a page #${changeRequest.number} changes${note ? ` (${note})` : ''}.`);
+      pageId = page.pageId;
+      pageName = page.title;
+    }
+  }
+  let target: { nodeId: string; revisionId: string } | null = null;
+  if (changeRequest && pageId !== null && line !== null) {
+    try {
+      target = await review.lineTarget(api, changeRequest.id, pageId, line);
+    } catch (err) {
+      if (!(err instanceof LineCommentError)) throw err;
+      if (err.reason === 'line') throw new UsageError(`--line ${line}: ${err.message}.`, { usage: false });
+      throw new Error(`A comment on line ${line} of “${safeField(pageName)}”: ${err.message}. Run it again when the API is reachable.`);
+    }
+  }
+  const where = [
+    pageId !== null ? `${line !== null ? `line ${line} of ` : ''}“${safeField(pageName)}”` : null,
+    changeRequest ? `change request #${changeRequest.number}` : null,
+  ]
     .filter(Boolean)
     .join(' in ');
   return {
-    input: { kind: 'postComment', spaceId, changeRequestId: changeRequest?.id ?? null, pageId, body },
+    input: { kind: 'postComment', spaceId, changeRequestId: changeRequest?.id ?? null, pageId, body, ...(target ?? {}) },
     what: `Comment on ${where}`,
     sent: (r) => ` (comment ${r.targetId})`,
   };
 }
 
+/** Reads the change request and its content from the server when it answers; what went wrong otherwise (null: read). */
+async function readContent(review: ReviewService, changeRequestId: string, api: ApiClient | null, dir: string, signal: AbortSignal): Promise<string | null> {
+  if (!api) return 'the API is not reachable';
+  try {
+    await review.readChangeRequest(api, changeRequestId, signal);
+    await review.loadChangeRequestDiff(api, changeRequestId);
+    return null;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    return errorMessage(err, dir);
+  }
+}
+
+/** A page the change request adds, moves or changes, named by its file there (from the sync folder, or its space folder). */
+function changedPage(review: ReviewService, mirror: Mirror, changeRequestId: string, dir: string, given: string): { pageId: string; title: string } | null {
+  const files = review.changeRequestFiles(changeRequestId);
+  if (!files) return null;
+  const folder = mirror.catalog.space(files.spaceId)?.folder ?? '';
+  const wanted = (isAbsolute(given) ? relative(dir, given) : given).replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  const inSpace = folder !== '' && wanted.startsWith(`${folder}/`) ? wanted.slice(folder.length + 1) : wanted;
+  return files.pages.find((p) => p.path === inSpace || p.previousPath === inSpace) ?? null;
+}
+
 /** The other verbs act on a comment or a reply, named by its id. */
 async function planOnPost(
   review: ReviewService,
-  verb: Exclude<Verb, 'new'>,
+  verb: Exclude<Verb, 'new' | 'apply'>,
   id: string,
   args: ParsedArgs,
   api: Parameters<typeof changeRequestFor>[4],

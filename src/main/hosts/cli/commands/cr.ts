@@ -10,12 +10,13 @@ import { act, ACTIONS, type CrContext } from '../cr-actions';
 import { holdWords, localHolds } from '../cr-merge';
 import { plural } from '../../../../shared/plural';
 import { checkout } from '../cr-checkout';
+import { run as runDiff } from './cr-diff';
 import { when } from '../../../../shared/when';
 
 const STATUSES = ['open', 'draft', 'archived', 'merged', 'all'] as const;
 
 /**
- * `quire cr list|show|review|reviewers|merge|update|archive|reopen|edit|new|use …`: change
+ * `quire cr list|show|diff|review|reviewers|merge|update|archive|reopen|edit|new|use …`: change
  * requests from the desktop. Listing and showing refresh first when the API answers (and say
  * since when the mirror is, when it does not); the actions are cr-actions.ts's.
  */
@@ -30,8 +31,9 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<
     return show(parseNumber(rest[0]), args, io, ctx);
   }
   if (verb === 'checkout') return checkout(rest, args, io, ctx);
+  if (verb === 'diff') return runDiff(rest, args, io, ctx);
   if (verb && (ACTIONS as readonly string[]).includes(verb)) return act(verb as (typeof ACTIONS)[number], rest, args, io, ctx);
-  throw new UsageError(`quire cr takes one of list, show, ${ACTIONS.join(', ')}; got "${verb ?? ''}"`);
+  throw new UsageError(`quire cr takes one of list, show, diff, ${ACTIONS.join(', ')}; got "${verb ?? ''}"`);
 }
 
 /** Refreshes review data when the API answers; otherwise says the list is the mirror's, as of when. */
