@@ -4,6 +4,7 @@ export {
   AnswerTooLargeError,
   ApiError,
   CancelledError,
+  isUnreachable,
   NetworkError,
   NoAnswerError,
   PagingError,

@@ -7,7 +7,7 @@
  * with the server's message and the queue moves on; an unreachable or failing
  * server stops the replay with everything left queued.
  */
-import { ApiError, NetworkError, TokenRejectedError } from '../api/errors';
+import { ApiError, isUnreachable, NetworkError, TokenRejectedError } from '../api/errors';
 import type { ApiClient } from '../api/client';
 import type { ActionPayload, ActionRecord, Mirror, RemoteUser, ReviewActionLog, ReviewStore } from '../mirror';
 import { actionIdOfLocal, CREATES, describeKind, isLocalId, localId, validateInput, type ActionInput } from './actions';
@@ -24,6 +24,8 @@ export interface ReplayReport {
   remaining: number;
   /** Why replay stopped early (server unreachable, token rejected, ...); null when the queue drained. */
   stoppedBy: string | null;
+  /** It stopped because the API could not be reached (offline). */
+  unreachable?: boolean;
 }
 
 /** A status that means the server looked at the request and will not take it. */
@@ -208,6 +210,7 @@ export class ActionQueue {
         });
       } catch (err) {
         report.stoppedBy = err instanceof Error ? err.message : String(err);
+        report.unreachable = isUnreachable(err);
         report.remaining = this.actions.actions(['queued', 'sending']).length;
         return report;
       }
@@ -242,6 +245,7 @@ export class ActionQueue {
         const message = err instanceof Error ? err.message : String(err);
         this.mirror.transaction(() => this.actions.noteFailure(next.id, message, untouched));
         report.stoppedBy = message;
+        report.unreachable = isUnreachable(err);
         break;
       }
     }

@@ -13,7 +13,7 @@ export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
 export { describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isUnreadableReason } from './hold';
 export { pendingEdits } from './local-changes';
-export { recordFailed as recordAttemptFailed } from './outcome';
+export { BACK_ONLINE, describeOffline, failureKind, recordFailed as recordAttemptFailed } from './outcome';
 export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';

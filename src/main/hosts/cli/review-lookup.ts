@@ -4,7 +4,7 @@
  * space), and how an action's outcome is said — sent, queued (and why), refused (with the
  * server's reason), or not possible (and why).
  */
-import type { ApiClient } from '../../core/api';
+import { type ApiClient, isUnreachable } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
 import { type ActResult, type ChangeRequestView, type ReviewService, ActionNotPossibleError, ServerRefusalError } from '../../core/review';
 import { flag, spaceFlags, UsageError, type ParsedArgs } from './args';
@@ -63,6 +63,31 @@ export async function changeRequestFor(
   );
 }
 
+/** Why review data could not be refreshed, in one line: the API out of reach said plainly, any other error as it is. */
+export function whyNotRefreshed(err: unknown): string {
+  return isUnreachable(err) ? UNREACHABLE : errorMessage(err);
+}
+
+export const UNREACHABLE = 'the API is not reachable';
+
+/**
+ * A comment or reply as a sentence names it: by its id, or, for one posted offline and not sent
+ * yet (its id is Quire's own, `local:…`), as "your pending comment “Its first words”".
+ */
+export function postName(review: ReviewService, commentId: string, replyId: string | null): string {
+  const id = replyId ?? commentId;
+  if (!id.startsWith('local:')) return `${replyId ? 'reply' : 'comment'} ${safeField(id)}`;
+  const body = replyId
+    ? review
+        .repliesFor([commentId])
+        .get(commentId)
+        ?.find((r) => r.id === replyId)?.body
+    : review.comment(commentId)?.body;
+  const words = (body ?? '').trim().split('\n')[0]!;
+  const shown = words.length > 40 ? `${words.slice(0, 39)}…` : words;
+  return `your pending ${replyId ? 'reply' : 'comment'}${shown ? ` “${safeField(shown)}”` : ''}`;
+}
+
 /** The API client when one can be had; otherwise why not. */
 export async function tryApi(ctx: { apiFor(mirror: Mirror): Promise<ApiClient> }, mirror: Mirror): Promise<{ api: ApiClient | null; why: string | null }> {
   try {
@@ -79,8 +104,11 @@ export function describeOutcome(what: string, r: ActResult, sentDetail = ''): st
       return `${what}: sent${sentDetail}.`;
     case 'withdrawn':
       return `${what}: ${r.message}`;
-    case 'queued':
-      return `${what}: queued — the API is not reachable now (${safeField(r.message ?? 'offline')}). It shows as pending and is sent by the next \`quire sync\` (or \`quire review\`).`;
+    case 'queued': {
+      // Offline, the error of the request that failed (maybe another queued action's) says nothing more.
+      const why = r.offline ? '' : ` (${safeField(r.message ?? 'offline')})`;
+      return `${what}: queued — the API is not reachable now${why}. It shows as pending and is sent by the next \`quire sync\` (or \`quire review\`).`;
+    }
     case 'refused':
       return `${what}: refused by the server — ${safeField(r.message)}. Nothing was changed.`;
   }
@@ -93,9 +121,9 @@ export function describeOutcome(what: string, r: ActResult, sentDetail = ''): st
 export function whyNotDone(what: string, err: unknown, apiMissing: string | null): string | null {
   if (err instanceof ActionNotPossibleError) return `${what}: not possible — ${safeField(err.message)}.`;
   if (err instanceof ServerRefusalError) return `${what}: refused by the server — ${safeField(err.serverMessage)}`;
-  if (apiMissing !== null || (err as Error)?.name === 'NetworkError') {
-    const why = apiMissing ?? errorMessage(err);
-    return `${what}: needs the server's answer, and the API is not reachable now (${safeField(why)}). Nothing was queued: run it again when online.`;
+  if (apiMissing !== null || isUnreachable(err)) {
+    const why = apiMissing === null ? '' : ` (${safeField(apiMissing)})`;
+    return `${what}: needs the server's answer, and the API is not reachable now${why}. Nothing was queued: run it again when online.`;
   }
   return null;
 }
