@@ -7,14 +7,12 @@ import { plural } from '../../../shared/plural';
 import { when } from '../../../shared/when';
 
 export { when };
-import { describeConflict, describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isUnreadableReason } from '../sync';
+import { describeConflict, describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isSummaryHold, isUnreadableReason } from '../sync';
 import { editCount, type SpaceFacts, type SyncFacts } from './facts';
 import type { ReasonKind, RuntimeFacts, StateReason } from './state';
 
 /** Kinds said once for the whole folder (spaceId null) in the folder's list, whichever spaces they came from. */
 export const FOLDER_WIDE: ReadonlySet<ReasonKind> = new Set(['token-rejected', 'offline', 'paused', 'actions-waiting', 'review-refused', 'no-space-chosen']);
-
-const SUMMARY_REASONS = new Set(['new-group', 'new-link', 'link-target', 'group-removed', 'link-removed', 'page-title']);
 
 export const reasonsOf = {
   /** Reasons of the whole folder: no space chosen, a rejected token, offline, paused, review actions. */
@@ -127,13 +125,13 @@ export const reasonsOf = {
         reason: h.reason as never,
         ...(h.line !== undefined ? { line: h.line } : {}),
         ...(h.title !== undefined ? { title: h.title } : {}),
+        ...(h.file !== undefined ? { file: h.file } : {}),
       };
       if (isUnreadableReason(h.reason))
         out.push({ kind: 'unreadable', spaceId: id, path: h.path, message: describeUnreadable({ path: h.path, reason: h.reason }), action: 'show-file' });
       else if (h.reason === 'asset-in-use')
         out.push({ kind: 'asset-in-use', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-folder' });
-      else if (SUMMARY_REASONS.has(h.reason))
-        out.push({ kind: 'summary-edit', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
+      else if (isSummaryHold(h.reason)) out.push({ kind: 'summary-edit', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
       // A page held before its push: the push guard's, one only another change request has, any other.
       else out.push({ kind: 'held-page', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
     }

@@ -243,11 +243,8 @@ export class ContinuousSync {
     const [folder, ...rest] = edit.path.split('/');
     const inSpace = rest.join('/');
     const space = this.options.mirror.catalog.spaces().find((s) => s.folder === folder);
-    if (space && this.isOwnWrite(space.id, inSpace, edit)) {
-      // Sync wrote it: no cycle for that. A SUMMARY.md the writer reordered looks the same, so the next cycle still hears of it.
-      if (inSpace === 'SUMMARY.md') this.changed.add(edit.path);
-      return;
-    }
+    // Sync wrote it: no cycle for that. (SUMMARY.md too: the writer's save of it is a cycle, like a page's.)
+    if (space && this.isOwnWrite(space.id, inSpace, edit)) return;
     this.changed.add(edit.path);
     const isFile = edit.kind === 'add' || edit.kind === 'change' || edit.kind === 'unlink';
     if (space && isFile && inSpace !== '' && !isRemoteCopy(inSpace)) {
@@ -268,7 +265,6 @@ export class ContinuousSync {
 
   /** A file sync itself just wrote: it is as the engine wrote it (same size and mtime). */
   private isOwnWrite(spaceId: string, path: string, edit: FolderEdit): boolean {
-    if (path === 'SUMMARY.md') return true;
     const ownWrites = this.options.ownWrites;
     if (!ownWrites || (edit.kind !== 'add' && edit.kind !== 'change')) return false;
     try {
