@@ -99,7 +99,8 @@ describe('continuous `quire sync` with the API stopped and started again', () =>
     expect(offline).toMatchObject({ state: 'offline', lastReachedServerAt: reached, spaces: [{ state: 'offline' }] });
     expect(offline.offlineSince! >= new Date(savedAt).toISOString()).toBe(true);
     expect(offline.reasons).toEqual([
-      expect.objectContaining({ kind: 'offline', spaceId: null, message: expect.stringMatching(/could not be reached since .*1 local edit waits/) }),
+      expect.objectContaining({ kind: 'offline', spaceId: null, message: expect.stringMatching(/could not be reached since /) }),
+      expect.objectContaining({ kind: 'edits-waiting', message: expect.stringMatching(/1 local edit is not on the server yet/) }),
     ]);
     const text = (await quire(['status', '--dir', root])).stdout;
     expect(text.split('\n')[0]).toBe(`State: Offline — since ${offline.offlineSince}, last sync ${reached}`);

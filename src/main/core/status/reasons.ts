@@ -23,7 +23,7 @@ export const reasonsOf = {
     if (failure && !facts.spaces.some((s) => s.failedAt !== null && s.failedAt >= failure.since)) {
       out.push(
         failure.kind === 'offline'
-          ? offlineReason(failure.since, latest(facts.spaces.map((s) => s.reachedAt)), null, waiting(facts, facts.spaces))
+          ? offlineReason(failure.since, latest(facts.spaces.map((s) => s.reachedAt)), null)
           : failure.kind === 'token-rejected'
             ? {
                 kind: 'token-rejected',
@@ -48,12 +48,12 @@ export const reasonsOf = {
     const offlineSpaces = facts.spaces.filter((s) => s.failureKind === 'offline');
     if (offlineSpaces.length > 0) {
       const since = earliest(offlineSpaces.map((s) => s.failingSince ?? s.failedAt));
-      out.push(offlineReason(since ?? '', latest(facts.spaces.map((s) => s.reachedAt)), null, waiting(facts, facts.spaces)));
+      out.push(offlineReason(since ?? '', latest(facts.spaces.map((s) => s.reachedAt)), null));
     }
     if (facts.pausedSince !== null) out.push(pausedReason(facts, null));
-    // While a cycle runs, what waits is what it is sending: `syncing` says it. Offline, the offline reason says it
-    // (the same whether a cycle is trying again just now or not).
-    if (facts.actionsWaiting.length > 0 && !runtime.syncing && !offline) {
+    // While a cycle runs, what waits is what it is sending: `syncing` says it. Offline it waits still, whether a
+    // cycle is trying again just now or not.
+    if (facts.actionsWaiting.length > 0 && (!runtime.syncing || offline)) {
       const n = facts.actionsWaiting.length;
       out.push({
         kind: 'actions-waiting',
@@ -146,11 +146,11 @@ export const reasonsOf = {
       });
     }
     const offline = s.failureKind === 'offline';
-    if (offline) out.push(offlineReason(s.failingSince ?? s.failedAt ?? '', s.reachedAt, id, waiting(facts, [s])));
+    if (offline) out.push(offlineReason(s.failingSince ?? s.failedAt ?? '', s.reachedAt, id));
     if (facts.pausedSince !== null) out.push(pausedReason(facts, id));
     const edits = editCount(s);
-    // Paused or offline: the paused or offline reason counts them.
-    if (edits > 0 && !runtime.syncing && facts.pausedSince === null && !offline) {
+    // Paused: the paused reason counts them. Offline they wait, whether a cycle is trying again just now or not.
+    if (edits > 0 && (!runtime.syncing || offline) && facts.pausedSince === null) {
       out.push({
         kind: 'edits-waiting',
         spaceId: id,
@@ -179,22 +179,11 @@ function isOffline(facts: SyncFacts, runtime: RuntimeFacts): boolean {
   return facts.spaces.some((s) => s.failureKind === 'offline') || runtime.failure?.kind === 'offline';
 }
 
-/** What waits to be sent: the edits of `spaces`, and the folder's review actions when it is about the whole folder. */
-function waiting(facts: SyncFacts, spaces: readonly SpaceFacts[]): { edits: number; actions: number } {
-  return { edits: spaces.reduce((n, s) => n + editCount(s), 0), actions: spaces === facts.spaces ? facts.actionsWaiting.length : 0 };
-}
-
-function offlineReason(since: string, reached: string | null, spaceId: string | null, waits: { edits: number; actions: number }): StateReason {
-  const what = [waits.edits > 0 ? plural(waits.edits, 'local edit') : null, waits.actions > 0 ? plural(waits.actions, 'review action') : null].filter(
-    (w) => w !== null,
-  );
-  const n = waits.edits + waits.actions;
+function offlineReason(since: string, reached: string | null, spaceId: string | null): StateReason {
   return {
     kind: 'offline',
     spaceId,
-    message: `The API could not be reached since ${when(since)} (last reached ${reached ? when(reached) : 'never'}). ${
-      what.length === 0 ? 'Nothing waits to be sent.' : `${what.join(' and ')} ${n === 1 ? 'waits' : 'wait'}, kept and sent when it is back.`
-    }`,
+    message: `The API could not be reached since ${when(since)} (last reached ${reached ? when(reached) : 'never'}). Your edits and review actions are kept and sent when it is back.`,
     action: 'sync-now',
   };
 }
