@@ -12,6 +12,7 @@
  */
 import type { ApiClient } from '../api/client';
 import { withRequestCount } from '../api/request-count';
+import { isUnreachable } from '../api/errors';
 import type {
   ActionRecord,
   ActionState,
@@ -93,6 +94,8 @@ export interface ActResult {
   targetId: string | null;
   /** The server's refusal, or why it was queued. */
   message: string | null;
+  /** Queued because the API could not be reached (the message then is that request's error, maybe another action's). */
+  offline?: boolean;
 }
 
 export interface SyncReport {
@@ -270,18 +273,22 @@ export class ReviewService {
     const queued = this.queue.amendKept(input) ?? this.queue.enqueue(input);
     if (queued.state === 'draft') return { outcome: 'pending', action: queued, targetId: this.targetOf(queued), message: null };
     let stoppedBy: string | null = api ? null : 'No connection to the API; it will be sent on the next sync.';
+    let offline = false;
     if (api) {
       try {
-        stoppedBy = (await this.replay(api, signal)).stoppedBy;
+        const replay = await this.replay(api, signal);
+        stoppedBy = replay.stoppedBy;
+        offline = replay.unreachable === true;
       } catch (err) {
         stoppedBy = err instanceof Error ? err.message : String(err);
+        offline = isUnreachable(err);
       }
     }
     const action = this.mirror.reviewActions.action(queued.id)!;
     const targetId = this.targetOf(action);
     if (action.state === 'done') return { outcome: 'sent', action, targetId, message: action.message };
     if (action.state === 'refused') return { outcome: 'refused', action, targetId, message: action.message };
-    return { outcome: 'queued', action, targetId, message: action.message ?? stoppedBy };
+    return { outcome: 'queued', action, targetId, message: action.message ?? stoppedBy, offline };
   }
 
   /** The id of the comment, reply or change request an action created or changed, current (the server's once sent). */

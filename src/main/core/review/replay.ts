@@ -10,7 +10,7 @@
  * unreachable server stops the replay with everything left queued.
  */
 import type { ApiClient } from '../api/client';
-import { ApiError, NetworkError, TokenRejectedError } from '../api/errors';
+import { ApiError, isUnreachable, NetworkError, TokenRejectedError } from '../api/errors';
 import { sleep } from '../api/signals';
 import type { ActionClaim, ActionRecord, Mirror, RemoteUser } from '../mirror';
 import { actionIdOfLocal, isLocalId } from './actions';
@@ -29,6 +29,8 @@ export interface ReplayReport {
   remaining: number;
   /** Why replay stopped early (server unreachable, token rejected, ...); null when the queue drained. */
   stoppedBy: string | null;
+  /** It stopped because the API could not be reached (offline). */
+  unreachable?: boolean;
 }
 
 /** How often a replay looks whether actions another process is sending are done. */
@@ -121,6 +123,7 @@ export class Replay {
       return true;
     } catch (err) {
       this.report.stoppedBy = err instanceof Error ? err.message : String(err);
+      this.report.unreachable = isUnreachable(err);
       return false;
     }
   }
@@ -188,6 +191,7 @@ export class Replay {
         sending && ((err instanceof NetworkError && !err.mayHaveBeenApplied) || (err instanceof ApiError && (err.status === 401 || err.status === 429)));
       mirror.transaction(() => mirror.reviewActions.noteFailure(next.id, message, untouched));
       report.stoppedBy = message;
+      report.unreachable = isUnreachable(err);
       return 'stop';
     }
   }

@@ -215,7 +215,11 @@ async function edit(s: Session, cr: ChangeRequestView): Promise<number> {
   }
   // A subject the writer sets is theirs: Quire never replaces it with one it generates.
   if (subject !== undefined) keepUserSubject(s.mirror, cr.spaceId, cr.id, subject);
-  return queued(s, `Editing #${cr.number}`, cr, {
+  const what =
+    subject === undefined
+      ? `Editing the description of #${cr.number}`
+      : `Renaming #${cr.number} to “${safeField(subject)}”${description !== undefined ? ', with a new description' : ''}`;
+  return queued(s, what, cr, {
     kind: 'editChangeRequest',
     spaceId: cr.spaceId,
     changeRequestId: cr.id,

@@ -7,7 +7,7 @@ import { errorMessage } from '../messages';
 import { applyCommand } from './comment-apply';
 import { dirFlag, flag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
-import { bodyFlag, changeRequestFor, describeOutcome, parseNumber, spaceFor, tryApi } from '../review-lookup';
+import { bodyFlag, changeRequestFor, describeOutcome, parseNumber, postName, spaceFor, tryApi } from '../review-lookup';
 import { safeField } from '../terminal-text';
 import type { ReviewCliContext } from './review';
 
@@ -190,7 +190,7 @@ async function planOnPost(
   }
   const commentId = post?.commentId ?? id;
   const replyId = post?.replyId ?? null;
-  const thing = replyId ? `reply ${replyId}` : `comment ${commentId}`;
+  const thing = postName(review, commentId, replyId);
   const none = () => '';
   switch (verb) {
     case 'edit':
@@ -207,13 +207,13 @@ async function planOnPost(
       if (replyId) throw new UsageError(`${id} is a reply: reply to its comment, ${commentId}.`, { usage: false });
       return {
         input: { kind: 'reply', commentId, body: bodyFlag(args, 'quire comment reply') },
-        what: `Reply to comment ${commentId}`,
+        what: `Reply to ${postName(review, commentId, null)}`,
         sent: (r) => (r.targetId ? ` (reply ${r.targetId})` : ''),
       };
     case 'resolve':
     case 'reopen':
       if (replyId) throw new UsageError(`${id} is a reply: ${verb} its comment, ${commentId}.`, { usage: false });
-      return { input: { kind: verb, commentId }, what: `${verb === 'resolve' ? 'Resolving' : 'Reopening'} comment ${commentId}`, sent: none };
+      return { input: { kind: verb, commentId }, what: `${verb === 'resolve' ? 'Resolving' : 'Reopening'} ${postName(review, commentId, null)}`, sent: none };
     case 'react':
       return { input: { kind: 'addReaction', commentId, replyId, emoji: flag(args, 'emoji')! }, what: `Reaction on ${thing}`, sent: none };
   }

@@ -3,8 +3,7 @@ import { type Blocker, type ChangeRequestView, ReviewService } from '../../../co
 import { changeRequestTarget } from '../../../core/sync';
 import { dirFlag, flag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
-import { errorMessage } from '../messages';
-import { changeRequestFor, parseNumber, tryApi } from '../review-lookup';
+import { changeRequestFor, parseNumber, tryApi, UNREACHABLE, whyNotRefreshed } from '../review-lookup';
 import { safeField } from '../terminal-text';
 import { act, ACTIONS, type CrContext } from '../cr-actions';
 import { holdWords, localHolds } from '../cr-merge';
@@ -43,10 +42,10 @@ async function refreshed(review: ReviewService, mirror: Mirror, dir: string, io:
   if (api) {
     try {
       const { replay, refresh } = await review.sync(api, { signal: io.signal, sites: false });
-      if (!refresh) problem = replay.stoppedBy;
+      if (!refresh) problem = replay.unreachable ? UNREACHABLE : replay.stoppedBy;
     } catch (err) {
       if (io.signal.aborted) throw err;
-      problem = errorMessage(err, dir);
+      problem = whyNotRefreshed(err, dir);
     }
   }
   if (problem !== null) {
@@ -137,7 +136,7 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
         await review.loadChangeRequestDiff(api, cr.id);
       } catch (err) {
         if (io.signal.aborted) throw err;
-        diffNote = errorMessage(err, dirFlag(args));
+        diffNote = whyNotRefreshed(err, dirFlag(args));
       }
     } else diffNote = why;
     if (diffNote !== null) io.stderr(`Showing the local mirror (${safeField(diffNote)})`);

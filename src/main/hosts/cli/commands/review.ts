@@ -13,7 +13,7 @@ import {
 import { dirFlag, flag, has, switchFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
-import { tryApi } from '../review-lookup';
+import { tryApi, UNREACHABLE, whyNotRefreshed } from '../review-lookup';
 import { safeField } from '../terminal-text';
 import { when } from '../../../../shared/when';
 import { clipText } from '../../../../shared/clip-text';
@@ -160,10 +160,10 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     if (api) {
       try {
         const { replay, refresh } = await mirror.withRepair(() => review.sync(api, { signal: io.signal }), io.stderr);
-        if (!refresh) local(replay.stoppedBy ?? 'the API is not reachable');
+        if (!refresh) local(replay.unreachable ? UNREACHABLE : (replay.stoppedBy ?? UNREACHABLE));
       } catch (err) {
         if (io.signal.aborted) throw err;
-        local(errorMessage(err, dir));
+        local(whyNotRefreshed(err, dir));
       }
     } else {
       local(why ?? 'no API');

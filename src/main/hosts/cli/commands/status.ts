@@ -150,7 +150,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
       );
       return EXIT.ok;
     }
-    const lines = [`State: ${SYNC_STATE_WORDS[state.state]}${stateDetail(state.state, state.lastReachedServerAt, state.editsWaiting)}`];
+    const lines = [`State: ${SYNC_STATE_WORDS[state.state]}${stateDetail(state)}`];
     for (const r of state.reasons) {
       lines.push(`  - ${safeField(r.message)}`);
       const todo = stateAction(r, { dir, apiUrl, folder: facts.spaces.find((s) => s.spaceId === r.spaceId)?.folder ?? null });
@@ -164,9 +164,10 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   }
 }
 
-function stateDetail(state: SyncStateName, lastReached: string | null, editsWaiting: number): string {
-  const last = lastReached ? ` — last sync ${lastReached}` : '';
+function stateDetail({ state, lastReachedServerAt, editsWaiting, offlineSince }: ReturnType<typeof syncState>): string {
+  const last = lastReachedServerAt ? ` — last sync ${lastReachedServerAt}` : '';
   if (state === 'paused') return ` — ${plural(editsWaiting, 'edit')} waiting${last}`;
+  if (state === 'offline' && offlineSince) return ` — since ${offlineSince}, last sync ${lastReachedServerAt ?? 'never'}`;
   return last;
 }
 
