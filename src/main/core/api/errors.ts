@@ -158,6 +158,8 @@ export class NoAnswerError extends NetworkError {
  */
 export class SkippedRequestError extends NetworkError {
   override name = 'SkippedRequestError';
+  /** What stopped the cycle's other requests. */
+  readonly because: Error;
 
   constructor(where: RequestDescription, init: { sent: boolean; because: Error; mayHaveBeenApplied?: boolean }) {
     const outcome = init.mayHaveBeenApplied ? ' (it may or may not have been applied; the next sync checks)' : '';
@@ -167,6 +169,7 @@ export class SkippedRequestError extends NetworkError {
       mayHaveBeenApplied: init.mayHaveBeenApplied ?? false,
       message: `${where.method} ${where.path} was ${init.sent ? 'stopped' : 'not sent'}${outcome}, because ${init.because.message}`,
     });
+    this.because = init.because;
   }
 }
 
@@ -300,9 +303,15 @@ export class MalformedAnswerError extends Error {
   }
 }
 
-/** The API is out of reach: no answer (a network failure), or a gateway that could not reach it (502, 503, 504). */
+/**
+ * The API is out of reach: no answer (a network failure), or a gateway that could not reach it
+ * (502, 503, 504). Not a server that answered with when to come back (RetryLaterError): that
+ * answer is the news.
+ */
 export function isUnreachable(err: unknown): boolean {
+  if (err instanceof SkippedRequestError) return isUnreachable(err.because);
   if (err instanceof NetworkError) return true;
+  if (err instanceof RetryLaterError) return false;
   return err instanceof ApiError && (err.status === 502 || err.status === 503 || err.status === 504);
 }
 

@@ -101,7 +101,16 @@ export async function checkOut(api: ApiClient, mirror: Mirror, changeRequestId: 
   const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
   if (!cr.revision) throw new Error(`The API sent change request #${cr.number} without its revision; nothing was written. Try again later.`);
   const baseRevision = cr.revisionMergedAncestor ?? cr.revisionInitial ?? null;
-  const documents: Documents = { get: (id) => mirror.checkouts.document(abs, id), used: new Map() };
+  const revisions = new Map<string, ReturnType<Mirror['revisionPages']['pages']>>();
+  const documents: Documents = {
+    get: (id) => mirror.checkouts.document(abs, id),
+    stored: (revisionId, pageId) => {
+      let pages = revisions.get(revisionId);
+      if (!pages) revisions.set(revisionId, (pages = mirror.revisionPages.pages(revisionId)));
+      return pages.get(pageId)?.markdown ?? null;
+    },
+    used: new Map(),
+  };
   const after = await readSide(api, spaceId, cr.revision, documents, signal);
   const before = baseRevision ? await readSide(api, spaceId, baseRevision, documents, signal) : null;
 

@@ -24,6 +24,8 @@ export interface Side {
 /** Page markdown by document id: kept between runs (the mirror), and what this run used. */
 export interface Documents {
   get(documentId: string): string | null;
+  /** A page's markdown at a revision as the review refresh stored it (for its diff), when it did. */
+  stored(revisionId: string, pageId: string): string | null;
   /** Every document this run read, by id. */
   readonly used: Map<string, string>;
 }
@@ -87,9 +89,10 @@ export async function readSide(api: ApiClient, spaceId: string, revisionId: stri
 
 /** A page's markdown (references by id), read once per document. */
 async function markdownOf(api: ApiClient, spaceId: string, revisionId: string, page: RemotePage, documents: Documents, signal?: AbortSignal): Promise<string> {
-  const known = page.documentId === null ? null : (documents.used.get(page.documentId) ?? documents.get(page.documentId));
+  const byDocument = page.documentId === null ? null : (documents.used.get(page.documentId) ?? documents.get(page.documentId));
+  const known = byDocument ?? documents.stored(revisionId, page.id);
   if (known !== null) {
-    documents.used.set(page.documentId!, known);
+    if (page.documentId !== null) documents.used.set(page.documentId, known);
     return known;
   }
   const got = await api.call(
