@@ -9,8 +9,9 @@ import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { FolderLock } from '../../../src/main/core/mirror';
+import { HistoryStore } from '../../../src/main/core/mirror/history';
 import { MemoryTokenStore } from '../../../src/main/core/secrets';
 import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
 import type { SyncStatusVM } from '../../../src/shared/contract';
@@ -134,3 +135,17 @@ it('says Offline within a second of the first refused request, and notices the A
   expect(Math.min(...fake.requests.map((r) => r.at)) - backAt).toBeLessThan(5_000);
   expect(contentBatches(fake).length).toBeGreaterThan(0);
 }, 40_000);
+
+it('sweeps history’s retention with its start-up cycles, not again with every cycle after (one engine, as under quire sync)', async () => {
+  expect((await quire(['sync', '--api', fake.url, '--dir', dir, '--once', '--space', space.id], { env: { QUIRE_TOKEN: fake.token } })).code).toBe(0);
+  await open(60_000);
+  await until(() => cyclesStarted() >= 2 && service.status().state === 'in-sync', 'the first two cycles');
+  const prune = vi.spyOn(HistoryStore.prototype, 'prune');
+  try {
+    for (let i = 0; i < 3; i++) expect((await service.syncOnce()).state).toBe('in-sync');
+    expect(cyclesStarted()).toBeGreaterThanOrEqual(5);
+    expect(prune).not.toHaveBeenCalled();
+  } finally {
+    prune.mockRestore();
+  }
+});

@@ -11,6 +11,7 @@ export { describeConflict } from './conflict-words';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
 export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
+export type { SpaceChoice } from './engine';
 export { describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isSummaryHold, isUnreadableReason } from './hold';
 export { pendingEdits } from './local-changes';
 export { BACK_ONLINE, describeOffline, failureKind, recordFailed as recordAttemptFailed } from './outcome';

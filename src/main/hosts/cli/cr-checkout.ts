@@ -5,7 +5,7 @@
  */
 import { type ApiClient, NetworkError } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
-import { CheckoutRefusedError, type CheckoutReport, checkOut, followCheckouts, ReviewService } from '../../core/review';
+import { CheckoutRefusedError, type CheckoutReport, checkOut, type FollowReport, followCheckouts, ReviewService } from '../../core/review';
 import { dirFlag, flag, UsageError, type ParsedArgs } from './args';
 import type { CrContext } from './cr-actions';
 import { EXIT, type CliIo } from './io';
@@ -71,7 +71,11 @@ function sayKept(r: CheckoutReport, io: CliIo): void {
 /** After a sync's review refresh: brings the folder's checkouts to their change requests' latest revisions, and says so. */
 export async function followCheckoutsAfterSync(api: ApiClient, mirror: Mirror, io: CliIo): Promise<void> {
   if (mirror.checkouts.list().length === 0) return;
-  const report = await followCheckouts(api, mirror, io.signal);
+  sayFollowed(await followCheckouts(api, mirror, io.signal), mirror, io);
+}
+
+/** What following the folder's checkouts did, one line each. */
+export function sayFollowed(report: FollowReport, mirror: Mirror, io: CliIo): void {
   for (const r of report.updated) {
     io.stdout(reportLine(r, mirror.syncFolder));
     sayKept(r, io);

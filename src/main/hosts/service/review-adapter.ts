@@ -10,7 +10,16 @@ import {
 } from '../../../shared/contract';
 import type { ApiClient } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
-import { followCheckouts, ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView, type ThreadPlace } from '../../core/review';
+import {
+  type CadenceReport,
+  type FollowReport,
+  followCheckouts,
+  ReviewService,
+  type ActionInput,
+  type ActionRecord,
+  type CommentView,
+  type ThreadPlace,
+} from '../../core/review';
 import { describeError } from './errors';
 import { changeRequestVM, commentVM, mergeHoldVM, replyVM, requestedReviewerVM, reviewVM, siteVM, type CommentLookups } from './review-view-models';
 import type { AttentionSnapshot } from './types';
@@ -25,11 +34,10 @@ const ACTIONS: (keyof ChangeRequestActionsVM & LifecycleAction)[] = ['merge', 'u
 export interface ReviewAdapter {
   /** What the request handlers of review-lifecycle.ts act on. */
   readonly core: { review: ReviewService; api: ApiClient; mirror: Mirror };
-  /**
-   * After a sync cycle: replays queued actions; refreshes review and site state when due
-   * (REVIEW_REFRESH_MS) or `force`d, else the spaces `pushedTo` (the cycle pushed into their change requests).
-   */
-  afterCycle(signal?: AbortSignal, force?: boolean, pushedTo?: readonly string[]): Promise<void>;
+  /** What review after a sync cycle did (core/continuous runs it on its cadence); null: it failed. */
+  reviewed(report: CadenceReport | null): void;
+  /** Checkouts brought up to date after a sync cycle, said in the log. */
+  followed(report: FollowReport): void;
   /** Sends what is queued, then refreshes everything now; false when the API could not be reached. */
   refreshNow(signal?: AbortSignal): Promise<boolean>;
   /** Whether the last refresh attempt reached the server. */
@@ -54,7 +62,6 @@ export interface ReviewAdapter {
 
 export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () => boolean, onChange: () => void, log: (line: string) => void): ReviewAdapter {
   const review = new ReviewService(mirror);
-  const cadence = new ReviewCadence(review);
   let replaying: Promise<void> | null = null;
   let replayAgain = false;
   let reached = true;
@@ -158,27 +165,23 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
   /** Checkouts of this folder's change requests (`quire cr checkout`) follow their latest revision, as under `quire sync`. */
   const follow = async (signal?: AbortSignal): Promise<void> => {
     if (mirror.checkouts.list().length === 0) return;
-    const followed = await followCheckouts(api, mirror, signal);
-    for (const c of followed.updated)
+    followed(await followCheckouts(api, mirror, signal));
+  };
+  const followed = (report: FollowReport): void => {
+    for (const c of report.updated)
       log(
         `checkout of #${c.changeRequest.number} in ${c.folder}: at its latest revision (${c.written} files written, ${c.removed} removed${c.kept.length ? `; kept as changed there: ${c.kept.join(', ')}` : ''})`,
       );
-    for (const d of followed.dropped) log(`${d.folder} no longer holds its checkout: no longer kept current`);
-    for (const f of followed.failed) log(`checkout in ${f.folder} not brought up to date: ${describeError(f.error)}`);
+    for (const d of report.dropped) log(`${d.folder} no longer holds its checkout: no longer kept current`);
+    for (const f of report.failed) log(`checkout in ${f.folder} not brought up to date: ${describeError(f.error)}`);
   };
 
   return {
     core: { review, api, mirror },
-    async afterCycle(signal, force, pushedTo) {
-      try {
-        const { replay } = await cadence.afterCycle(api, { signal, force, ...(pushedTo ? { pushedTo } : {}) });
-        reached = replay.stoppedBy === null;
-        await follow(signal);
-      } catch (e) {
-        reached = false;
-        throw e;
-      }
+    reviewed(report) {
+      reached = report !== null && report.replay.stoppedBy === null;
     },
+    followed,
     async refreshNow(signal) {
       try {
         const { refresh } = await review.sync(api, { signal });

@@ -1,26 +1,15 @@
 /**
- * The app's sync: the core's ContinuousSync (the scheduler `quire sync` runs too) over the open
- * folder and session — a save is pushed as soon as the watcher sees it settle, the server is
- * polled every interval, Sync now and Pause act on it. Each cycle holds the folder's lock
- * (waiting for its turn when the CLI is syncing the same folder); review is refreshed on the
- * same cadence as the CLI's. This module turns what happens into the sync status the views show.
+ * The app's sync: continuous sync as the core composes it for every host (core/continuous: the
+ * scheduler `quire sync` runs too, each cycle holding the folder's lock, review on its cadence)
+ * over the open folder and session — a save is pushed as soon as the watcher sees it settle, the
+ * server is polled every interval, Sync now and Pause act on it. This module turns what happens
+ * into the sync status the views show.
  */
-import { pushGuard } from '../../core/check';
 import type { SyncProgressVM } from '../../../shared/contract';
-import { API_URL_META, CancelledError } from '../../core/api';
-import { describeHolder, explainStorageError, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
-import {
-  BACK_ONLINE,
-  ContinuousSync,
-  type CycleReport,
-  type CycleRequest,
-  describeOffline,
-  failureKind,
-  OwnWrites,
-  recordAttemptFailed,
-  SyncEngine,
-  type SyncProgress,
-} from '../../core/sync';
+import { API_URL_META } from '../../core/api';
+import { type Connection, continuousSync, type SyncFailure } from '../../core/continuous';
+import { describeHolder, explainStorageError, Mirror, withFolderLock } from '../../core/mirror';
+import { BACK_ONLINE, type ContinuousSync, type SyncProgress } from '../../core/sync';
 import { pausedSince, setPaused } from '../../core/status';
 import { describeError, toQuireError } from './errors';
 import { connectCore, needApi, noteGivenAddress, spaceTitle, type ServiceState } from './state';
@@ -58,12 +47,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   let changing: Promise<void> = Promise.resolve();
   /** The next cycle was asked for by the user: refresh review too, whatever the cadence says. */
   let userAsked = false;
-  /** What the cycles wrote, so the watcher does not take it for saves (shared by the engine and ContinuousSync). */
-  const ownWrites = new OwnWrites();
   /** A line that stays in the status bar until a cycle has run with it shown. */
   let notice: string | null = null;
-  /** The last cycle could not reach the API: said once in the log, not at each retry (they come every few seconds). */
-  let offline = false;
 
   const refresh = () => void status.refresh();
   // The pause is the folder's: when another host resumed it (`quire sync`) or paused it, follow.
@@ -84,111 +69,70 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     status.progress(progress);
   };
 
-  /** The folder's lock as this app takes it: waiting for its turn, however long, until the app stops. */
-  const folderLock = (what: string) => ({
-    command: what,
-    waitMs: Number.POSITIVE_INFINITY,
-    signal: state.abort.signal,
-    // A lock file Quire could not use was replaced: said in the log and the status bar.
-    onNotice: (line: string) => {
-      state.log(line);
-      announce(line);
-    },
-  });
+  /** A lock file Quire could not use was replaced: said in the log and the status bar. */
+  const lockNotice = (line: string) => {
+    state.log(line);
+    announce(line);
+  };
 
+  /** The folder's lock as the cycles take it: waiting for its turn, however long, until the app stops. */
   function holdingFolder<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return withFolderLock(
       state.folder,
       {
-        ...folderLock(`${command}, ${what}`),
+        command: `${command}, ${what}`,
+        waitMs: Number.POSITIVE_INFINITY,
+        signal: state.abort.signal,
+        onNotice: lockNotice,
         onWait: (holder) => state.log(`Waiting for ${describeHolder(holder)} to finish with this folder before ${what}.`),
       },
       fn,
     );
   }
 
-  async function runCycle(request: CycleRequest): Promise<CycleReport> {
-    const client = needApi(state);
+  /** As each cycle starts: the session's client and review, and whether the user asked for it. */
+  function connect(): Connection {
+    const api = needApi(state);
     // One API address per folder: whichever host syncs it remembers it, for the CLI too (`quire status`, `quire comment`).
     if (state.mirror.catalog.getMeta(API_URL_META) !== state.apiUrl) state.mirror.catalog.setMeta(API_URL_META, state.apiUrl);
     // The token the host was started with goes only to the address it came with (openState): that address was given.
     if (state.options.token && state.token === state.options.token) noteGivenAddress(state);
-    const force = userAsked;
+    const refreshReview = userAsked;
     userAsked = false;
-    const engine = new SyncEngine({
-      api: client,
-      mirror: state.mirror,
-      root: state.folder,
-      spaces: 'selected',
-      onProgress,
-      signal: state.abort.signal,
-      pushGuard,
-      ownWrites,
-    });
-    const report = await withFolderLock(
-      state.folder,
-      {
-        ...folderLock(command),
-        onWait: (holder) => status.update({ message: `Waiting for ${describeHolder(holder)} to finish with this folder…` }),
-      },
-      () => engine.runCycle(request),
-    );
-    if (report.repaired) announce(report.repaired.join(' '));
-    if (state.review) {
-      status.progress({ phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 });
-      // The spaces this cycle pushed into: their change requests are listed at once (the writer's own included).
-      const pushedTo = report.spaces.filter((s) => s.push?.changeRequest).map((s) => s.spaceId);
-      try {
-        await state.review.afterCycle(state.abort.signal, force, pushedTo);
-      } catch (err) {
-        // The API went away (or rejected the token) after the cycle reached it: that is the last attempt now.
-        if (!(err instanceof CancelledError))
-          recordAttemptFailed(
-            state.mirror,
-            state.mirror.catalog.selectedSpaces().map((s) => s.id),
-            err,
-          );
-        throw err;
-      }
-    }
-    return report;
+    // Signed in, the review adapter is there (connectCore builds both).
+    return { api, review: state.review!.core.review, refreshReview };
   }
 
-  function onError(e: unknown): boolean {
+  function failed(e: unknown, failure: SyncFailure): boolean {
     status.setSyncing(false);
     // Still offline (cycles are tried every few seconds): nothing new to say but the state.
-    if (offline && failureKind(e) === 'offline' && !state.stopping) {
+    if (failure.kind === 'offline' && failure.again) {
       status.setFailure({ kind: 'offline', message: describeError(e) });
       refresh();
       return false;
     }
     state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
-    if (e instanceof CancelledError || (e as Error)?.name === 'AbortError' || state.stopping) {
+    if (failure.kind === 'cancelled') {
       refresh();
       return false;
     }
-    // Search or history damaged outside a cycle (a review refresh): made again, and the next cycle runs as usual.
-    const repaired = state.mirror.repairAfter(e);
-    if (repaired) {
-      announce(repaired.join(' '));
+    if (failure.kind === 'repaired') {
+      announce(failure.lines.join(' '));
       refresh();
       return false;
     }
-    if (isCorruptionError(e)) {
+    if (failure.kind === 'corrupt') {
       void setAsideCorruptMirror(e);
       return false;
     }
     const err = toQuireError(e, 'sync', state.folder);
     const plain = describeError(explainStorageError(e, state.folder));
-    if (failureKind(e) === 'offline') {
+    if (failure.kind === 'offline') {
       status.setFailure({ kind: 'offline', message: plain });
-      logLine('retry', describeOffline(e));
       state.log(`sync: ${describeError(e)}`);
-      offline = true;
       refresh();
       return false;
     }
-    offline = false;
     const message = err.code === 'token-rejected' ? `The API rejected the token (${plain}).` : `Sync failed: ${plain}`;
     status.setFailure({ kind: err.code === 'token-rejected' ? 'token-rejected' : 'error', message: plain });
     logLine('error', message);
@@ -200,7 +144,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     return false;
   }
 
-  function logLine(kind: 'retry' | 'error' | 'info', line: string): void {
+  function logLine(kind: 'error' | 'info', line: string): void {
     try {
       state.mirror.log.add(kind, line);
     } catch {
@@ -221,30 +165,42 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   }
 
   const build = (): ContinuousSync =>
-    new ContinuousSync({
+    continuousSync({
       mirror: state.mirror,
       root: state.folder,
-      runCycle,
-      ownWrites,
+      connect,
+      spaces: 'selected',
+      command,
       // 0: no automatic cycles (tests drive them); otherwise the watcher and the interval.
       intervalMs: every,
       paused: pausedSince(state.mirror) !== null,
       signal: state.abort.signal,
-      onCycleStart: () => {
-        status.update({ progress: null, message: notice });
-        status.setSyncing(true);
+      stopping: () => state.stopping,
+      words: {
+        progress: onProgress,
+        cycleStart: () => {
+          status.update({ progress: null, message: notice });
+          status.setSyncing(true);
+        },
+        waiting: (holder) => status.update({ message: `Waiting for ${describeHolder(holder)} to finish with this folder…` }),
+        lockNotice,
+        cycled: (report) => {
+          if (report.repaired) announce(report.repaired.join(' '));
+        },
+        reviewing: () => status.progress({ phase: 'review', spaceId: null, spaceTitle: null, done: 0, total: 1 }),
+        reviewed: (report) => state.review?.reviewed(report),
+        followed: (report) => state.review?.followed(report),
+        report: (_report, backOnline) => {
+          if (backOnline) logLine('info', BACK_ONLINE);
+          status.setSyncing(false);
+          status.update({ message: notice });
+          notice = null;
+          refresh();
+          state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
+        },
+        recorded: refresh,
+        failed,
       },
-      onReport: () => {
-        if (offline) logLine('info', BACK_ONLINE);
-        offline = false;
-        status.setSyncing(false);
-        status.update({ message: notice });
-        notice = null;
-        refresh();
-        state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
-      },
-      onRecorded: refresh,
-      onError,
     });
 
   function announce(text: string): void {

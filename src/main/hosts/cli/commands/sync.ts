@@ -1,5 +1,5 @@
 import { all, dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, UsageError, type ParsedArgs } from '../args';
-import { followCheckoutsAfterSync } from '../cr-checkout';
+import { followCheckoutsAfterSync, sayFollowed } from '../cr-checkout';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
 import {
@@ -10,22 +10,20 @@ import {
   needsYou,
   SyncEngine,
   type CycleReport,
-  ContinuousSync,
-  OwnWrites,
   BACK_ONLINE,
   describeOffline,
-  failureKind,
-  recordAttemptFailed,
+  type SpaceChoice,
 } from '../../../core/sync';
 import { pushGuard } from '../../../core/check';
+import { continuousSync } from '../../../core/continuous';
 import { describeDryRun, dryRunJson } from '../dry-run-text';
 import { errorMessage, heldMessage, shellWord } from '../messages';
 import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
-import { describeHolder, isCorruptionError, Mirror, withFolderLock } from '../../../core/mirror';
+import { describeHolder, isCorruptionError, Mirror } from '../../../core/mirror';
 import { findPage, PageNotFoundError } from '../../../core/history';
 import { API_URL_META, type ApiClient } from '../../../core/api';
-import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
+import { type CadenceReport, ReviewService } from '../../../core/review';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
 import { pausedSince, rememberSpaceSelection, setPaused, spaceSelection, when } from '../../../core/status';
@@ -36,8 +34,8 @@ const DEFAULT_INTERVAL_S = 30;
  * `quire sync --api URL --dir DIR [--space ID]... | [--all-spaces] [--once] [--interval S] [--allow-deletes]`.
  * Without --space or --all-spaces the folder keeps to the spaces it was last told to sync (all by default).
  * --once: one cycle, exit 0 in sync, 3 when conflicts (or the mass-delete fail-safe) need the user.
- * Otherwise watches the folder and syncs on every settled edit and every S seconds (ContinuousSync,
- * the scheduler the app runs too), until SIGINT/SIGTERM, then stops cleanly.
+ * Otherwise watches the folder and syncs on every settled edit and every S seconds (continuous sync
+ * as core/continuous composes it for the app too), until SIGINT/SIGTERM, then stops cleanly.
  * Each cycle holds the folder's lock: one engine per folder, whichever process.
  */
 export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promise<number> {
@@ -95,8 +93,12 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       }
     }
     const toGitbook = keptPages(mirror, dir, gitbookPaths);
-    // What the engine wrote, so continuous sync's watcher does not take it for saves (`--once` has no watcher).
-    const ownWrites = has(args, 'once') ? undefined : new OwnWrites();
+    if (dryRun || has(args, 'once')) return once(mirror, api, spaces, toGitbook);
+    return continuously(mirror, api, spaces);
+  }
+
+  /** `--once` or `--dry-run`: one cycle, said per space; its exit code says whether something needs the writer. */
+  async function once(mirror: Mirror, api: ApiClient, spaces: SpaceChoice, toGitbook: Map<string, Set<string>>): Promise<number> {
     const printProgress = progressPrinter(io.stderr);
     /** Told as a cycle pulls pages (it has main's trees by then). */
     let onPull: (() => void) | null = null;
@@ -104,7 +106,6 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       api,
       mirror,
       root: dir,
-      ownWrites,
       spaces,
       onProgress: (p) => {
         printProgress(p);
@@ -125,115 +126,92 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     }
 
     const review = new ReviewService(mirror);
-
-    if (has(args, 'once')) {
-      // Review (queued actions sent, then change requests and comments refreshed) runs beside the
-      // cycle's pull, not after it: from the moment the cycle starts pulling pages (it holds the
-      // folder, knows its spaces and has main's trees: review does not hold those up). A cycle
-      // that pulls nothing is followed by it. The spaces the cycle pushed to are refreshed once
-      // more after it (their change request may be new).
-      const beside: Promise<void>[] = [];
-      // What review says while the cycle runs is printed after the cycle's own lines.
-      const later = heldLines(io);
-      let report: CycleReport;
-      onPull = () => {
-        if (beside.length === 0) beside.push(reviewAfterCycle(review, mirror, api, later.io));
-      };
-      try {
-        // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
-        report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
-      } catch (err) {
-        onPull = null;
-        await Promise.allSettled(beside);
-        later.print();
-        throw err;
-      }
+    // Review (queued actions sent, then change requests and comments refreshed) runs beside the
+    // cycle's pull, not after it: from the moment the cycle starts pulling pages (it holds the
+    // folder, knows its spaces and has main's trees: review does not hold those up). A cycle
+    // that pulls nothing is followed by it. The spaces the cycle pushed to are refreshed once
+    // more after it (their change request may be new).
+    const beside: Promise<void>[] = [];
+    // What review says while the cycle runs is printed after the cycle's own lines.
+    const later = heldLines(io);
+    let report: CycleReport;
+    onPull = () => {
+      if (beside.length === 0) beside.push(reviewAfterCycle(review, mirror, api, later.io));
+    };
+    try {
+      // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
+      report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
+    } catch (err) {
       onPull = null;
-      await Promise.all(beside);
-      for (const line of report.repaired ?? []) io.stderr(line);
-      io.stdout(describe(report, dir));
-      for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
-      sayWhatNeedsYou(report, io);
+      await Promise.allSettled(beside);
       later.print();
-      const pushedTo = pushedSpaces(report);
-      if (beside.length === 0) await reviewAfterCycle(review, mirror, api, io);
-      else if (pushedTo.length > 0) await reviewAfterCycle(review, mirror, api, io, pushedTo);
-      await followCheckoutsAfterSync(api, mirror, io);
-      return needsYou(report) ? EXIT.conflicts : EXIT.ok;
+      throw err;
     }
+    onPull = null;
+    await Promise.all(beside);
+    for (const line of report.repaired ?? []) io.stderr(line);
+    io.stdout(describe(report, dir));
+    for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
+    sayWhatNeedsYou(report, io);
+    later.print();
+    const pushedTo = pushedSpaces(report);
+    if (beside.length === 0) await reviewAfterCycle(review, mirror, api, io);
+    else if (pushedTo.length > 0) await reviewAfterCycle(review, mirror, api, io, pushedTo);
+    await followCheckoutsAfterSync(api, mirror, io);
+    return needsYou(report) ? EXIT.conflicts : EXIT.ok;
+  }
 
+  /** Continuous sync as every host runs it (core/continuous), until SIGINT/SIGTERM; said on the terminal. */
+  async function continuously(mirror: Mirror, api: ApiClient, spaces: SpaceChoice): Promise<number> {
     io.stderr(`Syncing ${dir}: on every saved edit and every ${intervalS}s; press Ctrl-C to stop.`);
     let fatal: unknown = null;
-    /** Offline was said (once: the cycles tried every few seconds meanwhile say nothing more). */
-    let offline = false;
-    const cadence = new ReviewCadence(review);
-    const continuous = new ContinuousSync({
+    const review = new ReviewService(mirror);
+    const continuous = continuousSync({
       mirror,
       root: dir,
-      ownWrites,
-      runCycle: async (request) => {
-        // Continuous mode waits for its turn when another process is syncing the folder.
-        const report = await withFolderLock(
-          dir,
-          {
-            command: 'quire sync',
-            waitMs: Number.POSITIVE_INFINITY,
-            signal: io.signal,
-            onWait: (holder) => io.stderr(`Waiting for ${describeHolder(holder)} to finish with this folder…`),
-            onNotice: io.stderr,
-          },
-          () => engine.runCycle(request),
-        );
-        try {
-          printReplay(review, await cadence.afterCycle(api, { signal: io.signal, pushedTo: pushedSpaces(report) }), io);
-          await followCheckoutsAfterSync(api, mirror, io);
-        } catch (err) {
-          // The API went away (or rejected the token) after the cycle reached it: that is the last attempt now.
-          if (!io.signal.aborted)
-            recordAttemptFailed(
-              mirror,
-              mirror.catalog.selectedSpaces().map((s) => s.id),
-              err,
-            );
-          throw err;
-        }
-        return report;
-      },
+      connect: () => ({ api, review }),
+      spaces,
+      allowMassDelete: allowDeletes,
+      command: 'quire sync',
       intervalMs: intervalS * 1000,
       signal: io.signal,
-      onReport: (report) => {
-        if (offline) io.stderr(BACK_ONLINE);
-        offline = false;
-        for (const line of report.repaired ?? []) io.stderr(line);
-        if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report, dir));
-        for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
-        sayWhatNeedsYou(report, io);
-      },
-      onError: (err) => {
-        if (io.signal.aborted) return false;
-        // Search or history damaged outside a cycle (a review refresh): made again, and on with the next cycle.
-        const repaired = mirror.repairAfter(err);
-        if (repaired) {
-          for (const line of repaired) io.stderr(line);
-          return false;
-        }
-        if (isFatal(err) || isCorruptionError(err)) {
-          fatal = err; // a rejected token needs the user; a damaged mirror is set aside below
-          return true;
-        }
-        if (failureKind(err) === 'offline') {
-          // Said once; the next cycles are tried within seconds until the API answers.
-          if (!offline) {
-            io.stderr(describeOffline(err));
-            logLine(mirror, 'retry', describeOffline(err));
+      words: {
+        progress: progressPrinter(io.stderr),
+        waiting: (holder) => io.stderr(`Waiting for ${describeHolder(holder)} to finish with this folder…`),
+        lockNotice: io.stderr,
+        reviewed: (report) => {
+          if (report) printReplay(review, report, io);
+        },
+        followed: (report) => sayFollowed(report, mirror, io),
+        report: (report, backOnline) => {
+          if (backOnline) io.stderr(BACK_ONLINE);
+          for (const line of report.repaired ?? []) io.stderr(line);
+          if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report, dir));
+          for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
+          sayWhatNeedsYou(report, io);
+        },
+        failed: (err, failure) => {
+          switch (failure.kind) {
+            case 'cancelled':
+              return false;
+            case 'repaired':
+              for (const line of failure.lines) io.stderr(line);
+              return false;
+            case 'token-rejected':
+            case 'corrupt':
+              fatal = err; // a rejected token needs the user; a damaged mirror is set aside by the caller
+              return true;
+            case 'offline':
+              // Said once; the next cycles are tried within seconds until the API answers.
+              if (!failure.again) io.stderr(describeOffline(err));
+              return false;
+            case 'error':
+              // A passing server fault: say so, keep the edits, try again next cycle.
+              io.stderr(`Sync paused: ${errorMessage(err, dir)}`);
+              logError(mirror, err);
+              return false;
           }
-          offline = true;
-          return false;
-        }
-        // A passing server fault: say so, keep the edits, try again next cycle.
-        io.stderr(`Sync paused: ${errorMessage(err, dir)}`);
-        logError(mirror, err);
-        return false;
+        },
       },
     });
     await continuous.start();
@@ -329,17 +307,9 @@ function printReplay(review: ReviewService, { replay }: Pick<CadenceReport, 'rep
   }
 }
 
-function isFatal(err: unknown): boolean {
-  return (err as Error)?.name === 'TokenRejectedError';
-}
-
 function logError(mirror: Mirror, err: unknown) {
-  logLine(mirror, 'error', (err as Error).message);
-}
-
-function logLine(mirror: Mirror, kind: 'error' | 'retry', line: string) {
   try {
-    mirror.log.add(kind, line);
+    mirror.log.add('error', (err as Error).message);
   } catch {
     // The mirror itself may be what failed (disk full): the message was printed already.
   }
