@@ -11,7 +11,9 @@
  *   until the process says it stopped; then a collaborator's change request that edits one of
  *   those pages and another one is merged into main, and the soak goes on. Until the writer
  *   answers the stop (restoring the files, or `sync --once --allow-deletes`), none of those pages
- *   may go from the server but by main itself.
+ *   may go from the server but by main itself. The stop also names the files the writer deleted
+ *   before it that were not pushed yet: once the episode's files are restored, the sync still says
+ *   it is stopped for those, and the writer, who meant them, lets them through.
  */
 import type { CliRun } from '../../helpers/cli';
 import type { FakeApi, PageRec } from '../../fake';
@@ -48,6 +50,8 @@ export interface SoakWorld {
   serverPages(): PageRec[];
   /** Pages main itself deleted (the soak's remote side). */
   removedOnMain: Set<string>;
+  /** The server's pages a mass-delete stop recorded in the mirror holds (read with the sync process down). */
+  heldDeletes(): readonly string[];
   failures: string[];
   syncOnce(...extra: string[]): Promise<CliRun>;
 }
@@ -102,6 +106,7 @@ export function massDeleteStop(world: SoakWorld, after: Episode, latest: number)
   let stopsBefore = 0;
   let answerAt = 0;
   let answer = 'not reached';
+  let restored = false;
 
   /**
    * The writer answers the stop: restores the files, or lets the deletes through (tried again
@@ -113,6 +118,7 @@ export function massDeleteStop(world: SoakWorld, after: Episode, latest: number)
       for (const d of deleted) world.write(d.rel, d.text);
       answer = `${deleted.length} deleted, ${stopped}restored`;
       world.note(`mass delete: the writer restores ${deleted.length} files`);
+      restored = true;
       state = 'done';
       return;
     }
@@ -124,6 +130,26 @@ export function massDeleteStop(world: SoakWorld, after: Episode, latest: number)
     }
     const run = await world.syncOnce('--allow-deletes');
     if (run.code === 0 || run.code === 3) state = 'done'; // else a fault, or the folder busy: again next step
+  };
+
+  /**
+   * Restored, the sync may still say it is stopped: for the files the writer deleted before the
+   * episode (the stop named them too). None of the restored pages may be among them; the writer
+   * meant those deletes (their lines were dropped then) and lets them through.
+   */
+  const stillStopped = async (): Promise<void> => {
+    for (let i = 0; i < 3; i++) {
+      const run = await world.syncOnce();
+      if (run.code !== 3 && run.code !== 0) continue; // the folder busy: again
+      if (!/Still stopped before deleting pages/.test(run.stderr)) return;
+      const held = world.heldDeletes();
+      for (const d of deleted)
+        if (held.includes(d.pageId) && world.read(d.rel) !== null) world.failures.push(`mass delete: ${d.rel} (${d.pageId}) still held once restored`);
+      answer += `, then ${held.length} earlier delete(s) let through`;
+      world.note(`mass delete: still stopped for ${held.length} earlier delete(s); the writer lets them through`);
+      const through = await world.syncOnce('--allow-deletes');
+      if (through.code === 0 || through.code === 3) return; // else a fault, or the folder busy: again
+    }
   };
 
   const checkHeld = () => {
@@ -189,6 +215,7 @@ export function massDeleteStop(world: SoakWorld, after: Episode, latest: number)
       if (state === 'held') checkHeld();
       // Not answered yet (or the stop not said before the end): the writer answers now.
       for (let i = 0; i < 3 && (state === 'held' || state === 'stopping' || state === 'answering'); i++) await respond();
+      if (restored) await stillStopped();
     },
     outcome: () => `mass delete: ${answer}`,
     over: () => state === 'done',

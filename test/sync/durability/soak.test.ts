@@ -363,6 +363,14 @@ it.each(SEEDS)(
       mainPages,
       serverPages,
       removedOnMain,
+      heldDeletes: () => {
+        const mirror = Mirror.open(root);
+        try {
+          return mirror.outbox.hold(space.id)?.deletes.server ?? [];
+        } finally {
+          mirror.close();
+        }
+      },
       failures: episodeFailures,
       syncOnce: (...extra) => syncOnce(api, root, ...extra),
     };

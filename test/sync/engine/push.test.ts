@@ -222,6 +222,30 @@ describe('three-way merges', () => {
     expect(read(dir, 'changelog.remote.md')).toContain('Version 2 is out.');
     expect(openChangeRequests(fake, space.id)).toHaveLength(0);
   });
+
+  it('a page deleted here while edited on the server stays where main has it, and main changing it again stops no other push', async () => {
+    remove(dir, 'getting-started/install.md');
+    const install = pageByTitle(fake, space.id, 'Install').id;
+    const parent = fake.store.currentRevision(space.id).pages.get(install)!.parentId;
+    fake.store.editPage(space.id, install, { markdown: 'Install version 2.\n' });
+    write(dir, 'faq.md', '# FAQ\n\nAnswers, first.\n');
+    expect((await syncOnce(fake, root)).code).toBe(3);
+    expect(read(dir, 'getting-started/install.remote.md')).toContain('Install version 2.');
+    // The conflict holds the page: the change request neither moves nor deletes it.
+    const [first] = openChangeRequests(fake, space.id);
+    expect(crRevision(first!.id).pages.get(install)?.parentId).toBe(parent);
+    fake.store.mergeChangeRequest(space.id, first!.id);
+    // Main changes it again (its place), while no file here holds it; the writer edits another page.
+    fake.store.editPage(space.id, install, { slug: 'installing' });
+    write(dir, 'faq.md', '# FAQ\n\nAnswers, second.\n');
+    expect((await syncOnce(fake, root)).code).toBe(3);
+    const [second] = openChangeRequests(fake, space.id);
+    expect(second && pageByTitle(fake, space.id, 'FAQ', second.id).markdown).toBe('Answers, second.\n');
+    // The writer keeps their delete.
+    remove(dir, 'getting-started/install.remote.md');
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(crRevision(second!.id).pages.has(install)).toBe(false);
+  });
 });
 
 describe('fail-safes and durability', () => {

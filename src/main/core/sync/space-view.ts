@@ -163,6 +163,8 @@ export function mirrorView(src: ViewSources): SpaceView {
     const p = src.pushed.get(key);
     const candidates = [p && !p.deleted ? p.text : null, baseText(key)];
     for (const text of candidates) if (text !== null && text !== undefined && n.textHash !== null && sha256(text) === n.textHash) return text;
+    // The scan saw its file go: nothing to read, and nothing it missed (else the cycle would wait for it forever).
+    if (src.local.vanished.has(key)) return null;
     // A file moved with its bytes unchanged is read where it is now; its links still say where it was.
     const moved = src.local.moved.get(key);
     const at = moved && moved.text === null ? moved.to : n.path;
