@@ -79,7 +79,7 @@ describe('quire status: the sync state', () => {
     expect(s.lastReachedServerAt).toMatch(ISO);
     expect(s.lastReachedServerAt! >= before).toBe(true);
     expect(s.spaces).toEqual([expect.objectContaining({ spaceId: space.id, state: 'in-sync', reasons: [], lastReachedServerAt: s.lastReachedServerAt })]);
-    expect((await statusText()).split('\n')[0]).toMatch(/^State: In sync — last sync \d{4}-/);
+    expect((await statusText()).split('\n')[0]).toBe('State: In sync — last sync just now');
   });
 
   it('syncing while a cycle holds the folder (another process, the app)', async () => {
@@ -175,7 +175,7 @@ describe('quire status: the sync state', () => {
     expect(first.reasons).toEqual([expect.objectContaining({ kind: 'offline', spaceId: null, action: 'sync-now' })]);
     expect((await quire(['sync', '--dir', root, '--once'], { env: env(), api: { maxAttempts: 1 } })).code).toBe(1);
     expect((await status()).offlineSince).toBe(first.offlineSince);
-    expect((await statusText()).split('\n')[0]).toBe(`State: Offline — last sync ${reached}`);
+    expect((await statusText()).split('\n')[0]).toBe('State: Offline — last sync just now');
 
     fake.faults.offline = false;
     expect((await sync()).code).toBe(0);

@@ -15,6 +15,7 @@ import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
+import { when } from '../../../../shared/when';
 
 export interface HistoryJson {
   page: { spaceId: string; pageKey: string; pageId: string | null; path: string | null; file: string | null; title: string | null; deleted: boolean };
@@ -95,9 +96,6 @@ function refJson(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined): H
 function pageJson(mirror: Mirror, p: HistoryPage) {
   return { ...refJson(mirror, { spaceId: p.spaceId, pageKey: p.pageKey, path: p.path }, p), versions: p.versions, lastAt: p.lastAt, lastReason: p.lastReason };
 }
-
-/** `2026-11-24 09:04` in UTC: stable, sortable, unambiguous. */
-const when = (iso: string) => iso.replace('T', ' ').slice(0, 16);
 
 function formatVersions(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined, versions: VersionInfo[], target: string, dir: string): string {
   const file = fileInSyncFolder(mirror, ref.spaceId, ref.path) ?? ref.path ?? ref.pageKey;

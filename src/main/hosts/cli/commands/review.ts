@@ -6,7 +6,7 @@ import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
 import { tryApi } from '../review-lookup';
 import { safeField } from '../terminal-text';
-import { when } from '../../../../shared/when';
+import { retryTime, when } from '../../../../shared/when';
 import { clipText } from '../../../../shared/clip-text';
 
 /** What the review and comment commands need from the CLI host. */
@@ -237,7 +237,7 @@ function needingYou(review: ReviewService): string[] {
   const failing = review.failingActions();
   if (failing.length > 0) lines.push('', 'Not sent yet, the server failed on it — `quire review --dismiss <n>` gives up on one:');
   for (const a of failing) {
-    lines.push(`  ${a.seq}. ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'the server failed')}; tried again after ${when(a.retryAt)}`);
+    lines.push(`  ${a.seq}. ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'the server failed')}; tried again ${retryTime(a.retryAt)}`);
   }
   const refused = review.refusedActions();
   if (refused.length > 0) lines.push('', 'Refused by the server, not retried — `quire review --dismiss <n>` clears one:');

@@ -10,6 +10,7 @@ import { API_URL_META } from '../../../core/api';
 import { CorruptMirrorError, describeHolder, folderBusy, hasMirror, isCorruptionError, Mirror } from '../../../core/mirror';
 import { readSyncFacts, spaceSelection, type StateReason, type SyncStateName, syncState } from '../../../core/status';
 import { SYNC_STATE_WORDS } from '../../../../shared/sync-state';
+import { when } from '../../../../shared/when';
 
 /** The change request Quire writes a space's edits into, with the pages it holds. */
 export interface HeldEdits {
@@ -153,7 +154,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
 }
 
 function stateDetail(state: SyncStateName, lastReached: string | null, editsWaiting: number): string {
-  const last = lastReached ? ` — last sync ${lastReached}` : '';
+  const last = lastReached ? ` — last sync ${when(lastReached)}` : '';
   if (state === 'paused') return ` — ${plural(editsWaiting, 'edit')} waiting${last}`;
   return last;
 }
@@ -207,7 +208,7 @@ function formatSpace(s: SpaceStatus): string {
     : [];
   const lines = [
     `${safeField(s.title)} (${safeField(s.spaceId)}) in ${s.folder === null ? '(not yet pulled)' : safeField(s.folder)}: ${SYNC_STATE_WORDS[s.state]}`,
-    `  last sync: ${s.lastReachedServerAt ?? 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
+    `  last sync: ${s.lastReachedServerAt ? when(s.lastReachedServerAt) : 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
     `  pending local edits: ${edits}`,
     ...s.pendingEdits.modified.map((p) => `    modified ${safeField(p)}`),
     ...s.pendingEdits.added.map((p) => `    added    ${safeField(p)}`),

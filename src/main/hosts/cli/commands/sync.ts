@@ -23,6 +23,7 @@ import { API_URL_META, type ApiClient } from '../../../core/api';
 import { type CadenceReport, ReviewCadence, ReviewService } from '../../../core/review';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
+import { retryTime } from '../../../../shared/when';
 import { pausedSince, rememberSpaceSelection, setPaused, spaceSelection, when } from '../../../core/status';
 
 const DEFAULT_INTERVAL_S = 30;
@@ -293,7 +294,7 @@ function printReplay(review: ReviewService, { replay }: Pick<CadenceReport, 'rep
   for (const a of replay.refused) io.stderr(`The server refused ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'no reason given')}`);
   for (const a of replay.delayed) {
     io.stderr(
-      `Not sent yet, the server failed on ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'no reason given')}; tried again after ${when(a.retryAt)} (\`quire review --dismiss ${a.seq}\` gives up on it).`,
+      `Not sent yet, the server failed on ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'no reason given')}; tried again ${retryTime(a.retryAt)} (\`quire review --dismiss ${a.seq}\` gives up on it).`,
     );
   }
 }
