@@ -620,7 +620,7 @@ describe('your change requests', () => {
       '#review/yours',
     );
     const handbook = page.getByTestId('target-s1');
-    await expect.poll(() => handbook.getByTestId('target-state').textContent()).toBe('Your edits go to #3 “Edit “Install”” (1 page so far). Open #3');
+    await expect.poll(() => handbook.getByTestId('target-state').textContent()).toBe('Your edits go to #3 “Edit ‘Install’” (1 page so far). Open #3');
     expect(await page.getByTestId('target-s2').getByTestId('target-state').textContent()).toMatch(/^Your next push opens a new change request/);
     const others = handbook.getByRole('listitem');
     expect(await others.allTextContents()).toEqual(['#2 Earlier topic 4 pagesSend my edits here', '#5 Mine tooSend my edits here']);

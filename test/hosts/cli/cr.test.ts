@@ -67,7 +67,7 @@ describe('review data is there when you need it', () => {
     expect((await run('sync', '--once')).code).toBe(0);
     fake.faults.offline = true;
     const listed = await json('cr', 'list');
-    expect(listed.changeRequests).toEqual([expect.objectContaining({ subject: 'Edit “Install”', author: 'Casey Quire', receivesYourEdits: true })]);
+    expect(listed.changeRequests).toEqual([expect.objectContaining({ subject: 'Edit ‘Install’', author: 'Casey Quire', receivesYourEdits: true })]);
   });
 });
 
@@ -337,12 +337,12 @@ describe('a writer’s change requests by topic', () => {
   it('the subject says what the change request holds and follows it as it grows; a subject the user set is kept', async () => {
     appendFileSync(file('install.md'), 'More.\n');
     await run('sync', '--once');
-    expect(subjects()).toEqual([[1, 'Edit “Install”', 'open']]);
+    expect(subjects()).toEqual([[1, 'Edit ‘Install’', 'open']]);
     writeFileSync(file('my-new-page.md'), '# My new page\n\nHello.\n');
     appendFileSync(file('setup.md'), 'More.\n');
     await run('sync', '--once');
-    expect(subjects()).toEqual([[1, 'Add “My new page”, edit “Install” (+1 more)', 'open']]);
-    expect((await json('status')).spaces[0].target).toMatchObject({ state: 'open', number: 1, subject: 'Add “My new page”, edit “Install” (+1 more)' });
+    expect(subjects()).toEqual([[1, 'Add ‘My new page’, edit ‘Install’ (+1 more)', 'open']]);
+    expect((await json('status')).spaces[0].target).toMatchObject({ state: 'open', number: 1, subject: 'Add ‘My new page’, edit ‘Install’ (+1 more)' });
 
     await run('cr', 'edit', '1', '--subject', 'Install and setup');
     appendFileSync(file('usage.md'), 'More.\n');
@@ -397,11 +397,11 @@ describe('a writer’s change requests by topic', () => {
     expect(started.stdout).toBe('Opened change request #2 “Topic B”: the next pushes of Guide go into it.');
     const status = await run('status');
     expect(status.stdout).toMatch(/your edits go into change request #2 “Topic B” \(0 pages so far\) \(chosen with `quire cr`\)/);
-    expect(status.stdout).toMatch(/set aside: #1 “Edit “Install”” \(1 page\) — `quire cr use 1 --space \S+` to go on with it/);
+    expect(status.stdout).toMatch(/set aside: #1 “Edit ‘Install’” \(1 page\) — `quire cr use 1 --space \S+ --dir \S+` to go on with it/);
     appendFileSync(file('setup.md'), 'Topic B.\n');
     await run('sync', '--once');
     expect(subjects()).toEqual([
-      [1, 'Edit “Install”', 'open'],
+      [1, 'Edit ‘Install’', 'open'],
       [2, 'Topic B', 'open'],
     ]);
     const pagesOf = (n: number) =>
@@ -412,11 +412,11 @@ describe('a writer’s change requests by topic', () => {
     expect(pagesOf(1)).toEqual(['Install']);
     expect(pagesOf(2)).toEqual(['Setup']);
 
-    expect((await run('cr', 'use', '1')).stdout).toBe('The edits of Guide now go into change request #1 “Edit “Install””.');
+    expect((await run('cr', 'use', '1')).stdout).toBe('The edits of Guide now go into change request #1 “Edit ‘Install’”.');
     appendFileSync(file('usage.md'), 'Topic A again.\n');
     await run('sync', '--once');
     expect(pagesOf(1).sort()).toEqual(['Install', 'Usage']);
-    expect(subjects()[0]).toEqual([1, 'Edit “Install”, edit “Usage”', 'open']);
+    expect(subjects()[0]).toEqual([1, 'Edit ‘Install’, edit ‘Usage’', 'open']);
 
     const other = fake.store.addChangeRequest(space.id, { subject: 'Not mine', createdBy: fake.store.addUser({ displayName: 'Dana' }).id });
     await run('review');
@@ -440,7 +440,7 @@ describe('a writer’s change requests by topic', () => {
     fake.store.review.request(space.id, 1, [fake.store.currentUser.id]);
     appendFileSync(file('install.md'), 'Revision after review.\n');
     await run('sync', '--once');
-    expect(subjects()).toEqual([[1, 'Edit “Install”', 'open']]);
+    expect(subjects()).toEqual([[1, 'Edit ‘Install’', 'open']]);
 
     appendFileSync(file('setup.md'), 'A new topic.\n');
     const sync = await run('sync', '--once');
@@ -449,10 +449,10 @@ describe('a writer’s change requests by topic', () => {
       /Guide: Change request #1 is under review, so new edits go into a new change request \(to add them to #1 instead, run `quire cr use 1 --space \S+`\)\./,
     );
     expect(subjects()).toEqual([
-      [1, 'Edit “Install”', 'open'],
-      [2, 'Edit “Setup”', 'open'],
+      [1, 'Edit ‘Install’', 'open'],
+      [2, 'Edit ‘Setup’', 'open'],
     ]);
-    expect((await run('status')).stdout).toMatch(/your edits go into change request #2 “Edit “Setup””[^\n]*\n {4}set aside: #1/);
+    expect((await run('status')).stdout).toMatch(/your edits go into change request #2 “Edit ‘Setup’”[^\n]*\n {4}set aside: #1/);
     const log = await quire(['status', '--dir', dir, '--json'], { env });
     expect(JSON.parse(log.stdout).spaces[0].target).toMatchObject({ number: 2, chosen: false, setAside: [expect.objectContaining({ number: 1 })] });
   });

@@ -119,7 +119,7 @@ it('continuous mode waits for its turn, then syncs', async () => {
     write(root, 'guide/changelog.md', '# Changelog\n\nWritten while it waited.\n');
     proxy.release();
     expect((await holder.exited).code).toBe(0);
-    await continuous.saw(/1 change pushed/);
+    await continuous.saw(/1 page pushed/);
     continuous.kill('SIGTERM');
     expect((await continuous.exited).code).toBe(0);
   } finally {

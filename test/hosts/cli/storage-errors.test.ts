@@ -67,7 +67,7 @@ describe('another process writing the mirror', () => {
     );
     const again = await syncOnce(fake, root);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/1 change pushed/);
+    expect(again.stdout).toMatch(/1 page pushed/);
   });
 });
 

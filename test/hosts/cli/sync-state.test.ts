@@ -56,7 +56,7 @@ describe('quire status: the sync state', () => {
     expect(s.reasons).toEqual([expect.objectContaining({ kind: 'no-space-chosen', spaceId: null, action: 'choose-spaces' })]);
     const text = await statusText();
     expect(text.split('\n')[0]).toBe('State: Not set up');
-    expect(text).toMatch(/to do: run `quire sync --dir .* --once --space <spaceId>`/);
+    expect(text).toMatch(/to do: run `quire sync --dir .* --once --api https:\/\/api\.gitbook\.com`/);
   });
 
   it('a folder that does not exist yet: not set up, and status creates nothing (it only reads)', async () => {
@@ -139,7 +139,7 @@ describe('quire status: the sync state', () => {
       action: 'restore-deleted',
       message: expect.stringMatching(/Stopped before deleting most of “Guide”/),
     });
-    expect(await statusText()).toMatch(/to do: `quire history --dir .*` lists the deleted pages/);
+    expect(await statusText()).toMatch(/to do: run `quire restore --deleted guide\/changelog\.md .* --dir .*` to put the files back/);
   });
 
   it('a conflict needs you, and names both files', async () => {

@@ -72,9 +72,9 @@ describe('review data is there when the Review view opens', () => {
     await appendFile(join(dir, folder, 'getting-started', 'install.md'), '\nOne more line.\n');
     await service.syncOnce();
     const mine = (await service.request('review.attention', {})).find((cr) => cr.reasons.includes('mine'));
-    expect(mine).toMatchObject({ subject: 'Edit “Install”', createdBy: expect.objectContaining({ displayName: 'Casey Quire' }) });
+    expect(mine).toMatchObject({ subject: 'Edit ‘Install’', createdBy: expect.objectContaining({ displayName: 'Casey Quire' }) });
     const [target] = await service.request('review.targets', {});
-    expect(target).toMatchObject({ spaceTitle: 'Handbook', state: 'open', number: mine!.number, subject: 'Edit “Install”', chosen: false, pages: 1 });
+    expect(target).toMatchObject({ spaceTitle: 'Handbook', state: 'open', number: mine!.number, subject: 'Edit ‘Install’', chosen: false, pages: 1 });
   });
 
   it('refresh now brings what changed on the server; offline it answers with the state as it was', async () => {

@@ -48,6 +48,8 @@ export interface SyncEngineOptions {
   signal?: AbortSignal;
   /** Let a cycle delete more than half of a space's pages (the fail-safe stops and asks otherwise). */
   allowMassDelete?: boolean;
+  /** Pages (page ids, by space id) whose deletes the writer lets through by name: the fail-safe does not count them. */
+  allowDeletes?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Send local edits into change requests. Default true. */
   push?: boolean;
   /** Plan and report, change nothing: no file, no mirror row, only read requests. */
@@ -190,6 +192,7 @@ export class SyncEngine {
       ...(this.options.pushGuard ? { pushGuard: this.options.pushGuard } : {}),
       ...(this.options.ownWrites ? { ownWrites: this.options.ownWrites } : {}),
       ...(this.options.toGitbook ? { toGitbook: this.options.toGitbook } : {}),
+      ...(this.options.allowDeletes ? { allowDeletes: this.options.allowDeletes } : {}),
       ...(signal ? { signal } : {}),
       ...(onProgress ? { onProgress } : {}),
     };

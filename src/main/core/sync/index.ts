@@ -11,8 +11,17 @@ export { describeConflict } from './conflict-words';
 export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConflict } from './conflicts';
 export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
-export { describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isUnreadableReason } from './hold';
-export { pendingEdits } from './local-changes';
+export {
+  describeHeldDelete,
+  describeMassDelete,
+  describeMissingFolder,
+  describeNotPushed,
+  describeUnreadable,
+  type HeldDelete,
+  heldDeletes,
+  isUnreadableReason,
+} from './hold';
+export { changeCount, changedPaths, type LocalChanges as PendingEdits, pendingEdits } from './local-changes';
 export { recordFailed as recordAttemptFailed } from './outcome';
 export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';

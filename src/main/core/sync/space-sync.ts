@@ -52,6 +52,8 @@ export interface SpaceSyncContext {
   fullLayout: boolean;
   /** Pages (by space id) whose files the writer asked to move to GitBook's path. */
   toGitbook?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Pages (by space id) whose deletes the writer lets through by name. */
+  allowDeletes?: ReadonlyMap<string, ReadonlySet<string>>;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   ownWrites?: OwnWrites;
@@ -306,6 +308,7 @@ function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<s
   });
   const options = {
     allowMassDelete: c.ctx.allowMassDelete,
+    ...(c.ctx.allowDeletes?.has(c.space.id) ? { allowDeletes: c.ctx.allowDeletes.get(c.space.id)! } : {}),
     ...(c.held ? { heldDeletes: c.held } : {}),
     names: c.ctx.names,
     ...(c.ctx.fullLayout ? { full: true, relayout: true } : {}),

@@ -6,7 +6,7 @@
  * same cadence as the CLI's. This module turns what happens into the sync status the views show.
  */
 import { pushGuard } from '../../core/check';
-import type { SyncProgressVM } from '../../../shared/contract';
+import { QuireError, type SyncProgressVM } from '../../../shared/contract';
 import { API_URL_META, CancelledError } from '../../core/api';
 import { describeHolder, explainStorageError, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
 import { ContinuousSync, OwnWrites, type CycleReport, type CycleRequest, recordAttemptFailed, SyncEngine, type SyncProgress } from '../../core/sync';
@@ -35,7 +35,7 @@ export interface SyncRunner {
   announce(notice: string): void;
   /** Runs a cycle now for a space just chosen (its first sync starts at once, not at the next interval). */
   chosen(): void;
-  handlers: HandlersFor<'sync.status' | 'sync.now' | 'sync.setPaused'>;
+  handlers: HandlersFor<'sync.status' | 'sync.now' | 'sync.setPaused' | 'sync.allowDeletes'>;
 }
 
 export function createSyncRunner(state: ServiceState): SyncRunner {
@@ -51,6 +51,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   const ownWrites = new OwnWrites();
   /** A line that stays in the status bar until a cycle has run with it shown. */
   let notice: string | null = null;
+  /** Deletes the writer let through by name (the banner's "Let the deletes through"), for the next cycle only. */
+  let allowDeletes: Map<string, Set<string>> | null = null;
 
   const refresh = () => void status.refresh();
   // The pause is the folder's: when another host resumed it (`quire sync`) or paused it, follow.
@@ -102,6 +104,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     if (state.options.token && state.token === state.options.token) noteGivenAddress(state);
     const force = userAsked;
     userAsked = false;
+    const allowed = allowDeletes;
+    allowDeletes = null;
     const engine = new SyncEngine({
       api: client,
       mirror: state.mirror,
@@ -111,6 +115,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
       signal: state.abort.signal,
       pushGuard,
       ownWrites,
+      ...(allowed ? { allowDeletes: allowed } : {}),
     });
     const report = await withFolderLock(
       state.folder,
@@ -271,6 +276,18 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
         }
         userAsked = true;
         void request();
+        await status.refresh();
+        return status.get();
+      },
+      'sync.allowDeletes': async ({ spaceId, pageIds }) => {
+        needApi(state);
+        const hold = state.mirror.outbox.hold(spaceId);
+        const held = new Set([...(hold?.deletes.server ?? []), ...(hold?.deletes.here ?? [])]);
+        const named = pageIds.filter((id) => held.has(id));
+        if (named.length === 0) throw new QuireError('not-found', 'No mass-delete stop holds those pages any more: the state shows what is held now.');
+        allowDeletes = new Map([[spaceId, new Set(named)]]);
+        userAsked = true;
+        await request();
         await status.refresh();
         return status.get();
       },
