@@ -175,17 +175,17 @@ const REASON_WORDS: Record<InboxReason, string> = {
 
 function inboxLine(mirror: Mirror, i: InboxItem): string {
   const mark = i.unread ? 'new ' : '    ';
-  const when = i.activityAt.slice(0, 16).replace('T', ' ');
+  const at = when(i.activityAt);
   const why = i.reasons.map((r) => REASON_WORDS[r]).join(', ');
   const by = safeField(i.by?.displayName ?? 'someone');
   if (!i.comment) {
     const cr = i.changeRequest!;
-    return `  ${mark}#${cr.number} ${safeField(cr.subject) || '(no subject)'} — ${why} (${by}, ${when})`;
+    return `  ${mark}#${cr.number} ${safeField(cr.subject) || '(no subject)'} — ${why} (${by}, ${at})`;
   }
   const page = i.comment.pageId ? mirror.content.page(i.spaceId, i.comment.pageId)?.title : null;
   const where = [page ? `“${safeField(page)}”` : null, i.changeRequest ? `#${i.changeRequest.number}` : null].filter(Boolean).join(' in ') || 'main content';
   const latest = [i.comment, ...i.replies].filter((p) => p.author?.displayName === i.by?.displayName).at(-1) ?? i.comment;
-  return `  ${mark}${safeField(i.comment.id)} on ${where} — ${why}: ${by}: ${firstLine(latest.body, 60)} (${when})`;
+  return `  ${mark}${safeField(i.comment.id)} on ${where} — ${why}: ${by}: ${firstLine(latest.body, 60)} (${at})`;
 }
 
 function reactionsText(list: CommentView['reactions']): string {
