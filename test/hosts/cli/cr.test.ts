@@ -6,7 +6,7 @@
  * order once the API is back; and a writer's change requests by topic (`cr new`, `cr use`, the
  * subject that follows what a change request holds, a new topic not added to one under review).
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
@@ -390,13 +390,22 @@ describe('a writer’s change requests by topic', () => {
     ]);
   });
 
+  it('a change request set aside counts every page it holds, deletes too, as the one receiving the edits does (issue 28, item 7)', async () => {
+    appendFileSync(file('install.md'), 'Topic A.\n');
+    rmSync(file('usage.md'));
+    await run('sync', '--once');
+    expect((await run('status')).stdout).toMatch(/your edits go into change request #1 “[^\n]*” \(2 pages so far\)/);
+    await run('cr', 'new', '--subject', 'Topic B');
+    expect((await run('status')).stdout).toMatch(/set aside: #1 “[^\n]*” \(2 pages\) — /);
+  });
+
   it('`cr new` starts a change request the next pushes go to, `cr use` points them back; `quire status` says which', async () => {
     appendFileSync(file('install.md'), 'Topic A.\n');
     await run('sync', '--once');
     const started = await run('cr', 'new', '--subject', 'Topic B');
     expect(started.stdout).toBe('Opened change request #2 “Topic B”: the next pushes of Guide go into it.');
     const status = await run('status');
-    expect(status.stdout).toMatch(/your edits go into change request #2 “Topic B” \(0 pages so far\) \(chosen with `quire cr`\)/);
+    expect(status.stdout).toMatch(/your edits go into change request #2 “Topic B” \(0 pages so far\) \(chosen with quire cr\)/);
     expect(status.stdout).toMatch(/set aside: #1 “Edit ‘Install’” \(1 page\) — `quire cr use 1 --space \S+ --dir \S+` to go on with it/);
     appendFileSync(file('setup.md'), 'Topic B.\n');
     await run('sync', '--once');

@@ -95,7 +95,10 @@ describe('pending edits, each once, by file', () => {
     expect(text).toMatch(/“Guide”: 2 local edits are not on the server yet; the next sync pushes them\./);
     const dry = await quire(['sync', '--dir', root, '--dry-run'], { env: env() });
     expect(dry.stdout).toMatch(/push move +questions\.md/);
-    expect(await runEveryTodo()).toEqual([`quire sync --dir ${root} --once`]);
+    expect(commandsIn(await statusText())).toEqual([`quire sync --dir ${root} --once`]);
+    const pushed = await runAsPrinted(`quire sync --dir ${root} --once`);
+    // Counted as the log counts: pages and files, never API changes or bodies fetched.
+    expect(pushed.stdout).toBe(`1 space in sync, nothing new on main, 1 page and 1 file pushed to change request #1 in Guide, 4 requests`);
     expect(await statusText()).toMatch(/pending local edits: 0/);
   });
 });

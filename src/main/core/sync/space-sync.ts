@@ -486,9 +486,16 @@ function changedKeys(plan: Plan, applied: ApplyResult): string[] {
 function pullReport(plan: Plan, applied: ApplyResult, remote: { tree: RemoteTree } | null, scan: ScanResult): SpaceReport['pull'] {
   const written = [...applied.written.values()].map((w) => w.path);
   if (!remote && written.length + applied.moved.size + applied.deleted.size + plan.conflicts.add.length === 0) return null;
+  // Page files main changed here, as the log counts them: not a file only relinked, nor one moved without main.
+  const pages = plan.fileOps.filter(
+    (op) =>
+      !applied.failed.has(op.key) &&
+      ((op.op === 'write' && applied.written.has(op.key)) || (op.op === 'move' && !op.cause && applied.moved.has(op.key)) || (op.op === 'delete' && applied.deleted.has(op.key))),
+  ).length;
   return {
     revision: remote?.tree.revision.id ?? '',
     fetchedPages: applied.fetched.size,
+    pages,
     written,
     moved: [...applied.moved.values()],
     deleted: [...applied.deleted.values()],

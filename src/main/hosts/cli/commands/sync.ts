@@ -358,7 +358,7 @@ function logError(mirror: Mirror, err: unknown) {
 /** One line for a cycle: what moved, then what needs the writer, with the command that shows it for this folder. */
 export function describe(report: CycleReport, dir: string): string {
   // Counted as the log counts them: page files main changed here, pages (and files) pushed; never API changes or bodies fetched.
-  const pulledPages = report.spaces.reduce((n, s) => n + (s.pull ? new Set([...s.pull.written, ...s.pull.moved, ...s.pull.deleted]).size : 0), 0);
+  const pulledPages = report.spaces.reduce((n, s) => n + (s.pull?.pages ?? 0), 0);
   const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
   const status = `\`quire status --dir ${shellWord(dir)}\``;
   const parts = [
