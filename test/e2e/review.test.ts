@@ -64,7 +64,7 @@ describe('review from the desktop', () => {
     stack.fake.faults.offline = true;
 
     await page.goto(`${stack.host.url}#review`);
-    await expect.poll(() => freshness().textContent()).toMatch(/^Offline: showing review data as last refreshed just now \(/);
+    await expect.poll(() => freshness().textContent()).toMatch(/^Offline: showing review data as last refreshed just now\./);
     const inbox = page.getByTestId('inbox-list');
     const item = inbox.getByRole('option').filter({ hasText: 'Polish the welcome page' });
     await item.getByText('review requested').waitFor();
