@@ -84,7 +84,7 @@ describe('a new folder', () => {
 });
 
 describe('pending edits, each once, by file', () => {
-  it('a rename is one move, a new image is one edit, a page no file holds is named by its last path and title; the count is one everywhere', async () => {
+  it('a rename is one move, a new image is one edit; the count is one everywhere, and the push is counted in pages and files', async () => {
     expect((await sync()).code).toBe(0);
     renameSync(join(dir, 'faq.md'), join(dir, 'questions.md'));
     mkdirSync(join(dir, '.gitbook', 'assets'), { recursive: true });
@@ -207,6 +207,21 @@ describe('a delete the server refused', () => {
     const after = await statusJson();
     expect(after.state, JSON.stringify(after.reasons)).toBe('in-sync');
     expect(after.state, JSON.stringify(after.reasons)).toBe('in-sync');
+  });
+});
+
+describe('a page no file holds any more', () => {
+  it('is named by the path it had, never by its id (a page created here, then deleted, its delete refused)', async () => {
+    expect((await sync()).code).toBe(0);
+    writeFileSync(join(dir, 'notes.md'), '# Notes\n\nNew here.\n');
+    expect((await sync()).code).toBe(0);
+    rmSync(join(dir, 'notes.md'));
+    fake.faults.fail(1, 422, { match: (r) => r.method === 'POST' && r.path.endsWith('/content') });
+    await sync();
+    const text = await statusText();
+    expect(text).toMatch(/pending local edits: 1\n {4}deleted {2}notes\.md\n/);
+    expect(text).not.toMatch(/page_\w+/);
+    expect(text).toMatch(/notes\.md \(“Notes”\): you deleted it here, and the server refused to delete the page/);
   });
 });
 
