@@ -150,7 +150,12 @@ describe('quire status: the sync state', () => {
     expect((await sync()).code).toBe(3);
     const s = await status();
     expect(s.state).toBe('needs-you');
-    expect(s.reasons[0]).toMatchObject({ kind: 'conflict', path: 'faq.md', action: 'resolve-conflict', message: expect.stringMatching(/faq\.remote\.md/) });
+    expect(s.reasons[0]).toMatchObject({
+      kind: 'conflict',
+      path: 'faq.md',
+      action: 'resolve-conflict',
+      message: expect.stringMatching(/^faq\.md \(“FAQ”\): .*faq\.remote\.md/),
+    });
   });
 
   it('a rejected token needs you: sign in again', async () => {

@@ -28,7 +28,8 @@ export interface SpaceFacts {
    * outside the space's): the line saying so. Nothing else of the space is read then.
    */
   unsafe: string | null;
-  conflicts: { path: string; kind: string; remotePath: string | null }[];
+  /** Open conflicts, each with its page's title when known. */
+  conflicts: { path: string; title?: string; kind: string; remotePath: string | null }[];
   /** What the last completed cycle did not push and left for the writer. */
   attention: AttentionRow[];
   /** Changes the server refused: the page's title, and whether its file is gone here (a refused delete). */
@@ -147,7 +148,10 @@ async function spaceFacts(mirror: Mirror, root: string, s: SpaceRow, options: Fa
   return {
     ...unsafeFacts(s, null),
     folderMissing,
-    conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
+    conflicts: mirror.content.conflicts(s.id).map((c) => {
+      const title = c.pageId === null ? undefined : (mirror.folder.node(s.id, c.pageId)?.title ?? mirror.content.page(s.id, c.pageId)?.title);
+      return { path: c.path, ...(title ? { title } : {}), kind: c.kind, remotePath: c.remotePath };
+    }),
     attention: mirror.outbox.attention(s.id),
     refused,
     hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages, deletes: heldDeletes(mirror, s.id) } : null,

@@ -10,7 +10,7 @@ export { when };
 import {
   changeCount,
   describeConflict,
-  describeHeldDelete,
+  describePageFile,
   describeMassDelete,
   describeMissingFolder,
   describeNotPushed,
@@ -114,7 +114,7 @@ export const reasonsOf = {
         kind: 'conflict',
         spaceId: id,
         path: c.path,
-        message: `${c.path}: ${describeConflict(c.kind)}.${c.remotePath ? ` The server's version is in ${c.remotePath}: keep one side (or merge them by hand), then delete ${c.remotePath}.` : ' Keep one side.'}`,
+        message: `${describePageFile({ path: c.path, title: c.title ?? '', pageId: '' })}: ${describeConflict(c.kind)}.${c.remotePath ? ` The server's version is in ${c.remotePath}: keep one side (or merge them by hand), then delete ${c.remotePath}.` : ' Keep one side.'}`,
         action: 'resolve-conflict',
       });
     }
@@ -136,7 +136,7 @@ export const reasonsOf = {
       else out.push({ kind: 'held-page', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
     }
     for (const r of s.refused) {
-      const what = r.path === null ? 'An asset' : describeHeldDelete({ path: r.path, title: r.title ?? '', pageId: '' });
+      const what = r.path === null ? 'An asset' : describePageFile({ path: r.path, title: r.title ?? '', pageId: '' });
       // A delete the server refused: the file is gone here, so there is nothing to open; the page is still on the server.
       if (r.path !== null && r.fileGone) {
         out.push({
@@ -204,7 +204,7 @@ function massDeleteReason(s: SpaceFacts): StateReason {
       : `${words} Nothing was deleted: let ${these} through (their files here go), or look at the folder.${waiting}`,
     action: local ? 'restore-deleted' : allow,
     also: local ? allow : 'show-folder',
-    details: hold.deletes.map((d) => `${describeHeldDelete(d)} — ${d.on === 'server' ? 'deleted here' : 'deleted on the server'}`),
+    details: hold.deletes.map((d) => `${describePageFile(d)} — ${d.on === 'server' ? 'deleted here' : 'deleted on the server'}`),
     pageIds: hold.deletes.map((d) => d.pageId),
   };
 }

@@ -30,8 +30,8 @@ export function heldDeletes(mirror: Mirror, spaceId: string): HeldDelete[] {
   );
 }
 
-/** A held delete in words: `faq.md (“FAQ”)`. */
-export function describeHeldDelete(d: Pick<HeldDelete, 'path' | 'title' | 'pageId'>): string {
+/** A page by its file and title, as reasons name it: `faq.md (“FAQ”)` (by its title, or its id, when no file is known). */
+export function describePageFile(d: Pick<HeldDelete, 'path' | 'title' | 'pageId'>): string {
   const title = d.title ? `“${d.title}”` : '';
   if (d.path === null) return title || `page ${d.pageId}`;
   return title ? `${d.path} (${title})` : d.path;

@@ -12,7 +12,7 @@ export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConfli
 export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
 export {
-  describeHeldDelete,
+  describePageFile,
   describeMassDelete,
   describeMissingFolder,
   describeNotPushed,
