@@ -180,7 +180,7 @@ describe('quire status: the sync state', () => {
     expect(first.reasons).toEqual([expect.objectContaining({ kind: 'offline', spaceId: null, action: 'sync-now' })]);
     expect((await quire(['sync', '--dir', root, '--once'], { env: env(), api: { maxAttempts: 1 } })).code).toBe(1);
     expect((await status()).offlineSince).toBe(first.offlineSince);
-    expect((await statusText()).split('\n')[0]).toBe('State: Offline — last sync just now');
+    expect((await statusText()).split('\n')[0]).toBe('State: Offline — since just now, last sync just now');
 
     fake.faults.offline = false;
     expect((await sync()).code).toBe(0);

@@ -189,7 +189,9 @@ describe('three-way merges', () => {
     expect(read(dir, 'getting-started/install.md')).toBe(mine);
     expect(read(dir, 'getting-started/install.remote.md')).toContain('Line three, their way.');
     const st = JSON.parse((await status(root)).stdout) as { spaces: { conflicts: { path: string; kind: string; remotePath: string }[] }[] };
-    expect(st.spaces[0]!.conflicts).toEqual([{ path: 'getting-started/install.md', title: 'Install', kind: 'both-changed', remotePath: 'getting-started/install.remote.md' }]);
+    expect(st.spaces[0]!.conflicts).toEqual([
+      { path: 'getting-started/install.md', title: 'Install', kind: 'both-changed', remotePath: 'getting-started/install.remote.md' },
+    ]);
     expect(openChangeRequests(fake, space.id)).toHaveLength(0); // a held page is not pushed
     expect((await syncOnce(fake, root)).code).toBe(3); // still there until the writer decides
 

@@ -20,13 +20,19 @@ export type ProblemCode =
   | 'summary-entry-without-file'
   | 'summary-duplicate'
   | 'summary-missing'
+  | 'gitbook-yaml'
+  | 'redirect-target'
+  | 'redirect-shadowed'
   | 'frontmatter'
   /** `{% %}` blocks: block-unclosed, block-unknown-block, block-mismatched-end, … (content/blocks.ts's kinds). */
   | `block-${BlockProblemKind}`
   | 'case-clash'
   | 'not-utf8'
   | 'too-large'
-  | 'unused-asset';
+  | 'unused-asset'
+  /** An OpenAPI block names what its local specification lacks, or the specification does not parse (openapi-blocks.ts). */
+  | 'openapi-missing-operation'
+  | 'openapi-unreadable-spec';
 
 export interface Problem {
   /** The file, relative to the checked folder, with `/` separators. */

@@ -19,8 +19,7 @@
  * writes back is always the original text.
  */
 import {
-  decodePercent,
-  encodeAnchor,
+  anchorAsWritten,
   findReferences,
   formatNewRef,
   formatStableRef,
@@ -46,9 +45,11 @@ export interface LinkTargets {
   lookup(rootRelativePath: string): { kind: 'page' | 'file'; spaceId: string; id: string } | null;
 }
 
+/** Written the usual way, but maybe for its anchor's spelling (GitBook writes `#dag\_cbor`: rewrites keep it, see references.ts). */
 function isCanonical(markdown: string, ref: Reference): boolean {
-  const { text, delimiter } = hrefText(ref, ref.href);
-  return delimiter === ref.delimiter && text === markdown.slice(ref.start, ref.end);
+  const anchor = anchorAsWritten(markdown, ref);
+  const { text, delimiter } = hrefText(ref, anchor === null ? ref.href : ref.href.slice(0, ref.href.indexOf('#')));
+  return delimiter === ref.delimiter && text === markdown.slice(ref.start, ref.end - (anchor?.length ?? 0));
 }
 
 /** The local file and anchor a stable reference points at, or null when it is not on disk. */
@@ -59,7 +60,7 @@ function localTarget(stable: StableRef, t: LinkTargets): { file: string; anchor:
     return file === null ? null : { file, anchor: null };
   }
   const file = t.pageFile(spaceId, stable.pageId);
-  return file === null ? null : { file, anchor: stable.anchor === null ? null : decodePercent(stable.anchor) };
+  return file === null ? null : { file, anchor: stable.anchor };
 }
 
 /** `refs`: the text's references, when the caller has found them already. */
@@ -87,7 +88,8 @@ export function toLocalLinks(
   for (const href of taken) written[href] = href;
   const localOf = new Map<string, string>();
   for (const [stableHref, target] of targets) {
-    let local = gitbookSpelling(relativeHref(t.file, target.file, target.anchor));
+    // The anchor as the server has it (`#a/#b` keeps its second `#`, as GitBook's export writes it).
+    let local = gitbookSpelling(relativeHref(t.file, target.file) + (target.anchor === null ? '' : `#${target.anchor}`));
     while (taken.has(local)) local = `./${local}`;
     taken.add(local);
     localOf.set(stableHref, local);
@@ -111,16 +113,20 @@ function gitbookSpelling(href: string): string {
   return (folder === '' ? './' : folder) + (hash < 0 ? '' : href.slice(hash));
 }
 
+/** The anchor of an href as typed (not decoded: GitBook reads `#a/#b` and `#caf%C3%A9` as written). */
+const anchorAsTyped = (href: string): string => href.slice(href.indexOf('#') + 1).trimEnd();
+
 export function toStableLinks(local: string, t: LinkTargets, written: Readonly<Record<string, string>> = {}): string {
   return rewriteReferences(local, (ref) => {
     if (Object.hasOwn(written, ref.href)) return written[ref.href]!;
     const resolved = resolveRelativeHref(t.file, ref.href);
     const target = resolved && t.lookup(resolved.path);
     if (!resolved || !target) return null;
+    const anchor = resolved.anchor === null ? null : anchorAsTyped(ref.href);
     if (target.id.startsWith('new:'))
-      return target.spaceId === t.spaceId ? formatNewRef(target.kind, target.id.slice(4), target.kind === 'page' ? resolved.anchor : null) : null;
+      return target.spaceId === t.spaceId ? formatNewRef(target.kind, target.id.slice(4), target.kind === 'page' ? anchor : null) : null;
     const spaceId = target.spaceId === t.spaceId ? null : target.spaceId;
     if (target.kind === 'file') return resolved.anchor === null ? formatStableRef({ kind: 'file', spaceId, fileId: target.id }) : null;
-    return formatStableRef({ kind: 'page', spaceId, pageId: target.id, anchor: resolved.anchor === null ? null : encodeAnchor(resolved.anchor) });
+    return formatStableRef({ kind: 'page', spaceId, pageId: target.id, anchor });
   });
 }

@@ -12,19 +12,28 @@ export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConfli
 export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
 export {
-  describePageFile,
   describeMassDelete,
   describeMissingFolder,
   describeNotPushed,
+  describePageFile,
   describeUnreadable,
   type HeldDelete,
   heldDeletes,
+  isSummaryHold,
   isUnreadableReason,
 } from './hold';
 export { changeCount, changedPaths, type LocalChanges as PendingEdits, pendingEdits } from './local-changes';
-export { recordFailed as recordAttemptFailed } from './outcome';
+export { BACK_ONLINE, describeOffline, failureKind, recordFailed as recordAttemptFailed } from './outcome';
 export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';
 export { resolveInside } from './safe-fs';
 export { type ChangeRequestTarget, changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from './targets';
+// A change request written out as a folder (core/review/checkout) is laid out and written as a sync lays out and writes main.
+export { sha256 } from './hash';
+export { pageFileFromServer } from './page-file';
+export type { RemotePage } from './plan';
+export { ASSETS_FOLDER, planAssetPaths, planLayout } from './plan/layout';
+export { layoutTree } from './rebuild';
+export { flattenRevision, type RemoteFile } from './remote';
+export { removeFileInside, writeFileAtomic } from './safe-fs';

@@ -6,6 +6,7 @@
  * Reads only: unchanged files cost one stat.
  */
 import type { Mirror } from '../mirror';
+import { SUMMARY_FILE } from './plan/layout';
 import { scanSpace } from './scan';
 
 export interface LocalChanges {
@@ -43,6 +44,8 @@ export function pendingEdits(mirror: Mirror, spaceId: string, spaceDir: string):
   // Images and other files: a new one is uploaded with the next push, a changed one goes up as a new file.
   for (const a of scan.assets.added) changes.added.push(a.path);
   for (const a of scan.assets.changed) changes.modified.push(a.path);
+  // Its moves and titles are pushed by the next cycle.
+  if (scan.summary) changes.modified.push(SUMMARY_FILE);
   const listed = new Set([...changes.modified, ...changes.added, ...changes.moved.map((m) => m.to)]);
   for (const key of mirror.folder.pending(spaceId)) {
     const node = mirror.folder.node(spaceId, key);

@@ -20,6 +20,7 @@ import { CorruptMirrorError, describeHolder, folderBusy, hasMirror, isCorruption
 import { readSyncFacts, spaceSelection, type StateReason, type SyncStateName, syncState } from '../../../core/status';
 import { SYNC_STATE_WORDS } from '../../../../shared/sync-state';
 import { when } from '../../../../shared/when';
+import { translationInto } from '../../../core/translations';
 
 /** The change request Quire writes a space's edits into, with the pages it holds. */
 export interface HeldEdits {
@@ -69,6 +70,16 @@ export interface SpaceStatus {
    * with the command that moves it to GitBook's path (`action`).
    */
   deviations: (PathDeviation & { action?: string })[];
+  /** The translation that writes this space (as last listed): its next run replaces edits made here. Null when none does. */
+  translation: {
+    id: string;
+    sourceSpaceId: string;
+    sourceTitle: string | null;
+    sourceLanguage: string;
+    language: string;
+    status: string;
+    lastRunAt: string | null;
+  } | null;
 }
 
 /**
@@ -129,6 +140,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         refused: f.refused,
         deletedAssets: trusted && f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
         deviations: trusted && f.folder ? pathDeviations(mirror, f.spaceId).map((d) => withAction(d, dir, f.folder!)) : [],
+        translation: translationOf(mirror, f.spaceId),
       };
     });
     if (has(args, 'json')) {
@@ -149,7 +161,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
       );
       return EXIT.ok;
     }
-    const lines = [`State: ${SYNC_STATE_WORDS[state.state]}${stateDetail(state.state, state.lastReachedServerAt, state.editsWaiting)}`];
+    const lines = [`State: ${SYNC_STATE_WORDS[state.state]}${stateDetail(state)}`];
     // A folder that never synced is told the address its user signed in to (else GitBook's): its commands run as printed.
     const syncWith = apiUrl ?? ctx.givenApiUrl(dir) ?? ctx.given.signedIn?.() ?? DEFAULT_API;
     for (const r of state.reasons) {
@@ -168,9 +180,10 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   }
 }
 
-function stateDetail(state: SyncStateName, lastReached: string | null, editsWaiting: number): string {
-  const last = lastReached ? ` — last sync ${when(lastReached)}` : '';
+function stateDetail({ state, lastReachedServerAt, editsWaiting, offlineSince }: ReturnType<typeof syncState>): string {
+  const last = lastReachedServerAt ? ` — last sync ${when(lastReachedServerAt)}` : '';
   if (state === 'paused') return ` — ${plural(editsWaiting, 'edit')} waiting${last}`;
+  if (state === 'offline' && offlineSince) return ` — since ${when(offlineSince)}, last sync ${lastReachedServerAt ? when(lastReachedServerAt) : 'never'}`;
   return last;
 }
 
@@ -182,6 +195,13 @@ function selectionLine(selection: 'all' | 'listed', spaces: SpaceStatus[]): stri
   return selection === 'listed'
     ? `Spaces: ${names} — remembered from --space (or the app); sync keeps to them, --all-spaces or other --space values change that.`
     : `Spaces: ${names} — every space the token reaches (--space with a space id keeps sync to some).`;
+}
+
+function translationOf(mirror: Mirror, spaceId: string): SpaceStatus['translation'] {
+  const t = translationInto(mirror, spaceId);
+  if (!t) return null;
+  const { id, source, language, status, lastRunAt } = t;
+  return { id, sourceSpaceId: source.spaceId, sourceTitle: source.title, sourceLanguage: source.language, language, status, lastRunAt };
 }
 
 /** The change request holding the space's edits while it is open, and its pages. */
@@ -226,6 +246,11 @@ function formatSpace(s: SpaceStatus, dir: string): string {
   const lines = [
     `${safeField(s.title)} (${safeField(s.spaceId)}) in ${s.folder === null ? '(not yet pulled)' : safeField(s.folder)}: ${SYNC_STATE_WORDS[s.state]}`,
     `  last sync: ${s.lastReachedServerAt ? when(s.lastReachedServerAt) : 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
+    ...(s.translation
+      ? [
+          `  translated from ${safeField(s.translation.sourceTitle ?? s.translation.sourceSpaceId)} (${safeField(s.translation.sourceLanguage)} → ${safeField(s.translation.language)}): the next translation run replaces the edits made here, pushed or not`,
+        ]
+      : []),
     `  pending local edits: ${edits}`,
     ...s.pendingEdits.modified.map((p) => `    modified ${safeField(p)}`),
     ...s.pendingEdits.moved.map((m) => `    moved    ${safeField(m.to)} (was ${safeField(m.from)})`),
