@@ -128,6 +128,8 @@ const REQUESTS = {
   'sync.status': req<SyncStatusVM>()(none),
   'sync.now': req<SyncStatusVM>()(none),
   'sync.setPaused': req<SyncStatusVM>()(s.object({ paused: s.boolean() })),
+  /** Lets through, in one cycle now, the deletes a mass-delete stop of the space holds: exactly these pages (as the banner names them). */
+  'sync.allowDeletes': req<SyncStatusVM>()(s.object({ spaceId: s.id(), pageIds: s.array(pageKey, { max: 5000 }) })),
 
   'conflicts.list': req<ConflictVM[]>()(none),
   'conflicts.resolve': req<ConflictVM[]>()(s.object({ ...spaceRef, path: s.string({ min: 1, max: 4096 }), choice: s.oneOf(['mine', 'theirs'] as const) })),
@@ -269,7 +271,8 @@ const REQUESTS = {
   /** Writes a version back into the folder (the next sync pushes it); the file's current text is kept first. */
   'history.restore': req<RestoreResultVM>()(s.object({ ...pageRef, version: versionNumber })),
   /** Puts back, from history, every page file deleted here in a space (one click for a mass-delete stop); then syncs. */
-  'history.restoreDeleted': req<RestoredDeletedVM>()(s.object(spaceRef)),
+  /** Every file of the space deleted here since the last sync, or those `paths` names (relative to the space folder). */
+  'history.restoreDeleted': req<RestoredDeletedVM>()(s.object({ ...spaceRef, paths: s.optional(s.array(s.string({ min: 1, max: 4096 }), { max: 5000 })) })),
 
   'app.openExternal': req<void>()(s.object({ url: s.string({ min: 1, max: 4096 }) })),
   'app.openFolder': req<OpenedVM>()(s.object({ spaceId: s.optional(s.id()) })),

@@ -31,13 +31,16 @@ export function needsYou(kind: string): boolean {
 /**
  * What the writer can do about a reason for the state; each host offers it its own way (a button
  * in the app, a command on the command line): resolve the conflict, show the file, restore
- * deleted files from history, sign in again, choose spaces, sync now, resume, open review, show
+ * deleted files from history (all those a stop holds, or the one file the reason names), let the
+ * deletes a stop holds through, sign in again, choose spaces, sync now, resume, open review, show
  * the folder.
  */
 export type SyncStateAction =
   | 'resolve-conflict'
   | 'show-file'
   | 'restore-deleted'
+  | 'restore-file'
+  | 'allow-deletes'
   | 'sign-in'
   | 'choose-spaces'
   | 'sync-now'

@@ -104,7 +104,7 @@ export async function benchBigSpace(): Promise<Record<string, string | number>> 
       async () => {
         appendFileSync(files[edits++ % files.length]!, `\nEdited for the benchmark (${edits}).\n`);
         const run = await runCli(fake, syncOnceArgs(fake, dir));
-        if (!/1 change pushed/.test(run.stdout)) throw new Error(`the edit was not pushed: ${run.stdout}`);
+        if (!/1 page pushed/.test(run.stdout)) throw new Error(`the edit was not pushed: ${run.stdout}`);
         return run;
       },
     );

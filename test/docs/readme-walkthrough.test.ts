@@ -16,7 +16,7 @@
  * it has printed as many lines as README.md shows (`preview` and `ui` are then stopped).
  *
  * What differs from run to run, and only that, is made the same on both sides (`normalise`): dates
- * and times, the port of a 127.0.0.1 address, the secret in a served address (`/s/<secret>/`), the
+ * and times (and how long ago they were), the port of a 127.0.0.1 address, the secret in a served address (`/s/<secret>/`), the
  * delay in a retry line (`in 0.4 s`), the id of a comment kept in a pending review (`local:<uuid>`),
  * and the project folder (written `~/quire` in README.md).
  * Progress lines between the first and the last (`Pulling Handbook: 1/2 pages`) are printed only
@@ -105,7 +105,9 @@ function normalise(lines: readonly string[], projectDir?: string): string[] {
   return lines.map((l) => {
     let s = projectDir === undefined ? l : l.split(projectDir).join('~/quire');
     s = s.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, '<time>');
-    s = s.replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}/g, '<time>');
+    // A time as Quire writes it: the local date and time with the zone, or relative while recent.
+    s = s.replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?: (?:UTC|GMT[+-]\d+(?::\d\d)?|[A-Z]{2,5}))?/g, '<time>');
+    s = s.replace(/\b(?:just now|\d+ (?:min|h) ago|in \d+ (?:min|h))\b/g, '<time>');
     s = s.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
     s = s.replace(/\/s\/[A-Za-z0-9_-]{20,}\//g, '/s/<secret>/');
     s = s.replace(/(retrying… \(attempt \d+, in )\d+(?:\.\d+)? s\)/g, '$1<delay> s)');

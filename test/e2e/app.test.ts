@@ -104,7 +104,7 @@ describe('Quire in a browser', () => {
     await expect.poll(() => page.getByTestId('sync-words').textContent()).toBe('Needs you');
     await page
       .getByTestId('state-banner')
-      .getByText(/README\.md: edited here and on the server/)
+      .getByText(/README\.md \(“Welcome”\): edited here and on the server/)
       .waitFor();
     await nav('Conflicts');
     await page.getByRole('heading', { name: 'README.md' }).waitFor();

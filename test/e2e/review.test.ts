@@ -66,7 +66,7 @@ describe('review from the desktop', () => {
     stack.fake.faults.offline = true;
 
     await page.goto(`${stack.host.url}#review`);
-    await expect.poll(() => freshness().textContent()).toMatch(/^Offline: showing review data as last refreshed just now \(/);
+    await expect.poll(() => freshness().textContent()).toMatch(/^Offline: showing review data as last refreshed just now\./);
     const inbox = page.getByTestId('inbox-list');
     const item = inbox.getByRole('option').filter({ hasText: 'Polish the welcome page' });
     await item.getByText('review requested').waitFor();
@@ -382,7 +382,7 @@ describe('review from the desktop', () => {
     await appendFile(join(await spaceFolder(), 'getting-started', 'install.md'), '\nOne more line.\n');
     await tab('Change requests');
     await page.getByRole('button', { name: 'Sync now' }).click();
-    const mine = page.getByTestId('cr-list').getByRole('option').filter({ hasText: 'Edit “Install”' });
+    const mine = page.getByTestId('cr-list').getByRole('option').filter({ hasText: 'Edit ‘Install’' });
     await mine.getByText('yours').waitFor({ timeout: 20_000 });
     await mine.click();
     await detail().getByText('receives your edits').waitFor();
@@ -391,14 +391,14 @@ describe('review from the desktop', () => {
     await tab('Your change requests');
     const target = page.getByTestId(`target-${handbook()}`);
     const state = () => target.getByTestId('target-state').textContent();
-    await expect.poll(state).toMatch(/^Your edits go to #3 “Edit “Install”” \(1 page so far\)\./);
+    await expect.poll(state).toMatch(/^Your edits go to #3 “Edit ‘Install’” \(1 page so far\)\./);
     await target.getByLabel('New topic').fill('The FAQ, reworked');
     await target.getByRole('button', { name: 'Start a change request' }).click();
     await expect.poll(state).toMatch(/^Your edits go to #4 “The FAQ, reworked” \(0 pages so far, chosen by you\)\./);
     expect(crOf(4).subject).toBe('The FAQ, reworked');
     await snap(page, 'your-change-requests');
     await target.getByRole('listitem').filter({ hasText: '#3' }).getByRole('button', { name: 'Send my edits here' }).click();
-    await expect.poll(state).toMatch(/^Your edits go to #3 “Edit “Install”” \(1 page so far, chosen by you\)\./);
+    await expect.poll(state).toMatch(/^Your edits go to #3 “Edit ‘Install’” \(1 page so far, chosen by you\)\./);
     await target.getByRole('listitem').filter({ hasText: '#4 The FAQ, reworked' }).waitFor();
     expect(browser.pageErrors).toEqual([]);
   });

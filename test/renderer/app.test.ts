@@ -87,7 +87,7 @@ describe('sign-in', () => {
 });
 
 describe('status bar', () => {
-  it('shows live progress and each state change pushed by the host, in words, with every reason in full and its action', async () => {
+  it('shows live progress and each state change pushed by the host, in words, each reason on one line with its action, in full when unfolded', async () => {
     await mount();
     const state = page.getByTestId('sync-state');
     const words = page.getByTestId('sync-words');
@@ -102,20 +102,79 @@ describe('status bar', () => {
     await expect.poll(() => words.textContent()).toBe('Offline');
     const banner = page.getByTestId('state-banner');
     await banner.getByText(offline.message).waitFor();
-    await banner.getByRole('button', { name: 'Sync now' }).waitFor();
+    // One Sync now: the header's.
+    expect(await page.getByRole('button', { name: 'Sync now' }).count()).toBe(1);
+    expect(await banner.getByRole('button', { name: 'Sync now' }).count()).toBe(0);
     const long = `A held page: ${'this reason is long and must be shown whole, '.repeat(8)}the end.`;
     const rejected = { kind: 'token-rejected', spaceId: null, message: 'The API rejected the token.', action: 'sign-in' as const };
     const held = { kind: 'held-page', spaceId: 's1', path: 'guide/intro.md', message: long, action: 'show-file' as const };
     await emit('sync.status', fx.status({ state: 'needs-you', seq: 4, reasons: [rejected, held] }));
     await expect.poll(() => words.textContent()).toBe('Needs you');
-    await banner.getByText('the end.').waitFor();
+    // One line, cut: the whole of it a click away.
     const message = banner.locator('.reason-message').nth(1);
-    expect(await message.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1)).toBe(true);
+    await message.waitFor();
+    const fontSize = await message.evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+    expect((await message.boundingBox())!.height).toBeLessThan(fontSize * 2);
+    await banner.locator('[data-kind="held-page"]').getByRole('button', { name: 'More' }).click();
+    await banner.locator('.reason-full').getByText('the end.').waitFor();
     await respond('session.signOut', fx.signedOut);
     await banner.getByRole('button', { name: 'Sign in again' }).click();
     expect((await calls('session.signOut')).length).toBe(1);
     await banner.getByRole('button', { name: 'Show the file' }).click();
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as PageGlobals).location.hash)).toBe('#pages/s1/guide%2Fintro.md');
+  });
+
+  it('puts several reasons of a kind on one line, each in full with its own action below; a stop offers restoring and letting its named deletes through', async () => {
+    await mount();
+    const held = (path: string) => ({
+      kind: 'held-page',
+      spaceId: 's1',
+      path,
+      message: `${path} is not pushed: an unclosed hint.`,
+      action: 'show-file' as const,
+    });
+    const reasons = [
+      {
+        kind: 'mass-delete',
+        spaceId: 's1',
+        message: 'Stopped before deleting most of “Handbook”: this sync would delete 2 of its 3 pages on the server.',
+        action: 'restore-deleted' as const,
+        also: 'allow-deletes' as const,
+        details: ['a.md (“A”) — deleted here', 'b.md (“B”) — deleted here'],
+        pageIds: ['pA', 'pB'],
+      },
+      held('x.md'),
+      held('y.md'),
+      held('z.md'),
+      {
+        kind: 'refused',
+        spaceId: 's1',
+        path: 'gone.md',
+        message: 'gone.md (“Gone”): you deleted it here, and the server refused to delete the page.',
+        action: 'restore-file' as const,
+      },
+    ];
+    await emit('sync.status', fx.status({ state: 'needs-you', seq: 2, reasons }));
+    const banner = page.getByTestId('state-banner');
+    expect(await banner.locator('.reason').count()).toBe(3);
+    const pages = banner.locator('[data-kind="held-page"]');
+    await pages.getByText('3 pages not pushed: x.md, y.md, z.md').waitFor();
+    expect(await pages.getByRole('button', { name: 'Show the file' }).count()).toBe(0);
+    await pages.getByRole('button', { name: 'More' }).click();
+    expect(await pages.getByRole('button', { name: 'Show the file' }).count()).toBe(3);
+
+    const stop = banner.locator('[data-kind="mass-delete"]');
+    expect(await stop.getByText('a.md (“A”) — deleted here').count()).toBe(0);
+    await stop.getByRole('button', { name: 'The 2 pages' }).click();
+    await stop.getByText('a.md (“A”) — deleted here').waitFor();
+    await respond('sync.allowDeletes', fx.status({ seq: 3 }));
+    await stop.getByRole('button', { name: 'Let these 2 deletes through' }).click();
+    expect((await calls('sync.allowDeletes'))[0]!.params).toEqual({ spaceId: 's1', pageIds: ['pA', 'pB'] });
+
+    await respond('history.restoreDeleted', { restored: ['handbook/gone.md'], missing: [] });
+    await banner.locator('[data-kind="refused"]').getByRole('button', { name: 'Restore the file' }).click();
+    await banner.getByText('1 file restored.').waitFor();
+    expect((await calls('history.restoreDeleted'))[0]!.params).toEqual({ spaceId: 's1', paths: ['gone.md'] });
   });
 
   it('offers each action of the banner: restore deleted files, resolve, choose spaces, resume', async () => {

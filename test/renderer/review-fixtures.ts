@@ -127,7 +127,7 @@ export function target(patch: Partial<SpaceTargetVM> = {}): SpaceTargetVM {
     state: 'open',
     changeRequestId: 'cr3',
     number: 3,
-    subject: 'Edit “Install”',
+    subject: 'Edit ‘Install’',
     chosen: false,
     subjectByUser: false,
     pages: 1,

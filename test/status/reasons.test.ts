@@ -20,7 +20,7 @@ const space = (attention: SpaceFacts['attention']): SpaceFacts => ({
   attention,
   refused: [],
   hold: null,
-  pendingEdits: { modified: [], added: [], deleted: [] },
+  pendingEdits: { modified: [], moved: [], added: [], deleted: [] },
 });
 
 const reasonsFor = (attention: SpaceFacts['attention']) =>

@@ -1,20 +1,9 @@
 import { clipText } from '../../shared/clip-text';
+import { when } from '../../shared/when';
 
-/** "3 min ago", "yesterday", or a date: short enough for list rows. */
+/** A time as every host writes it (shared/when.ts): "3 min ago" while recent, else the local date and time with the zone; "never" for none. */
 export function timeAgo(iso: string | null | undefined, now = Date.now()): string {
-  if (!iso) return 'never';
-  const t = Date.parse(iso);
-  if (Number.isNaN(t)) return iso;
-  const s = Math.round((now - t) / 1000);
-  if (s < 45) return 'just now';
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
-  const h = Math.round(m / 60);
-  if (h < 24) return `${h} h ago`;
-  const d = Math.round(h / 24);
-  if (d === 1) return 'yesterday';
-  if (d < 30) return `${d} days ago`;
-  return new Date(t).toLocaleDateString();
+  return iso ? when(iso, now) : 'never';
 }
 
 export { plural } from '../../shared/plural';

@@ -8,6 +8,7 @@ import { VirtualList } from '../components/VirtualList';
 import { useAction, useQuery } from '../hooks/use-query';
 import { plural, timeAgo } from '../lib/format';
 import { REASON_WORDS } from '../lib/history-words';
+import { localTime } from '../../shared/when';
 
 type Selected = { spaceId: string; pageKey: string; at?: string } | null;
 
@@ -165,7 +166,7 @@ function Versions({ history, at }: { history: PageHistoryVM; at?: string | undef
             <tr key={v.number} className={v.number === to ? 'current' : ''}>
               <td>v{v.number}</td>
               <td>
-                <time dateTime={v.at} title={new Date(v.at).toLocaleString()}>
+                <time dateTime={v.at} title={localTime(v.at)}>
                   {timeAgo(v.at)}
                 </time>
               </td>

@@ -2,7 +2,8 @@ import { useMemo, useState } from 'react';
 import { LOG_KINDS, type LogEntryVM, type LogKind, type LogPageChange, type LogPageVM } from '../../shared/contract';
 import { useAction, useQuery } from '../hooks/use-query';
 import { navigate } from '../hooks/use-route';
-import { plural } from '../lib/format';
+import { plural, timeAgo } from '../lib/format';
+import { localTime } from '../../shared/when';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { VirtualList } from '../components/VirtualList';
 import { logEntryText } from '../../shared/log-search';
@@ -83,8 +84,8 @@ export function LogView() {
               onOpen={(e) => setSelected(e.seq)}
               renderRow={(e) => (
                 <div className="row log-row">
-                  <time className="muted small" dateTime={e.at}>
-                    {new Date(e.at).toLocaleString()}
+                  <time className="muted small" dateTime={e.at} title={localTime(e.at)}>
+                    {timeAgo(e.at)}
                   </time>
                   <span className={`badge kind ${e.kind}`}>{e.kind}</span>
                   {e.spaceTitle && <span className="muted small">{e.spaceTitle}</span>}
@@ -113,7 +114,9 @@ function EntryDetail({ entry }: { entry: LogEntryVM }) {
       <header className="detail-head">
         <h2>{a?.summary ?? entry.message}</h2>
         <p className="muted small">
-          <time dateTime={entry.at}>{new Date(entry.at).toLocaleString()}</time>
+          <time dateTime={entry.at} title={localTime(entry.at)}>
+            {timeAgo(entry.at)}
+          </time>
           {entry.spaceTitle && ` · ${entry.spaceTitle}`}
         </p>
       </header>

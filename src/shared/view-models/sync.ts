@@ -16,6 +16,12 @@ export interface StateReasonVM {
   path?: string;
   message: string;
   action: StateActionVM;
+  /** A second action offered beside the first (a stop: restore the files, or let the deletes through). */
+  also?: StateActionVM;
+  /** What it is about, one line each (the files and titles a stop holds): the banner folds them. */
+  details?: string[];
+  /** The pages `allow-deletes` lets through: exactly those the details name. */
+  pageIds?: string[];
 }
 
 export interface SyncProgressVM {

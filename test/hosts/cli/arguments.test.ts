@@ -82,8 +82,8 @@ describe('a word the command does not take', () => {
     );
     await expectRefused(['history', 'a.md', 'b.md', '--dir', dir], /^quire history: unexpected argument "b\.md": quire history takes one argument \(see/);
     await expectRefused(
-      ['sync', '--api', fake.url, '--dir', dir, '--once', '--allow-delete'],
-      /^quire sync: --allow-delete is not a flag of quire sync \(did you mean --allow-deletes\?\)/,
+      ['sync', '--api', fake.url, '--dir', dir, '--once', '--alow-deletes'],
+      /^quire sync: --alow-deletes is not a flag of quire sync \(did you mean --allow-deletes\?\)/,
     );
     for (const [name, spec] of Object.entries(COMMANDS) as [string, CommandSpec][]) {
       const argv = minimal(name, spec);
@@ -106,7 +106,7 @@ describe('a word the command does not take', () => {
     await expectRefused(['status'], 'quire status: missing --dir <folder>: the sync folder (see `quire status --help`).');
     await expectRefused(
       ['restore', '--dir', dir, '--version', '1'],
-      'quire restore: missing <file or page id>: the page, by its file or its page id (`quire history` lists them) (see `quire restore --help`).',
+      'quire restore: missing <file or page id>: the page, by its file or its page id (`quire history` lists them), or --deleted for the deleted ones (see `quire restore --help`).',
     );
     await expectRefused(['comment', 'resolve', '--dir', dir], /^quire comment: missing <commentId>: the comment’s id/);
     await expectRefused(

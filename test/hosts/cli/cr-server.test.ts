@@ -74,7 +74,7 @@ describe('`cr use` points pushes only at a change request the server confirms is
     expect((await run('cr', 'use', String(mine.number))).stdout).toBe(`The edits of Guide now go into change request #${mine.number} “My topic”.`);
     // Offline, one this folder's pushes went into is known to be yours: going back to it needs no answer.
     fake.faults.offline = true;
-    expect((await run('cr', 'use', '3')).stdout).toBe('The edits of Guide now go into change request #3 “Edit “Install””.');
+    expect((await run('cr', 'use', '3')).stdout).toBe('The edits of Guide now go into change request #3 “Edit ‘Install’”.');
   });
 });
 

@@ -6,7 +6,7 @@
  * order once the API is back; and a writer's change requests by topic (`cr new`, `cr use`, the
  * subject that follows what a change request holds, a new topic not added to one under review).
  */
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
@@ -42,7 +42,7 @@ describe('review data is there when you need it', () => {
     expect((await run('sync', '--api', fake.url, '--once')).code).toBe(0);
     fake.faults.offline = true;
     const review = await run('review', '--json');
-    expect(review.stderr).toMatch(/Showing the local mirror, last refreshed \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(review.stderr).toMatch(/Showing the local mirror, last refreshed (just now|\d+ min ago) \(/);
     const data = JSON.parse(review.stdout);
     expect(data.changeRequests.map((cr: { subject: string }) => cr.subject)).toEqual(['Polish the welcome page']);
     expect(data.comments.map((c: { body: string }) => c.body).sort()).toEqual(['Nice wording 👍', 'Should we link the install guide here?']);
@@ -67,7 +67,7 @@ describe('review data is there when you need it', () => {
     expect((await run('sync', '--once')).code).toBe(0);
     fake.faults.offline = true;
     const listed = await json('cr', 'list');
-    expect(listed.changeRequests).toEqual([expect.objectContaining({ subject: 'Edit “Install”', author: 'Casey Quire', receivesYourEdits: true })]);
+    expect(listed.changeRequests).toEqual([expect.objectContaining({ subject: 'Edit ‘Install’', author: 'Casey Quire', receivesYourEdits: true })]);
   });
 });
 
@@ -337,12 +337,12 @@ describe('a writer’s change requests by topic', () => {
   it('the subject says what the change request holds and follows it as it grows; a subject the user set is kept', async () => {
     appendFileSync(file('install.md'), 'More.\n');
     await run('sync', '--once');
-    expect(subjects()).toEqual([[1, 'Edit “Install”', 'open']]);
+    expect(subjects()).toEqual([[1, 'Edit ‘Install’', 'open']]);
     writeFileSync(file('my-new-page.md'), '# My new page\n\nHello.\n');
     appendFileSync(file('setup.md'), 'More.\n');
     await run('sync', '--once');
-    expect(subjects()).toEqual([[1, 'Add “My new page”, edit “Install” (+1 more)', 'open']]);
-    expect((await json('status')).spaces[0].target).toMatchObject({ state: 'open', number: 1, subject: 'Add “My new page”, edit “Install” (+1 more)' });
+    expect(subjects()).toEqual([[1, 'Add ‘My new page’, edit ‘Install’ (+1 more)', 'open']]);
+    expect((await json('status')).spaces[0].target).toMatchObject({ state: 'open', number: 1, subject: 'Add ‘My new page’, edit ‘Install’ (+1 more)' });
 
     await run('cr', 'edit', '1', '--subject', 'Install and setup');
     appendFileSync(file('usage.md'), 'More.\n');
@@ -390,18 +390,27 @@ describe('a writer’s change requests by topic', () => {
     ]);
   });
 
+  it('a change request set aside counts every page it holds, deletes too, as the one receiving the edits does (issue 28, item 7)', async () => {
+    appendFileSync(file('install.md'), 'Topic A.\n');
+    rmSync(file('usage.md'));
+    await run('sync', '--once');
+    expect((await run('status')).stdout).toMatch(/your edits go into change request #1 “[^\n]*” \(2 pages so far\)/);
+    await run('cr', 'new', '--subject', 'Topic B');
+    expect((await run('status')).stdout).toMatch(/set aside: #1 “[^\n]*” \(2 pages\) — /);
+  });
+
   it('`cr new` starts a change request the next pushes go to, `cr use` points them back; `quire status` says which', async () => {
     appendFileSync(file('install.md'), 'Topic A.\n');
     await run('sync', '--once');
     const started = await run('cr', 'new', '--subject', 'Topic B');
     expect(started.stdout).toBe('Opened change request #2 “Topic B”: the next pushes of Guide go into it.');
     const status = await run('status');
-    expect(status.stdout).toMatch(/your edits go into change request #2 “Topic B” \(0 pages so far\) \(chosen with `quire cr`\)/);
-    expect(status.stdout).toMatch(/set aside: #1 “Edit “Install”” \(1 page\) — `quire cr use 1 --space \S+` to go on with it/);
+    expect(status.stdout).toMatch(/your edits go into change request #2 “Topic B” \(0 pages so far\) \(chosen with quire cr\)/);
+    expect(status.stdout).toMatch(/set aside: #1 “Edit ‘Install’” \(1 page\) — `quire cr use 1 --space \S+ --dir \S+` to go on with it/);
     appendFileSync(file('setup.md'), 'Topic B.\n');
     await run('sync', '--once');
     expect(subjects()).toEqual([
-      [1, 'Edit “Install”', 'open'],
+      [1, 'Edit ‘Install’', 'open'],
       [2, 'Topic B', 'open'],
     ]);
     const pagesOf = (n: number) =>
@@ -412,11 +421,11 @@ describe('a writer’s change requests by topic', () => {
     expect(pagesOf(1)).toEqual(['Install']);
     expect(pagesOf(2)).toEqual(['Setup']);
 
-    expect((await run('cr', 'use', '1')).stdout).toBe('The edits of Guide now go into change request #1 “Edit “Install””.');
+    expect((await run('cr', 'use', '1')).stdout).toBe('The edits of Guide now go into change request #1 “Edit ‘Install’”.');
     appendFileSync(file('usage.md'), 'Topic A again.\n');
     await run('sync', '--once');
     expect(pagesOf(1).sort()).toEqual(['Install', 'Usage']);
-    expect(subjects()[0]).toEqual([1, 'Edit “Install”, edit “Usage”', 'open']);
+    expect(subjects()[0]).toEqual([1, 'Edit ‘Install’, edit ‘Usage’', 'open']);
 
     const other = fake.store.addChangeRequest(space.id, { subject: 'Not mine', createdBy: fake.store.addUser({ displayName: 'Dana' }).id });
     await run('review');
@@ -440,7 +449,7 @@ describe('a writer’s change requests by topic', () => {
     fake.store.review.request(space.id, 1, [fake.store.currentUser.id]);
     appendFileSync(file('install.md'), 'Revision after review.\n');
     await run('sync', '--once');
-    expect(subjects()).toEqual([[1, 'Edit “Install”', 'open']]);
+    expect(subjects()).toEqual([[1, 'Edit ‘Install’', 'open']]);
 
     appendFileSync(file('setup.md'), 'A new topic.\n');
     const sync = await run('sync', '--once');
@@ -449,10 +458,10 @@ describe('a writer’s change requests by topic', () => {
       /Guide: Change request #1 is under review, so new edits go into a new change request \(to add them to #1 instead, run `quire cr use 1 --space \S+`\)\./,
     );
     expect(subjects()).toEqual([
-      [1, 'Edit “Install”', 'open'],
-      [2, 'Edit “Setup”', 'open'],
+      [1, 'Edit ‘Install’', 'open'],
+      [2, 'Edit ‘Setup’', 'open'],
     ]);
-    expect((await run('status')).stdout).toMatch(/your edits go into change request #2 “Edit “Setup””[^\n]*\n {4}set aside: #1/);
+    expect((await run('status')).stdout).toMatch(/your edits go into change request #2 “Edit ‘Setup’”[^\n]*\n {4}set aside: #1/);
     const log = await quire(['status', '--dir', dir, '--json'], { env });
     expect(JSON.parse(log.stdout).spaces[0].target).toMatchObject({ number: 2, chosen: false, setAside: [expect.objectContaining({ number: 1 })] });
   });

@@ -151,7 +151,8 @@ describe('quire history and quire restore', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('quire restore: Version 9 of faq.md is not in history (it has version 1). See them with `quire history`.');
     expect((await quire(['history', 'guide/nothing.md', '--dir', root])).stderr).toMatch(/not a page file of a synced space/);
-    expect((await quire(['restore', 'guide/faq.md', '--dir', root])).stderr).toMatch(/missing --version/);
+    // Without --version, only a page whose file is gone comes back (as last kept); one still there needs its version.
+    expect((await quire(['restore', 'guide/faq.md', '--dir', root])).stderr).toMatch(/guide\/faq\.md is not a deleted page: give --version <n>/);
     expect((await quire(['restore', 'guide/faq.md', '--version', 'last', '--dir', root])).stderr).toMatch(
       /--version takes a version number from `quire history`, such as --version 3; got "last"/,
     );

@@ -10,6 +10,7 @@ import { startFakeApi, type FakeApi } from '../../fake';
 import type { SpaceRec, UserRec } from '../../fake/model';
 import { seedTriage } from '../../fake/triage-seed';
 import { quire, tempDir } from '../../helpers/cli';
+import { localTime } from '../../../src/shared/when';
 import '../../fake/vitest-setup';
 
 let fake: FakeApi;
@@ -130,6 +131,15 @@ describe('quire inbox', () => {
     expect(data.snoozed).toEqual([expect.objectContaining({ snoozed: { until: '2999-01-01T00:00:00.000Z' } })]);
     await run('inbox', '--unsnooze', '3', '--space', guide.id);
     expect((await inbox()).groups['ready-to-merge']).toHaveLength(1);
+  });
+
+  it('snoozed until a time today or tomorrow: said as the local date and time with the zone, as every time is written, never "until in 2 h"', async () => {
+    const t = new Date(Math.ceil((Date.now() + 2 * 3_600_000) / 60_000) * 60_000).toISOString();
+    const r = await run('inbox', '--snooze', '3', '--space', guide.id, '--until', t);
+    expect(r.stdout).toBe(`#3 Mine, approved: snoozed until ${localTime(t)}.`);
+    const listed = await run('inbox');
+    expect(listed.stdout).toContain(`until ${localTime(t)}`);
+    expect(listed.stdout).not.toMatch(/until in \d/);
   });
 
   it('a thread is pinned by its comment id; something not in the inbox is refused in one line', async () => {

@@ -13,6 +13,7 @@ import { startFakeApi, type FakeApi } from '../../fake';
 import { quire, tempDir } from '../../helpers/cli';
 import { buildCli, killStarted, startQuire } from '../../helpers/cli-process';
 import { contentBatches, seedGuide } from '../../helpers/sync';
+import { when } from '../../../src/shared/when';
 
 beforeAll(() => buildCli(), 120_000);
 
@@ -103,7 +104,7 @@ describe('continuous `quire sync` with the API stopped and started again', () =>
       expect.objectContaining({ kind: 'edits-waiting', message: expect.stringMatching(/1 local edit is not on the server yet/) }),
     ]);
     const text = (await quire(['status', '--dir', root])).stdout;
-    expect(text.split('\n')[0]).toBe(`State: Offline — since ${offline.offlineSince}, last sync ${reached}`);
+    expect(text.split('\n')[0]).toBe(`State: Offline — since ${when(offline.offlineSince)}, last sync ${when(reached)}`);
     expect(text).toMatch(/pending local edits: 1\n {4}modified faq\.md/);
 
     fake.resetLog();
@@ -131,12 +132,12 @@ describe('review and change requests with the API stopped', () => {
     expect(review.code).toBe(0);
     expect(review.ms).toBeLessThan(AT_ONCE_MS);
     expect(review.stderr).toMatch(/^Showing the local mirror, last refreshed .* \(the API is not reachable\)$/m);
-    expect(review.stdout).toMatch(/Open change requests \(1\):\n {2}#1 Edit “FAQ”/);
+    expect(review.stdout).toMatch(/Open change requests \(1\):\n {2}#1 Edit ‘FAQ’/);
 
     const list = await timed(['cr', 'list']);
     expect(list.code).toBe(0);
     expect(list.ms).toBeLessThan(AT_ONCE_MS);
-    expect(list.stdout).toMatch(/^#1 Edit “FAQ” — /);
+    expect(list.stdout).toMatch(/^#1 Edit ‘FAQ’ — /);
 
     const remark = await timed(['comment', 'new', '--change-request', '1', '--body', 'Offline remark']);
     expect(remark.ms).toBeLessThan(AT_ONCE_MS);

@@ -52,7 +52,7 @@ it('`sync --once` told to wait an hour fails at once, in one line naming the wai
   const lines = said(run.stderr);
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(
-    /^quire sync: GET \/orgs: the API answered 429 and asked Quire to wait 1 h before trying again, longer than the 60 s it waits for one request\. Try again after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ; edits are kept\.$/,
+    /^quire sync: GET \/orgs: the API answered 429 and asked Quire to wait 1 h before trying again, longer than the 60 s it waits for one request\. Try again after \d{4}-\d\d-\d\d \d\d:\d\d UTC; edits are kept\.$/,
   );
 }, 30_000);
 
@@ -67,7 +67,7 @@ it('`review` told to wait until 2100 (an HTTP date) fails in one line: no flood 
   const lines = said(run.stderr);
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(
-    /the API answered 503 and asked Quire to wait \d+ days before trying again, longer than the 60 s it waits for one request\. Try again after 2100-01-01T00:00:00Z/,
+    /the API answered 503 and asked Quire to wait \d+ days before trying again, longer than the 60 s it waits for one request\. Try again after 2100-01-01 00:00 UTC/,
   );
 }, 30_000);
 

@@ -75,7 +75,7 @@ describe('in process, against a seeded review world', () => {
       await cli(review, ['review', '--dir', w.dir]);
       const { code, stdout, stderr } = await cli(review, ['review', '--dir', w.dir], context(false));
       expect(code).toBe(0);
-      expect(stderr).toMatch(/Showing the local mirror, last refreshed .* UTC.*quire login/);
+      expect(stderr).toMatch(/Showing the local mirror, last refreshed (just now|\d+ min ago) .*quire login/);
       expect(stdout).toMatch(/Open change requests \(1\):\n {2}#\d+ Rewrite the guide/);
       expect(stdout).toContain('Is this page current?');
     });

@@ -47,7 +47,7 @@ it('stray bytes in sync.lock: said by name, the lock replaced, and the mirror ke
   expect(run.code, run.stderr).toBe(0);
   expect(run.stderr).toContain(`${state('sync.lock')} held something other than Quire's lock (file is not a database)`);
   expect(run.stderr).not.toMatch(/unreadable|kept as|corrupt/i);
-  expect(run.stdout).toMatch(/1 change pushed/);
+  expect(run.stdout).toMatch(/1 page pushed/);
   expect(setAside()).toEqual([]);
   expect((await versionsOf('guide/faq.md')).slice(-before.length)).toEqual(before);
   expect(readFileSync(state('sync.lock')).length).toBe(0);

@@ -56,7 +56,7 @@ describe('quire status: the sync state', () => {
     expect(s.reasons).toEqual([expect.objectContaining({ kind: 'no-space-chosen', spaceId: null, action: 'choose-spaces' })]);
     const text = await statusText();
     expect(text.split('\n')[0]).toBe('State: Not set up');
-    expect(text).toMatch(/to do: run `quire sync --dir .* --once --space <spaceId>`/);
+    expect(text).toMatch(/to do: run `quire sync --dir .* --once --api https:\/\/api\.gitbook\.com`/);
   });
 
   it('a folder that does not exist yet: not set up, and status creates nothing (it only reads)', async () => {
@@ -79,7 +79,7 @@ describe('quire status: the sync state', () => {
     expect(s.lastReachedServerAt).toMatch(ISO);
     expect(s.lastReachedServerAt! >= before).toBe(true);
     expect(s.spaces).toEqual([expect.objectContaining({ spaceId: space.id, state: 'in-sync', reasons: [], lastReachedServerAt: s.lastReachedServerAt })]);
-    expect((await statusText()).split('\n')[0]).toMatch(/^State: In sync — last sync \d{4}-/);
+    expect((await statusText()).split('\n')[0]).toBe('State: In sync — last sync just now');
   });
 
   it('syncing while a cycle holds the folder (another process, the app)', async () => {
@@ -139,7 +139,7 @@ describe('quire status: the sync state', () => {
       action: 'restore-deleted',
       message: expect.stringMatching(/Stopped before deleting most of “Guide”/),
     });
-    expect(await statusText()).toMatch(/to do: `quire history --dir .*` lists the deleted pages/);
+    expect(await statusText()).toMatch(/to do: run `quire restore --deleted guide\/changelog\.md .* --dir .*` to put the files back/);
   });
 
   it('a conflict needs you, and names both files', async () => {
@@ -150,7 +150,12 @@ describe('quire status: the sync state', () => {
     expect((await sync()).code).toBe(3);
     const s = await status();
     expect(s.state).toBe('needs-you');
-    expect(s.reasons[0]).toMatchObject({ kind: 'conflict', path: 'faq.md', action: 'resolve-conflict', message: expect.stringMatching(/faq\.remote\.md/) });
+    expect(s.reasons[0]).toMatchObject({
+      kind: 'conflict',
+      path: 'faq.md',
+      action: 'resolve-conflict',
+      message: expect.stringMatching(/^faq\.md \(“FAQ”\): .*faq\.remote\.md/),
+    });
   });
 
   it('a rejected token needs you: sign in again', async () => {
@@ -175,7 +180,7 @@ describe('quire status: the sync state', () => {
     expect(first.reasons).toEqual([expect.objectContaining({ kind: 'offline', spaceId: null, action: 'sync-now' })]);
     expect((await quire(['sync', '--dir', root, '--once'], { env: env(), api: { maxAttempts: 1 } })).code).toBe(1);
     expect((await status()).offlineSince).toBe(first.offlineSince);
-    expect((await statusText()).split('\n')[0]).toBe(`State: Offline — since ${first.offlineSince}, last sync ${reached}`);
+    expect((await statusText()).split('\n')[0]).toBe('State: Offline — since just now, last sync just now');
 
     fake.faults.offline = false;
     expect((await sync()).code).toBe(0);

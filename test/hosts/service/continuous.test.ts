@@ -102,7 +102,7 @@ it('waits for its turn while another process holds the folder, saying who, then 
   fake.resetLog();
   const synced = service.syncOnce();
   await until(() => (service.status().message ?? '').startsWith('Waiting for pid'), 'the waiting message');
-  expect(service.status().message).toMatch(new RegExp(`^Waiting for pid ${process.pid} \\(quire sync --once\\), since \\S+ to finish with this folder…$`));
+  expect(service.status().message).toMatch(new RegExp(`^Waiting for pid ${process.pid} \\(quire sync --once\\), since .+ to finish with this folder…$`));
   expect(fake.requests.filter((r) => r.path.includes('/content'))).toEqual([]);
 
   other.release();

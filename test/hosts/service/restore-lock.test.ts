@@ -75,7 +75,7 @@ it('history.restore waits for a running sync cycle, then writes', async () => {
   const cycle = service.syncOnce();
   await proxy.held; // the cycle holds the folder, its push not yet at the server
 
-  const waiting = logged(/^Waiting for pid \d+ \(quire ui\), since \S+ to finish with this folder before restoring a version\.$/);
+  const waiting = logged(/^Waiting for pid \d+ \(quire ui\), since .+ to finish with this folder before restoring a version\.$/);
   const restore = service.request('history.restore', { spaceId: space.id, pageKey, version: 1 });
   await Promise.race([
     waiting,

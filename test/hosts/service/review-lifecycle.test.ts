@@ -72,9 +72,9 @@ describe('review data is there when the Review view opens', () => {
     await appendFile(join(dir, folder, 'getting-started', 'install.md'), '\nOne more line.\n');
     await service.syncOnce();
     const mine = (await service.request('review.attention', {})).find((cr) => cr.reasons.includes('mine'));
-    expect(mine).toMatchObject({ subject: 'Edit “Install”', createdBy: expect.objectContaining({ displayName: 'Casey Quire' }) });
+    expect(mine).toMatchObject({ subject: 'Edit ‘Install’', createdBy: expect.objectContaining({ displayName: 'Casey Quire' }) });
     const [target] = await service.request('review.targets', {});
-    expect(target).toMatchObject({ spaceTitle: 'Handbook', state: 'open', number: mine!.number, subject: 'Edit “Install”', chosen: false, pages: 1 });
+    expect(target).toMatchObject({ spaceTitle: 'Handbook', state: 'open', number: mine!.number, subject: 'Edit ‘Install’', chosen: false, pages: 1 });
   });
 
   it('refresh now brings what changed on the server; offline it answers with the state as it was', async () => {
@@ -110,6 +110,24 @@ describe('the inbox', () => {
 });
 
 describe('comments, reviews and the lifecycle', () => {
+  it('update from main is offered right after a sync pulled main’s change, before review data says the change request is behind (issue 28, item 7)', async () => {
+    const folder = (await service.request('catalog.get', {})).spaces.find((s) => s.id === handbook())!.folder!;
+    await appendFile(join(dir, folder, 'getting-started', 'install.md'), '\nOne more line.\n');
+    await service.syncOnce();
+    const mine = (await service.request('review.attention', {})).find((cr) => cr.reasons.includes('mine'))!;
+    const ref = { spaceId: handbook(), changeRequestId: mine.id };
+    expect((await service.request('review.changeRequest', ref)).actions.update).toEqual([
+      { code: 'up-to-date', message: 'it already has everything main has' },
+    ]);
+    // Main moves on; the sync pulls it (review data is refreshed at its own pace).
+    fake.store.editPage(handbook(), fake.store.pageByTitle(handbook(), 'Welcome').id, { markdown: 'Welcome, edited on main.\n' });
+    await service.syncOnce();
+    expect((await readFile(join(dir, folder, 'README.md'), 'utf8')).includes('edited on main')).toBe(true);
+    expect((await service.request('review.changeRequest', ref)).actions.update).toEqual([]);
+    await service.request('review.updateFromMain', ref);
+    expect(fake.store.isOutdated(fake.store.changeRequest(handbook(), mine.number))).toBe(false);
+  });
+
   it('starts, edits and deletes a comment at once online; offline it is pending at once and sent in order once back', async () => {
     const welcome = fake.store.pageByTitle(handbook(), 'Welcome').id;
     const sent = await service.request('review.newComment', { spaceId: handbook(), pageId: welcome, markdown: 'Shorter, please.' });

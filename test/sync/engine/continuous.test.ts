@@ -162,14 +162,14 @@ describe('the `quire sync` process', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await waitForOutput(child.stdout, /1 pulled/, 20_000);
+    await waitForOutput(child.stdout, /\d+ pages? pulled from main/, 20_000);
     expect(existsSync(join(dir, 'guide/README.md'))).toBe(true);
 
     // A later remote change arrives on a following cycle without restarting.
     const space = [...fake.store.spaces.values()][0]!;
     fake.store.addPage(space.id, { title: 'News', markdown: 'fresh\n' });
     const stderr = waitForOutput(child.stderr, /Stopped\./, 20_000);
-    await waitForOutput(child.stdout, /1 pulled/, 20_000);
+    await waitForOutput(child.stdout, /1 page pulled from main/, 20_000);
     expect(existsSync(join(dir, 'guide/news.md'))).toBe(true);
 
     child.kill('SIGTERM');

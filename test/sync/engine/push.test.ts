@@ -34,10 +34,10 @@ describe('local edits become one change request per space', () => {
     write(dir, 'faq.md', '---\ndescription: Answers\n---\n\n# FAQ\n\nQuestions and answers.\n');
     const run = await syncOnce(fake, root);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/1 change pushed to change request #1/);
+    expect(run.stdout).toMatch(/1 page pushed to change request #1/);
 
     const [cr] = openChangeRequests(fake, space.id);
-    expect(cr?.subject).toBe('Edit “FAQ”');
+    expect(cr?.subject).toBe('Edit ‘FAQ’');
     const page = pageByTitle(fake, space.id, 'FAQ', cr!.id);
     expect(page.markdown).toBe('Questions and answers.\n');
     expect(page.description).toBe('Answers');
@@ -189,7 +189,9 @@ describe('three-way merges', () => {
     expect(read(dir, 'getting-started/install.md')).toBe(mine);
     expect(read(dir, 'getting-started/install.remote.md')).toContain('Line three, their way.');
     const st = JSON.parse((await status(root)).stdout) as { spaces: { conflicts: { path: string; kind: string; remotePath: string }[] }[] };
-    expect(st.spaces[0]!.conflicts).toEqual([{ path: 'getting-started/install.md', kind: 'both-changed', remotePath: 'getting-started/install.remote.md' }]);
+    expect(st.spaces[0]!.conflicts).toEqual([
+      { path: 'getting-started/install.md', title: 'Install', kind: 'both-changed', remotePath: 'getting-started/install.remote.md' },
+    ]);
     expect(openChangeRequests(fake, space.id)).toHaveLength(0); // a held page is not pushed
     expect((await syncOnce(fake, root)).code).toBe(3); // still there until the writer decides
 
@@ -256,8 +258,8 @@ describe('fail-safes and durability', () => {
     expect(run.stderr).toMatch(/Stopped before deleting most of “Guide”: this sync would delete 4 of its 6 pages/);
     expect(openChangeRequests(fake, space.id)).toHaveLength(0);
     const held = JSON.parse((await status(root)).stdout).spaces[0];
-    expect(held.held).toContain(`run \`quire sync --dir ${root} --once --allow-deletes\``); // this folder's command, ready to paste
-    expect(held.hold).toEqual({ localDeletes: 4, remoteDeletes: 0, pages: 6 });
+    expect(held.held).toContain(`run \`quire sync --dir ${root} --once --allow-delete guide/changelog.md`); // this folder's command, naming the pages, ready to paste
+    expect(held.hold).toMatchObject({ localDeletes: 4, remoteDeletes: 0, pages: 6 });
 
     const allowed = await syncOnce(fake, root, '--allow-deletes');
     expect(allowed.code).toBe(0);

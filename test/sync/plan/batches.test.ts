@@ -106,23 +106,23 @@ describe('batch building', () => {
       },
       { ...update(3), text: null, record: null, rename: 'moved', name: 'moved' } as PushOp,
     ];
-    expect(changeRequestSubject(subjectItemsOf(ops))).toBe('Add “My new page”, edit “P1” (+3 more)');
-    expect(changeRequestSubject(subjectItemsOf([update(1)]))).toBe('Edit “P1”');
-    expect(changeRequestSubject(subjectItemsOf([{ op: 'delete', id: 'x', path: 'old/README.md' }]))).toBe('Delete “old”');
-    expect(changeRequestSubject(subjectItemsOf([{ ...update(3), text: null, record: null, rename: 'moved', name: 'moved' } as PushOp]))).toBe('Move “moved”');
+    expect(changeRequestSubject(subjectItemsOf(ops))).toBe('Add ‘My new page’, edit ‘P1’ (+3 more)');
+    expect(changeRequestSubject(subjectItemsOf([update(1)]))).toBe('Edit ‘P1’');
+    expect(changeRequestSubject(subjectItemsOf([{ op: 'delete', id: 'x', path: 'old/README.md' }]))).toBe('Delete ‘old’');
+    expect(changeRequestSubject(subjectItemsOf([{ ...update(3), text: null, record: null, rename: 'moved', name: 'moved' } as PushOp]))).toBe('Move ‘moved’');
     const long = changeRequestSubject([
       { verb: 'add', title: 'x'.repeat(300) },
       { verb: 'edit', title: 'y'.repeat(300) },
       { verb: 'edit', title: 'z' },
     ]);
     expect(long.length).toBeLessThanOrEqual(100);
-    expect(long).toMatch(/^Add “x+…”, edit “y+…” \(\+1 more\)$/);
+    expect(long).toMatch(/^Add ‘x+…’, edit ‘y+…’ \(\+1 more\)$/);
     expect(long).not.toMatch(/Quire [0-9a-f]/);
     // Titles cut between characters, and without control characters (issue 27, item 21).
     const emoji = changeRequestSubject([
       { verb: 'add', title: `${'x'.repeat(38)}🎉🎉` },
       { verb: 'edit', title: 'Red \u001b[31mtitle' },
     ]);
-    expect(emoji).toBe(`Add “${'x'.repeat(38)}…”, edit “Red [31mtitle”`);
+    expect(emoji).toBe(`Add ‘${'x'.repeat(38)}…’, edit ‘Red [31mtitle’`);
   });
 });

@@ -1,4 +1,5 @@
 import { clipText } from '../../../shared/clip-text';
+import { localTime } from '../../../shared/when';
 
 /** What every error names: the request it came from, e.g. `GET /spaces/abc/content`. */
 export interface RequestDescription {
@@ -59,7 +60,7 @@ export class RetryLaterError extends ApiError {
   readonly retryAt: number;
 
   constructor(fields: ApiErrorFields, init: { waitMs: number; limitMs: number; retryAt: number }) {
-    const when = new Date(Math.min(init.retryAt, MAX_DATE_MS)).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const when = localTime(Math.min(init.retryAt, MAX_DATE_MS));
     super(
       fields,
       `${fields.method} ${fields.path}: the API answered ${fields.status} and asked Quire to wait ${describeLongWait(init.waitMs)} before trying again, ` +

@@ -68,6 +68,8 @@ export interface Connection {
   review: ReviewService;
   /** The user asked for this cycle: review is refreshed whatever its cadence says. */
   refreshReview?: boolean;
+  /** Held deletes the writer let through by name, by space, for this cycle only. */
+  allowDeletes?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface ContinuousOptions {
@@ -115,13 +117,13 @@ export function continuousSync(options: ContinuousOptions): ContinuousSync {
   const cancelled = (err: unknown) => signal.aborted || err instanceof CancelledError || (err as Error)?.name === 'AbortError' || options.stopping?.() === true;
 
   async function runCycle(request: CycleRequest): Promise<CycleReport> {
-    const { api, review, refreshReview } = options.connect();
+    const { api, review, refreshReview, allowDeletes } = options.connect();
     const engine = engineFor(api);
     // Waits for its turn, however long, when another process is syncing the folder.
     const report = await withFolderLock(
       root,
       { command: options.command, waitMs: Number.POSITIVE_INFINITY, signal, onWait: words.waiting, onNotice: words.lockNotice },
-      () => engine.runCycle(request),
+      () => engine.runCycle(allowDeletes ? { ...request, allowDeletes } : request),
     );
     words.cycled?.(report);
     words.reviewing?.();

@@ -8,6 +8,7 @@
  *   await restoreVersion(mirror, root, { target: 'user-guide/install.md', version: 3 });
  */
 export { recordSyncedBaselines } from './baseline';
+export { type DeletedPage, deletedPages, restoreDeleted } from './deleted';
 export { fileInSyncFolder, versionListing } from './listing';
 export { readText, restoreVersion, type RestoreResult, type RestoreTarget, VersionNotFoundError, writeFileReplacing } from './restore';
 export { findPage, PageNotFoundError, type PageRef, refOf } from './target';

@@ -277,6 +277,14 @@ export class HistoryStore {
     return rows.map((r) => this.toPage(r));
   }
 
+  /** Pages whose latest version is a deletion (here or on the server) made at or after `since` (ISO), latest first. */
+  deletedSince(since: string, limit = 5000): HistoryPage[] {
+    const rows = this.sql(
+      `SELECT * FROM history_pages WHERE last_reason IN ('deleted-locally', 'deleted-remotely') AND last_at >= ? ORDER BY last_at DESC, space_id, page_key LIMIT ?`,
+    ).all(since, limit) as PageRecord[];
+    return rows.map((r) => this.toPage(r));
+  }
+
   /** Pages this folder pushed a version of (the writer's own pages), by space. */
   pushedPageKeys(): Map<string, Set<string>> {
     const rows = this.sql(`SELECT DISTINCT space_id, page_key FROM history_versions WHERE reason = 'pushed'`).all() as { space_id: string; page_key: string }[];

@@ -6,6 +6,7 @@
 import { closeSync, constants, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { when } from '../../../shared/when';
 import { STATE_DIR } from './state-dir';
 
 export const HOLDER_FILE = 'sync.lock.json';
@@ -21,10 +22,10 @@ export interface LockHolder {
   command: string;
 }
 
-/** "pid 4242 on laptop (quire sync --once), since 2024-05-01T10:00:00.000Z" */
+/** "pid 4242 on laptop (quire sync --once), since 3 min ago" */
 export function describeHolder(holder: LockHolder | null): string {
   if (!holder) return 'a process that has just started';
-  return `pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`} (${holder.command}), since ${holder.since}`;
+  return `pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`} (${holder.command}), since ${when(holder.since)}`;
 }
 
 /**

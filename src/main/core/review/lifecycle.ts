@@ -8,7 +8,7 @@
 import type { ChangeRequestReviewStatus } from '@gitbook/api';
 import type { ApiClient } from '../api/client';
 import { ApiError, TokenRejectedError } from '../api/errors';
-import type { Mirror, RemoteChangeRequest, RemoteRequestedReviewer, RemoteReview } from '../mirror';
+import type { ChangeRequestView, Mirror, RemoteChangeRequest, RemoteRequestedReviewer, RemoteReview } from '../mirror';
 import { documentText } from './document';
 
 export type LifecycleAction = 'merge' | 'update' | 'archive' | 'reopen' | 'edit' | 'review' | 'reviewers' | 'comment';
@@ -55,6 +55,17 @@ const RULE_WORDS: Record<string, (users: string) => string> = {
   require_author_to_merge: () => 'the merge rules let only its author merge it',
 };
 
+/**
+ * Whether main has what the change request lacks: the server said so when review data was last
+ * refreshed, or a sync pulled a main other than the one the change request is based on since
+ * (review data may be older than the last pull).
+ */
+export function behindMain(mirror: Mirror, cr: Pick<ChangeRequestView, 'spaceId' | 'outdated' | 'baseRevision'>): boolean {
+  if (cr.outdated) return true;
+  const main = mirror.catalog.space(cr.spaceId)?.syncedRevision ?? null;
+  return main !== null && cr.baseRevision !== null && cr.baseRevision !== main;
+}
+
 /** Why `action` cannot be done on the change request now, as far as the mirror knows (empty: go ahead). */
 export function blockersOf(mirror: Mirror, changeRequestId: string, action: LifecycleAction): Blocker[] {
   const cr = mirror.reviewQueries.changeRequest(changeRequestId);
@@ -78,7 +89,7 @@ export function blockersOf(mirror: Mirror, changeRequestId: string, action: Life
     case 'update':
       deny('edit', 'edit content');
       closed();
-      if (out.length === 0 && !cr.outdated) out.push({ code: 'up-to-date', message: 'it already has everything main has' });
+      if (out.length === 0 && !behindMain(mirror, cr)) out.push({ code: 'up-to-date', message: 'it already has everything main has' });
       break;
     case 'archive':
       closed();

@@ -16,6 +16,9 @@ export interface GivenAddresses {
   get(folder: string): string | null;
   /** `apiUrl` is the address this user gave for `folder` (with --api, or to a host started for it). */
   set(folder: string, apiUrl: string): void;
+  /** The address this user last signed in to (`quire login`), or null: what a folder that never synced is told to sync with. */
+  signedIn?(): string | null;
+  setSignedIn?(apiUrl: string): void;
 }
 
 /**
@@ -29,6 +32,9 @@ export function userConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Quire');
   return join(homedir(), '.config', 'quire');
 }
+
+/** The address last signed in to, beside the folders' entries (whose names are hashes). */
+const SIGNED_IN_FILE = 'signed-in.json';
 
 interface Entry {
   folder: string;
@@ -51,11 +57,27 @@ export class FileGivenAddresses implements GivenAddresses {
 
   set(folder: string, apiUrl: string): void {
     const real = realFolder(folder);
-    const file = this.fileFor(real);
+    this.write(this.fileFor(real), { folder: real, apiUrl } satisfies Entry);
+  }
+
+  signedIn(): string | null {
+    try {
+      const entry = JSON.parse(readFileSync(join(this.dir, SIGNED_IN_FILE), 'utf8')) as { apiUrl?: unknown };
+      return typeof entry.apiUrl === 'string' ? entry.apiUrl : null;
+    } catch {
+      return null;
+    }
+  }
+
+  setSignedIn(apiUrl: string): void {
+    this.write(join(this.dir, SIGNED_IN_FILE), { apiUrl });
+  }
+
+  private write(file: string, entry: object): void {
     const temporary = `${file}.${process.pid}.tmp`;
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     try {
-      writeFileSync(temporary, `${JSON.stringify({ folder: real, apiUrl } satisfies Entry)}\n`, { flag: 'wx', mode: 0o600 });
+      writeFileSync(temporary, `${JSON.stringify(entry)}\n`, { flag: 'wx', mode: 0o600 });
       renameSync(temporary, file);
     } finally {
       rmSync(temporary, { force: true });

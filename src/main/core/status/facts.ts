@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ActionRecord, type AttentionRow, type FailureKind, type Mirror, type SpaceRow, UnsafeStatePathError } from '../mirror';
 import { describeAction } from '../review/words';
-import { pendingEdits } from '../sync';
+import { changeCount, changedPaths, type HeldDelete, heldDeletes, type PendingEdits, pendingEdits } from '../sync';
 
 export interface SpaceFacts {
   spaceId: string;
@@ -28,16 +28,20 @@ export interface SpaceFacts {
    * outside the space's): the line saying so. Nothing else of the space is read then.
    */
   unsafe: string | null;
-  conflicts: { path: string; kind: string; remotePath: string | null }[];
+  /** Open conflicts, each with its page's title when known. */
+  conflicts: { path: string; title?: string; kind: string; remotePath: string | null }[];
   /** What the last completed cycle did not push and left for the writer (a SUMMARY.md line about a page: its file, and that file's title). */
   attention: (AttentionRow & { file?: { path: string; title: string } })[];
-  refused: { path: string | null; message: string }[];
-  /** The mass-delete fail-safe stopped the space, with what it counted. */
-  hold: { localDeletes: number; remoteDeletes: number; pages: number } | null;
-  pendingEdits: { modified: string[]; added: string[]; deleted: string[] };
+  /** Changes the server refused: the page's title, and whether its file is gone here (a refused delete). */
+  refused: { path: string | null; title: string | null; fileGone: boolean; message: string }[];
+  /** The mass-delete fail-safe stopped the space, with what it counted and the pages it holds. */
+  hold: { localDeletes: number; remoteDeletes: number; pages: number; deletes: HeldDelete[] } | null;
+  pendingEdits: PendingEdits;
 }
 
 export interface ReviewActionFacts {
+  /** Its number in the folder's queue (`quire review --dismiss <n>`). */
+  seq: number;
   kind: string;
   spaceId: string;
   commentId: string | null;
@@ -55,11 +59,22 @@ export interface SyncFacts {
   actionsRefused: ReviewActionFacts[];
 }
 
-/** Local edits of a space not on the server yet that the next sync would send (not those held or refused: they need the writer). */
+/**
+ * Local edits of a space not on the server yet that the next sync would send: not those held or
+ * refused (they need the writer), and none while a mass-delete stop holds the space (its cycles
+ * send nothing until the writer settles it).
+ */
 export function editCount(s: SpaceFacts): number {
+  if (s.hold) return 0;
+  return changeCount(s.pendingEdits) - stuckCount(s);
+}
+
+/** Local edits of a space that wait for the writer: held, refused, or behind a mass-delete stop. */
+export function stuckCount(s: SpaceFacts): number {
+  if (s.hold) return changeCount(s.pendingEdits);
   const stuck = new Set([...s.attention.map((a) => a.path), ...s.refused.flatMap((r) => (r.path === null ? [] : [r.path]))]);
-  const { modified, added, deleted } = s.pendingEdits;
-  return [...modified, ...added, ...deleted].filter((p) => !stuck.has(p)).length;
+  const { modified, moved, added, deleted } = s.pendingEdits;
+  return [...modified, ...moved.map((m) => m.to), ...added, ...deleted].filter((p) => stuck.has(p)).length;
 }
 
 /** Where the folder records that its automatic sync is paused (the time it was), by whichever host paused it. */
@@ -96,6 +111,7 @@ export async function readSyncFacts(mirror: Mirror, root: string, options: Facts
     }
   }
   const action = (a: ActionRecord): ReviewActionFacts => ({
+    seq: a.seq,
     kind: a.kind,
     spaceId: a.spaceId,
     commentId: a.commentId,
@@ -115,19 +131,31 @@ async function spaceFacts(mirror: Mirror, root: string, s: SpaceRow, options: Fa
   const folderMissing = dir !== null && mirror.folder.count(s.id) > 0 && !existsSync(dir);
   const hold = mirror.outbox.hold(s.id);
   if (options.edits !== 'recorded') mirror.folder.checkPaths(s.id); // a cost per file, as the scan's
+  const edits =
+    !dir || folderMissing
+      ? { modified: [], moved: [], added: [], deleted: [] }
+      : options.edits === 'recorded'
+        ? recordedEdits(mirror, s.id)
+        : await pendingEdits(mirror, s.id, dir);
+  const changed = new Set([...changedPaths(edits)]);
+  const refused = [...mirror.outbox.refused(s.id).values()].flatMap((r) => {
+    const fileGone = dir !== null && r.path !== null && !existsSync(join(dir, r.path));
+    // A refused change whose file is back as the server has it (restored) is over: nothing waits to be sent.
+    if (r.path !== null && !fileGone && !changed.has(r.path)) return [];
+    const title = mirror.folder.node(s.id, r.pageKey)?.title ?? mirror.content.page(s.id, r.pageKey)?.title ?? null;
+    return [{ path: r.path, title, fileGone, message: r.message }];
+  });
   return {
     ...unsafeFacts(s, null),
     folderMissing,
-    conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
+    conflicts: mirror.content.conflicts(s.id).map((c) => {
+      const title = c.pageId === null ? undefined : (mirror.folder.node(s.id, c.pageId)?.title ?? mirror.content.page(s.id, c.pageId)?.title);
+      return { path: c.path, ...(title ? { title } : {}), kind: c.kind, remotePath: c.remotePath };
+    }),
     attention: mirror.outbox.attention(s.id).map((a) => withFile(mirror, s.id, a)),
-    refused: [...mirror.outbox.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
-    hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
-    pendingEdits:
-      !dir || folderMissing
-        ? { modified: [], added: [], deleted: [] }
-        : options.edits === 'recorded'
-          ? recordedEdits(mirror, s.id)
-          : await pendingEdits(mirror, s.id, dir),
+    refused,
+    hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages, deletes: heldDeletes(mirror, s.id) } : null,
+    pendingEdits: edits,
   };
 }
 
@@ -148,7 +176,7 @@ function unsafeFacts(s: SpaceRow, unsafe: string | null): SpaceFacts {
     attention: [],
     refused: [],
     hold: null,
-    pendingEdits: { modified: [], added: [], deleted: [] },
+    pendingEdits: { modified: [], moved: [], added: [], deleted: [] },
   };
 }
 
@@ -179,5 +207,5 @@ function recordedEdits(mirror: Mirror, spaceId: string): SpaceFacts['pendingEdit
   }
   const conflicts = new Set(mirror.content.conflicts(spaceId).map((c) => c.path));
   const list = (paths: Set<string>) => [...paths].filter((p) => !conflicts.has(p)).sort();
-  return { modified: list(modified), added: list(added), deleted: list(deleted) };
+  return { modified: list(modified), moved: [], added: list(added), deleted: list(deleted) };
 }

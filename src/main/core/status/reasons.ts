@@ -7,9 +7,19 @@ import { plural } from '../../../shared/plural';
 import { when } from '../../../shared/when';
 
 export { when };
-import { describeConflict, describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isSummaryHold, isUnreadableReason } from '../sync';
-import { editCount, type SpaceFacts, type SyncFacts } from './facts';
-import type { ReasonKind, RuntimeFacts, StateReason } from './state';
+import {
+  changeCount,
+  describeConflict,
+  describeMassDelete,
+  describeMissingFolder,
+  describeNotPushed,
+  describePageFile,
+  describeUnreadable,
+  isSummaryHold,
+  isUnreadableReason,
+} from '../sync';
+import { editCount, type SpaceFacts, stuckCount, type SyncFacts } from './facts';
+import type { ReasonAction, ReasonKind, RuntimeFacts, StateReason } from './state';
 
 /** Kinds said once for the whole folder (spaceId null) in the folder's list, whichever spaces they came from. */
 export const FOLDER_WIDE: ReadonlySet<ReasonKind> = new Set(['token-rejected', 'offline', 'paused', 'actions-waiting', 'review-refused', 'no-space-chosen']);
@@ -68,6 +78,7 @@ export const reasonsOf = {
         spaceId: null,
         message: `The server refused ${a.words}: ${a.message ?? 'no reason given'}. Open it in review to write it again or dismiss it.`,
         action: 'open-review',
+        reviewAction: a.seq,
       });
     }
     if (runtime.syncing && runtime.syncingBy && !offline)
@@ -99,24 +110,13 @@ export const reasonsOf = {
         action: 'sync-now',
       });
     }
-    if (s.hold) {
-      const words = describeMassDelete(s.hold, s);
-      const local = s.hold.localDeletes > 0;
-      out.push({
-        kind: 'mass-delete',
-        spaceId: id,
-        message: local
-          ? `${words} Restore the deleted files (history keeps them), or let the deletes through on purpose from the command line (--allow-deletes).`
-          : `${words} Nothing was deleted: look at the folder, and let the deletes through on purpose from the command line (--allow-deletes).`,
-        action: local ? 'restore-deleted' : 'show-folder',
-      });
-    }
+    if (s.hold) out.push(massDeleteReason(s));
     for (const c of s.conflicts) {
       out.push({
         kind: 'conflict',
         spaceId: id,
         path: c.path,
-        message: `${c.path}: ${describeConflict(c.kind)}.${c.remotePath ? ` The server's version is in ${c.remotePath}: keep one side (or merge them by hand), then delete ${c.remotePath}.` : ' Keep one side.'}`,
+        message: `${describePageFile({ path: c.path, title: c.title ?? '', pageId: '' })}: ${describeConflict(c.kind)}.${c.remotePath ? ` The server's version is in ${c.remotePath}: keep one side (or merge them by hand), then delete ${c.remotePath}.` : ' Keep one side.'}`,
         action: 'resolve-conflict',
       });
     }
@@ -138,7 +138,18 @@ export const reasonsOf = {
       else out.push({ kind: 'held-page', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
     }
     for (const r of s.refused) {
-      const what = r.path ?? 'An asset';
+      const what = r.path === null ? 'An asset' : describePageFile({ path: r.path, title: r.title ?? '', pageId: '' });
+      // A delete the server refused: the file is gone here, so there is nothing to open; the page is still on the server.
+      if (r.path !== null && r.fileGone) {
+        out.push({
+          kind: 'refused',
+          spaceId: id,
+          path: r.path,
+          message: `${what}: you deleted it here, and the server refused to delete the page (${r.message}). The page stays on the server: restore the file (history keeps it) to go on with it, or delete the page on GitBook.`,
+          action: 'restore-file',
+        });
+        continue;
+      }
       out.push({
         kind: 'refused',
         spaceId: id,
@@ -151,12 +162,18 @@ export const reasonsOf = {
     if (offline) out.push(offlineReason(s.failingSince ?? s.failedAt ?? '', s.reachedAt, id));
     if (facts.pausedSince !== null) out.push(pausedReason(facts, id));
     const edits = editCount(s);
-    // Paused: the paused reason counts them. Offline they wait, whether a cycle is trying again just now or not.
+    // Paused: the paused reason counts them. Behind a stop: the stop says what waits. Offline they wait,
+    // whether a cycle is trying again just now or not.
     if (edits > 0 && (!runtime.syncing || offline) && facts.pausedSince === null) {
+      const all = changeCount(s.pendingEdits);
+      const stuck = all - edits;
       out.push({
         kind: 'edits-waiting',
         spaceId: id,
-        message: `“${s.title}”: ${plural(edits, 'local edit')} ${edits === 1 ? 'is' : 'are'} not on the server yet; the next sync pushes ${edits === 1 ? 'it' : 'them'}.`,
+        message:
+          stuck === 0
+            ? `“${s.title}”: ${plural(all, 'local edit')} ${all === 1 ? 'is' : 'are'} not on the server yet; the next sync pushes ${all === 1 ? 'it' : 'them'}.`
+            : `“${s.title}”: ${plural(all, 'local edit')} ${all === 1 ? 'is' : 'are'} not on the server yet; the next sync pushes ${edits}, and ${stuck} ${stuck === 1 ? 'needs' : 'need'} you (said above).`,
         action: 'sync-now',
       });
     }
@@ -166,6 +183,35 @@ export const reasonsOf = {
     return out;
   },
 };
+
+/**
+ * A mass-delete stop, its pages named: files gone here are restored or let through; pages main
+ * deleted are let through (their files deleted here) or kept by looking at the folder. Edits
+ * behind it wait: its cycles send nothing until the writer settles it.
+ */
+function massDeleteReason(s: SpaceFacts): StateReason {
+  const hold = s.hold!;
+  const words = describeMassDelete(hold, s);
+  const named = hold.deletes.length;
+  const count = named > 0 ? named : hold.localDeletes + hold.remoteDeletes;
+  const these = count === 1 ? 'this delete' : `these ${count} deletes`;
+  const others = Math.max(0, stuckCount(s) - hold.deletes.filter((d) => d.on === 'server').length);
+  const waiting = others > 0 ? ` ${plural(others, 'other local edit')} ${others === 1 ? 'waits' : 'wait'} until then.` : '';
+  const local = hold.localDeletes > 0;
+  // A stop recorded before stops named their pages can be let through only whole (`quire sync --allow-deletes`).
+  const allow: ReasonAction = named > 0 ? 'allow-deletes' : 'show-folder';
+  return {
+    kind: 'mass-delete',
+    spaceId: s.spaceId,
+    message: local
+      ? `${words} Restore the deleted files (history keeps them), or let ${these} through.${waiting}`
+      : `${words} Nothing was deleted: let ${these} through (their files here go), or look at the folder.${waiting}`,
+    action: local ? 'restore-deleted' : allow,
+    also: local ? allow : 'show-folder',
+    details: hold.deletes.map((d) => `${describePageFile(d)} — ${d.on === 'server' ? 'deleted here' : 'deleted on the server'}`),
+    pageIds: hold.deletes.map((d) => d.pageId),
+  };
+}
 
 function tokenRejected(s: SpaceFacts, spaceId: string | null): StateReason {
   return {

@@ -40,6 +40,14 @@ export interface StateReason {
   /** What happened, and what to do, in plain words. */
   message: string;
   action: ReasonAction;
+  /** A second action offered beside the first (a stop: restore the files, or let the deletes through). */
+  also?: ReasonAction;
+  /** What it is about, one line each (the files and titles a stop holds): hosts fold or indent them. */
+  details?: string[];
+  /** The pages `allow-deletes` lets through: exactly those the details name. */
+  pageIds?: string[];
+  /** A review action the server refused: its number in the queue (`quire review --dismiss <n>`). */
+  reviewAction?: number;
 }
 
 export interface SpaceState {

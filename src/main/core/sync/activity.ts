@@ -165,7 +165,7 @@ export function describeSource(a: LogActivity): string | null {
 
 /**
  * One line for an entry: `Pulled 2 pages from main — change request #3 “Fix typos” by Sam Okafor,
- * merged by Alex Rivera`, `Pushed 1 page and 1 file to change request #4 “Edit “Install””`.
+ * merged by Alex Rivera`, `Pushed 1 page and 1 file to change request #4 “Edit ‘Install’”`.
  * Titles and paths are the pages' own lines; revision ids stay in the details. `source: false`
  * leaves out who made main's change (a host showing it on its own line).
  */

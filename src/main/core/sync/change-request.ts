@@ -274,8 +274,8 @@ export function titleOfPath(path: string): string {
 }
 
 /**
- * A subject that says in words what the change request holds: `Add “My new page”, edit “Install”
- * (+2 more)`. Adds first, then edits, moves and deletes; at most two named, within the API's 100
+ * A subject that says in words what the change request holds: `Add ‘My new page’, edit ‘Install’
+ * (+2 more)`, titles in single quotes (a subject is shown in double ones). Adds first, then edits, moves and deletes; at most two named, within the API's 100
  * characters.
  */
 export function changeRequestSubject(items: readonly SubjectItem[]): string {
@@ -293,7 +293,8 @@ export function changeRequestSubject(items: readonly SubjectItem[]): string {
   ] as const) {
     const shown = unique.slice(0, named);
     const rest = unique.length - shown.length;
-    const quote = (t: string) => `“${clipText(t, width)}”`;
+    // Single quotes: hosts show the subject itself in double ones (“Add ‘Install’”), and nested doubles do not read.
+    const quote = (t: string) => `‘${clipText(t, width)}’`;
     const words = shown.map((i, n) => `${n === 0 ? i.verb[0]!.toUpperCase() + i.verb.slice(1) : i.verb} ${quote(i.title)}`).join(', ');
     const subject = rest > 0 ? `${words} (+${rest} more)` : words;
     if (subject.length <= MAX_SUBJECT) return subject;

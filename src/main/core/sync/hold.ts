@@ -2,7 +2,40 @@
  * The mass-delete fail-safe's hold, said plainly: what the cycle would have deleted. Each host
  * adds what to do in its own terms (the CLI: \`--allow-deletes\`; the app: its buttons).
  */
+import type { Mirror } from '../mirror';
 import { type Held, isMostOfTheSpace, type MassDeleteHold, type UnreadableReason } from './plan';
+
+/** A page a mass-delete stop holds, by name. */
+export interface HeldDelete {
+  pageId: string;
+  /** Its file, relative to the space folder (where it was, for a file deleted here); null when no record knows it. */
+  path: string | null;
+  title: string;
+  /** `server`: its file is gone here, and the sync would delete the page on the server; `here`: main deleted it, and the sync would delete its file. */
+  on: 'server' | 'here';
+}
+
+/** The pages the space's mass-delete stop holds, named by file and title (none without a stop). */
+export function heldDeletes(mirror: Mirror, spaceId: string): HeldDelete[] {
+  const hold = mirror.outbox.hold(spaceId);
+  if (!hold) return [];
+  const named = (pageId: string, on: HeldDelete['on']): HeldDelete => {
+    const node = mirror.folder.node(spaceId, pageId);
+    const page = mirror.content.page(spaceId, pageId);
+    const kept = mirror.history.page(spaceId, pageId);
+    return { pageId, path: node?.path ?? page?.path ?? kept?.path ?? null, title: node?.title ?? page?.title ?? kept?.title ?? '', on };
+  };
+  return [...hold.deletes.server.map((id) => named(id, 'server')), ...hold.deletes.here.map((id) => named(id, 'here'))].sort((a, b) =>
+    (a.path ?? '').localeCompare(b.path ?? ''),
+  );
+}
+
+/** A page by its file and title, as reasons name it: `faq.md (“FAQ”)` (by its title, or its id, when no file is known). */
+export function describePageFile(d: Pick<HeldDelete, 'path' | 'title' | 'pageId'>): string {
+  const title = d.title ? `“${d.title}”` : '';
+  if (d.path === null) return title || `page ${d.pageId}`;
+  return title ? `${d.path} (${title})` : d.path;
+}
 
 /**
  * What the fail-safe stopped, e.g. "Stopped before deleting most of “Guide”: this sync would

@@ -12,8 +12,18 @@ export { type ConflictChoice, ConflictNotFoundError, readConflict, resolveConfli
 export { ContinuousSync } from './continuous';
 export { type CycleReport, type CycleRequest, explainMirrorError, type PushGuard, SyncEngine } from './engine';
 export type { SpaceChoice } from './engine';
-export { describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isSummaryHold, isUnreadableReason } from './hold';
-export { pendingEdits } from './local-changes';
+export {
+  describeMassDelete,
+  describeMissingFolder,
+  describeNotPushed,
+  describePageFile,
+  describeUnreadable,
+  type HeldDelete,
+  heldDeletes,
+  isSummaryHold,
+  isUnreadableReason,
+} from './hold';
+export { changeCount, changedPaths, type LocalChanges as PendingEdits, pendingEdits } from './local-changes';
 export { BACK_ONLINE, describeOffline, failureKind, recordFailed as recordAttemptFailed } from './outcome';
 export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';

@@ -6,6 +6,8 @@ import type { PushReport } from './push';
 export interface PullResult {
   revision: string;
   fetchedPages: number;
+  /** Page files main changed here (written, moved, deleted), as the log counts them. */
+  pages: number;
   written: string[];
   moved: string[];
   deleted: string[];

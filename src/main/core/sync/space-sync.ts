@@ -52,6 +52,8 @@ export interface SpaceSyncContext {
   fullLayout: boolean;
   /** Pages (by space id) whose files the writer asked to move to GitBook's path. */
   toGitbook?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Pages (by space id) whose deletes the writer lets through by name. */
+  allowDeletes?: ReadonlyMap<string, ReadonlySet<string>>;
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   ownWrites?: OwnWrites;
@@ -307,6 +309,7 @@ function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<s
   });
   const options = {
     allowMassDelete: c.ctx.allowMassDelete,
+    ...(c.ctx.allowDeletes?.has(c.space.id) ? { allowDeletes: c.ctx.allowDeletes.get(c.space.id)! } : {}),
     ...(c.held ? { heldDeletes: c.held } : {}),
     names: c.ctx.names,
     ...(c.ctx.fullLayout ? { full: true, relayout: true } : {}),
@@ -494,9 +497,18 @@ function changedKeys(plan: Plan, applied: ApplyResult): string[] {
 function pullReport(plan: Plan, applied: ApplyResult, remote: { tree: RemoteTree } | null, scan: ScanResult): SpaceReport['pull'] {
   const written = [...applied.written.values()].map((w) => w.path);
   if (!remote && written.length + applied.moved.size + applied.deleted.size + plan.conflicts.add.length === 0) return null;
+  // Page files main changed here, as the log counts them: not a file only relinked, nor one moved without main.
+  const pages = plan.fileOps.filter(
+    (op) =>
+      !applied.failed.has(op.key) &&
+      ((op.op === 'write' && applied.written.has(op.key)) ||
+        (op.op === 'move' && !op.cause && applied.moved.has(op.key)) ||
+        (op.op === 'delete' && applied.deleted.has(op.key))),
+  ).length;
   return {
     revision: remote?.tree.revision.id ?? '',
     fetchedPages: applied.fetched.size,
+    pages,
     written,
     moved: [...applied.moved.values()],
     deleted: [...applied.deleted.values()],

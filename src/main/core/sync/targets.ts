@@ -1,8 +1,8 @@
 /**
  * A writer's change requests by topic: which change request a space's pushes go to.
  *
- * - Quire's own: the first push opens one, with a subject saying what it holds ("Add “My new
- *   page”, edit “Install” (+2 more)"), kept up to date as it grows — until the user sets a subject
+ * - Quire's own: the first push opens one, with a subject saying what it holds ("Add ‘My new
+ *   page’, edit ‘Install’ (+2 more)"), kept up to date as it grows — until the user sets a subject
  *   (here or on GitBook): a subject the user set is never replaced.
  * - `quire cr new` starts a new one (with the user's subject, created at once when the API
  *   answers, else by the next push); `quire cr use <n>` points the pushes at another open
@@ -57,7 +57,8 @@ export function changeRequestTarget(mirror: Mirror, spaceId: string): ChangeRequ
     setAside: store
       .parkedChangeRequests(spaceId)
       .filter((p) => !closed(mirror, p.changeRequestId))
-      .map((p) => ({ changeRequestId: p.changeRequestId, number: p.number, subject: p.subject, pages: p.pages.filter((x) => !x.deleted).length })),
+      // Every page it holds, deletes too: counted as the open one's are (`pages` above).
+      .map((p) => ({ changeRequestId: p.changeRequestId, number: p.number, subject: p.subject, pages: p.pages.length })),
   };
 }
 

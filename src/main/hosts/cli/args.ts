@@ -301,6 +301,31 @@ export function intervalFlag(args: ParsedArgs, fallbackS: number): number {
   return seconds;
 }
 
+const UNIT_MS: Record<string, number> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * `--since <time>` as an ISO time, or null when not given: a span back from now (`30m`, `2h`,
+ * `3d`, `1w`), a local date (`2026-12-01`, from its midnight) or local date and time
+ * (`2026-12-01 22:50`, `2026-12-01T22:50`), or an ISO time with its zone (`…Z`, `…+01:00`).
+ */
+export function sinceFlag(args: ParsedArgs, now = Date.now()): string | null {
+  const raw = flag(args, 'since');
+  if (raw === undefined) return null;
+  const span = /^([0-9]{1,6})(m|min|h|d|w)$/.exec(raw);
+  if (span) return new Date(now - Number(span[1]) * UNIT_MS[span[2]!]!).toISOString();
+  const local = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(raw);
+  const zoned = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/.test(raw) ? Date.parse(raw) : Number.NaN;
+  const t = local
+    ? new Date(Number(local[1]), Number(local[2]) - 1, Number(local[3]), Number(local[4] ?? 0), Number(local[5] ?? 0), Number(local[6] ?? 0)).getTime()
+    : zoned;
+  if (Number.isNaN(t) || (local && new Date(t).getDate() !== Number(local[3])))
+    throw new UsageError(
+      `--since takes a span back from now (30m, 2h, 3d, 1w), a date (2026-12-01) or a date and time (2026-12-01 22:50, local; or ISO with its zone); got "${raw}".`,
+      { usage: false },
+    );
+  return new Date(t).toISOString();
+}
+
 /** A space id as the API writes them (its EntityId pattern). */
 const SPACE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 

@@ -38,6 +38,11 @@ export const COMMANDS = {
       once: { help: 'run one cycle, then exit' },
       interval: { value: '<seconds>', help: 'without --once: also sync every this many seconds, from 5 to 86400 (default 30)' },
       'allow-deletes': { help: 'let a cycle delete more than half of a space’s pages, or those a mass-delete stop holds (the fail-safe stops it otherwise)' },
+      'allow-delete': {
+        value: '<file or page id>',
+        repeatable: true,
+        help: 'with --once: let through this delete a mass-delete stop holds (the stop names them); repeat for more. Any other delete the stop holds still stops the cycle',
+      },
       'dry-run': { help: 'plan one cycle and print it: only read requests, nothing written' },
       json: { help: 'with --dry-run: print the plan as JSON' },
       'gitbook-path': {
@@ -323,9 +328,17 @@ export const COMMANDS = {
     },
   },
   restore: {
-    summary: 'write a version of a page back into the folder; the next sync pushes it',
-    positionals: [page],
-    flags: { version: { value: '<n>', required: true, help: 'the version number `quire history` shows' }, dir },
+    summary: 'write a version of a page back into the folder, or bring back deleted pages; the next sync pushes them',
+    positionals: [{ ...page, optional: true, rest: true }],
+    flags: {
+      version: { value: '<n>', help: 'the version number `quire history` shows (default, for a page whose file is gone: the latest kept)' },
+      deleted: { help: 'bring back every page deleted since the last sync (or the files named), each as it was last kept' },
+      since: {
+        value: '<time>',
+        help: 'with --deleted: also the pages deleted (here and synced, or on the server) since then: 2h, 3d, 2026-12-01, 2026-12-01 22:50',
+      },
+      dir,
+    },
     details: ['The file’s current text is kept in history first.', EXIT_PLAIN],
     finishesOnStop: true,
     load: async () => (await import('./commands/restore')).restore,

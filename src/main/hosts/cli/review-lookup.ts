@@ -10,7 +10,7 @@ import { type ActResult, type ChangeRequestView, type ReviewService, ActionNotPo
 import { flag, spaceFlags, UsageError, type ParsedArgs } from './args';
 import { errorMessage } from './messages';
 import { safeField } from './terminal-text';
-import { when } from '../../../shared/when';
+import { retryTime } from '../../../shared/when';
 import { clipText } from '../../../shared/clip-text';
 
 /** The space a command acts in: `--space`, else the folder's only synced space. */
@@ -103,7 +103,7 @@ export function describeOutcome(what: string, r: ActResult, sentDetail = ''): st
       return `${what}: ${r.message}`;
     case 'queued': {
       if (r.action.retryAt !== null) {
-        return `${what}: not sent yet — the server failed on it (${safeField(r.message ?? 'no reason given')}). It is tried again after ${when(r.action.retryAt)} by \`quire sync\` or \`quire review\`; \`quire review --dismiss ${r.action.seq}\` gives up on it.`;
+        return `${what}: not sent yet — the server failed on it (${safeField(r.message ?? 'no reason given')}). It is tried again ${retryTime(r.action.retryAt)} by \`quire sync\` or \`quire review\`; \`quire review --dismiss ${r.action.seq}\` gives up on it.`;
       }
       // Sent, and its answer lost or unreadable (a dropped connection, a 200 of the wrong shape): the server may hold it.
       if (r.action.state === 'sending' && !r.offline)

@@ -1,7 +1,7 @@
 import { QuireError, type CatalogVM, type SpaceVM, type StateReasonVM } from '../../../shared/contract';
 import type { SpaceRow } from '../../core/mirror';
 import { readSyncFacts, rememberSpaceSelection, type SpaceFacts, type SpaceState, syncState } from '../../core/status';
-import { refreshCatalog } from '../../core/sync';
+import { changeCount, refreshCatalog } from '../../core/sync';
 import type { SyncRunner } from './sync-runner';
 import { toQuireError } from './errors';
 import { needApi, type ServiceState } from './state';
@@ -30,7 +30,8 @@ export function createCatalog(state: ServiceState, runner: Pick<SyncRunner, 'cho
       selected: row.selected,
       folder: row.folder,
       lastSyncAt: row.reachedAt,
-      pendingEdits: f ? f.pendingEdits.modified.length + f.pendingEdits.added.length + f.pendingEdits.deleted.length : 0,
+      // Each edit once, as `quire status` counts them (a move is one edit; held deletes included).
+      pendingEdits: f ? changeCount(f.pendingEdits) : 0,
       conflicts: f?.conflicts.length ?? 0,
       lastError: row.lastError,
       // The one sync state, per space (a space not chosen has none).

@@ -125,14 +125,15 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
         state.events.changed('history');
       }
     },
-    'history.restoreDeleted': async ({ spaceId }) => {
+    'history.restoreDeleted': async ({ spaceId, paths }) => {
       const mirror = history();
       const dir = spaceDir(state, spaceId);
       const restored: string[] = [];
       const missing: string[] = [];
       try {
         await runner.holdingFolder('restoring deleted files', async () => {
-          for (const path of (await pendingEdits(mirror, spaceId, dir)).deleted) {
+          // The files deleted here since the last sync, or those named (a delete the server refused is one of them).
+          for (const path of paths ?? (await pendingEdits(mirror, spaceId, dir)).deleted) {
             const ref = pageAtPathOrNull(mirror, join(dir, path));
             const newest = ref ? mirror.history.versions(ref.spaceId, ref.pageKey)[0] : undefined;
             if (!ref || !newest) {

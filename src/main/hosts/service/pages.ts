@@ -69,7 +69,7 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
     const { mirror } = state;
     const conflicts = new Set(mirror.content.conflicts(spaceId).map((c) => c.path));
     const edits = await pendingEdits(mirror, spaceId, spaceDir(state, spaceId));
-    const modified = new Set(edits.modified);
+    const modified = new Set([...edits.modified, ...edits.moved.map((m) => m.to)]);
     const added = new Set(edits.added);
     const held = new Map<string, string>();
     for (const a of mirror.outbox.attention(spaceId)) {

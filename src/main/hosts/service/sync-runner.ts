@@ -5,7 +5,7 @@
  * server is polled every interval, Sync now and Pause act on it. This module turns what happens
  * into the sync status the views show.
  */
-import type { SyncProgressVM } from '../../../shared/contract';
+import { QuireError, type SyncProgressVM } from '../../../shared/contract';
 import { API_URL_META } from '../../core/api';
 import { type Connection, continuousSync, type SyncFailure } from '../../core/continuous';
 import { describeHolder, explainStorageError, Mirror, withFolderLock } from '../../core/mirror';
@@ -35,7 +35,7 @@ export interface SyncRunner {
   announce(notice: string): void;
   /** Runs a cycle now for a space just chosen (its first sync starts at once, not at the next interval). */
   chosen(): void;
-  handlers: HandlersFor<'sync.status' | 'sync.now' | 'sync.setPaused'>;
+  handlers: HandlersFor<'sync.status' | 'sync.now' | 'sync.setPaused' | 'sync.allowDeletes'>;
 }
 
 export function createSyncRunner(state: ServiceState): SyncRunner {
@@ -49,6 +49,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   let userAsked = false;
   /** A line that stays in the status bar until a cycle has run with it shown. */
   let notice: string | null = null;
+  /** Deletes the writer let through by name (the banner's "Let the deletes through"), for the next cycle only. */
+  let allowDeletes: Map<string, Set<string>> | null = null;
 
   const refresh = () => void status.refresh();
   // The pause is the folder's: when another host resumed it (`quire sync`) or paused it, follow.
@@ -100,7 +102,9 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     const refreshReview = userAsked;
     userAsked = false;
     // Signed in, the review adapter is there (connectCore builds both).
-    return { api, review: state.review!.core.review, refreshReview };
+    const allowed = allowDeletes;
+    allowDeletes = null;
+    return { api, review: state.review!.core.review, refreshReview, ...(allowed ? { allowDeletes: allowed } : {}) };
   }
 
   function failed(e: unknown, failure: SyncFailure): boolean {
@@ -256,6 +260,18 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
         }
         userAsked = true;
         void request();
+        await status.refresh();
+        return status.get();
+      },
+      'sync.allowDeletes': async ({ spaceId, pageIds }) => {
+        needApi(state);
+        const hold = state.mirror.outbox.hold(spaceId);
+        const held = new Set([...(hold?.deletes.server ?? []), ...(hold?.deletes.here ?? [])]);
+        const named = pageIds.filter((id) => held.has(id));
+        if (named.length === 0) throw new QuireError('not-found', 'No mass-delete stop holds those pages any more: the state shows what is held now.');
+        allowDeletes = new Map([[spaceId, new Set(named)]]);
+        userAsked = true;
+        await request();
         await status.refresh();
         return status.get();
       },

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { retryTime } from '../../../shared/when';
 import type { RefusedActionVM, ReviewStateVM } from '../../../shared/contract';
 import { useBridge } from '../../hooks/bridge-context';
 import { useAction, useQuery } from '../../hooks/use-query';
@@ -100,7 +101,7 @@ export function RefusedActions({ refused }: { refused: RefusedActionVM[] }) {
             <li key={r.actionId}>
               <span>
                 {KIND_WORDS[r.kind] ?? r.kind}, {timeAgo(r.at)}: {r.message}
-                {r.retryAt !== undefined && ` — tried again at ${new Date(r.retryAt).toLocaleTimeString()}`}
+                {r.retryAt !== undefined && ` — tried again ${retryTime(r.retryAt)}`}
               </span>{' '}
               <button type="button" className="link" disabled={action.busy} onClick={() => void action.run('review.dismiss', { actionId: r.actionId })}>
                 Dismiss
@@ -118,7 +119,7 @@ export function RefusedActions({ refused }: { refused: RefusedActionVM[] }) {
 export function Freshness({ freshness }: { freshness: ReviewFreshness }) {
   const { state, refreshing, error } = freshness;
   const at = state?.refreshedAt ?? null;
-  const when = at ? `${timeAgo(at)} (${new Date(at).toLocaleString()})` : null;
+  const when = at ? timeAgo(at) : null;
   let words: string;
   if (refreshing) words = 'Refreshing review data…';
   else if (!state) words = '';

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { INBOX_GROUPS, type InboxGroupVM, type InboxItemVM, type InboxReasonVM } from '../../../shared/contract';
 import { VirtualList } from '../../components/VirtualList';
 import { firstLine, timeAgo } from '../../lib/format';
+import { localTime } from '../../../shared/when';
 
 export const INBOX_REASON_WORDS: Record<InboxReasonVM, string> = {
   'review-requested': 'review requested',
@@ -28,7 +29,7 @@ function title(item: InboxItemVM): string {
   return item.changeRequest ? `#${item.changeRequest.number} ${item.changeRequest.subject}` : '';
 }
 
-const snoozeWords = (s: NonNullable<InboxItemVM['snoozed']>) => (s.until ? `Snoozed until ${s.until.slice(0, 10)}` : 'Snoozed until it changes');
+const snoozeWords = (s: NonNullable<InboxItemVM['snoozed']>) => (s.until ? `Snoozed until ${localTime(s.until)}` : 'Snoozed until it changes');
 
 /**
  * What asks something of the user, sorted into groups (needs your review, changes requested on

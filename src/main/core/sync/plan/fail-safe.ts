@@ -7,7 +7,8 @@
  * every cycle stops while one of them is still to delete, whatever else changed (a collaborator's
  * edit that makes one of those deletes a conflict changes the count, never the stop). A page
  * leaves the hold when its file is back, or when the server deleted it too (its delete is done);
- * the writer lets the rest through on purpose (`allowMassDelete`).
+ * the writer lets the rest through on purpose: all of them (`allowMassDelete`), or by name
+ * (`allowDeletes`: those pages are not counted; the stop still holds any other).
  */
 import type { PlanContext } from './context';
 import { emptyPlan } from './context';
@@ -22,14 +23,20 @@ export function failSafe(ctx: PlanContext): void {
   const here = ctx.plan.fileOps.flatMap((op) => (op.op === 'delete' ? [op.key] : []));
   const pages = ctx.view.base.documentCount();
   const held = stillHeld(ctx, here);
+  const massive = (n: number) => n >= MASS_DELETE_MIN && n * 2 > pages;
+  const allowed = ctx.options.allowDeletes;
+  if (allowed && allowed.size > 0) {
+    // Let through by name: the others decide, and a stop still records every page it would delete.
+    const unnamed = (ids: readonly string[]) => ids.filter((id) => !allowed.has(id));
+    const heldUnnamed = unnamed(held.server).length + unnamed(held.here).length;
+    if (heldUnnamed === 0 && !massive(unnamed(server).length) && !massive(unnamed(here).length)) return;
+  }
   if (held.server.length + held.here.length > 0) {
     const localDeletes = new Set([...server, ...held.server]).size;
     const remoteDeletes = new Set([...here, ...held.here]).size;
     stop(ctx, { localDeletes, remoteDeletes, pages, deletes: held });
     return;
   }
-  if (server.length < MASS_DELETE_MIN && here.length < MASS_DELETE_MIN) return; // too few to count the pages for
-  const massive = (n: number) => n >= MASS_DELETE_MIN && n * 2 > pages;
   if (!massive(server.length) && !massive(here.length)) return;
   stop(ctx, { localDeletes: server.length, remoteDeletes: here.length, pages, deletes: { server, here } });
 }

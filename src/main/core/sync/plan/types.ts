@@ -170,6 +170,12 @@ export interface SpaceView {
 
 export interface PlanOptions {
   allowMassDelete?: boolean;
+  /**
+   * Pages whose deletes the writer let through by name (`quire sync --allow-delete <file>`, the
+   * app's "Let these deletes through"): the fail-safe does not count them; any other delete it
+   * would stop still stops the cycle.
+   */
+  allowDeletes?: ReadonlySet<string>;
   /** What an earlier cycle's mass-delete stop holds (fail-safe.ts): it stops this cycle too while any of it is still to delete. */
   heldDeletes?: HeldDeletes;
   mergeLimits?: MergeLimits;

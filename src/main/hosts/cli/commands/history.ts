@@ -1,4 +1,6 @@
 import {
+  type DeletedPage,
+  deletedPages,
   fileInSyncFolder,
   findPage,
   type HistoryPage,
@@ -14,7 +16,9 @@ import { countFlag, dirFlag, has, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
 import { plural } from '../../../../shared/plural';
-import { safeField } from '../terminal-text';
+import { safeField, shellWord } from '../terminal-text';
+import { describeDeletion } from './restore';
+import { localTime, when } from '../../../../shared/when';
 
 export interface HistoryJson {
   page: { spaceId: string; pageKey: string; pageId: string | null; path: string | null; file: string | null; title: string | null; deleted: boolean };
@@ -57,11 +61,16 @@ export async function history(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
       if (target === undefined) return EXIT.ok;
     }
     // History damaged (a table gone): made again, said on stderr, and read again.
-    const text = await mirror.withRepair(() => {
+    const text = await mirror.withRepair(async () => {
       recordSyncedBaselines(mirror);
       if (target === undefined) {
         const pages = mirror.history.pages({ limit: 200 });
-        return has(args, 'json') ? JSON.stringify({ pages: pages.map((p) => pageJson(mirror, p)) }, null, 2) : formatPages(mirror, pages);
+        // Files deleted here since the last sync: deleted, though history's last version says otherwise yet.
+        const pending = new Map((await deletedPages(mirror, dir)).map((d) => [`${d.spaceId}\u0000${d.pageKey}`, d]));
+        const deletion = (p: HistoryPage) => deletionOf(mirror, p, pending.get(`${p.spaceId}\u0000${p.pageKey}`));
+        return has(args, 'json')
+          ? JSON.stringify({ pages: pages.map((p) => ({ ...pageJson(mirror, p), deletion: deletion(p) })) }, null, 2)
+          : formatPages(mirror, pages, deletion, dir);
       }
       const ref = findPage(mirror, dir, target);
       const versions = mirror.history.versions(ref.spaceId, ref.pageKey);
@@ -96,9 +105,6 @@ function pageJson(mirror: Mirror, p: HistoryPage) {
   return { ...refJson(mirror, { spaceId: p.spaceId, pageKey: p.pageKey, path: p.path }, p), versions: p.versions, lastAt: p.lastAt, lastReason: p.lastReason };
 }
 
-/** `2026-11-24 09:04` in UTC: stable, sortable, unambiguous. */
-const when = (iso: string) => iso.replace('T', ' ').slice(0, 16);
-
 function formatVersions(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined, versions: VersionInfo[], target: string, dir: string): string {
   const file = fileInSyncFolder(mirror, ref.spaceId, ref.path) ?? ref.path ?? ref.pageKey;
   const space = mirror.catalog.space(ref.spaceId)?.title ?? ref.spaceId;
@@ -118,14 +124,43 @@ function describe(v: VersionInfo): string {
   return `${REASON_WORDS[v.reason]}${v.detail ? ` (${safeField(v.detail)})` : ''}`;
 }
 
-function formatPages(mirror: Mirror, pages: HistoryPage[]): string {
+/** How a page was deleted, for a script: here or on the server, when, and whether the delete is synced yet; null when it is not deleted. */
+interface Deletion {
+  by: 'here' | 'server';
+  at: string | null;
+  pending: boolean;
+  /** Where it went: the change request that carries the delete, or main's revision. */
+  detail: string | null;
+}
+
+function deletionOf(mirror: Mirror, p: HistoryPage, pending: DeletedPage | undefined): Deletion | null {
+  if (pending) return { by: 'here', at: pending.at, pending: true, detail: null };
+  if (!p.deleted) return null;
+  const last = mirror.history.version(p.spaceId, p.pageKey, p.lastNumber);
+  const here = p.lastReason === 'deleted-locally';
+  // Here: the change request that carries the delete; on the server, main's revision says nothing to a person.
+  return { by: here ? 'here' : 'server', at: p.lastAt, pending: false, detail: here ? (last?.detail ?? null) : null };
+}
+
+function formatPages(mirror: Mirror, pages: HistoryPage[], deletion: (p: HistoryPage) => Deletion | null, dir: string): string {
   if (pages.length === 0) return 'No page history in this folder yet: Quire records versions as it syncs.';
   const lines = ['Pages with history, latest change first:'];
+  let deleted = 0;
+  let earliest: string | null = null;
   for (const p of pages) {
     const file = fileInSyncFolder(mirror, p.spaceId, p.path) ?? p.pageKey;
-    lines.push(
-      `  ${when(p.lastAt)}  ${safeField(file)} — ${safeField(p.title ?? '(untitled)')}: ${plural(p.versions, 'version')}, last ${REASON_WORDS[p.lastReason]}`,
-    );
+    const d = deletion(p);
+    if (d) deleted++;
+    if (d && !d.pending && d.at !== null && (earliest === null || d.at < earliest)) earliest = d.at;
+    const what = d
+      ? `DELETED ${describeDeletion(d)}${d.detail ? ` (${safeField(d.detail)})` : ''}; ${plural(p.versions, 'version')} kept`
+      : `${plural(p.versions, 'version')}, last ${REASON_WORDS[p.lastReason]} ${when(p.lastAt)}`;
+    lines.push(`  ${safeField(file)} — ${safeField(p.title ?? '(untitled)')}: ${what}`);
+  }
+  if (deleted > 0) {
+    // From the minute of the earliest deletion listed: the command brings back every one listed.
+    const since = earliest === null ? '' : ` --since ${shellWord(localTime(earliest).replace(/ \S+$/, ''))}`;
+    lines.push(`Bring the deleted pages back with: \`quire restore --deleted${since} --dir ${shellWord(dir)}\` (or name their files after --deleted).`);
   }
   return lines.join('\n');
 }

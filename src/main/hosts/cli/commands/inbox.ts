@@ -6,7 +6,7 @@ import { errorMessage } from '../messages';
 import { changeRequestFor, parseNumber, tryApi } from '../review-lookup';
 import type { ReviewCliContext } from './review';
 import { safeField } from '../terminal-text';
-import { when } from '../../../../shared/when';
+import { localTime, when } from '../../../../shared/when';
 import { clipText } from '../../../../shared/clip-text';
 
 export const GROUP_WORDS: Record<TriageGroup, string> = {
@@ -119,7 +119,7 @@ async function markItem(
   const words = {
     pin: 'pinned: it stays first in its group until you unpin it (`--unpin`)',
     unpin: 'unpinned',
-    snooze: until ? `snoozed until ${when(until)}` : 'snoozed until it changes (new activity, a new revision, another group)',
+    snooze: until ? `snoozed until ${localTime(until)}` : 'snoozed until it changes (new activity, a new revision, another group)',
     unsnooze: 'back in the inbox',
   }[mark];
   io.stdout(`${what}: ${words}.`);
@@ -184,7 +184,7 @@ function formatText(mirror: Mirror, items: TriageItem[]): string {
   if (snoozed.length > 0) {
     const names = snoozed.map(
       (i) =>
-        `${i.changeRequest && !i.comment ? `#${i.changeRequest.number}` : safeField(i.comment?.id ?? i.key)} ${i.snoozed!.until ? `until ${when(i.snoozed!.until)}` : 'until it changes'}`,
+        `${i.changeRequest && !i.comment ? `#${i.changeRequest.number}` : safeField(i.comment?.id ?? i.key)} ${i.snoozed!.until ? `until ${localTime(i.snoozed!.until)}` : 'until it changes'}`,
     );
     lines.push(`Snoozed (${snoozed.length}): ${names.join('; ')} — \`quire inbox --unsnooze <n>\` brings one back.`);
   }

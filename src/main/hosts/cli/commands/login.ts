@@ -16,6 +16,12 @@ export async function login(args: ParsedArgs, io: CliIo, ctx: CliContext): Promi
   const api = ctx.client(apiUrl, token, { maxAttempts: 3 });
   const user = await api.call<{ displayName?: string; email?: string }>((c, params) => c.user.getAuthenticatedUser(params));
   await ctx.tokens.set(apiUrl, token);
+  // A folder that never synced is told to sync with this address (`quire status`).
+  try {
+    ctx.given.setSignedIn?.(apiUrl);
+  } catch {
+    // Only a suggestion is lost: `quire status` then names the default address.
+  }
   io.stdout(`Signed in to ${apiUrl} as ${safeField(user.displayName ?? user.email ?? 'unknown user')}; the token is in the OS keychain.`);
   return EXIT.ok;
 }

@@ -15,7 +15,7 @@ import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
 import { tryApi, UNREACHABLE, whyNotRefreshed } from '../review-lookup';
 import { safeField } from '../terminal-text';
-import { when } from '../../../../shared/when';
+import { retryTime, when } from '../../../../shared/when';
 import { clipText } from '../../../../shared/clip-text';
 
 /** What the review and comment commands need from the CLI host. */
@@ -209,17 +209,17 @@ const REASON_WORDS: Record<InboxReason, string> = {
 
 function inboxLine(mirror: Mirror, i: InboxItem): string {
   const mark = i.unread ? 'new ' : '    ';
-  const when = i.activityAt.slice(0, 16).replace('T', ' ');
+  const at = when(i.activityAt);
   const why = i.reasons.map((r) => REASON_WORDS[r]).join(', ');
   const by = safeField(i.by?.displayName ?? 'someone');
   if (!i.comment) {
     const cr = i.changeRequest!;
-    return `  ${mark}#${cr.number} ${safeField(cr.subject) || '(no subject)'} — ${why} (${by}, ${when})`;
+    return `  ${mark}#${cr.number} ${safeField(cr.subject) || '(no subject)'} — ${why} (${by}, ${at})`;
   }
   const page = i.comment.pageId ? mirror.content.page(i.spaceId, i.comment.pageId)?.title : null;
   const where = [page ? `“${safeField(page)}”` : null, i.changeRequest ? `#${i.changeRequest.number}` : null].filter(Boolean).join(' in ') || 'main content';
   const latest = [i.comment, ...i.replies].filter((p) => p.author?.displayName === i.by?.displayName).at(-1) ?? i.comment;
-  return `  ${mark}${safeField(i.comment.id)} on ${where} — ${why}: ${by}: ${firstLine(latest.body, 60)} (${when})`;
+  return `  ${mark}${safeField(i.comment.id)} on ${where} — ${why}: ${by}: ${firstLine(latest.body, 60)} (${at})`;
 }
 
 function reactionsText(list: CommentView['reactions']): string {
@@ -287,7 +287,7 @@ function needingYou(review: ReviewService): string[] {
   const failing = review.failingActions();
   if (failing.length > 0) lines.push('', 'Not sent yet, the server failed on it — `quire review --dismiss <n>` gives up on one:');
   for (const a of failing) {
-    lines.push(`  ${a.seq}. ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'the server failed')}; tried again after ${when(a.retryAt)}`);
+    lines.push(`  ${a.seq}. ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'the server failed')}; tried again ${retryTime(a.retryAt)}`);
   }
   const refused = review.refusedActions();
   if (refused.length > 0) lines.push('', 'Refused by the server, not retried — `quire review --dismiss <n>` clears one:');

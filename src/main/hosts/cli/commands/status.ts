@@ -2,14 +2,24 @@ import { join } from 'node:path';
 import { dirFlag, has, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import type { CliContext } from '../context';
-import { heldMessage, shellWord, stateAction } from '../messages';
+import { heldFiles, heldMessage, shellWord, stateAction } from '../messages';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
-import { type ChangeRequestTarget, changeRequestTarget, deletedAssets, describeDeviation, type PathDeviation, pathDeviations } from '../../../core/sync';
+import {
+  type ChangeRequestTarget,
+  changeCount,
+  changeRequestTarget,
+  deletedAssets,
+  describeDeviation,
+  type PathDeviation,
+  type PendingEdits,
+  pathDeviations,
+} from '../../../core/sync';
 import { API_URL_META } from '../../../core/api';
 import { CorruptMirrorError, describeHolder, folderBusy, hasMirror, isCorruptionError, Mirror } from '../../../core/mirror';
 import { readSyncFacts, spaceSelection, type StateReason, type SyncStateName, syncState } from '../../../core/status';
 import { SYNC_STATE_WORDS } from '../../../../shared/sync-state';
+import { when } from '../../../../shared/when';
 import { translationInto } from '../../../core/translations';
 
 /** The change request Quire writes a space's edits into, with the pages it holds. */
@@ -32,7 +42,8 @@ export interface SpaceStatus {
   /** Same as lastReachedServerAt (kept for scripts written before it). */
   lastSyncAt: string | null;
   lastError: string | null;
-  pendingEdits: { modified: string[]; added: string[]; deleted: string[] };
+  /** Each edit once: a renamed or moved page file is `moved`, never also `modified`; new images are `added`. */
+  pendingEdits: PendingEdits;
   conflicts: { path: string; kind: string; remotePath: string | null }[];
   /** Open change requests of the space: those the last review refresh saw, and the one holding your edits. */
   openChangeRequests: number;
@@ -124,7 +135,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         openChangeRequests: open.size,
         changeRequest: held ? { ...held, pageCount: held.pages.length } : null,
         target: (({ spaceId: _, ...rest }) => rest)(changeRequestTarget(mirror, f.spaceId)),
-        held: f.hold ? heldMessage(f.hold, f, dir) : null,
+        held: f.hold ? heldMessage(f.hold, f, dir, f.hold.deletes) : null,
         hold: f.hold,
         refused: f.refused,
         deletedAssets: trusted && f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
@@ -151,32 +162,39 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
       return EXIT.ok;
     }
     const lines = [`State: ${SYNC_STATE_WORDS[state.state]}${stateDetail(state)}`];
+    // A folder that never synced is told the address its user signed in to (else GitBook's): its commands run as printed.
+    const syncWith = apiUrl ?? ctx.givenApiUrl(dir) ?? ctx.given.signedIn?.() ?? DEFAULT_API;
     for (const r of state.reasons) {
       lines.push(`  - ${safeField(r.message)}`);
-      const todo = stateAction(r, { dir, apiUrl, folder: facts.spaces.find((s) => s.spaceId === r.spaceId)?.folder ?? null });
+      for (const d of r.details ?? []) lines.push(`      ${safeField(d)}`);
+      const space = facts.spaces.find((s) => s.spaceId === r.spaceId);
+      const folder = space?.folder ?? null;
+      const todo = stateAction(r, { dir, apiUrl: syncWith, folder, held: heldFiles(space?.hold?.deletes ?? [], folder) });
       if (todo) lines.push(`    to do: ${todo}`);
     }
     if (apiUrl) lines.push(`API: ${safeField(apiUrl)} (remembered by this folder; its token is looked up for this address)`);
-    lines.push(selectionLine(selection, spaces, dir));
+    lines.push(selectionLine(selection, spaces));
     io.stdout(lines.join('\n'));
-    for (const s of spaces) io.stdout(formatSpace(s));
+    for (const s of spaces) io.stdout(formatSpace(s, dir));
     return EXIT.ok;
   }
 }
 
 function stateDetail({ state, lastReachedServerAt, editsWaiting, offlineSince }: ReturnType<typeof syncState>): string {
-  const last = lastReachedServerAt ? ` — last sync ${lastReachedServerAt}` : '';
+  const last = lastReachedServerAt ? ` — last sync ${when(lastReachedServerAt)}` : '';
   if (state === 'paused') return ` — ${plural(editsWaiting, 'edit')} waiting${last}`;
-  if (state === 'offline' && offlineSince) return ` — since ${offlineSince}, last sync ${lastReachedServerAt ?? 'never'}`;
+  if (state === 'offline' && offlineSince) return ` — since ${when(offlineSince)}, last sync ${lastReachedServerAt ? when(lastReachedServerAt) : 'never'}`;
   return last;
 }
 
-function selectionLine(selection: 'all' | 'listed', spaces: SpaceStatus[], dir: string): string {
-  if (spaces.length === 0) return `Spaces: none chosen yet. Run \`quire sync --dir ${dir} --once\` (every space), or add --space <spaceId> for some.`;
+const DEFAULT_API = 'https://api.gitbook.com';
+
+function selectionLine(selection: 'all' | 'listed', spaces: SpaceStatus[]): string {
+  if (spaces.length === 0) return 'Spaces: none chosen yet (the first sync takes every space the token reaches; --space with a space id keeps to some).';
   const names = spaces.map((s) => `${safeField(s.title)} (${safeField(s.spaceId)})`).join(', ');
   return selection === 'listed'
-    ? `Spaces: ${names} — remembered from --space (or the app); \`quire sync\` keeps to them, \`--all-spaces\` or other --space values change that.`
-    : `Spaces: ${names} — every space the token reaches (\`quire sync --space <spaceId>\` keeps to some).`;
+    ? `Spaces: ${names} — remembered from --space (or the app); sync keeps to them, --all-spaces or other --space values change that.`
+    : `Spaces: ${names} — every space the token reaches (--space with a space id keeps sync to some).`;
 }
 
 function translationOf(mirror: Mirror, spaceId: string): SpaceStatus['translation'] {
@@ -200,7 +218,7 @@ const SHOWN_PAGES = 10;
 /** Which change request receives the space's edits, in words. */
 function targetLine(s: SpaceStatus): string {
   const t = s.target;
-  const chosen = t.chosen ? ' (chosen with `quire cr`)' : '';
+  const chosen = t.chosen ? ' (chosen with quire cr)' : '';
   if (t.state === 'open' || t.state === 'creating') {
     return `  your edits go into change request #${t.number ?? '?'} “${safeField(t.subject ?? '')}” (${plural(t.pages, 'page')} so far)${chosen}`;
   }
@@ -216,8 +234,8 @@ function withAction(d: PathDeviation, dir: string, folder: string): PathDeviatio
   return { ...d, action: `quire sync --dir ${shellWord(dir)} --once --gitbook-path ${shellWord(page)}` };
 }
 
-function formatSpace(s: SpaceStatus): string {
-  const edits = s.pendingEdits.modified.length + s.pendingEdits.added.length + s.pendingEdits.deleted.length;
+function formatSpace(s: SpaceStatus, dir: string): string {
+  const edits = changeCount(s.pendingEdits);
   const cr = s.changeRequest;
   const crPages = cr
     ? cr.pages
@@ -227,7 +245,7 @@ function formatSpace(s: SpaceStatus): string {
     : [];
   const lines = [
     `${safeField(s.title)} (${safeField(s.spaceId)}) in ${s.folder === null ? '(not yet pulled)' : safeField(s.folder)}: ${SYNC_STATE_WORDS[s.state]}`,
-    `  last sync: ${s.lastReachedServerAt ?? 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
+    `  last sync: ${s.lastReachedServerAt ? when(s.lastReachedServerAt) : 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
     ...(s.translation
       ? [
           `  translated from ${safeField(s.translation.sourceTitle ?? s.translation.sourceSpaceId)} (${safeField(s.translation.sourceLanguage)} → ${safeField(s.translation.language)}): the next translation run replaces the edits made here, pushed or not`,
@@ -235,6 +253,7 @@ function formatSpace(s: SpaceStatus): string {
       : []),
     `  pending local edits: ${edits}`,
     ...s.pendingEdits.modified.map((p) => `    modified ${safeField(p)}`),
+    ...s.pendingEdits.moved.map((m) => `    moved    ${safeField(m.to)} (was ${safeField(m.from)})`),
     ...s.pendingEdits.added.map((p) => `    added    ${safeField(p)}`),
     ...s.pendingEdits.deleted.map((p) => `    deleted  ${safeField(p)}`),
     `  conflicts: ${s.conflicts.length}`,
@@ -243,7 +262,7 @@ function formatSpace(s: SpaceStatus): string {
     targetLine(s),
     ...s.target.setAside.map(
       (p) =>
-        `    set aside: #${p.number ?? '?'} “${safeField(p.subject)}” (${plural(p.pages, 'page')}) — \`quire cr use ${p.number ?? '?'} --space ${safeField(s.spaceId)}\` to go on with it`,
+        `    set aside: #${p.number ?? '?'} “${safeField(p.subject)}” (${plural(p.pages, 'page')})${p.number === null ? '' : ` — \`quire cr use ${p.number} --space ${safeField(s.spaceId)} --dir ${shellWord(dir)}\` to go on with it`}`,
     ),
     ...(cr ? [`  your edits in change request #${cr.number ?? '?'} (${plural(cr.pageCount, 'page')}):`, ...crPages] : []),
     ...s.refused.map((r) => `  refused by the server: ${r.path === null ? '(asset)' : safeField(r.path)}: ${safeField(r.message)}`),

@@ -1,8 +1,10 @@
+import { relative, resolve, sep } from 'node:path';
 import { all, dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, UsageError, type ParsedArgs } from '../args';
 import { followCheckoutsAfterSync, sayFollowed } from '../cr-checkout';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
 import {
+  heldDeletes,
   describeMissingFolder,
   describeNotPushed,
   describeUnreadable,
@@ -20,12 +22,13 @@ import { describeDryRun, dryRunJson } from '../dry-run-text';
 import { errorMessage, heldMessage, shellWord } from '../messages';
 import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
-import { describeHolder, isCorruptionError, Mirror } from '../../../core/mirror';
+import { describeHolder, hasMirror, isCorruptionError, Mirror } from '../../../core/mirror';
 import { findPage, PageNotFoundError } from '../../../core/history';
 import { API_URL_META, type ApiClient } from '../../../core/api';
 import { type CadenceReport, ReviewService } from '../../../core/review';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
+import { retryTime } from '../../../../shared/when';
 import { pausedSince, rememberSpaceSelection, setPaused, spaceSelection, when } from '../../../core/status';
 
 const DEFAULT_INTERVAL_S = 30;
@@ -46,8 +49,19 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     throw new UsageError('--all-spaces and --space cannot go together: give either the spaces to sync, or --all-spaces for every one.', { usage: false });
   const intervalS = intervalFlag(args, DEFAULT_INTERVAL_S);
   const allowDeletes = switchFlag(args, 'allow-deletes');
+  const allowNamed = all(args, 'allow-delete');
+  if (allowDeletes && allowNamed.length > 0)
+    throw new UsageError('--allow-deletes lets every delete through, --allow-delete only those it names: give one or the other.', { usage: false });
   const dryRun = switchFlag(args, 'dry-run');
+  if (allowNamed.length > 0 && !has(args, 'once') && !dryRun)
+    throw new UsageError('--allow-delete lets the deletes it names through in one cycle: give --once with it (or --dry-run to see them).', { usage: false });
   const explicitApi = flag(args, 'api') === undefined ? undefined : normaliseApiUrl(flag(args, 'api')!);
+  // A folder that never synced has no address yet: said before anything is created in it.
+  if (explicitApi === undefined && !hasMirror(dir))
+    throw new UsageError(
+      `missing --api <base_url>: ${dir} has not synced with any API yet (for GitBook: --api https://api.gitbook.com). Nothing was written.`,
+      { usage: false },
+    );
   const gitbookPaths = all(args, 'gitbook-path');
   if (gitbookPaths.length > 0 && !has(args, 'once') && !dryRun)
     throw new UsageError('--gitbook-path moves files in one cycle: give --once with it (or --dry-run to see the moves).', { usage: false });
@@ -93,12 +107,18 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       }
     }
     const toGitbook = keptPages(mirror, dir, gitbookPaths);
-    if (dryRun || has(args, 'once')) return once(mirror, api, spaces, toGitbook);
+    if (dryRun || has(args, 'once')) return once(mirror, api, spaces, toGitbook, heldByName(mirror, dir, allowNamed));
     return continuously(mirror, api, spaces);
   }
 
   /** `--once` or `--dry-run`: one cycle, said per space; its exit code says whether something needs the writer. */
-  async function once(mirror: Mirror, api: ApiClient, spaces: SpaceChoice, toGitbook: Map<string, Set<string>>): Promise<number> {
+  async function once(
+    mirror: Mirror,
+    api: ApiClient,
+    spaces: SpaceChoice,
+    toGitbook: Map<string, Set<string>>,
+    allowedDeletes: Map<string, Set<string>>,
+  ): Promise<number> {
     const printProgress = progressPrinter(io.stderr);
     /** Told as a cycle pulls pages (it has main's trees by then). */
     let onPull: (() => void) | null = null;
@@ -113,6 +133,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       },
       signal: io.signal,
       allowMassDelete: allowDeletes,
+      ...(allowedDeletes.size > 0 ? { allowDeletes: allowedDeletes } : {}),
       pushGuard,
       dryRun,
       ...(toGitbook.size > 0 ? { toGitbook } : {}),
@@ -151,7 +172,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     await Promise.all(beside);
     for (const line of report.repaired ?? []) io.stderr(line);
     io.stdout(describe(report, dir));
-    for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
+    for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir, heldDeletes(mirror, s.spaceId)));
     sayWhatNeedsYou(report, io);
     later.print();
     const pushedTo = pushedSpaces(report);
@@ -187,7 +208,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
           if (backOnline) io.stderr(BACK_ONLINE);
           for (const line of report.repaired ?? []) io.stderr(line);
           if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report, dir));
-          for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
+          for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir, heldDeletes(mirror, s.spaceId)));
           sayWhatNeedsYou(report, io);
         },
         failed: (err, failure) => {
@@ -248,6 +269,35 @@ function keptPages(mirror: Mirror, root: string, targets: readonly string[]): Ma
   return out;
 }
 
+/**
+ * The held deletes `--allow-delete` names, by space: each a file (relative to the sync folder or
+ * to this directory, or absolute) or page id that a mass-delete stop holds (`quire status` lists
+ * them); anything else is one line, before anything is sent.
+ */
+function heldByName(mirror: Mirror, root: string, names: readonly string[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  if (names.length === 0) return out;
+  const held = mirror.catalog
+    .selectedSpaces()
+    .flatMap((s) =>
+      heldDeletes(mirror, s.id).map((d) => ({ spaceId: s.id, pageId: d.pageId, file: d.path !== null && s.folder ? `${s.folder}/${d.path}` : null })),
+    );
+  const base = resolve(root);
+  for (const name of names) {
+    const spelt = [name, relative(base, resolve(name)), relative(base, resolve(base, name))].map((n) => n.split(sep).join('/').normalize('NFC'));
+    const found = held.find((h) => h.pageId === name || (h.file !== null && spelt.includes(h.file.normalize('NFC'))));
+    if (!found)
+      throw new UsageError(
+        `--allow-delete ${safeField(name)}: no mass-delete stop holds that page; \`quire status --dir ${shellWord(root)}\` lists the deletes a stop holds. Nothing was sent.`,
+        { usage: false },
+      );
+    const ids = out.get(found.spaceId) ?? new Set<string>();
+    ids.add(found.pageId);
+    out.set(found.spaceId, ids);
+  }
+  return out;
+}
+
 /** One line per thing a cycle left for the writer: folders missing, paths left alone, changes not pushed. */
 function sayWhatNeedsYou(report: CycleReport, io: CliIo): void {
   for (const s of report.spaces) {
@@ -302,7 +352,7 @@ function printReplay(review: ReviewService, { replay }: Pick<CadenceReport, 'rep
   for (const a of replay.refused) io.stderr(`The server refused ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'no reason given')}`);
   for (const a of replay.delayed) {
     io.stderr(
-      `Not sent yet, the server failed on ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'no reason given')}; tried again after ${when(a.retryAt)} (\`quire review --dismiss ${a.seq}\` gives up on it).`,
+      `Not sent yet, the server failed on ${safeField(review.describeAction(a))}: ${safeField(a.message ?? 'no reason given')}; tried again ${retryTime(a.retryAt)} (\`quire review --dismiss ${a.seq}\` gives up on it).`,
     );
   }
 }
@@ -317,16 +367,21 @@ function logError(mirror: Mirror, err: unknown) {
 
 /** One line for a cycle: what moved, then what needs the writer, with the command that shows it for this folder. */
 export function describe(report: CycleReport, dir: string): string {
-  const pulled = report.spaces.filter((s) => s.pull);
-  const fetched = pulled.reduce((n, s) => n + (s.pull?.fetchedPages ?? 0), 0);
+  // Counted as the log counts them: page files main changed here, pages (and files) pushed; never API changes or bodies fetched.
+  const pulledPages = report.spaces.reduce((n, s) => n + (s.pull?.pages ?? 0), 0);
   const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
   const status = `\`quire status --dir ${shellWord(dir)}\``;
   const parts = [
     `${plural(report.spaces.length, 'space')} in sync`,
-    pulled.length ? `${pulled.length} pulled (${plural(fetched, 'page')} fetched)` : 'nothing new',
+    pulledPages > 0 ? `${plural(pulledPages, 'page')} pulled from main` : 'nothing new on main',
   ];
-  for (const s of pushed)
-    parts.push(`${plural(s.push!.changes, 'change')} pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
+  for (const s of pushed) {
+    const pages = s.push!.applied.size;
+    const files = s.push!.uploaded.length;
+    const what =
+      [pages > 0 ? plural(pages, 'page') : '', files > 0 ? plural(files, 'file') : ''].filter(Boolean).join(' and ') || plural(s.push!.changes, 'change');
+    parts.push(`${what} pushed to change request #${s.push!.changeRequest?.number} in ${safeField(s.title)}`);
+  }
   const refused = report.spaces.flatMap((s) => s.push?.refused ?? []);
   if (refused.length) parts.push(`${plural(refused.length, 'change')} refused by the server (see ${status})`);
   parts.push(plural(report.requests, 'request'));
