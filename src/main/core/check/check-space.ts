@@ -9,6 +9,7 @@ import type { CheckedSpace, FolderIndex, IndexedFile } from './folder-index';
 import { joinRoot } from './folder-index';
 import { checkFrontmatter } from './frontmatter';
 import { checkLinks } from './links';
+import { checkVariables } from './variables';
 import { checkCaseClashes } from './names';
 import { type Problem, sortProblems } from './problem';
 import { atOnce, type Steps } from './steps';
@@ -28,7 +29,10 @@ function fileProblems(index: FolderIndex, f: IndexedFile): { problems: Problem[]
   const text = f.file.text;
   if (text === null || (f.file.kind !== 'page' && f.file.kind !== 'include')) return { problems: [], reached: [] };
   const links = checkLinks(index, f);
-  return { problems: [...checkFrontmatter(f.rootPath, text), ...blockProblems(f.rootPath, text), ...links.problems], reached: links.reached };
+  return {
+    problems: [...checkFrontmatter(f.rootPath, text), ...blockProblems(f.rootPath, text), ...links.problems, ...checkVariables(f)],
+    reached: links.reached,
+  };
 }
 
 /** Checks every space of the index; reports in the index's order, problems sorted. */

@@ -24,8 +24,10 @@ export const ASSETS_PREFIX = '.gitbook/assets/';
 export const spelledOnDisk = relSpelledOnDisk;
 const INCLUDES_PREFIX = '.gitbook/includes/';
 export const SUMMARY_FILE = 'SUMMARY.md';
+/** The space's variables (content/variables.ts). */
+const VARIABLES_FILE = '.gitbook/vars.yaml';
 
-export type SpaceFileKind = 'page' | 'summary' | 'include' | 'asset' | 'other';
+export type SpaceFileKind = 'page' | 'summary' | 'include' | 'variables' | 'asset' | 'other';
 
 export type Unreadable = { reason: 'not-utf8'; line: number } | { reason: 'too-large' };
 
@@ -34,7 +36,7 @@ export interface SpaceFile {
   path: string;
   kind: SpaceFileKind;
   size: number;
-  /** The text of a markdown file (page, SUMMARY.md, reusable content); null otherwise or when unreadable. */
+  /** The text of a markdown file (page, SUMMARY.md, reusable content) or of `.gitbook/vars.yaml`; null otherwise or when unreadable. */
   text: string | null;
   /** Why a markdown file has no text. */
   unreadable: Unreadable | null;
@@ -43,6 +45,7 @@ export interface SpaceFile {
 export function fileKind(path: string): SpaceFileKind {
   if (path.startsWith(ASSETS_PREFIX)) return 'asset';
   if (path.startsWith(INCLUDES_PREFIX)) return /\.md$/i.test(path) ? 'include' : 'other';
+  if (path === VARIABLES_FILE) return 'variables';
   if (path.startsWith('.gitbook/')) return 'other';
   if (path === SUMMARY_FILE) return 'summary';
   return /\.md$/i.test(path) ? 'page' : 'other';
