@@ -21,3 +21,4 @@ export { type Resolution, resolveHref } from './resolve';
 export { fileKind, isContentPath, readSpaceFile, type SpaceFile, type SpaceFileKind, spelledOnDisk } from './space-files';
 export { anchorTarget, gitbookAnchor, hasAnchor, headingSlug, type PageAnchors, type PageHeading, pageAnchors, pageHeadings } from './anchors';
 export { summaryEntries, summaryEntryFile } from './summary';
+export { spaceVariables } from './variables';

@@ -2,8 +2,10 @@
  * What the renderer needs to know about the world around a page, given by its host: where a
  * link leads and what to write for it (the preview server links to its own routes, the app to
  * its views and inline images), the titles of linked pages (content-ref cards), and the text of
- * reusable content (includes). Kept to plain functions so the renderer stays pure.
+ * reusable content (includes), and the space's variables (expressions). Kept to plain functions
+ * so the renderer stays pure.
  */
+import type { Variables } from '../content';
 
 /** What to write for one href of the page. */
 export interface LinkOutcome {
@@ -30,4 +32,6 @@ export interface RenderContext {
   linkedPage(href: string, fromRootPath: string): LinkedPage | null;
   /** Reusable content an include names: its root-relative path and text, or null when it is not there. */
   include(href: string, fromRootPath: string): { rootPath: string; text: string } | null;
+  /** The variables of the space holding the file (its `.gitbook/vars.yaml`); none when absent. */
+  variables?(fromRootPath: string): Variables;
 }

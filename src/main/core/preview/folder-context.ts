@@ -5,7 +5,7 @@
  */
 import { parsePageFile } from '../content';
 import type { FolderIndex, Resolution } from '../check';
-import { anchorTarget, resolveHref } from '../check';
+import { anchorTarget, resolveHref, spaceVariables } from '../check';
 import type { LinkedPage, LinkOutcome, RenderContext } from './context';
 import { isSafeUrl } from './sanitize';
 
@@ -75,6 +75,10 @@ export function folderRenderContext(index: FolderIndex, rootPath: string, urls: 
       const target = r.kind === 'file' || (r.kind === 'stable' && r.what === 'page') ? r.rootPath : null;
       if (target === null || !/\.md$/i.test(target) || !index.get(target)) return null;
       return { title: pageTitle(index, target), href: urls.page(target, r.kind === 'file' || r.kind === 'stable' ? r.anchor : null) };
+    },
+    variables(from) {
+      const space = index.spaceOf(from);
+      return (space && spaceVariables(space)) ?? {};
     },
     include(href, from) {
       const r = resolveHref(index, from, href);

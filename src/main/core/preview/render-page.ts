@@ -7,9 +7,10 @@
  * The frontmatter and title lines are blanked rather than cut, so markdown-it's line numbers are
  * the file's: heading ids and block pairing line up with `quire check`'s findings.
  */
-import { parsePageFile } from '../content';
+import { parsePageFile, type Scope, type Variables, variablesOf } from '../content';
 import { pageHeadings } from '../check/anchors';
 import type { RenderContext } from './context';
+import { conditionHtml, expressionHtml } from './expressions';
 import { previewMarkdown } from './markdown';
 import { escapeHtml, isSafeUrl } from './sanitize';
 
@@ -64,10 +65,18 @@ function bodyLines(source: string, titleFromHeading: boolean): string {
 }
 
 export function renderPage(source: string, ctx: RenderContext): RenderedPage {
-  return render(source, ctx, ctx.rootPath, [], 'p-');
+  return render(source, ctx, ctx.rootPath, [], 'p-', null);
 }
 
-function render(source: string, ctx: RenderContext, rootPath: string, including: readonly string[], idPrefix: string): RenderedPage {
+/** `pageVars`: the variables of the page an include is rendered in (null: this file is the page). */
+function render(
+  source: string,
+  ctx: RenderContext,
+  rootPath: string,
+  including: readonly string[],
+  idPrefix: string,
+  pageVars: Variables | null,
+): RenderedPage {
   let title: string | null = null;
   let meta: Record<string, unknown> = {};
   let frontmatterError: string | null = null;
@@ -82,6 +91,8 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
     frontmatterError = (err as Error).message;
   }
   const body = frontmatterError === null ? bodyLines(source, titleFromHeading) : source;
+  // Reusable content shows the variables of the page it is included in.
+  const scope: Scope = { space: ctx.variables?.(rootPath) ?? {}, page: pageVars ?? variablesOf(meta.vars) };
   const headings = pageHeadings(body);
   let includes = 0;
   const html = previewMarkdown().render(body, {
@@ -89,6 +100,7 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
     // A heading with its own anchor (`<a id>` inside it) keeps that one element holding the id.
     headingIds: new Map(headings.filter((h) => h.explicitId === null).map((h) => [h.line, h.id])),
     link: (href: string, attribute: string, tag: string) => ctx.link(href, rootPath, attribute, tag),
+    expression: (expression: string) => expressionHtml(expression, scope),
     rewriteUrl: (url: string, attribute: string, tag: string) => {
       if (!isSafeUrl(url, attribute)) return null;
       return ctx.link(url, rootPath, attribute, tag).href;
@@ -97,13 +109,14 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
       contentRef: (url: string) => contentRefCard(ctx, url, rootPath),
       embed: (url: string) => embedLink(url),
       file: (src: string) => fileCard(ctx, src, rootPath),
+      condition: (expression: string) => conditionHtml(expression, scope),
       include: (path: string) => {
         const found = ctx.include(path, rootPath);
         if (!found) return `<div class="gb-error" role="note">Reusable content ${escapeHtml(path)} is not in this folder.</div>\n`;
         if (including.includes(found.rootPath) || including.length >= MAX_INCLUDE_DEPTH) {
           return `<div class="gb-error" role="note">Reusable content ${escapeHtml(path)} includes itself; GitBook shows it once.</div>\n`;
         }
-        const inner = render(found.text, ctx, found.rootPath, [...including, rootPath], `${idPrefix}i${includes++}-`);
+        const inner = render(found.text, ctx, found.rootPath, [...including, rootPath], `${idPrefix}i${includes++}-`, scope.page);
         const label = inner.title ?? found.rootPath.slice(found.rootPath.lastIndexOf('/') + 1);
         return `<section class="gb-include" aria-label="Reusable content: ${escapeHtml(label)}"><header class="gb-include-title">Reusable content · ${escapeHtml(label)}</header>${inner.html}</section>\n`;
       },
