@@ -18,4 +18,5 @@ export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';
 export { resolveInside } from './safe-fs';
+export { readExtras, includeKey } from './extras-record';
 export { type ChangeRequestTarget, changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from './targets';
