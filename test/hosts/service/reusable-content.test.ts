@@ -26,7 +26,11 @@ beforeEach(async () => {
     variables: { product: 'Lumen' },
     pages: [{ title: 'Intro', markdown: `Read this.\n\n{% include "/reusable-content/${NOTE}" %}\n` }],
   });
-  fake.store.addReusableContent(space.id, { id: NOTE, title: 'Support note', document: doc(hint('info', p('Ask the ', expression('space.vars.product'), ' team.'))) });
+  fake.store.addReusableContent(space.id, {
+    id: NOTE,
+    title: 'Support note',
+    document: doc(hint('info', p('Ask the ', expression('space.vars.product'), ' team.'))),
+  });
   spaceId = space.id;
   dir = await mkdtemp(join(tmpdir(), 'quire-service-includes-'));
   service = await createQuireService({

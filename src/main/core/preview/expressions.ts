@@ -69,7 +69,7 @@ export function inlineExpressions(state: StateCore): void {
       let end = i + 1;
       while (end < children.length && (children[end]!.type === 'text' || children[end]!.type === 'text_special')) end++;
       const close = children[end];
-      if (!close || close.type !== 'html_inline' || !/^<\/code\s*>$/i.test(close.content)) continue;
+      if (close?.type !== 'html_inline' || !/^<\/code\s*>$/i.test(close.content)) continue;
       const source = children
         .slice(i + 1, end)
         .map((t: Token) => t.content)

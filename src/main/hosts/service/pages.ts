@@ -148,7 +148,9 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
   function includesNode(spaceId: string, marks: { of(path: string | null, key: string | null): PageMark }): PageNodeVM[] {
     const includes = readExtras(state.mirror, spaceId).includes;
     if (includes.length === 0) return [];
-    const children = includes.map((i): PageNodeVM => ({ id: includeKey(i.id), title: i.title, kind: 'document', path: i.path, ...marks.of(i.path, null), children: [] }));
+    const children = includes.map(
+      (i): PageNodeVM => ({ id: includeKey(i.id), title: i.title, kind: 'document', path: i.path, ...marks.of(i.path, null), children: [] }),
+    );
     return [{ id: 'includes', title: 'Reusable content', kind: 'group', path: null, sync: 'synced', changeRequest: null, why: null, children }];
   }
 
