@@ -143,3 +143,16 @@ it('a local edit to an include is kept, never pushed nor overwritten, and held w
   expect(read('.gitbook/includes/supported-platforms.md')).toContain('runs on every platform; see');
   expect(contentBatches(fake)).toEqual([]);
 });
+
+it('pushes an include, kept or newly typed, as GitBook’s reusable-content reference', async () => {
+  expect((await sync()).code).toBe(0);
+  writeFileSync(join(dir, 'install.md'), read('install.md').replace('of memory.', 'of memory, or more.'));
+  writeFileSync(join(dir, 'faq.md'), '# FAQ\n\n{% include ".gitbook/includes/install-steps.md" %}\n');
+  const run = await sync();
+  expect(run.code, run.stderr).toBe(0);
+  const sent = contentBatches(fake).flatMap((r) => (r.body as { changes: { operation: string; document?: { markdown?: string } }[] }).changes);
+  const markdownOf = (operation: string) => sent.find((c) => c.operation === operation)?.document?.markdown ?? '';
+  expect(markdownOf('update_page')).toContain(`{% include "/reusable-content/${PLATFORMS}" %}`);
+  expect(markdownOf('update_page')).toContain('of memory, or more.');
+  expect(markdownOf('insert_page')).toContain(`{% include "/reusable-content/${STEPS}" %}`);
+});
