@@ -62,6 +62,9 @@ it('lists reusable content after the pages, renders it with its values, and mark
   expect(intro.html).toContain('Reusable content · Support note');
 
   const folder = join(dir, (await service.request('catalog.get', {})).spaces[0]!.folder!);
+  // A page an older Quire wrote keeps the include as GitBook stores it: the preview finds the file all the same.
+  await writeFile(join(folder, 'legacy.md'), `# Legacy\n\n{% include "/reusable-content/${NOTE}" %}\n`);
+  expect((await service.request('pages.get', { spaceId, path: 'legacy.md' })).html).toContain('Reusable content · Support note');
   const file = join(folder, '.gitbook/includes/support-note.md');
   await writeFile(file, (await readFile(file, 'utf8')).replace('Ask the', 'Write to the'));
   expect((await service.syncOnce()).state).not.toBe('in-sync');
