@@ -88,8 +88,8 @@ it('pulls each reusable content to .gitbook/includes/ as GitBook markdown, and p
   const check = await quire(['check', '--dir', root, '--json']);
   expect(JSON.parse(check.stdout).spaces[0].problems).toEqual([]);
   // Search finds the shared text; history keeps it.
-  const found = await quire(['search', 'archive', '--dir', root, '--json']);
-  expect(found.stdout).toContain('.gitbook/includes/install-steps.md');
+  const found = JSON.parse((await quire(['search', 'archive', '--dir', root, '--json'])).stdout) as { results: { file: string; pageId: string | null }[] };
+  expect(found.results).toEqual([expect.objectContaining({ file: 'lumen/.gitbook/includes/install-steps.md', pageId: null })]);
   const history = await quire(['history', 'lumen/.gitbook/includes/install-steps.md', '--dir', root]);
   expect(history.code, history.stderr).toBe(0);
   expect(history.stdout).toMatch(/pulled/);

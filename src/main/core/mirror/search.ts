@@ -136,7 +136,8 @@ interface DocRecord {
   page_title: string | null;
 }
 
-const isNewKey = (key: string) => key.startsWith('new:');
+/** A key that is no page id: a file not yet a page (`new:<path>`), reusable content (`include:<id>`, sync/extras-record.ts). */
+const isNewKey = (key: string) => key.startsWith('new:') || key.startsWith('include:');
 
 /** The words an entry's kind and space are indexed as (hex keeps any id one token). */
 const kindWord = (kind: SearchKind) => `k${kind}`;
