@@ -156,3 +156,12 @@ it('pushes an include, kept or newly typed, as GitBook’s reusable-content refe
   expect(markdownOf('update_page')).toContain('of memory, or more.');
   expect(markdownOf('insert_page')).toContain(`{% include "/reusable-content/${STEPS}" %}`);
 });
+
+it('a reusable content whose document is gone by the time it is read is left out, and the rest of the space syncs', async () => {
+  fake.faults.fail(1, 404, { match: (r) => r.path.includes(`/reusable-contents/${STEPS}/document`) });
+  const run = await sync();
+  expect(run.code, run.stderr).toBe(0);
+  expect(read('.gitbook/includes/supported-platforms.md')).toBe(PLATFORMS_FILE);
+  expect(() => read('.gitbook/includes/install-steps.md')).toThrow(/ENOENT/);
+  expect(read('install.md')).toContain('{% include ".gitbook/includes/supported-platforms.md" %}');
+});

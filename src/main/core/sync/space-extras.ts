@@ -15,7 +15,7 @@
  *   watcher's paths reach them (or everything is looked at).
  */
 import { lstatSync, readFileSync } from 'node:fs';
-import type { ApiClient } from '../api';
+import { type ApiClient, ApiError } from '../api';
 import {
   assemblePageFile,
   documentToMarkdown,
@@ -208,6 +208,10 @@ export async function pullExtras(ctx: ExtrasContext, tree: RemoteTree | null, re
       }
       const fetch = !old || old.document !== rc.document;
       const body = fetch ? await fetchBody(ctx, tree.revision.id, rc) : rec.stable;
+      if (body === null) {
+        if (old) includes.push(old); // gone between the revision and its document: as it was, asked again when main moves
+        continue;
+      }
       const next = { ...rec, title: rc.title, document: rc.document, stable: body };
       const outcome = await writeInclude(ctx, next, fetch || old?.title !== rc.title || relink);
       includes.push(outcome.rec);
@@ -252,12 +256,19 @@ export async function pullExtras(ctx: ExtrasContext, tree: RemoteTree | null, re
   });
 }
 
-async function fetchBody(ctx: ExtrasContext, revisionId: string, rc: RemoteTree['reusableContents'][number]): Promise<string> {
+/** The reusable content's document as GitBook markdown (references stable); null when the server no longer has it (404). */
+async function fetchBody(ctx: ExtrasContext, revisionId: string, rc: RemoteTree['reusableContents'][number]): Promise<string | null> {
   if (rc.document === null) return '';
-  const document = await ctx.api.call(
-    (c, params) => c.spaces.getReusableContentDocumentInRevisionById(ctx.spaceId, revisionId, rc.id, {}, params),
-    ctx.signal ? { signal: ctx.signal } : {},
-  );
+  let document: unknown;
+  try {
+    document = await ctx.api.call(
+      (c, params) => c.spaces.getReusableContentDocumentInRevisionById(ctx.spaceId, revisionId, rc.id, {}, params),
+      ctx.signal ? { signal: ctx.signal } : {},
+    );
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
   return documentToMarkdown(document, { pageTitle: (page, space) => ctx.mirror.content.page(space ?? ctx.spaceId, page)?.title ?? null });
 }
 
