@@ -156,13 +156,11 @@ export function includeName(title: string): string {
 
 /** Where a new reusable content goes: the server's Git path when it is one of the includes folder, else its name; never a name taken. */
 function pathFor(rc: RemoteTree['reusableContents'][number], taken: Set<string>, rules: NameRules): string {
-  const fromGit = rc.gitPath?.includes(`${INCLUDES_FOLDER}/`)
-    ? `${INCLUDES_FOLDER}/${rc.gitPath.slice(rc.gitPath.lastIndexOf(`${INCLUDES_FOLDER}/`) + INCLUDES_FOLDER.length + 1)}`
-    : null;
-  const candidates =
-    fromGit && isIncludePath(fromGit) && !fromGit.slice(INCLUDES_FOLDER.length + 1).startsWith('.') ? [fromGit.slice(INCLUDES_FOLDER.length + 1)] : [];
+  // The part of the Git path after `.gitbook/includes/` (the repository may keep the space in a subfolder).
+  const git = rc.gitPath?.includes(`${INCLUDES_FOLDER}/`) ? rc.gitPath.split(`${INCLUDES_FOLDER}/`).pop()! : null;
+  const fromGit = git && isIncludePath(`${INCLUDES_FOLDER}/${git}`) && !git.startsWith('.') ? git : null;
   const names = nameCandidates(includeName(rc.title), rc.id, MAX_SEGMENT_BYTES, rules, 'file', '.md'); // endless: the last form counts up
-  for (let name = candidates[0] ?? names.next().value!; ; name = names.next().value!) {
+  for (let name = fromGit ?? names.next().value!; ; name = names.next().value!) {
     if (taken.has(nameKey(name, rules))) continue;
     taken.add(nameKey(name, rules));
     return `${INCLUDES_FOLDER}/${name}`;
