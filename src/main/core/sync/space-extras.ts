@@ -207,7 +207,8 @@ export async function pullExtras(ctx: ExtrasContext, tree: RemoteTree | null, re
       const fetch = !old || old.document !== rc.document;
       const body = fetch ? await fetchBody(ctx, tree.revision.id, rc) : rec.stable;
       if (body === null) {
-        if (old) includes.push(old); // gone between the revision and its document: as it was, asked again when main moves
+        // Gone between the revision and its document: the file stays as it was (written again if deleted here), asked for again when main moves.
+        if (old) includes.push((await writeInclude(ctx, old, false)).rec);
         continue;
       }
       const next = { ...rec, title: rc.title, document: rc.document, stable: body };
