@@ -45,6 +45,9 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // A poll waits for something to become true: on a loaded machine 1 s (vitest's default) is
+    // not always enough for a browser round trip. A poll that asserts a bound says so itself.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     setupFiles: ['test/fake/vitest-setup.ts'],
     projects: [

@@ -19,6 +19,7 @@ import type {
   ChangeRequestVM,
   ChangeRequestDetailVM,
   SiteVM,
+  TranslationVM,
   SpacePagesVM,
   PageDetailVM,
   RenderedDiffVM,
@@ -30,6 +31,9 @@ import type {
   OpenedVM,
   RestoredDeletedVM,
   ActOutcomeVM,
+  FinishedReviewVM,
+  PendingReviewVM,
+  AppliedSuggestionVM,
   InboxItemVM,
   ReviewStateVM,
   ReviewVM,
@@ -41,7 +45,7 @@ import { clipText } from './clip-text';
 
 // View models live in view-models.ts; they are part of this contract.
 export type * from './view-models';
-export { LOG_KINDS } from './view-models';
+export { INBOX_GROUPS, LOG_KINDS } from './view-models';
 export { needsYou, SYNC_STATE_WORDS } from './sync-state';
 
 // -------------------------------------------------------------------- errors
@@ -149,12 +153,25 @@ const REQUESTS = {
   'review.setStatus': req<void>()(s.object({ ...crRef, status: s.oneOf(['draft', 'open', 'archived'] as const) })),
   /** Needs the server's answer (never queued): an `offline` error when the API cannot be reached, the server's reason when it refuses. */
   'review.updateFromMain': req<void>()(s.object(crRef)),
-  /** Only by this request, never by sync; needs the server's answer, as `review.updateFromMain`. */
-  'review.merge': req<void>()(s.object(crRef)),
+  /**
+   * Only by this request, never by sync; needs the server's answer, as `review.updateFromMain`. Held back
+   * (`invalid-request`) while the detail's `mergeHolds` has any, unless `force`: never past the server's rules.
+   */
+  'review.merge': req<void>()(s.object({ ...crRef, force: s.optional(s.boolean()) })),
   'review.setDescription': req<ActOutcomeVM>()(s.object({ ...crRef, markdown: s.string({ max: 100_000 }) })),
 
   /** What asks something of the user, unread first. */
   'review.inbox': req<InboxItemVM[]>()(none),
+  /** Pins an inbox item (its key) first in its group, or unpins it. */
+  'review.pin': req<void>()(s.object({ key: s.string({ min: 1, max: 200 }), pinned: s.boolean() })),
+  /** Snoozes an inbox item until `until` (ISO) or, without it, until it changes; `off` brings it back. */
+  'review.snooze': req<void>()(
+    s.object({
+      key: s.string({ min: 1, max: 200 }),
+      until: s.optional(s.string({ min: 10, max: 40, pattern: /^\d{4}-\d{2}-\d{2}T[0-9:.]+Z$/ })),
+      off: s.optional(s.boolean()),
+    }),
+  ),
   /** Marks inbox items read (all of them when `keys` is left out). */
   'review.markRead': req<void>()(s.object({ keys: s.optional(s.array(s.string({ min: 1, max: 200 }), { max: 5000 })) })),
   /** Puts away a refused action once its reason is read (or withdraws one not sent yet). */
@@ -163,8 +180,22 @@ const REQUESTS = {
   'review.state': req<ReviewStateVM>()(none),
   /** Refresh now (when the Review view opens): sends what is queued, then refreshes; offline it answers with the state as it is. */
   'review.refresh': req<ReviewStateVM>()(none),
-  /** Starts a comment: on a page of main (`pageId`), on a change request, or on a page of one. Sent at once online, queued offline. */
-  'review.newComment': req<ActOutcomeVM>()(s.object({ spaceId: s.id(), changeRequestId: s.optional(s.id()), pageId: s.optional(s.id()), markdown })),
+  /**
+   * Starts a comment: on a page of main (`pageId`), on a change request, on a page of one, or on a
+   * `line` of that page (its file in the change request: the comment goes on the block holding
+   * it). Sent at once online, queued offline.
+   */
+  'review.newComment': req<ActOutcomeVM>()(
+    s.object({
+      spaceId: s.id(),
+      changeRequestId: s.optional(s.id()),
+      pageId: s.optional(s.id()),
+      line: s.optional(s.number({ min: 1, max: 10_000_000, integer: true })),
+      markdown,
+    }),
+  ),
+  /** Writes a comment's suggested change into the writer's file (the next sync pushes it), then resolves its thread with a reply saying so. */
+  'review.applySuggestion': req<AppliedSuggestionVM>()(s.object(commentRef)),
   /** Edits one's own comment, or reply (`replyId`). */
   'review.editComment': req<ActOutcomeVM>()(s.object({ ...commentRef, replyId: s.optional(s.id()), markdown })),
   /** Deletes one's own comment, or reply (`replyId`). */
@@ -173,6 +204,16 @@ const REQUESTS = {
   'review.submitReview': req<ReviewVM>()(
     s.object({ ...crRef, status: s.oneOf(['approved', 'changes-requested'] as const), markdown: s.optional(s.string({ max: 100_000 })) }),
   ),
+  /** Opens a pending review: comments on the change request are kept here (`inPendingReview`) until it is finished. */
+  'review.startReview': req<PendingReviewVM>()(s.object(crRef)),
+  /** Drops the pending review and its comments; nothing of it was sent. */
+  'review.discardReview': req<void>()(s.object(crRef)),
+  /** Sends the pending review's comments in order, then the verdict (`comment`: no verdict); needs the server's answer. */
+  'review.finishReview': req<FinishedReviewVM>()(
+    s.object({ ...crRef, verdict: s.oneOf(['approved', 'changes-requested', 'comment'] as const), markdown: s.optional(s.string({ max: 100_000 })) }),
+  ),
+  /** Marks a page of the change request viewed (until a later revision changes it), or not. */
+  'review.setViewed': req<void>()(s.object({ ...crRef, pageId: s.id(), viewed: s.boolean() })),
   /** Asks an organization member to review: `user` is an id, an email or a display name. */
   'review.requestReviewer': req<ActOutcomeVM>()(s.object({ ...crRef, user: s.string({ min: 1, max: 320 }) })),
   'review.removeReviewer': req<ActOutcomeVM>()(s.object({ ...crRef, userId: s.id() })),
@@ -195,6 +236,10 @@ const REQUESTS = {
   ),
 
   'sites.list': req<SiteVM[]>()(none),
+  /** The organizations' translations, as last listed (every review refresh lists them, beside sites). */
+  'translations.list': req<TranslationVM[]>()(none),
+  /** Asks GitBook to run a translation again; needs the server's answer (never queued). Answers with its status now. */
+  'translations.run': req<TranslationVM>()(s.object({ organizationId: s.id(), translationId: s.id() })),
 
   /** Each synced space's page tree, with each page's sync state. */
   'pages.tree': req<SpacePagesVM[]>()(none),

@@ -2,6 +2,7 @@
  * The view models of the contract (contract.ts): what each request returns and each event
  * carries, shaped for the views. Plain data, so they cross IPC and the WebSocket as JSON.
  */
+import type { LineSpan } from './line-blocks';
 import type { SyncStateAction, SyncStateName } from './sync-state';
 
 export type { SyncStateName } from './sync-state';
@@ -240,8 +241,31 @@ export interface CommentVM {
   failure?: string;
   /** Written by the signed-in user: theirs to edit or delete (set by the service). */
   mine?: boolean;
+  /** Kept in the user's pending review of its change request: sent with the verdict (set by the service). */
+  inPendingReview?: boolean;
   /** The page's file relative to its space folder, for a link to the Pages view or the preview (`#pages/<spaceId>/<path>`); null when it has none here. */
   pagePath?: string | null;
+  /** On a line of a page of a change request: its block's first line in the page's file there now (null when the block is gone). */
+  line?: number | null;
+  /** Its block changed or went away since the comment was made (GitHub's "outdated"). */
+  outdated?: boolean;
+  /** The change it suggests (a ```suggestion block), when it holds one. */
+  suggestion?: SuggestionVM | null;
+}
+
+/** A suggested change: the lines it replaces (as they were when it was made; null when not read yet) and the lines it puts instead. */
+export interface SuggestionVM {
+  replaces: string[] | null;
+  lines: string[];
+}
+
+/** A suggestion written into the writer's file, and its thread resolved with a reply. */
+export interface AppliedSuggestionVM {
+  /** The file, relative to the sync folder. */
+  file: string;
+  line: number;
+  /** What became of the reply and the resolve: sent, or queued until the API is reachable. */
+  message: string;
 }
 
 export interface ThreadVM extends CommentVM {
@@ -275,10 +299,42 @@ export interface PageDiffVM {
   path: string | null;
   previousPath: string | null;
   change: PageChange;
+  /** How its file's place changed: to another folder, or another name in the same one. */
+  relocation?: 'moved' | 'renamed' | null;
+  /** The page's file (frontmatter and title included) at the base and in the change request. */
   before: string | null;
   after: string | null;
+  /** The blocks of the page in the change request, by their lines in `after`: what a comment on a line goes on (empty when not read yet). */
+  blocks?: LineSpan[];
   linesAdded: number;
   linesRemoved: number;
+  /** Marked viewed by the user, and unchanged since (set by the service). */
+  viewed?: boolean;
+  /** Marked viewed, then changed by a later revision of the change request (set by the service). */
+  changedSinceViewed?: boolean;
+}
+
+/** The user's pending review of a change request. */
+export interface PendingReviewVM {
+  startedAt: string;
+  /** Its comments (shown among the threads, marked `inPendingReview`). */
+  comments: number;
+}
+
+/** What became of a finished review: all sent, the rest queued after a dropped connection, or refused in part. */
+export interface FinishedReviewVM {
+  outcome: 'sent' | 'queued' | 'refused';
+  message: string;
+}
+
+/** What in the writer's folder holds a merge back: a page of the change request with a conflict, or with check errors. */
+export interface MergeHoldVM {
+  code: 'conflict' | 'check';
+  pageId: string;
+  title: string;
+  /** The page's file, relative to its space folder. */
+  path: string;
+  message: string;
 }
 
 export interface ChangeRequestDetailVM {
@@ -295,6 +351,10 @@ export interface ChangeRequestDetailVM {
   actions: ChangeRequestActionsVM;
   /** The space's pushes go into this change request. */
   receivesYourEdits: boolean;
+  /** The user's pending review of it, if one is open (set by the service). */
+  pendingReview?: PendingReviewVM | null;
+  /** What in the folder holds its merge back (set by the service): `review.merge` needs `force` past these. */
+  mergeHolds?: MergeHoldVM[];
 }
 
 export interface ReviewVM {
@@ -336,9 +396,10 @@ export interface ChangeRequestActionsVM {
   comment: BlockerVM[];
 }
 
-/** What became of an action: sent at once, queued (offline: `message` says why), refused (the server's reason), or withdrawn (it undid something never sent). */
+/** What became of an action: sent at once, queued (offline: `message` says why), refused (the server's reason), withdrawn (it undid something never sent), or kept in a pending review. */
 export interface ActOutcomeVM {
-  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn';
+  /** `pending`: kept in the user's pending review, sent with the verdict. */
+  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn' | 'pending';
   message: string | null;
   /** The comment or reply it created or changed (a `local:` id until sent). */
   targetId: string | null;
@@ -347,8 +408,19 @@ export interface ActOutcomeVM {
 
 export type InboxReasonVM = 'review-requested' | 'reviewed' | 'comment-on-my-change-request' | 'comment-on-my-page' | 'mention' | 'reply-to-me';
 
+/** The inbox's groups, in the order they are shown (core/review/triage.ts). */
+export const INBOX_GROUPS = ['needs-review', 'changes-requested', 'ready-to-merge', 'blocked', 'mentions'] as const;
+export type InboxGroupVM = (typeof INBOX_GROUPS)[number];
+
 /** Something that asks for the user: a change request, or a thread. */
 export interface InboxItemVM {
+  group: InboxGroupVM;
+  /** Blocked: each merge rule or reviewer it waits on, in words. */
+  waitingOn: string[];
+  /** Kept first in its group. */
+  pinned: boolean;
+  /** Out of the groups until a date (`until`, ISO) or, with `until` null, until it changes. */
+  snoozed: { until: string | null } | null;
   /** Give it to `review.markRead`. */
   key: string;
   reasons: InboxReasonVM[];
@@ -451,6 +523,21 @@ export interface SiteVM {
   /** Section groups and sections in site order; site spaces outside any section last. */
   children: SiteNodeVM[];
   shareLinks: ShareLinkVM[];
+}
+
+/** A translation of an organization (as last listed): source space → target space, languages, status, last run. */
+export interface TranslationVM {
+  id: string;
+  organizationId: string;
+  organizationTitle: string | null;
+  source: { spaceId: string; title: string | null; language: string };
+  /** The space its runs write into (their content replaces what is there); null before its first run. */
+  target: { spaceId: string; title: string | null } | null;
+  language: string;
+  status: string;
+  /** When it last ran (its last change: the API gives no run time), or null when it never ran. */
+  lastRunAt: string | null;
+  runs: number;
 }
 
 /**

@@ -152,15 +152,15 @@ describe('retries against a server', () => {
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: 'no answer within 150 ms' });
   });
 
-  it('reports an unreachable API as a NetworkError after all attempts', async () => {
-    const { client } = clientFor({ origin: await closedPortUrl() }, { maxAttempts: 2 });
+  it('reports an unreachable API as a NetworkError at once: a refused connection is not retried (the caller says offline now)', async () => {
+    const { client } = clientFor({ origin: await closedPortUrl() }, { maxAttempts: 6 });
 
     const error = await client.call(createChangeRequest).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ attempts: 2, mayHaveBeenApplied: false });
-    expect((error as Error).message).toMatch(/could not reach the API after 2 attempts.*ECONNREFUSED/);
+    expect(error).toMatchObject({ attempts: 1, mayHaveBeenApplied: false, reason: expect.stringMatching(/^connection failed: .*ECONNREFUSED/) });
+    expect((error as Error).message).toMatch(/^POST \/spaces\/s1\/change-requests: could not reach the API \(connection failed: .*ECONNREFUSED/);
     expect((error as Error).message).toContain('Check your connection; edits are kept and will sync later.');
-    expect(client.stats).toMatchObject({ requests: 2, retries: 1 });
+    expect(client.stats).toMatchObject({ requests: 1, retries: 0 });
   });
 });

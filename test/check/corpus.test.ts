@@ -188,6 +188,50 @@ describe('anchors as GitBook resolves them', () => {
     const broken = problemsOf(dir).filter((p) => p.code === 'broken-anchor');
     expect(broken.map((p) => p.message.match(/#(\S+), which/)?.[1])).toEqual(bad);
   });
+
+  it('keeps underscores as GitBook does, and reaches an expandable block by its summary, as GitBook’s own links do', () => {
+    const dir = tempDir('quire-check-anchors-');
+    writeFileSync(join(dir, 'SUMMARY.md'), '# Table of contents\n\n* [Target](target.md)\n* [Links](links.md)\n');
+    writeFileSync(
+      join(dir, 'target.md'),
+      [
+        '# Target',
+        '',
+        '## Use DAG_CBOR here',
+        '#### **Accept both `DAG_CBOR (0x71)` and `CBOR (0x51)` in inputs**',
+        '## Snake\\_case and _emphasis_ and __strong__',
+        '',
+        '<details>',
+        '',
+        '<summary>What does <strong>Match dock search bar actions</strong> do?</summary>',
+        '',
+        'It matches them.',
+        '',
+        '</details>',
+        '',
+        '<details>',
+        '  <summary>',
+        '      getQuote(args: GetQuoteArgs)',
+        '  </summary>',
+        '</details>',
+        '',
+        '```html',
+        '<summary>In code</summary>',
+        '```',
+      ].join('\n'),
+    );
+    const good = [
+      'use-dag_cbor-here',
+      'accept-both-dag\\_cbor-0x71-and-cbor-0x51-in-inputs',
+      'snake_case-and-emphasis-and-strong',
+      'what-does-match-dock-search-bar-actions-do',
+      'getquoteargs-getquoteargs',
+    ];
+    const bad = ['use-dagcbor-here', 'in-code'];
+    writeFileSync(join(dir, 'links.md'), `# Links\n\n${[...good, ...bad].map((a) => `[to ${a}](target.md#${a})`).join('\n\n')}\n`);
+    const broken = problemsOf(dir).filter((p) => p.code === 'broken-anchor');
+    expect(broken.map((p) => p.message.match(/#(\S+), which/)?.[1])).toEqual(bad);
+  });
 });
 
 describe('the output of quire check', () => {

@@ -98,6 +98,14 @@ describe('parsePageFile', () => {
     });
   });
 
+  it('takes the heading as the title when `title:` has no value, as GitBook does', () => {
+    expect(parsePageFile('---\ntitle: \ndescription: All the networks.\n---\n\n# Networks\n\nBody\n')).toEqual({
+      title: 'Networks',
+      meta: { description: 'All the networks.' },
+      body: 'Body\n',
+    });
+  });
+
   it('returns a null title when the file has no heading, and reads a closing heading sequence', () => {
     expect(parsePageFile('Just text\n')).toEqual({ title: null, meta: {}, body: 'Just text\n' });
     expect(parsePageFile('#  Spaced  ##\nx')).toEqual({ title: 'Spaced', meta: {}, body: 'x' });

@@ -103,6 +103,39 @@ describe('toLocalLinks', () => {
     expect(toStableLinks(text, T, written)).toBe(stable);
   });
 
+  it('converts the links of list items right after an indented figure, both ways (CommonMark ends the figure’s HTML block with its item)', () => {
+    const stable = [
+      '*   Save a row.',
+      '',
+      '    <figure><img src="/files/logo" alt=""><figcaption></figcaption></figure>',
+      '*   Then read [setup](/pages/setup#install) and [home](/pages/intro).',
+    ].join('\n');
+    const { text, written } = toLocalLinks(stable, T);
+    expect(text).toBe(
+      [
+        '*   Save a row.',
+        '',
+        '    <figure><img src="../.gitbook/assets/logo%20(1).png" alt=""><figcaption></figcaption></figure>',
+        '*   Then read [setup](setup.md#install) and [home](../).',
+      ].join('\n'),
+    );
+    expect(toStableLinks(text, T, written)).toBe(stable);
+    // A link the writer types there goes to the server as a stable reference.
+    expect(toStableLinks(`${text}\n*   And [guides](./)`, T, written)).toBe(`${stable}\n*   And [guides](/pages/guides)`);
+  });
+
+  it('keeps an anchor as GitBook wrote it, `\\_` and `#` included, both ways', () => {
+    // GitBook's export escapes `_` in an anchor and leaves a second `#` as it is.
+    const stable = '[DAG](/pages/setup#accept-both-dag\\_cbor-0x71) [actors](/pages/guides#call-built-in-actors/#using-filecoinsolidity)';
+    const { text, written } = toLocalLinks(stable, T);
+    expect(text).toBe('[DAG](setup.md#accept-both-dag\\_cbor-0x71) [actors](./#call-built-in-actors/#using-filecoinsolidity)');
+    expect(toStableLinks(text, T, written)).toBe(stable);
+    // Typed by the writer, the same anchors go to the server as written.
+    expect(toStableLinks('[a](setup.md#use-dag\\_cbor) [b](./#x/#y) [c](README.md#caf%C3%A9)', T)).toBe(
+      '[a](/pages/setup#use-dag\\_cbor) [b](/pages/guides#x/#y) [c](/pages/guides#caf%C3%A9)',
+    );
+  });
+
   it('leaves references written an unusual way, and references in code', () => {
     const stable = '<a href="&#x2F;pages/setup">x</a> [y](\\/pages/setup) `[z](/pages/setup)`\n\n```\n![w](/files/logo)\n```';
     expect(toLocalLinks(stable, T).text).toBe(stable);

@@ -101,6 +101,42 @@ describe('findReferences: HTML', () => {
   it('reads no markdown links inside an HTML block (as CommonMark), but does after its blank line', () => {
     expect(hrefs('<div>\n[not](/pages/a)\n</div>\n\n[yes](/pages/b)')).toEqual(['/pages/b']);
   });
+
+  it('ends an HTML block where the list item or quote holding it ends, as CommonMark: the next items are markdown', () => {
+    // GitBook's export writes a figure inside a list item, indented, and the next item right below it.
+    const list = [
+      '*   End users can save a row.',
+      '',
+      '    <figure><img src="/files/f1" alt=""><figcaption></figcaption></figure>',
+      '*   They can [name rows](/pages/names) and [more](names.md#categories).',
+      '',
+      '    <figure><img src="/files/f2" alt=""><figcaption></figcaption></figure>',
+      '1. Then [this](/pages/next).',
+    ].join('\n');
+    expect(hrefs(list)).toEqual(['/files/f1', '/pages/names', 'names.md#categories', '/files/f2', '/pages/next']);
+    expect(hrefs('> <div>\n> [inside](/pages/a)\n[after the quote](/pages/b)')).toEqual(['/pages/b']);
+    // Still one HTML block while the item goes on, and a lazy line is no continuation of it.
+    expect(hrefs('* Item\n\n  <div>\n  [inside](/pages/a)\n  </div>\n[lazy](/pages/b)')).toEqual(['/pages/b']);
+  });
+
+  it('ends an HTML block at a line holding only a `{% %}` tag, as GitBook’s export writes a block’s end after HTML', () => {
+    const columns = [
+      '{% columns %}',
+      '{% column %}',
+      '<figure><img src="/files/f1" alt=""><figcaption></figcaption></figure>',
+      '{% endcolumn %}',
+      '{% column %}',
+      'See [the guide](/pages/guide).',
+      '{% endcolumn %}',
+      '{% endcolumns %}',
+    ].join('\n');
+    expect(hrefs(columns)).toEqual(['/files/f1', '/pages/guide']);
+    const tabs =
+      '{% tabs %}\n{% tab title="A" %}\n<table><tr><td><a href="/pages/a">A</a></td></tr></table>\n{% endtab %}\n{% tab title="B" %}\n[b](/pages/b)\n{% endtab %}\n{% endtabs %}';
+    expect(hrefs(tabs)).toEqual(['/pages/a', '/pages/b']);
+    // A `<pre>` or a comment runs to its own end, tags and all.
+    expect(hrefs('<pre>\n{% endtab %}\n[not](/pages/a)\n</pre>\n\n[yes](/pages/b)')).toEqual(['/pages/b']);
+  });
 });
 
 describe('findReferences: GitBook blocks', () => {

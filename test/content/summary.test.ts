@@ -171,6 +171,11 @@ describe('parseSummary', () => {
     expect(entries[0]!.children[0]!.children[0]).toMatchObject({ title: 'C', path: 'a/b/c.md', line: 5 });
   });
 
+  it('reads a group heading without the anchor GitBook writes after it', () => {
+    const entries = parseSummary('# Table of contents\n\n## About Lawnchair <a href="#about" id="about"></a>\n\n* [History](about/project-history.md)\n');
+    expect(entries.map((e) => [e.kind, e.title, e.children.length])).toEqual([['group', 'About Lawnchair', 1]]);
+  });
+
   it('decodes NFD paths to NFC and classifies URLs as links', () => {
     const entries = parseSummary('* [X](cafe\u0301.md)\n* [Y](mailto:a@b.c)\n* [Z](//cdn.example/x)\n* [W](#top)\n');
     expect(entries.map((e) => [e.kind, e.path, e.href])).toEqual([

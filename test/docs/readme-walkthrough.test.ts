@@ -17,7 +17,8 @@
  *
  * What differs from run to run, and only that, is made the same on both sides (`normalise`): dates
  * and times, the port of a 127.0.0.1 address, the secret in a served address (`/s/<secret>/`), the
- * delay in a retry line (`in 0.4 s`), and the project folder (written `~/quire` in README.md).
+ * delay in a retry line (`in 0.4 s`), the id of a comment kept in a pending review (`local:<uuid>`),
+ * and the project folder (written `~/quire` in README.md).
  * Progress lines between the first and the last (`Pulling Handbook: 1/2 pages`) are printed only
  * when a pull takes over a second, and are left out of what was printed.
  */
@@ -108,6 +109,7 @@ function normalise(lines: readonly string[], projectDir?: string): string[] {
     s = s.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>');
     s = s.replace(/\/s\/[A-Za-z0-9_-]{20,}\//g, '/s/<secret>/');
     s = s.replace(/(retrying… \(attempt \d+, in )\d+(?:\.\d+)? s\)/g, '$1<delay> s)');
+    s = s.replace(/local:[0-9a-f]{8}-[0-9a-f-]{27}/g, 'local:<id>');
     return s;
   });
 }

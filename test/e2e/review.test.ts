@@ -56,6 +56,8 @@ describe('review from the desktop', () => {
   const openThread = () => page.locator('.thread-pane [data-testid^="thread-"]');
   const spaceFolder = async () => join(stack.dir, (await stack.service.request('catalog.get', {})).spaces.find((s) => s.id === handbook())!.folder!);
   const pending = (where: Locator) => where.getByRole('status').filter({ hasText: /^Pending/ });
+  /** Merge asks first (issue 30): confirm it. */
+  const confirmMerge = () => detail().getByTestId('merge-confirm').getByRole('button', { name: 'Merge into main' }).click();
 
   it('shows the first sync’s change requests and comments with no other action (here, offline: the view’s own refresh cannot reach the API)', async () => {
     await stack.service.request('catalog.refresh', {});
@@ -175,6 +177,7 @@ describe('review from the desktop', () => {
     await expect.poll(() => action('merge').getByRole('button', { name: 'Merge' }).isEnabled()).toBe(true);
     stack.fake.store.review.setMergeRules({ space: handbook() }, { type: 'rules', rules: [{ rule: 'require_all_reviews_approved' }] });
     await action('merge').getByRole('button', { name: 'Merge' }).click();
+    await confirmMerge();
     await detail()
       .getByRole('alert')
       .filter({
@@ -186,6 +189,7 @@ describe('review from the desktop', () => {
 
     stack.fake.store.review.setMergeRules({ space: handbook() }, { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] });
     await action('merge').getByRole('button', { name: 'Merge' }).click();
+    await confirmMerge();
     await detail().getByText('Merged into main. The next sync brings the result into the folder.').waitFor();
     await expect.poll(() => detail().getByTestId('cr-status').textContent()).toBe('merged');
     expect(crOf(1).status).toBe('merged');
@@ -321,6 +325,7 @@ describe('review from the desktop', () => {
     await expect.poll(() => detail().getByTestId('cr-status').textContent()).toBe('open');
     expect(await action('merge').textContent()).toContain('Needs the server, which cannot be reached now: it is not queued.');
     await action('merge').getByRole('button', { name: 'Merge' }).click();
+    await confirmMerge();
     await detail().getByRole('alert').filter({ hasText: "To merge the change request needs the server's answer" }).waitFor();
     await reviews.getByRole('button', { name: 'Approve' }).click();
     await reviews.getByRole('alert').filter({ hasText: "To approve the change request needs the server's answer" }).waitFor();

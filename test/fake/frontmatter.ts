@@ -58,7 +58,7 @@ export function gitSyncFrontmatter(fields: {
   cover?: string;
   coverY?: number;
   coverHeight?: number;
-  layout?: Readonly<Record<string, unknown>>;
+  layout?: Readonly<Record<string, unknown>> | string;
   tags?: readonly string[];
 }): string {
   const data: Record<string, unknown> = {};

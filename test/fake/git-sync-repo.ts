@@ -5,7 +5,8 @@
  * - the page tree from SUMMARY.md: `## Group` headings own the entries below them, `* [Title](path)`
  *   entries nest by indentation, an entry to a URL is a link page;
  * - each page's slug from its path as Git Sync writes it (`x.md` and `x/README.md` are `x`; the
- *   space's first page is `README.md`, its slug the folder its children live in, else `readme`;
+ *   space's first page is `README.md` (or what `.gitbook.yaml`'s `structure.readme` names), its
+ *   slug the folder its children live in, else `readme`; SUMMARY.md may be named there too;
  *   a group's slug the folder its pages live in);
  * - each page's fields from its frontmatter (description, hidden, noIndex, noRobotsIndex, icon,
  *   emoji, and Git Sync's cover, coverY, coverHeight, layout, tags), its title from its `# heading`
@@ -14,7 +15,7 @@
  *   root: `/x.png`) stored as `/files/<id>`, every link to a page resolved as the fake resolves
  *   links a write sends (GitBook's import: ref-resolution.ts) to `/pages/<id>#anchor`, the rest
  *   (broken in the repository, or leading to something that is no page nor asset) as written;
- * - each asset of `.gitbook/assets/` a file of the space.
+ * - each asset of `.gitbook/assets/` a file of the space, named by its file name (also in a folder there).
  *
  * Ids are made from the paths, so they are the same in every run.
  */
@@ -81,8 +82,17 @@ function decode(path: string): string {
   }
 }
 
+/** The first page and table of contents a repository's `.gitbook.yaml` names (`structure:`), README.md and SUMMARY.md by default. */
+export function repoStructure(dir: string): { readme: string; summary: string } {
+  const path = join(dir, '.gitbook.yaml');
+  const config = existsSync(path) ? ((load(readFileSync(path, 'utf8')) ?? {}) as { structure?: { readme?: string; summary?: string } }) : {};
+  const clean = (p: string | undefined, fallback: string) => (p ? posix.normalize(p).replace(/^\.\//, '') : fallback);
+  return { readme: clean(config.structure?.readme, 'README.md'), summary: clean(config.structure?.summary, 'SUMMARY.md') };
+}
+
 export function loadGitSyncRepo(store: FakeStore, orgId: string, dir: string, space: { id: string; title: string }): LoadedRepo {
-  const lines = readFileSync(join(dir, 'SUMMARY.md'), 'utf8').split('\n');
+  const { readme, summary } = repoStructure(dir);
+  const lines = readFileSync(join(dir, summary), 'utf8').split('\n');
   const groups: { title: string; slug: string | null }[] = [];
   const entries: Entry[] = [];
   lines.forEach((line, i) => {
@@ -137,7 +147,7 @@ export function loadGitSyncRepo(store: FakeStore, orgId: string, dir: string, sp
   const folderOf = (file: string) => posix.dirname(file);
   const firstFile = (n: Node): string | null => {
     for (const c of n.children) {
-      if (c.file && c.file !== 'README.md') return c.file;
+      if (c.file && c.file !== readme) return c.file;
       const deeper = firstFile(c);
       if (deeper) return deeper;
     }
@@ -152,7 +162,7 @@ export function loadGitSyncRepo(store: FakeStore, orgId: string, dir: string, sp
         const rel = inside ? posix.relative(parentFolder === '.' ? '' : parentFolder, inside).split('/')[0]! : '';
         n.slug = inside && rel !== posix.basename(inside) ? rel : (groups[n.groupIndex!]!.slug ?? slugify(n.title));
         folder = parentFolder === '.' ? n.slug : `${parentFolder}/${n.slug}`;
-      } else if (n.file === 'README.md') {
+      } else if (n.file === readme) {
         // The first page: its children's folder names it.
         const child = n.children.find((c) => c.file)?.file;
         n.slug = child ? posix.basename(folderOf(child)) : 'readme';
@@ -180,15 +190,26 @@ export function loadGitSyncRepo(store: FakeStore, orgId: string, dir: string, sp
       const id = idFor(space.id, key);
       idOf.set(n, id);
       if (n.file) pageByFile.set(n.file, id);
-      const heading = n.file ? readPage(readFileSync(join(dir, n.file), 'utf8')).title : null;
+      // The title GitBook holds: the heading's text, its escapes read (`Pools \[deprecated]` is `Pools [deprecated]`).
+      const written = n.file ? readPage(readFileSync(join(dir, n.file), 'utf8')).title : null;
+      const heading = written === null ? null : unescapeMarkdown(written);
       pages.push({ id, title: heading ?? n.title, kind: n.kind, file: n.file, depth: depthOf(n) });
       walk(n.children, key, depth + 1);
     }
   };
   walk(roots, '');
-  const assetsDir = join(dir, '.gitbook', 'assets');
+  // Assets, also in folders of `.gitbook/assets` (a repository's own grouping): a file of the space is named, not placed.
   const fileByPath = new Map<string, string>();
-  for (const name of existsSync(assetsDir) ? readdirSync(assetsDir).sort() : []) fileByPath.set(`.gitbook/assets/${name}`, idFor(space.id, `asset:${name}`));
+  const walkAssets = (rel: string): void => {
+    const abs = join(dir, rel);
+    if (!existsSync(abs)) return;
+    for (const e of readdirSync(abs, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = `${rel}/${e.name}`;
+      if (e.isDirectory()) walkAssets(path);
+      else fileByPath.set(path, idFor(space.id, `asset:${path.slice('.gitbook/assets/'.length)}`));
+    }
+  };
+  walkAssets('.gitbook/assets');
 
   // Assets by their path (GitBook stores them as file references; the fake keeps asset paths as written).
   const assetRef = (file: string, site: RefSite): string | undefined => {
@@ -207,10 +228,10 @@ export function loadGitSyncRepo(store: FakeStore, orgId: string, dir: string, sp
     if (n.kind === 'link') return { id, title: n.title, type: 'link', href: n.entry!.target };
     const { fields, title, body } = readPage(readFileSync(join(dir, n.file!), 'utf8'));
     const markdown = rewriteReferences(body, (site) => assetRef(n.file!, site));
-    return { id, title: title ?? n.title, slug: n.slug!, markdown, ...fields, pages: children };
+    return { id, title: title === null ? n.title : unescapeMarkdown(title), slug: n.slug!, markdown, ...fields, pages: children };
   };
   store.addSpace(orgId, { id: space.id, title: space.title, pages: roots.map(seedOf) });
-  for (const [path, id] of fileByPath) store.addFile(space.id, { id, name: path.slice('.gitbook/assets/'.length), bytes: readFileSync(join(dir, path)) });
+  for (const [path, id] of fileByPath) store.addFile(space.id, { id, name: posix.basename(path), bytes: readFileSync(join(dir, path)) });
   // Links to pages resolved as GitBook's import resolves them (the fake's write model).
   for (const page of pages) {
     if (page.kind !== 'document') continue;
@@ -232,7 +253,7 @@ export function readPage(text: string): { fields: Partial<PageSeed>; title: stri
     for (const key of ['description', 'icon', 'emoji', 'cover'] as const) if (typeof data[key] === 'string') fields[key] = data[key] as string;
     for (const key of ['hidden', 'noIndex', 'noRobotsIndex'] as const) if (data[key] === true) fields[key] = true;
     for (const key of ['coverY', 'coverHeight'] as const) if (typeof data[key] === 'number') fields[key] = data[key] as number;
-    if (data.layout && typeof data.layout === 'object') fields.layout = data.layout as Record<string, unknown>;
+    if (data.layout && (typeof data.layout === 'object' || typeof data.layout === 'string')) fields.layout = data.layout as Record<string, unknown> | string;
     if (Array.isArray(data.tags)) fields.tags = data.tags.map(String);
     rest = rest.slice(fm[0].length);
   }

@@ -20,8 +20,10 @@ import { accountRoutes } from './routes/account';
 import { changeRequestRoutes } from './routes/change-requests';
 import { commentRoutes } from './routes/comments';
 import { contentRoutes } from './routes/content';
+import { openapiSpecRoutes } from './routes/openapi-specs';
 import { reviewRoutes } from './routes/reviews';
 import { siteRoutes } from './routes/sites';
+import { translationRoutes } from './routes/translations';
 import type { RouteTable } from './routes/types';
 import { Serializer } from './serialize';
 import type { MarkdownSettings } from './markdown-settings';
@@ -45,6 +47,8 @@ export {
 } from './store';
 export type * from './model';
 export { FakeReviews } from './reviews';
+export { FakeOpenAPISpecs, type OpenAPISpecRec, type OpenAPISpecSeed } from './openapi-specs';
+export { FakeTranslations, type TranslationRec, type TranslationSeed } from './translations';
 export { DEFAULT_MARKDOWN, GITBOOK_MARKDOWN, type MarkdownSettings } from './markdown-settings';
 export { parseStableRef, formatStableRef, type StableRef } from './stable-refs';
 
@@ -77,6 +81,10 @@ export interface FakeApi {
   takeViolations(): string[];
   /** Time spent validating vs handling, for overhead measurements. */
   readonly stats: PipelineStats;
+  /** Stops listening, keeping all it holds: its port refuses connections, as an API that went away. */
+  stop(): Promise<void>;
+  /** Listens again on the same port after `stop`: the API is back, as it was. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,6 +95,8 @@ const ROUTES: RouteTable = {
   ...commentRoutes,
   ...reviewRoutes,
   ...siteRoutes,
+  ...openapiSpecRoutes,
+  ...translationRoutes,
 };
 
 export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeApi> {
@@ -126,7 +136,8 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
   server.on(
     'request',
     createPipeline({
@@ -160,6 +171,19 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
     violations,
     takeViolations: () => violations.splice(0),
     stats,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+    restart: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      }),
     close: async () => {
       if (closed) return;
       closed = true;
@@ -169,6 +193,7 @@ export async function startFakeApi(options: FakeApiOptions = {}): Promise<FakeAp
         sleeper.resolve(false);
       }
       sleepers.clear();
+      if (!server.listening) return;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         for (const socket of sockets) socket.destroy();

@@ -168,6 +168,25 @@ describe('writes: references resolved before storing', () => {
     expect(fake.store.pageMarkdown(docs().spaceId, details, { changeRequest: cr.id })).toBe(`Back to [the overview](/pages/${overview}).\n`);
   });
 
+  it('round-trips GitBook’s forms as its export writes them: anchors as stored (`\\_`, a second `#`), links of list items after an indented figure', async () => {
+    const [setup, docker] = [docs().pages.quickstart, docs().pages.docker];
+    const body = [
+      `See [DAG](/pages/${setup}#accept-both-dag\\_cbor-0x71) and [actors](/pages/${setup}#call-built-in-actors/#using-filecoinsolidity).`,
+      '',
+      '*   Save a row.',
+      '',
+      `    <figure><img src="/files/${docs().files.logo}" alt=""><figcaption></figcaption></figure>`,
+      `*   Then read [the quickstart](/pages/${setup}).`,
+      '',
+    ].join('\n');
+    fake.store.editPage(docs().spaceId, docker ?? '', { markdown: body });
+    const relative = await client.markdown(docs().spaceId, docker ?? '');
+    expect(relative).toContain('[DAG](../quickstart.md#accept-both-dag\\_cbor-0x71)');
+    expect(relative).toContain('[actors](../quickstart.md#call-built-in-actors/#using-filecoinsolidity)');
+    expect(relative).toContain('*   Then read [the quickstart](../quickstart.md).');
+    expect(await write(relative)).toBe(body);
+  });
+
   it('documentId changes exactly when the stored markdown changes', async () => {
     const before = fake.store.page(docs().spaceId, docs().pages.docker ?? '');
     const relative = await client.markdown(docs().spaceId, before.id);

@@ -1,4 +1,5 @@
 /** Records held by the fake's store. API-shaped JSON is produced from them by serialize.ts. */
+import type { JsonDocument } from './document';
 
 export interface UserRec {
   id: string;
@@ -84,7 +85,7 @@ export interface PageRec {
   readonly coverY?: number;
   readonly coverHeight?: number;
   /** Git Sync's `layout:` (width, cover, and `{ visible }` switches for title, description, …). */
-  readonly layout?: Readonly<Record<string, unknown>>;
+  readonly layout?: Readonly<Record<string, unknown>> | string;
   /** Tag names, as Git Sync's `tags:` list writes them. */
   readonly tags?: readonly string[];
   /** The page's variables (`RevisionPageDocument.variables`): set in GitBook's editor; no change request operation carries them. */
@@ -93,6 +94,8 @@ export interface PageRec {
   readonly markdown: string;
   /** Content-derived id of the document: changes exactly when `markdown` changes. */
   readonly documentId?: string;
+  /** The body as a JSON document (document.ts): its blocks' keys carry over edits, as GitBook's do. */
+  readonly document?: JsonDocument;
   /** Target URL of link pages pointing at a URL. */
   readonly href?: string;
   /** Target of link pages pointing at a page (of this space, or of `space`). */

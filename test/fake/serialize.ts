@@ -23,6 +23,7 @@ import type {
   SpaceRec,
   UserRec,
 } from './model';
+import { documentOf } from './document';
 import { markdownToJsonDocument } from './markdown';
 import { pageMarkdown, type RefsFormat } from './page-markdown';
 import type { FakeStore } from './store';
@@ -241,7 +242,7 @@ export class Serializer {
     if (!page || page.type !== 'document') return node;
     return format === 'markdown'
       ? { ...node, markdown: pageMarkdown(revision, page, this.store.markdown, refs ?? 'relative') }
-      : { ...node, document: markdownToJsonDocument(page.markdown) };
+      : { ...node, document: page.document ?? documentOf(page.id, page.markdown) };
   }
 
   reusableContent(content: ReusableContentRec): Json {

@@ -32,10 +32,13 @@ import type {
 } from './model';
 import { applyBatch, BatchError, type BatchOutcome, type ContentChange } from './batch';
 import { blobKeyFor, guessContentType } from './batch-files';
+import { hasNode } from './document';
 import { documentIdFor, normaliseBody } from './markdown';
 import { DEFAULT_MARKDOWN, type MarkdownSettings } from './markdown-settings';
 import { mergeRevisions } from './merge';
+import { FakeOpenAPISpecs } from './openapi-specs';
 import { FakeReviews } from './reviews';
+import { FakeTranslations } from './translations';
 import { ContentError, pagePath, pagesInOrder, RevisionDraft, type PagePatch } from './tree';
 
 export { BatchError, ContentError };
@@ -58,7 +61,8 @@ export interface PageSeed {
   cover?: string;
   coverY?: number;
   coverHeight?: number;
-  layout?: Record<string, unknown>;
+  /** Git Sync's `layout:`: its switches, or the name of a layout GitBook's earlier editor gave (`landing`). */
+  layout?: Record<string, unknown> | string;
   tags?: string[];
   /** The page's variables (GitBook's editor sets them; no change request operation does). */
   variables?: Record<string, VariableValue>;
@@ -135,6 +139,10 @@ export class FakeStore {
   readonly currentUser: UserRec;
   /** Reviews, requested reviewers and merge rules (reviews.ts). */
   readonly review: FakeReviews;
+  /** OpenAPI specifications of organizations, with their versions (openapi-specs.ts). */
+  readonly openapi: FakeOpenAPISpecs;
+  /** Translations of organizations (translations.ts). */
+  readonly translations: FakeTranslations;
   /** Mutable: tests may switch settings at run time. */
   readonly markdown: MarkdownSettings;
 
@@ -146,6 +154,8 @@ export class FakeStore {
     this.clock = options.now ?? (() => new Date());
     this.markdown = { ...DEFAULT_MARKDOWN, ...options.markdown };
     this.review = new FakeReviews(this);
+    this.openapi = new FakeOpenAPISpecs(this);
+    this.translations = new FakeTranslations(this);
     this.currentUser = this.addUser({
       displayName: options.currentUser?.displayName ?? 'Casey Quire',
       email: options.currentUser?.email ?? 'casey@example.com',
@@ -527,6 +537,13 @@ export class FakeStore {
     const revision = this.revisionOf(spaceId, cr ? { changeRequest: cr.id } : {});
     if (input.page !== undefined && !revision.pages.has(input.page)) {
       throw new InvalidRequestError(`page "${input.page}" does not exist in ${cr ? `change request #${cr.number}` : `space "${spaceId}"`}`);
+    }
+    if (input.node !== undefined) {
+      // A node is a block of a page's document at the revision commented on.
+      const pages = input.page !== undefined ? [revision.pages.get(input.page)!] : [...revision.pages.values()];
+      if (!pages.some((p) => p.document !== undefined && hasNode(p.document, input.node!))) {
+        throw new InvalidRequestError(`node "${input.node}" is not a block of ${input.page !== undefined ? `page "${input.page}"` : 'any page'} here`);
+      }
     }
     const by = input.by ?? this.currentUser.id;
     this.user(by);

@@ -8,6 +8,7 @@
  * among siblings; a page cannot move under itself or its descendants.
  */
 import type { FileRec, PageRec, ReusableContentRec, RevisionRec, RevisionType, VariablesRec } from './model';
+import { documentOf } from './document';
 import { documentIdFor, slugify } from './markdown';
 
 /** A content edit that breaks a tree rule or names a missing page; the API answers 400. */
@@ -16,7 +17,7 @@ export class ContentError extends Error {}
 const ROOT = '';
 const key = (parentId: string | null): string => parentId ?? ROOT;
 
-export type PageFields = Omit<PageRec, 'id' | 'parentId' | 'createdAt' | 'updatedAt' | 'documentId'>;
+export type PageFields = Omit<PageRec, 'id' | 'parentId' | 'createdAt' | 'updatedAt' | 'documentId' | 'document'>;
 /** The keys of Git Sync's frontmatter the fake keeps beside the API's fields. */
 export const GIT_SYNC_KEYS = ['cover', 'coverY', 'coverHeight', 'layout', 'tags'] as const;
 type GitSyncKey = (typeof GIT_SYNC_KEYS)[number];
@@ -78,7 +79,7 @@ export class RevisionDraft {
       parentId,
       createdAt: this.now,
       updatedAt: this.now,
-      ...(fields.type === 'document' ? { documentId: documentIdFor(id, fields.markdown) } : {}),
+      ...(fields.type === 'document' ? { documentId: documentIdFor(id, fields.markdown), document: documentOf(id, fields.markdown) } : {}),
     };
     this.pages.set(id, page);
     this.insertChild(parentId, id, at);
@@ -101,7 +102,9 @@ export class RevisionDraft {
     const page: PageRec = {
       ...next,
       updatedAt: this.now,
-      ...(current.type === 'document' && markdownChanged ? { documentId: documentIdFor(id, next.markdown) } : {}),
+      ...(current.type === 'document' && markdownChanged
+        ? { documentId: documentIdFor(id, next.markdown), document: documentOf(id, next.markdown, current.document) }
+        : {}),
     };
     this.pages.set(id, page);
     return page;

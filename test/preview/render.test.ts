@@ -93,6 +93,47 @@ describe('GitBook blocks', () => {
     expect(out).toContain('aria-selected="true"');
     expect(out.match(/role="tabpanel"[^>]* hidden/g)).toHaveLength(1);
   });
+
+  it('closes a block whose end tag follows an HTML line directly, as GitBook’s export writes it', () => {
+    const columns = html(
+      [
+        '{% columns %}',
+        '{% column %}',
+        '<figure><img src="a.png" alt=""><figcaption></figcaption></figure>',
+        '{% endcolumn %}',
+        '{% column %}',
+        'Text [link](b.md)',
+        '{% endcolumn %}',
+        '{% endcolumns %}',
+        '',
+        'After the columns.',
+      ].join('\n'),
+    );
+    expect(columns).not.toContain('{%');
+    expect(columns).not.toContain('gb-error');
+    expect(columns.match(/class="gb-column"/g)).toHaveLength(2);
+    expect(columns).toMatch(/<\/div>\n<\/div>\n<p>After the columns\.<\/p>/);
+    const tabs = html(
+      [
+        '{% tabs %}',
+        '{% tab title="A" %}',
+        '<table><tr><td>a</td></tr></table>',
+        '{% endtab %}',
+        '{% tab title="B" %}',
+        'b',
+        '{% endtab %}',
+        '{% tab title="C" %}',
+        '<div>c</div>',
+        '{% endtab %}',
+        '{% endtabs %}',
+      ].join('\n'),
+    );
+    expect(tabs).not.toContain('{%');
+    expect(tabs.match(/role="tab"/g)).toHaveLength(3);
+    expect(tabs.match(/role="tabpanel"/g)).toHaveLength(3);
+    // A `<pre>` runs to its own end, tags and all, as check reads it.
+    expect(html('<pre>\n{% hint %}\n</pre>\n')).toContain('{% hint %}');
+  });
 });
 
 describe('nesting deeper than the renderer goes (issue 27, items 4 and 21)', () => {
@@ -136,5 +177,62 @@ describe('nesting deeper than the renderer goes (issue 27, items 4 and 21)', () 
       expect(out).toContain('After.');
     }
     expect(html(`$$${'{'.repeat(50)}x${'}'.repeat(50)} \\{ \\}$$`)).not.toContain('katex-error');
+  });
+});
+
+describe('Git Sync’s forms as GitBook shows them (issue 29, item 5)', () => {
+  it('takes the title heading out of a page with `layout:` frontmatter, and gives its cover and layout', () => {
+    const page = renderPage(
+      [
+        '---',
+        'cover: .gitbook/assets/cover.png',
+        'coverY: -40',
+        'layout:',
+        '  cover:',
+        '    visible: true',
+        '    size: full',
+        '  title:',
+        '    visible: true',
+        '  description:',
+        '    visible: false',
+        '---',
+        '',
+        '# Welcome',
+        '',
+        'Body.',
+      ].join('\n'),
+      context,
+    );
+    expect(page.title).toBe('Welcome');
+    expect(page.html).not.toContain('<h1');
+    expect(page.cover).toEqual({ src: '.gitbook/assets/cover.png', size: 'full', y: -40 });
+    expect([page.showTitle, page.showDescription]).toEqual([true, false]);
+    expect(renderPage('---\ncover: a.png\nlayout:\n  cover:\n    visible: false\n---\n\n# T\n', context).cover).toBeNull();
+  });
+
+  it('draws updates as a timeline, each entry’s date and tags beside it', () => {
+    const out = html(
+      '{% updates format="full" %}\n{% update date="2026-04-09" tags="sdk, api" %}\n## Added a kit\n\nText.\n{% endupdate %}\n{% update date="2026-03-01" %}\nOlder.\n{% endupdate %}\n{% endupdates %}\n',
+    );
+    expect(out).toContain('<ol class="gb-updates" aria-label="Updates">');
+    expect(out.match(/<li class="gb-update">/g)).toHaveLength(2);
+    expect(out).toContain('<time datetime="2026-04-09">April 9, 2026</time>');
+    expect(out).toContain('<span class="gb-update-tag">sdk</span><span class="gb-update-tag">api</span>');
+    expect(out).not.toContain('{%');
+  });
+
+  it('draws GitBook’s search and ask buttons as what they open, with their icon', () => {
+    const out = html(
+      '<p align="center"><button type="button" class="button primary" data-action="search" data-icon="magnifying-glass">Search help contents</button> <button type="button" class="button secondary" data-action="ask">Ask</button></p>\n',
+    );
+    expect(out).toContain('class="button primary gb-action gb-action-search"');
+    expect(out).toContain('aria-label="magnifying-glass"');
+    expect(out).toContain('<kbd class="gb-action-key">Ctrl K</kbd>Search help contents</button>');
+    expect(out).toContain('class="button secondary gb-action gb-action-ask"');
+  });
+
+  it('gives an expandable block’s summary the anchor GitBook’s links use', () => {
+    const out = html('<details>\n\n<summary>What does <strong>Match dock</strong> do?</summary>\n\nIt matches.\n\n</details>\n');
+    expect(out).toContain('<summary id="what-does-match-dock-do">');
   });
 });

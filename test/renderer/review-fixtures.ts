@@ -65,6 +65,10 @@ export function detail(patch: Partial<ChangeRequestDetailVM> = {}): ChangeReques
 export function inboxItem(patch: Partial<InboxItemVM> = {}): InboxItemVM {
   return {
     key: 'cr:cr1',
+    group: 'needs-review',
+    waitingOn: [],
+    pinned: false,
+    snoozed: null,
     reasons: ['review-requested'],
     unread: true,
     activityAt: now(),
@@ -78,7 +82,16 @@ export function inboxItem(patch: Partial<InboxItemVM> = {}): InboxItemVM {
 }
 
 export function threadItem(t: ThreadVM = thread(), patch: Partial<InboxItemVM> = {}): InboxItemVM {
-  return inboxItem({ key: `thread:${t.id}`, reasons: ['mention'], changeRequest: null, thread: t, spaceId: t.spaceId, spaceTitle: t.spaceTitle, ...patch });
+  return inboxItem({
+    key: `thread:${t.id}`,
+    group: 'mentions',
+    reasons: ['mention'],
+    changeRequest: null,
+    thread: t,
+    spaceId: t.spaceId,
+    spaceTitle: t.spaceTitle,
+    ...patch,
+  });
 }
 
 export function reviewState(patch: Partial<ReviewStateVM> = {}): ReviewStateVM {

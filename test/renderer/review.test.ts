@@ -149,6 +149,57 @@ describe('the inbox', () => {
     await expect.poll(() => paramsOf('review.markRead')).toEqual([{ keys: ['cr:cr1'] }, { keys: ['thread:c5'] }, {}]);
   });
 
+  it('sorts items into groups, shows what a blocked one waits on, and pins or snoozes the chosen one', async () => {
+    const cr = (number: number, subject: string) => rx.changeRequest({ id: `cr${number}`, number, subject });
+    await mount({
+      'review.inbox': [
+        rx.inboxItem({ key: 'cr:cr7', changeRequest: cr(7, 'Fix intro') }),
+        rx.inboxItem({ key: 'cr:cr8', group: 'changes-requested', reasons: ['reviewed'], changeRequest: cr(8, 'My setup') }),
+        rx.inboxItem({ key: 'cr:cr9', group: 'ready-to-merge', reasons: [], pinned: true, changeRequest: cr(9, 'My typo fix') }),
+        rx.inboxItem({
+          key: 'cr:cr10',
+          group: 'blocked',
+          reasons: [],
+          unread: false,
+          waitingOn: ['the merge rules ask for approval from Sam Okafor', 'a review from Sam Okafor (asked)'],
+          changeRequest: cr(10, 'My big rewrite'),
+        }),
+        rx.inboxItem({ key: 'cr:cr11', group: 'blocked', reasons: [], snoozed: { until: null }, changeRequest: cr(11, 'Snoozed one') }),
+      ],
+      'review.changeRequest': rx.detail(),
+      'review.markRead': null,
+      'review.pin': null,
+      'review.snooze': null,
+    });
+    const list = page.getByTestId('inbox-list');
+    await list.getByText('#7 Fix intro').waitFor();
+    expect(await page.getByTestId('inbox-group-all').textContent()).toBe('All 4');
+    expect(await page.getByTestId('inbox-group-blocked').textContent()).toBe('Blocked 1');
+    expect(await page.getByTestId('inbox-group-snoozed').textContent()).toBe('Snoozed 1');
+    expect(await list.getByText('Snoozed one').count()).toBe(0);
+    const ready = list.getByRole('option').filter({ hasText: 'My typo fix' });
+    expect(await ready.locator('.badge.pinned').textContent()).toBe('Pinned');
+    expect(await ready.locator('.badge.group').textContent()).toBe('Ready to merge');
+
+    await page.getByTestId('inbox-group-blocked').click();
+    await expect.poll(() => list.getByRole('option').count()).toBe(1);
+    await list.getByText('Waits on the merge rules ask for approval from Sam Okafor; a review from Sam Okafor (asked)').waitFor();
+    await list.getByText('#10 My big rewrite').click();
+    const marks = page.getByTestId('inbox-marks');
+    await marks.getByRole('button', { name: 'Pin' }).click();
+    await expect.poll(() => paramsOf('review.pin')).toEqual([{ key: 'cr:cr10', pinned: true }]);
+    await marks.getByRole('button', { name: 'Snooze until it changes' }).click();
+    await marks.getByLabel('Snooze until the date').fill('2999-01-31');
+    await marks.getByRole('button', { name: 'Snooze until the date' }).click();
+    await expect.poll(() => paramsOf('review.snooze')).toEqual([{ key: 'cr:cr10' }, { key: 'cr:cr10', until: '2999-01-31T00:00:00.000Z' }]);
+
+    await page.getByTestId('inbox-group-snoozed').click();
+    await list.getByText('Snoozed until it changes').waitFor();
+    await list.getByText('#11 Snoozed one').click();
+    await marks.getByRole('button', { name: 'Bring back' }).click();
+    await expect.poll(() => paramsOf('review.snooze')).toContainEqual({ key: 'cr:cr11', off: true });
+  });
+
   it('says when nothing asks for you', async () => {
     await mount({ 'review.inbox': [] });
     await page.getByText('Nothing asks for you: no review requested from you').waitFor();
@@ -442,19 +493,22 @@ describe('a change request', () => {
   it('merges, and shows the server’s refusal in its words; offline it says merge needs the server', async () => {
     const detail = await open({ 'review.changeRequest': rx.detail() });
     const merge = detail.getByTestId('action-merge');
-    expect(await merge.textContent()).toBe('MergeMerges into main; only this button does, never a sync.');
+    expect(await merge.textContent()).toBe('MergeMerges into main once you confirm; only this button does, never a sync.');
+    const confirm = () => detail.getByTestId('merge-confirm').getByRole('button', { name: 'Merge into main' }).click();
     await fail(
       'review.merge',
       'invalid-request',
       'The server refused to merge the change request: The merge rules of this space are not met: at least one approved review is required.',
     );
     await merge.getByRole('button', { name: 'Merge' }).click();
+    expect(await calls('review.merge')).toHaveLength(0);
+    await confirm();
     await detail
       .getByRole('alert')
       .getByText('The server refused to merge the change request: The merge rules of this space are not met: at least one approved review is required.')
       .waitFor();
     await respond('review.merge', null);
-    await merge.getByRole('button', { name: 'Merge' }).click();
+    await confirm();
     await detail.getByText('Merged into main. The next sync brings the result into the folder.').waitFor();
     expect(await calls('review.merge')).toHaveLength(2);
 

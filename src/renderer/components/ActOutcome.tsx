@@ -46,6 +46,8 @@ export function outcomeWords(o: ActOutcomeVM): string | null {
       return `Refused by the server: ${o.message ?? 'no reason given.'}`;
     case 'withdrawn':
       return o.message ?? 'Withdrawn: it had not been sent yet.';
+    case 'pending':
+      return o.message ?? 'Kept in your pending review: it is sent with your verdict.';
   }
 }
 

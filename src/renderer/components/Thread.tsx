@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ActOutcomeVM, CommentVM, ReactionVM, ReplyVM, ThreadVM } from '../../shared/contract';
 import { routeHash } from '../../shared/routes';
+import { useAction } from '../hooks/use-query';
 import { ActFeedback, useAct } from './ActOutcome';
+import { ErrorNotice } from './ErrorNotice';
 import { PendingMark } from './Pending';
 import { Person } from './Person';
 import { timeAgo } from '../lib/format';
@@ -46,9 +48,14 @@ function Reactions({ reactions, onToggle, label }: { reactions: ReactionVM[]; on
   );
 }
 
-/** Where a comment is: its page, linked to the Pages view when the folder has it, and its change request. */
+/** Where a comment is: its page, linked to the Pages view when the folder has it, its line there, and its change request. */
 export function CommentPlace({ comment, showChangeRequest = false }: { comment: CommentVM; showChangeRequest?: boolean }) {
   const cr = showChangeRequest && comment.changeRequestNumber !== null ? ` in change request #${comment.changeRequestNumber}` : '';
+  const outdated = comment.outdated ? (
+    <span className="badge warn" title="Its lines changed since it was made" data-testid="thread-outdated">
+      Outdated
+    </span>
+  ) : null;
   if (!comment.pageTitle) return cr ? <span className="muted small">{cr.trim()}</span> : null;
   return (
     <span className="muted small comment-place">
@@ -60,8 +67,72 @@ export function CommentPlace({ comment, showChangeRequest = false }: { comment: 
       ) : (
         comment.pageTitle
       )}
-      {cr}
+      {typeof comment.line === 'number' && <span data-testid="thread-line">, line {comment.line}</span>}
+      {cr} {outdated}
     </span>
+  );
+}
+
+/** A comment's text without its ```suggestion block, which shows as a change of its own. */
+function withoutSuggestion(markdown: string): string {
+  const lines = markdown.split('\n');
+  const open = lines.findIndex((l) => /^ {0,3}(`{3,}|~{3,})[ \t]*suggestion[ \t]*$/.test(l));
+  if (open < 0) return markdown;
+  const fence = /^ {0,3}(`{3,}|~{3,})/.exec(lines[open]!)![1]!;
+  const end = lines.findIndex((l, i) => i > open && l.trim().startsWith(fence[0]!.repeat(fence.length)) && /^[\s`~]*$/.test(l));
+  return [...lines.slice(0, open), ...lines.slice(end < 0 ? lines.length : end + 1)].join('\n').trim();
+}
+
+/** A suggested change: the lines it replaces and those it puts instead; the writer applies it to their file with one click. */
+function Suggestion({ thread }: { thread: ThreadVM }) {
+  const apply = useAction();
+  const [done, setDone] = useState<string | null>(null);
+  const s = thread.suggestion!;
+  const canApply = thread.status === 'open' && !thread.outdated && !thread.pending;
+  return (
+    <div className="suggestion" data-testid="suggestion">
+      <p className="small muted">Suggested change{thread.outdated ? ' (outdated: its lines changed since)' : ''}</p>
+      <pre className="diff" role="figure" aria-label="Suggested change">
+        {(s.replaces ?? []).map((l, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity but their place.
+          <div key={`r${i}`} className="diff-line removed">
+            <span className="diff-sign" aria-hidden="true">
+              −
+            </span>
+            <span className="sr-only">removed: </span>
+            {l || ' '}
+          </div>
+        ))}
+        {s.lines.map((l, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: as above.
+          <div key={`a${i}`} className="diff-line added">
+            <span className="diff-sign" aria-hidden="true">
+              +
+            </span>
+            <span className="sr-only">added: </span>
+            {l || ' '}
+          </div>
+        ))}
+      </pre>
+      {canApply && !done && (
+        <button
+          type="button"
+          disabled={apply.busy}
+          onClick={async () => {
+            const r = await apply.run('review.applySuggestion', commentRef(thread));
+            if (r) setDone(r.message);
+          }}
+        >
+          Apply suggestion
+        </button>
+      )}
+      {done && (
+        <p className="notice ok small" role="status">
+          {done}
+        </p>
+      )}
+      <ErrorNotice error={apply.error} onDismiss={apply.clearError} />
+    </div>
   );
 }
 
@@ -250,11 +321,11 @@ export function Thread({
         <span className={`badge ${thread.status === 'resolved' ? 'ok' : 'open'}`} data-testid="thread-status">
           {thread.status === 'resolved' ? 'Resolved' : 'Open'}
         </span>
-        <PendingMark pending={thread.pending} failure={thread.failure} />
+        <PendingMark pending={thread.pending} failure={thread.failure} inReview={thread.inPendingReview} />
         <span className="spacer" />
         {thread.mine && !editing && <OwnControls busy={act.busy} what="comment" onEdit={() => setEditing(true)} onDelete={() => void remove()} />}
         {thread.status === 'open' ? (
-          <button type="button" disabled={act.busy} onClick={() => void act.run('review.resolve', ref)}>
+          <button type="button" disabled={act.busy || thread.inPendingReview} onClick={() => void act.run('review.resolve', ref)}>
             Resolve
           </button>
         ) : (
@@ -272,8 +343,9 @@ export function Thread({
           onSave={async (markdown) => kept(await act.run('review.editComment', { ...ref, markdown }))}
         />
       ) : (
-        <div className="comment-body">{thread.markdown}</div>
+        <div className="comment-body">{thread.suggestion ? withoutSuggestion(thread.markdown) : thread.markdown}</div>
       )}
+      {thread.suggestion && !editing && <Suggestion thread={thread} />}
       <Reactions label="the comment" reactions={thread.reactions} onToggle={(emoji, remove) => void act.run('review.react', { ...ref, emoji, remove })} />
       <ActFeedback act={act} />
       {thread.replies.length > 0 && (
@@ -289,6 +361,7 @@ export function Thread({
         </label>
         <textarea
           id={`reply-${thread.id}`}
+          disabled={thread.inPendingReview}
           value={reply}
           onChange={(e) => setReply(e.target.value)}
           onKeyDown={onKey}

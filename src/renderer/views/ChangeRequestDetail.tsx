@@ -6,18 +6,18 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { PendingMark } from '../components/Pending';
 import { Person } from '../components/Person';
 import { Thread } from '../components/Thread';
-import { DiffView } from '../components/DiffView';
-import { RenderedHtml } from '../components/RenderedHtml';
 import { timeAgo } from '../lib/format';
 import { blockedWords, Lifecycle } from './review/Lifecycle';
 import { NewComment, type CommentPlaceInput } from './review/NewComment';
+import { PageChanges } from './review/PageChanges';
 import { Reviews } from './review/Reviews';
 
 const STATUS_CLASS: Record<string, string> = { open: 'open', draft: 'draft', merged: 'ok', archived: 'archived' };
 
 /**
  * A change request: subject, description and status; merge, update, archive and reopen, each
- * saying why when it is not possible; reviews and reviewers; its page-level diff and threads.
+ * saying why when it is not possible; reviews and reviewers; its changed pages (PageChanges:
+ * unified or side by side, comments on lines) and threads.
  */
 export function ChangeRequestDetail({
   spaceId,
@@ -67,24 +67,15 @@ function Loaded({ detail, online }: { detail: ChangeRequestDetailVM; online: boo
       <Head detail={detail} />
       <Lifecycle detail={detail} online={online} />
       <Reviews detail={detail} online={online} />
-      <section aria-label="Changed pages">
-        <h3>Changed pages ({detail.diff.length})</h3>
-        {detail.diff.length === 0 && <p className="muted">No page differs from the base.</p>}
-        {detail.diff.map((d) => (
-          <PageDiff
-            key={d.pageId}
-            diff={d}
-            spaceId={cr.spaceId}
-            changeRequestId={cr.id}
-            commenting={commenting?.pageId === d.pageId}
-            canComment={commentBlocked.length === 0}
-            onComment={() => setCommenting(place(d))}
-            onCommented={commented}
-            onCancel={() => setCommenting(null)}
-            place={place(d)}
-          />
-        ))}
-      </section>
+      <PageChanges
+        detail={detail}
+        canComment={commentBlocked.length === 0}
+        commentingPageId={commenting?.pageId && !commenting.line ? commenting.pageId : null}
+        place={place}
+        onComment={(d) => setCommenting(place(d))}
+        onCommented={commented}
+        onCancel={() => setCommenting(null)}
+      />
       <section aria-label="Comments">
         <div className="section-head">
           <h3>Comments ({detail.threads.length})</h3>
@@ -207,76 +198,5 @@ function Head({ detail }: { detail: ChangeRequestDetailVM }) {
       )}
       <ErrorNotice error={use.error} onDismiss={use.clearError} />
     </header>
-  );
-}
-
-function PageDiff(props: {
-  diff: PageDiffVM;
-  spaceId: string;
-  changeRequestId: string;
-  commenting: boolean;
-  canComment: boolean;
-  place: CommentPlaceInput;
-  onComment(): void;
-  onCommented(o: ActOutcomeVM): void;
-  onCancel(): void;
-}) {
-  const { diff, spaceId, changeRequestId } = props;
-  const [open, setOpen] = useState(diff.change === 'modified');
-  const [rendered, setRendered] = useState(false);
-  return (
-    <div className={`page-diff ${diff.change}`}>
-      <div className="page-diff-bar">
-        <button type="button" className="page-diff-head" aria-expanded={open} onClick={() => setOpen(!open)}>
-          <span className={`badge change ${diff.change}`}>{diff.change}</span>
-          <span className="page-diff-title">{diff.title}</span>
-          <span className="muted small page-diff-path">
-            {diff.previousPath && diff.previousPath !== diff.path ? `${diff.previousPath} → ` : ''}
-            {diff.path ?? ''}
-          </span>
-          <span className="diff-stat">
-            <span className="added">+{diff.linesAdded}</span> <span className="removed">−{diff.linesRemoved}</span>
-          </span>
-        </button>
-        <button type="button" className="link small" disabled={!props.canComment} onClick={props.onComment} aria-label={`Comment on ${diff.title}`}>
-          Comment
-        </button>
-      </div>
-      {props.commenting && <NewComment fixed={props.place} onDone={props.onCommented} onCancel={props.onCancel} />}
-      {open && (
-        <div className="diff-mode" role="radiogroup" aria-label={`How to show the changes to ${diff.title}`}>
-          <label>
-            <input type="radio" checked={!rendered} onChange={() => setRendered(false)} /> Text
-          </label>
-          <label>
-            <input type="radio" checked={rendered} onChange={() => setRendered(true)} /> Rendered, side by side
-          </label>
-        </div>
-      )}
-      {open && !rendered && <DiffView before={diff.before} after={diff.after} label={`Changes to ${diff.title}`} />}
-      {open && rendered && <RenderedDiff spaceId={spaceId} changeRequestId={changeRequestId} pageId={diff.pageId} title={diff.title} />}
-    </div>
-  );
-}
-
-/** The page before and after, rendered as GitBook shows it (the host's renderer, sanitised). */
-function RenderedDiff({ spaceId, changeRequestId, pageId, title }: { spaceId: string; changeRequestId: string; pageId: string; title: string }) {
-  const sides = useQuery('review.renderedDiff', { spaceId, changeRequestId, pageId }, ['review']);
-  return (
-    <div className="rendered-diff" role="figure" aria-label={`${title}, before and after`} data-testid="rendered-diff">
-      <ErrorNotice error={sides.error} />
-      {sides.data && (
-        <>
-          <div>
-            <h4>Before</h4>
-            {sides.data.before === null ? <p className="muted">(new page)</p> : <RenderedHtml html={sides.data.before} />}
-          </div>
-          <div>
-            <h4>After</h4>
-            {sides.data.after === null ? <p className="muted">(deleted)</p> : <RenderedHtml html={sides.data.after} />}
-          </div>
-        </>
-      )}
-    </div>
   );
 }

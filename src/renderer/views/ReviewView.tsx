@@ -90,9 +90,9 @@ export function ReviewView() {
     if (outcome.targetId) show({ kind: 'comment', spaceId, commentId: outcome.targetId }, words);
     else show(null, words);
   };
-  const unread = inbox.data?.filter((i) => i.unread).length ?? 0;
+  const unread = inbox.data?.filter((i) => i.unread && !i.snoozed).length ?? 0;
   const counts: Record<ReviewList, string | null> = {
-    inbox: inbox.data ? (unread > 0 ? `${unread} new` : String(inbox.data.length)) : null,
+    inbox: inbox.data ? (unread > 0 ? `${unread} new` : String(inbox.data.filter((i) => !i.snoozed).length)) : null,
     comments: comments.data ? String(comments.data.length) : null,
     'change-requests': attention.data ? String(attention.data.length) : null,
     yours: null,
@@ -125,6 +125,9 @@ export function ReviewView() {
               busy={markRead.busy}
               onOpen={openInbox}
               onMarkAllRead={() => void markRead.run('review.markRead', {})}
+              onPin={(item, pinned) => void markRead.run('review.pin', { key: item.key, pinned })}
+              onSnooze={(item, until) => void markRead.run('review.snooze', { key: item.key, ...(until ? { until } : {}) })}
+              onUnsnooze={(item) => void markRead.run('review.snooze', { key: item.key, off: true })}
             />
           )}
           {list === 'comments' && (

@@ -1,8 +1,9 @@
 import type { SiteNodeVM, SiteVM } from '../../shared/contract';
 import { useQuery } from '../hooks/use-query';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { TranslationsPanel } from './TranslationsPanel';
 
-/** Each site's publication state, visibility, structure and share links, read from the mirror. */
+/** Each site's publication state, visibility, structure and share links, then the organizations' translations, read from the mirror. */
 export function SitesView() {
   const sites = useQuery('sites.list', {}, ['sites']);
   return (
@@ -15,6 +16,7 @@ export function SitesView() {
       {sites.data?.map((site) => (
         <SiteCard key={site.id} site={site} />
       ))}
+      <TranslationsPanel />
     </section>
   );
 }

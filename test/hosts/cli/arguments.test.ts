@@ -111,7 +111,7 @@ describe('a word the command does not take', () => {
     await expectRefused(['comment', 'resolve', '--dir', dir], /^quire comment: missing <commentId>: the comment’s id/);
     await expectRefused(
       ['comment', 'like', 'c1', '--dir', dir],
-      /^quire comment: expected one of new, edit, delete, reply, resolve, reopen, react; got "like" \(see `quire comment --help`\)\.$/,
+      /^quire comment: expected one of new, edit, delete, reply, resolve, reopen, react, apply; got "like" \(see `quire comment --help`\)\.$/,
     );
     await expectRefused(['comment', 'resolve', 'c1', '--dir', dir, '--body', 'hi'], /^quire comment: --body is not a flag of quire comment resolve/);
     await expectRefused(['synk', '--dir', dir], /^quire: unknown command "synk" \(did you mean `quire sync`\?\); the commands are sync, status, /);

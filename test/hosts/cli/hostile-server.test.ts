@@ -8,7 +8,8 @@
  * SIGTERM once it has said so) — and the process never holds more than 200 MB (peak RSS, read as
  * it exits), bombs on every page at once included.
  *
- * A dead API (issue 18, item 8): the first retry is on stderr while the command still runs.
+ * A failing API (issue 18, item 8): the first retry is on stderr while the command still runs; a
+ * dead one (nothing listens) is said at once, without retries (issue 28, item 3).
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
@@ -120,13 +121,24 @@ it('bombs on every page at once cost one limit, not one each, under 200 MB', asy
   expect(run.maxRssMb).toBeLessThan(MAX_RSS_MB);
 }, 30_000);
 
-it('says the first retry on stderr while it still tries a dead API', async () => {
-  const quire = startQuire(['sync', '--api', await closedPortUrl(), '--dir', tempDir(), '--once'], { QUIRE_TOKEN: fake.token });
+it('says the first retry on stderr while it still tries a failing API', async () => {
+  fake.faults.fail(100, 503);
+  const quire = startQuire(['sync', '--api', fake.url, '--dir', tempDir(), '--once'], { QUIRE_TOKEN: fake.token });
 
   const line = await quire.stderrLine(/retrying…/);
 
-  expect(line).toMatch(/^GET \/orgs: connection failed: .*ECONNREFUSED.*; retrying… \(attempt 2, in \d\.\d s\)$/);
+  expect(line).toMatch(/^GET \/orgs: 503 Service Unavailable; retrying… \(attempt 2, in \d(\.\d)? s\)$/);
   expect(quire.child.exitCode).toBe(null); // said as the retry was decided, not at the end
   quire.child.kill('SIGINT');
   expect((await quire.exited).code).toBe(130);
+}, 30_000);
+
+it('says a dead API at once: a refused connection is not retried (issue 28, item 3)', async () => {
+  const started = Date.now();
+  const run = await startQuire(['sync', '--api', await closedPortUrl(), '--dir', tempDir(), '--once'], { QUIRE_TOKEN: fake.token }).exited;
+
+  expect(run.code).toBe(1);
+  expect(run.stderr).not.toMatch(/retrying/);
+  expect(run.stderr).toMatch(/GET \/orgs: could not reach the API \(connection failed: .*ECONNREFUSED.*\)\. Check your connection/);
+  expect(Date.now() - started).toBeLessThan(5_000);
 }, 30_000);

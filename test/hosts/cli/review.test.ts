@@ -105,7 +105,7 @@ describe('in process, against a seeded review world', () => {
       w.fake.faults.offline = true;
       const queued = await cli(comment, ['comment', 'resolve', seeded.spaceComment.id, '--dir', w.dir]);
       expect(queued.code).toBe(0);
-      expect(queued.stdout).toMatch(/queued — the API is not reachable now .*next `quire sync`/);
+      expect(queued.stdout).toMatch(/queued — the API is not reachable now\. .*next `quire sync`/);
       const react = await cli(comment, ['comment', 'react', seeded.crComment.id, '--dir', w.dir, '--emoji', '👀', '--json'], context(false));
       expect(JSON.parse(react.stdout)).toMatchObject({ outcome: 'queued', message: expect.stringMatching(/quire login/) });
 

@@ -51,18 +51,29 @@ it('gives a cycle an overall deadline for reaching the server, and says what it 
   expect(asked.size).toBe(8);
 });
 
-it('says each retry on stderr as it is decided when the API is down', async () => {
-  const dead = await closedPortUrl();
+it('says each retry on stderr as it is decided when the API keeps failing', async () => {
+  fake.faults.fail(10, 503);
 
-  const run = await quire(['sync', '--api', dead, '--dir', tempDir(), '--once'], { env: { QUIRE_TOKEN: fake.token }, api: { maxAttempts: 3 } });
+  const run = await quire(['sync', '--api', fake.url, '--dir', tempDir(), '--once'], { env: { QUIRE_TOKEN: fake.token }, api: { maxAttempts: 3 } });
 
   const lines = run.stderr.split('\n');
   const retries = lines.filter((l) => /retrying…/.test(l));
   expect(retries).toHaveLength(2);
-  expect(retries[0]).toMatch(/^GET \/orgs: connection failed: .*ECONNREFUSED.*; retrying… \(attempt 2, in \d+\.\d s\)$/);
+  expect(retries[0]).toMatch(/^GET \/orgs: 503 Service Unavailable; retrying… \(attempt 2, in \d+(\.\d)? s\)$/);
   expect(retries[1]).toMatch(/; retrying… \(attempt 3, in \d+(\.\d)? s\)$/);
   // The retries come before the final error, which follows them.
-  expect(lines.at(-1)).toMatch(/^quire sync: GET \/orgs: could not reach the API after 3 attempts/);
+  expect(lines.at(-1)).toMatch(/^quire sync: GET \/orgs: 503 Service Unavailable.*\(gave up after 3 attempts\)/);
+  expect(run.code).toBe(1);
+});
+
+it('says a dead API at once, without retries (a refused connection is known at once)', async () => {
+  const run = await quire(['sync', '--api', await closedPortUrl(), '--dir', tempDir(), '--once'], {
+    env: { QUIRE_TOKEN: fake.token },
+    api: { maxAttempts: 6 },
+  });
+
+  expect(run.stderr).not.toMatch(/retrying…/);
+  expect(run.stderr.split('\n').at(-1)).toMatch(/^quire sync: GET \/orgs: could not reach the API \(connection failed: .*ECONNREFUSED/);
   expect(run.code).toBe(1);
 });
 

@@ -175,7 +175,7 @@ describe('quire status: the sync state', () => {
     expect(first.reasons).toEqual([expect.objectContaining({ kind: 'offline', spaceId: null, action: 'sync-now' })]);
     expect((await quire(['sync', '--dir', root, '--once'], { env: env(), api: { maxAttempts: 1 } })).code).toBe(1);
     expect((await status()).offlineSince).toBe(first.offlineSince);
-    expect((await statusText()).split('\n')[0]).toBe(`State: Offline — last sync ${reached}`);
+    expect((await statusText()).split('\n')[0]).toBe(`State: Offline — since ${first.offlineSince}, last sync ${reached}`);
 
     fake.faults.offline = false;
     expect((await sync()).code).toBe(0);

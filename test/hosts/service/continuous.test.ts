@@ -1,7 +1,9 @@
 /**
  * The app runs the same continuous sync as the CLI (issue 10, item 1): a save is pushed as soon
  * as the watcher sees it settle, not on the next 60-second timer; and each cycle takes the
- * folder's lock, waiting for its turn while another process holds it (issue 9, item 1).
+ * folder's lock, waiting for its turn while another process holds it (issue 9, item 1). With the
+ * API stopped, it says Offline within a second of the first refused request, and notices the API
+ * within 5 s of its return, with the client's own retries (issue 28, item 3).
  */
 import { writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -23,9 +25,9 @@ let service: QuireService;
 const statuses: SyncStatusVM[] = [];
 const checks: (() => void)[] = [];
 
-function until(test: () => boolean, what: string): Promise<void> {
+function until(test: () => boolean, what: string, withinMs = 15_000): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; last status: ${JSON.stringify(statuses.at(-1))}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`not within ${withinMs} ms: ${what}; last status: ${JSON.stringify(statuses.at(-1))}`)), withinMs);
     const check = () => {
       if (!test()) return;
       clearTimeout(timer);
@@ -56,7 +58,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function open(syncIntervalMs: number): Promise<void> {
+async function open(syncIntervalMs: number, api: { maxAttempts?: number; timeoutMs?: number } = { maxAttempts: 1, timeoutMs: 5000 }): Promise<void> {
   service = await createQuireService({
     apiUrl: fake.url,
     folder: dir,
@@ -64,7 +66,7 @@ async function open(syncIntervalMs: number): Promise<void> {
     token: fake.token,
     host: { kind: 'electron', openExternal: async () => undefined, openPath: async () => undefined },
     syncIntervalMs,
-    api: { maxAttempts: 1, timeoutMs: 5000 },
+    api,
   });
   service.subscribe((e) => {
     if (e.name === 'sync.status') statuses.push(e.payload);
@@ -106,3 +108,29 @@ it('waits for its turn while another process holds the folder, saying who, then 
   expect((await synced).state).toBe('in-sync');
   expect(fake.requests.some((r) => r.path === `/v1/spaces/${space.id}/content`)).toBe(true);
 });
+
+it('says Offline within a second of the first refused request, and notices the API back within 5 s', async () => {
+  expect((await quire(['sync', '--api', fake.url, '--dir', dir, '--once', '--space', space.id], { env: { QUIRE_TOKEN: fake.token } })).code).toBe(0);
+  await open(60_000, {}); // the client as the app makes it: its own attempts and timeouts
+  await until(() => cyclesStarted() >= 2 && service.status().state === 'in-sync', 'the first two cycles');
+
+  await fake.stop();
+  writeFileSync(join(dir, 'handbook/faq.md'), '# FAQ\n\nWritten offline.\n');
+  // The save's cycle starts by listing the spaces: its first request, refused at once.
+  await until(() => statuses.at(-1)?.progress?.phase === 'catalog', 'the save’s cycle');
+  const firstRequestAt = Date.now();
+  await until(() => service.status().state === 'offline', 'Offline', 1_000);
+  expect(Date.now() - firstRequestAt).toBeLessThan(1_000);
+  expect(service.status()).toMatchObject({ editsWaiting: 1, offlineSince: expect.any(String) });
+  // Tried again within seconds, and each try leaves Offline shown (never Syncing… listing spaces).
+  const shown = statuses.length;
+  await until(() => statuses.slice(shown).filter((s) => s.progress?.phase === 'catalog').length >= 2, 'two more tries', 5_000);
+  expect(statuses.slice(shown).map((s) => s.state)).toEqual(statuses.slice(shown).map(() => 'offline'));
+
+  fake.resetLog();
+  await fake.restart();
+  const backAt = Date.now();
+  await until(() => service.status().state === 'in-sync', 'in sync again', 6_000);
+  expect(Math.min(...fake.requests.map((r) => r.at)) - backAt).toBeLessThan(5_000);
+  expect(contentBatches(fake).length).toBeGreaterThan(0);
+}, 40_000);

@@ -100,8 +100,10 @@ describe('the inbox', () => {
     // A comment by someone else that mentions the user.
     const posted = fake.store.addComment(handbook(), { body: 'What do you think, @Casey Quire?', by: demo.users.sam.id });
     await service.request('review.refresh', {});
+    // Sorted into groups (issue 30): the review asked of you first, then the mention, new.
     const next = await service.request('review.inbox', {});
-    expect(next[0]).toMatchObject({ reasons: ['mention'], unread: true, thread: expect.objectContaining({ id: posted.id }) });
+    expect(next.map((i) => i.group)).toEqual(['needs-review', 'mentions']);
+    expect(next[1]).toMatchObject({ reasons: ['mention'], unread: true, thread: expect.objectContaining({ id: posted.id }) });
     await service.request('review.markRead', {});
     expect((await service.request('review.inbox', {})).every((i) => !i.unread)).toBe(true);
   });

@@ -1,7 +1,9 @@
 /**
- * Issue 20, item 6: two public Git Sync repositories (test/fixtures/git-sync, README.md there
- * says which, at which commit, under which licence) loaded into the fake as GitBook holds them
- * once imported, then pulled, synced again, edited and pushed, checked and previewed.
+ * Issue 20, item 6, and issue 29, item 5: public Git Sync repositories (test/fixtures/git-sync,
+ * README.md there says which, at which commit, under which licence) loaded into the fake as
+ * GitBook holds them once imported, then pulled, synced again, edited and pushed, checked and
+ * previewed; and each repository itself checked and previewed as it is, its `.gitbook.yaml`
+ * honoured (the first page it names, its redirects).
  *
  * "Every file byte-identical to what GitBook's export would write": each pulled file is compared
  * with the repository's, byte for byte, after these normalisations (and only these):
@@ -13,7 +15,8 @@
  *   page link GitBook left as `./guide` or `guide/README.md`), and must keep its spelling to give
  *   the server back its exact text; GitBook reads every spelling alike.
  * - N2 the end of a file: GitBook leaves a blank line after some closing blocks
- *   (`{% endopenapi %}`); the API's stored documents keep none, so neither do Quire's files.
+ *   (`{% endopenapi %}`); the API's stored documents keep none, so neither do Quire's files;
+ *   and Quire ends a file with a line break where a repository's file (written by hand) has none.
  * - N3 what GitBook's export writes for a file written by hand in Git (some files of both
  *   repositories were): the `# Title` heading a file without one gets, and its frontmatter as
  *   GitBook's serializer writes it (a hand-folded short description, keys GitBook drops).
@@ -25,7 +28,7 @@
  * and the test checks it still is so. `quire check` finds no error and the preview leaves no raw
  * `{%` on what GitBook accepts; errors on links the repository itself breaks are counted apart.
  */
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +36,7 @@ import fc from 'fast-check';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkFolder } from '../../../src/main/core/check';
+import { escapeHtml } from '../../../src/main/core/preview';
 import { startPreview } from '../../../src/main/hosts/preview';
 import { GITBOOK_MARKDOWN, startFakeApi, type FakeApi } from '../../fake';
 import { gitSyncFrontmatter } from '../../fake/frontmatter';
@@ -47,10 +51,21 @@ const SEED = Number(process.env.QUIRE_CORPUS_SEED ?? 20261126);
 const REPOS = [
   { name: 'beefree-sdk-docs', id: 'beefreeSdkDocsSpace1', title: 'Beefree SDK', folder: 'beefree-sdk' },
   { name: 'safe-docs', id: 'safeDocsSpace0000001', title: 'Safe Docs', folder: 'safe-docs' },
+  { name: 'filecoin-docs', id: 'filecoinDocsSpace001', title: 'Filecoin Docs', folder: 'filecoin-docs' },
+  { name: 'ocean-docs', id: 'oceanDocsSpace000001', title: 'Ocean Docs', folder: 'ocean-docs' },
+  { name: 'lawnchair-help', id: 'lawnchairHelpSpace01', title: 'Lawnchair Help', folder: 'lawnchair-help' },
+  { name: 'lawnchair-community', id: 'lawnchairCommunity01', title: 'Lawnchair Community', folder: 'lawnchair-community' },
 ] as const;
 
 /** Paths of the repositories Quire does not write, and why (each still checked). */
 const KNOWN_PATHS: Record<string, { repo: string; quire: string; why: string }[]> = {
+  'filecoin-docs': [
+    {
+      repo: 'WELCOME.md',
+      quire: 'README.md',
+      why: 'the first page: Git Sync keeps it where the repository’s .gitbook.yaml puts it (`structure.readme`), which the API does not say; Quire writes it where Git Sync does by default',
+    },
+  ],
   'safe-docs': [
     {
       repo: 'learn/safe-core/safe-core-account-abstraction-sdk/auth-kit/README.md',
@@ -78,6 +93,18 @@ const KNOWN_PATHS: Record<string, { repo: string; quire: string; why: string }[]
  */
 const REMAINING_CHECK_ERRORS: readonly string[] = [];
 const REMAINING_RAW_TAGS: readonly string[] = [];
+
+/**
+ * KNOWN_PATHS, and (N5) each asset a repository keeps in a folder of `.gitbook/assets` (Ocean's
+ * `discover/wait.png`): the API gives a file its name and no folder, and Quire writes it at
+ * `.gitbook/assets/<name>`.
+ */
+function known(name: string): { repo: string; quire: string }[] {
+  const nested = [...(loaded.get(name)?.fileByPath.keys() ?? [])]
+    .filter((path) => path.split('/').length > 3)
+    .map((repo) => ({ repo, quire: `.gitbook/assets/${posix.basename(repo)}` }));
+  return [...(KNOWN_PATHS[name] ?? []), ...nested];
+}
 
 let fake: FakeApi;
 let root: string;
@@ -147,14 +174,15 @@ function gitbookExport(text: string, summaryTitle: string): string {
   const written = fm ? gitSyncFrontmatter(fields) : '';
   // A block GitBook wrote is its serializer's output already: keep it as it is.
   const block = fm && gitSyncFrontmatter(load(fm[1]!) as Record<string, never>) === fm[1] ? fm[1]! : written;
-  return `${block === '' ? '' : `---\n${block}---\n\n`}# ${title ?? summaryTitle}\n\n${body}`.replace(/\s+$/, '\n');
+  return `${block === '' ? '' : `---\n${block}---\n\n`}# ${title ?? summaryTitle}\n\n${body}`.replace(/\s*$/, '\n');
 }
 
 /** The targets of a page file's relative links and images that lead to no file under `base`. */
 function danglingIn(base: string, file: string): string[] {
   const out: string[] = [];
   rewriteReferences(readFileSync(join(base, file), 'utf8'), (site) => {
-    const target = site.kind === 'html' ? unentity(site.target.trim()) : site.target.trim();
+    // As the page reads it: an attribute's references and a destination's escapes decoded (`\[Details]\(…`).
+    const target = site.kind === 'html' ? unentity(site.target.trim()) : site.target.trim().replace(/\\([!-/:-@[-`{-~])/g, '$1');
     if (target === '' || target.startsWith('#') || /^[a-z][a-z0-9+.-]*:|^\/\//i.test(target)) return undefined;
     const path = decode(target.split('#')[0]!);
     let resolved = posix.normalize(path.startsWith('/') ? path.slice(1) : posix.join(posix.dirname(file), path));
@@ -169,15 +197,15 @@ function danglingIn(base: string, file: string): string[] {
   return out.sort();
 }
 
-const endNormalised = (text: string) => text.replace(/\s+$/, '\n');
+const endNormalised = (text: string) => text.replace(/\s*$/, '\n');
 
-describe('two Git Sync repositories through Quire', () => {
+describe('Git Sync repositories through Quire', () => {
   it('pulls every page and asset at the path it has in the repository', () => {
     for (const r of REPOS) {
-      const known = KNOWN_PATHS[r.name] ?? [];
+      const moved = known(r.name);
       const want = filesIn(join(FIXTURES, r.name))
         .filter((f) => f !== 'LICENSE' && f !== '.gitbook.yaml')
-        .map((f) => known.find((k) => k.repo === f)?.quire ?? f);
+        .map((f) => moved.find((k) => k.repo === f)?.quire ?? f);
       expect(filesIn(join(root, r.folder)), r.name).toEqual(want.sort());
     }
   });
@@ -186,11 +214,11 @@ describe('two Git Sync repositories through Quire', () => {
     const counts: Record<string, { identical: number; normalised: number }> = {};
     for (const r of REPOS) {
       const repo = loaded.get(r.name)!;
-      const known = KNOWN_PATHS[r.name] ?? [];
+      const moved = known(r.name);
       counts[r.name] = { identical: 0, normalised: 0 };
       for (const page of repo.pages) {
         if (page.file === null) continue;
-        const path = known.find((k) => k.repo === page.file)?.quire ?? page.file;
+        const path = moved.find((k) => k.repo === page.file)?.quire ?? page.file;
         const ours = readFileSync(join(root, r.folder, path), 'utf8');
         const theirs = readFileSync(join(FIXTURES, r.name, page.file), 'utf8');
         if (ours === theirs) {
@@ -205,7 +233,7 @@ describe('two Git Sync repositories through Quire', () => {
           expect(linksOnly(endNormalised(ours)), `${r.name}/${page.file}`).toBe(linksOnly(gitbookExport(theirs, page.title)));
           continue;
         }
-        expect(linksResolved(endNormalised(ours), path), `${r.name}/${page.file}`).toBe(linksResolved(gitbookExport(theirs, page.title), page.file, known));
+        expect(linksResolved(endNormalised(ours), path), `${r.name}/${page.file}`).toBe(linksResolved(gitbookExport(theirs, page.title), page.file, moved));
       }
     }
     console.log(`files byte for byte identical / identical after N1–N3: ${JSON.stringify(counts)}`);
@@ -222,12 +250,12 @@ describe('two Git Sync repositories through Quire', () => {
         return [`${entry[1]!.length / 2}|${target.endsWith('/') ? `${target}README.md` : target}`];
       });
     for (const r of REPOS) {
-      const known = KNOWN_PATHS[r.name] ?? [];
+      const moved = known(r.name);
       const ours = entries(readFileSync(join(root, r.folder, 'SUMMARY.md'), 'utf8'));
       const theirs = entries(readFileSync(join(FIXTURES, r.name, 'SUMMARY.md'), 'utf8')).map((e) => {
         const [depth, path] = e.split('|');
-        const moved = known.find((k) => k.repo === path)?.quire;
-        return moved ? `${depth}|${moved}` : e;
+        const to = moved.find((k) => k.repo === path)?.quire;
+        return to ? `${depth}|${to}` : e;
       });
       expect(ours, r.name).toEqual(theirs);
       // Titles: the pages' (GitBook writes SUMMARY.md from them), `\&` read as `&`.
@@ -252,10 +280,10 @@ describe('two Git Sync repositories through Quire', () => {
     const unexpected: string[] = [];
     let brokenInRepository = 0;
     for (const r of REPOS) {
-      const known = KNOWN_PATHS[r.name] ?? [];
+      const moved = known(r.name);
       for (const page of loaded.get(r.name)!.pages) {
         if (page.file === null) continue;
-        const here = danglingIn(join(root, r.folder), known.find((k) => k.repo === page.file)?.quire ?? page.file);
+        const here = danglingIn(join(root, r.folder), moved.find((k) => k.repo === page.file)?.quire ?? page.file);
         const there = danglingIn(join(FIXTURES, r.name), page.file);
         brokenInRepository += there.length;
         for (const target of here) {
@@ -274,10 +302,10 @@ describe('two Git Sync repositories through Quire', () => {
     const candidates: { repo: (typeof REPOS)[number]; file: string; line: number; pageId: string }[] = [];
     for (const r of REPOS) {
       const repo = loaded.get(r.name)!;
-      const known = KNOWN_PATHS[r.name] ?? [];
+      const moved = known(r.name);
       for (const page of repo.pages) {
         if (page.file === null) continue;
-        const file = known.find((k) => k.repo === page.file)?.quire ?? page.file;
+        const file = moved.find((k) => k.repo === page.file)?.quire ?? page.file;
         const lines = readFileSync(join(root, r.folder, file), 'utf8').split('\n');
         const bodyStart = lines.indexOf(lines.find((l) => l.startsWith('# ')) ?? '') + 1;
         lines.forEach((l, i) => {
@@ -329,8 +357,8 @@ describe('two Git Sync repositories through Quire', () => {
     const remaining: string[] = [];
     let brokenInRepository = 0;
     for (const r of REPOS) {
-      const known = KNOWN_PATHS[r.name] ?? [];
-      const repoFile = (file: string) => known.find((k) => k.quire === file)?.repo ?? file;
+      const moved = known(r.name);
+      const repoFile = (file: string) => moved.find((k) => k.quire === file)?.repo ?? file;
       for (const p of checkFolder(join(root, r.folder), null).spaces.flatMap((s) => s.problems)) {
         if (p.severity !== 'error') continue;
         // A link or image the repository's own file leaves dangling (GitBook's `broken-reference` too) is broken content.
@@ -355,11 +383,12 @@ describe('two Git Sync repositories through Quire', () => {
       try {
         for (const page of loaded.get(r.name)!.pages) {
           if (page.file === null) continue;
-          const file = (KNOWN_PATHS[r.name] ?? []).find((k) => k.repo === page.file)?.quire ?? page.file;
+          const file = known(r.name).find((k) => k.repo === page.file)?.quire ?? page.file;
           const answer = await get(`${server.url}${file.split('/').map(encodeURIComponent).join('/')}`);
           expect(answer.status, file).toBe(200);
-          // A tag as GitBook writes one (`{% name …`), outside code; `\{%x%\}` in the source is text.
-          const visible = answer.body.replace(/<(pre|code|script|style)\b[\s\S]*?<\/\1>/g, '');
+          // A tag as GitBook writes one (`{% name …`) in the page, outside code; `\{%x%\}` in the source is text.
+          const article = /<article class="gb-page" id="pv-page">[\s\S]*?<\/article>/.exec(answer.body)?.[0] ?? answer.body;
+          const visible = article.replace(/<(pre|code|script|style)\b[\s\S]*?<\/\1>|<p class="gb-error">[^<]*<\/p>/g, '');
           if (/\{%-?\s+[@\w]/.test(visible)) raw.push(`${r.name}/${file}`);
         }
       } finally {
@@ -368,6 +397,64 @@ describe('two Git Sync repositories through Quire', () => {
     }
     expect(raw.filter((p) => !REMAINING_RAW_TAGS.includes(p))).toEqual([]);
     expect(REMAINING_RAW_TAGS.filter((p) => !raw.includes(p))).toEqual([]);
+  }, 120_000);
+});
+
+describe('Git Sync repositories as they are: check and preview honour .gitbook.yaml', () => {
+  /** Errors on what the repository itself breaks: a link to no file of it, a redirect to a file it lacks. */
+  const brokenInRepository = (name: string, p: { file: string; code: string; message: string }): boolean => {
+    const target = /`([^`]*)`/.exec(p.message)?.[1];
+    if (p.code === 'redirect-target') {
+      const to = / leads to ([^,`]+), which does not exist/.exec(p.message)?.[1];
+      return to !== undefined && !existsSync(join(FIXTURES, name, to));
+    }
+    return target !== undefined && p.file !== '.gitbook.yaml' && danglingIn(join(FIXTURES, name), p.file).includes(target);
+  };
+
+  it('quire check reads each repository as GitBook does: no error but what the repository itself breaks', () => {
+    for (const r of REPOS) {
+      const report = checkFolder(join(FIXTURES, r.name), null);
+      expect(
+        report.spaces.map((s) => s.folder),
+        r.name,
+      ).toEqual(['']);
+      const errors = report.spaces[0]!.problems.filter((p) => p.severity === 'error' && !brokenInRepository(r.name, p));
+      expect(errors.map((p) => `${r.name}/${p.file}:${p.line}: ${p.code}`)).toEqual([]);
+    }
+    // Filecoin's first page is the WELCOME.md its .gitbook.yaml names; its redirects are checked against its pages.
+    const filecoin = checkFolder(join(FIXTURES, 'filecoin-docs'), null).spaces[0]!.problems;
+    expect(filecoin.filter((p) => p.file === 'WELCOME.md' || p.code === 'summary-missing')).toEqual([]);
+    expect(filecoin.filter((p) => p.code === 'redirect-shadowed').map((p) => p.line)).toEqual([129, 131, 139, 141, 167]);
+  });
+
+  it('the preview opens each repository on its first page and renders every page, titled as GitBook titles it', async () => {
+    for (const r of REPOS) {
+      const server = await startPreview({ dir: join(FIXTURES, r.name), log: () => undefined });
+      try {
+        const first = server.site.firstPage(server.site.spaces[0]!);
+        expect(first, r.name).toBe(r.name === 'filecoin-docs' ? 'WELCOME.md' : 'README.md');
+        for (const page of loaded.get(r.name)!.pages) {
+          if (page.file === null) continue;
+          const answer = await get(`${server.url}${page.file.split('/').map(encodeURIComponent).join('/')}`);
+          expect(answer.status, page.file).toBe(200);
+          const article = /<article class="gb-page" id="pv-page">[\s\S]*?<\/article>/.exec(answer.body)![0];
+          expect(article.replace(/<(pre|code)\b[\s\S]*?<\/\1>|<p class="gb-error">[^<]*<\/p>/g, ''), `${r.name}/${page.file}`).not.toMatch(/\{%-?\s+[@\w]/);
+          // The title, shown once (a page with `layout:` frontmatter too).
+          expect(article.match(/<h1 class="gb-title">/g) ?? [], `${r.name}/${page.file}`).toHaveLength(1);
+        }
+        // A page opening with `<meta>` is titled as GitBook titles it: by its SUMMARY.md entry, not its file name.
+        if (r.name === 'filecoin-docs') {
+          const meta = (await get(`${server.url}basics/what-is-filecoin/README.md`)).body;
+          expect(meta).toContain(`<h1 class="gb-title">${escapeHtml('What is Filecoin')}</h1>`);
+        }
+        // A group heading with GitBook's anchor after it reads as its title in the table of contents.
+        const nav = (await get(`${server.url}${first}`)).body;
+        expect(nav).not.toContain('&lt;a href');
+        if (r.name === 'lawnchair-community') expect(nav).toContain('<h2>About Lawnchair</h2>');
+      } finally {
+        await server.close();
+      }
+    }
   }, 120_000);
 });
 

@@ -111,8 +111,20 @@ describe('SUMMARY.md edited by hand', () => {
     expect(run.stdout + run.stderr).toMatch(/SUMMARY\.md line \d+: the link “Status page” points elsewhere/);
     expect(sentChanges()).toHaveLength(0);
     expect(exists(dir, 'changelog.md')).toBe(true);
-    // SUMMARY.md says what the space is again.
+    // SUMMARY.md lists the page again (it is there), and keeps the writer's lines it could not take, as written.
     expect(read(dir, 'SUMMARY.md')).toContain('[Changelog](changelog.md)');
+    expect(read(dir, 'SUMMARY.md')).toMatch(/\n## Tutorials\n/);
+    expect(read(dir, 'SUMMARY.md')).toContain('[Status page](https://status.example.org)');
+    // Said again by the next cycle (never "in sync" while held), with nothing sent.
+    fake.resetLog();
+    const again = await syncOnce(fake, root);
+    expect(again.code).toBe(3);
+    expect(again.stdout + again.stderr).toMatch(/“Tutorials” is a new group/);
+    expect(contentBatches(fake)).toHaveLength(0);
+
+    // Settled by the writer: the lines taken out again.
+    editSummary((t) => t.replace('## Tutorials\n\n', '').replace('(https://status.example.org)', '(https://status.example.com)'));
+    expect((await syncOnce(fake, root)).code).toBe(0);
     expect(read(dir, 'SUMMARY.md')).not.toContain('Tutorials');
     await expectQuietNextCycle();
   });
@@ -175,8 +187,16 @@ describe('titles in SUMMARY.md', () => {
       /SUMMARY\.md line \d+: “Questions” is not the title of faq\.md, which says “FAQ”: a page's title is its file's `# heading`/,
     );
     expect(sentChanges()).toHaveLength(0);
-    expect(listed()).toContain('* [FAQ](faq.md)\n');
+    // The typed title stays in SUMMARY.md, held (said again by the next cycle) until the two agree.
+    expect(listed()).toContain('* [Questions](faq.md)\n');
     expect(read(dir, 'faq.md')).toContain('# FAQ');
+    expect((await syncOnce(fake, root)).code).toBe(3);
+    expect(sentChanges()).toHaveLength(0);
+
+    write(dir, 'faq.md', read(dir, 'faq.md').replace('# FAQ', '# Questions'));
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(crTitles()).toContain('Questions');
+    expect(listed()).toContain('* [Questions](faq.md)\n');
     await expectQuietNextCycle();
   });
 });

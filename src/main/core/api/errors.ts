@@ -87,17 +87,20 @@ export class NetworkError extends Error {
   readonly method: string;
   readonly path: string;
   readonly attempts: number;
+  /** Why the last attempt got no answer, e.g. `connection failed: connect ECONNREFUSED 127.0.0.1:8080`. */
+  readonly reason: string;
   /** True when a non-idempotent request was sent but no answer came back: the server may have applied it. */
   readonly mayHaveBeenApplied: boolean;
 
   constructor(where: RequestDescription, init: { reason: string; attempts: number; mayHaveBeenApplied: boolean; cause?: unknown; message?: string }) {
     const what = init.mayHaveBeenApplied
       ? `${init.reason}; the request may or may not have been applied, so it was not retried automatically`
-      : `could not reach the API after ${plural(init.attempts, 'attempt')} (${init.reason})`;
+      : `could not reach the API${init.attempts > 1 ? ` after ${plural(init.attempts, 'attempt')}` : ''} (${init.reason})`;
     super(init.message ?? `${where.method} ${where.path}: ${what}. Check your connection; edits are kept and will sync later.`, { cause: init.cause });
     this.method = where.method;
     this.path = where.path;
     this.attempts = init.attempts;
+    this.reason = init.reason;
     this.mayHaveBeenApplied = init.mayHaveBeenApplied;
   }
 }
@@ -155,6 +158,8 @@ export class NoAnswerError extends NetworkError {
  */
 export class SkippedRequestError extends NetworkError {
   override name = 'SkippedRequestError';
+  /** What stopped the cycle's other requests. */
+  readonly because: Error;
 
   constructor(where: RequestDescription, init: { sent: boolean; because: Error; mayHaveBeenApplied?: boolean }) {
     const outcome = init.mayHaveBeenApplied ? ' (it may or may not have been applied; the next sync checks)' : '';
@@ -164,6 +169,7 @@ export class SkippedRequestError extends NetworkError {
       mayHaveBeenApplied: init.mayHaveBeenApplied ?? false,
       message: `${where.method} ${where.path} was ${init.sent ? 'stopped' : 'not sent'}${outcome}, because ${init.because.message}`,
     });
+    this.because = init.because;
   }
 }
 
@@ -295,6 +301,18 @@ export class MalformedAnswerError extends Error {
     this.method = where.method;
     this.path = where.path;
   }
+}
+
+/**
+ * The API is out of reach: no answer (a network failure), or a gateway that could not reach it
+ * (502, 503, 504). Not a server that answered with when to come back (RetryLaterError): that
+ * answer is the news.
+ */
+export function isUnreachable(err: unknown): boolean {
+  if (err instanceof SkippedRequestError) return isUnreachable(err.because);
+  if (err instanceof NetworkError) return true;
+  if (err instanceof RetryLaterError) return false;
+  return err instanceof ApiError && (err.status === 502 || err.status === 503 || err.status === 504);
 }
 
 /** The caller cancelled (client or per-call AbortSignal). Named `AbortError` so generic abort checks recognise it. */

@@ -5,6 +5,7 @@ export {
   ApiError,
   CancelledError,
   MalformedAnswerError,
+  isUnreachable,
   NetworkError,
   NoAnswerError,
   PagingError,

@@ -30,10 +30,10 @@ const file = object({ id: string, name: string, contentType: string, size: numbe
 
 const revision = object({ id: string, pages: array(treePage), files: optional(array(file)) });
 
-/** One page asked for with `format=markdown`: a document carries its markdown. */
+/** One page asked for with `format=markdown`: a document carries its markdown (with `format=document`, its document). */
 const pageWithBody: Check<unknown> = (value, at) => {
-  const page = object({ id: string, type: optional(string), markdown: optional(string) })(value, at);
-  if (page.type === 'document' && typeof page.markdown !== 'string')
+  const page = object({ id: string, type: optional(string), markdown: optional(string), document: optional(object({ nodes: array((v) => v) })) })(value, at);
+  if (page.type === 'document' && typeof page.markdown !== 'string' && page.document === undefined)
     throw new ShapeProblem(at === '' ? 'markdown' : `${at}.markdown`, 'a string', page.markdown);
   return page;
 };
@@ -67,6 +67,19 @@ const section = object({ id: string, title: string, path: string });
 const sectionGroup = object({ id: string, title: string });
 const shareLink = object({ id: string });
 
+const openapiSpec = object({ id: string, slug: string, updatedAt: string, lastVersion: optional(string), sourceURL: optional(string) });
+const openapiVersion = object({ id: string, url: string, createdAt: optional(string) });
+const openapiRaw = object({ text: string, format: string });
+const translation = object({
+  id: string,
+  status: string,
+  source: object({ space: string, language: string }),
+  language: string,
+  updatedAt: string,
+  result: optional(object({ space: string })),
+  stats: optional(object({ runs: optional(number) })),
+});
+
 /** A path segment: one id. */
 const ID = '[^/]+';
 
@@ -81,6 +94,14 @@ const ROUTES: [string, string, Check<unknown>][] = [
   ['GET', `/orgs/${ID}/sites/${ID}/sections`, list(section)],
   ['GET', `/orgs/${ID}/sites/${ID}/section-groups`, list(sectionGroup)],
   ['GET', `/orgs/${ID}/sites/${ID}/share-links`, list(shareLink)],
+  ['GET', `/orgs/${ID}/openapi`, list(openapiSpec)],
+  ['GET', `/orgs/${ID}/openapi/${ID}`, openapiSpec],
+  ['PUT', `/orgs/${ID}/openapi/${ID}`, openapiSpec],
+  ['GET', `/orgs/${ID}/openapi/${ID}/versions`, list(openapiVersion)],
+  ['GET', `/orgs/${ID}/openapi/${ID}/versions/latest`, openapiVersion],
+  ['GET', `/orgs/${ID}/openapi/${ID}/versions/latest/content/raw`, openapiRaw],
+  ['GET', `/orgs/${ID}/translations`, list(translation)],
+  ['GET', `/orgs/${ID}/translations/${ID}`, translation],
   ['GET', `/spaces/${ID}`, space],
   ['GET', `/spaces/${ID}/content`, revision],
   ['GET', `/spaces/${ID}/content/page/${ID}`, pageWithBody],

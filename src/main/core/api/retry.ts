@@ -15,8 +15,9 @@ export function isIdempotent(method: string): boolean {
 }
 
 /**
- * Retry rule. Safe for every method: 429 and 503 (the server refused before doing the work) and a refused
- * connection (nothing was sent). Only for idempotent methods (GET, HEAD, PUT, DELETE): 502, 504, a dropped
+ * Retry rule: whether sending again is safe. Safe for every method: 429 and 503 (the server refused before
+ * doing the work) and a refused connection (nothing was sent; the transport does not retry one itself, it
+ * says offline at once). Only for idempotent methods (GET, HEAD, PUT, DELETE): 502, 504, a dropped
  * connection and a timeout, because a POST/PATCH may already have been applied; the caller gets a
  * NetworkError/ApiError and decides. Everything else (4xx including 401, other 5xx) is final.
  */

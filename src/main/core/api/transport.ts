@@ -116,7 +116,9 @@ export class Transport {
           return { where: target.where, ...outcome };
         }
         const failure: Failure = outcome.kind === 'response' ? { kind: 'status', status: outcome.status } : outcome;
-        if (!shouldRetry(failure, method)) throw this.finalError(outcome, target, attempt);
+        // A refused connection is known at once (nothing listens, no route, no name): the caller says
+        // offline now, and continuous sync tries again on its own short schedule (continuous.ts).
+        if (!shouldRetry(failure, method) || failure.kind === 'refused') throw this.finalError(outcome, target, attempt);
         const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.headers.get('retry-after'), this.o.now()) : undefined;
         // No wait is longer than a request's deadline: a server asking for more fails the request, saying until when.
         if (outcome.kind === 'response' && retryAfter !== undefined && retryAfter > verdict.deadlineMs) {

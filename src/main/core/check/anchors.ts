@@ -6,9 +6,11 @@
  *
  * GitBook computes a heading's default anchor on its server and does not document the rule. Its
  * own docs (GitbookIO/public-docs, links its editor wrote to headings without an explicit
- * anchor) show it: lower case, `&` spelled `and`, dots kept, other punctuation dropped, spaces
- * as one hyphen, unicode letters kept, and `id-` before an anchor that starts with a digit
- * ("1. Create an app" → `id-1.-create-an-app`, "Math & TeX" → `math-and-tex`). That is the id
+ * anchor) show it: lower case, `&` spelled `and`, dots and underscores kept, other punctuation
+ * dropped, spaces as one hyphen, unicode letters kept, and `id-` before an anchor that starts
+ * with a digit ("1. Create an app" → `id-1.-create-an-app`, "Math & TeX" → `math-and-tex`,
+ * "Use DAG_CBOR" → `use-dag_cbor`). An expandable block (`<details>`) is reached by the anchor
+ * its `<summary>` would give a heading (Lawnchair's help links to them). That is the id
  * the preview gives a heading. A link is accepted when its anchor, compared without case, is
  * an explicit id, or a heading's anchor in GitBook's spelling or GitHub's (one hyphen per
  * removed space: what writers copy from other tools), with runs of hyphens collapsed or not:
@@ -33,14 +35,40 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const EXPLICIT_ID = /<a\b[^>]*\b(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))[^>]*>/i;
 
-/** Heading text without markup: tags, link and image syntax, emphasis and code markers, escapes. */
+const ESCAPABLE = /[!-/:-@[-`{-~]/;
+const WORD = /[\p{L}\p{N}]/u;
+
+/**
+ * Heading text without markup: tags, link and image syntax, emphasis and code markers, escapes.
+ * Code spans and escaped characters stay as written, and so does an underscore inside a word
+ * (`DAG_CBOR`): only underscores that open or close emphasis are markup.
+ */
 function headingText(raw: string): string {
-  return raw
-    .replace(/<[^>]*>/g, '')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\\([!-/:-@[-`{-~])/g, '$1')
-    .replace(/[*_~`]/g, '')
-    .trim();
+  const s = raw.replace(/<[^>]*>/g, '').replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1');
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '\\' && ESCAPABLE.test(s[i + 1] ?? '')) {
+      out += s[++i];
+    } else if (c === '`') {
+      let n = 1;
+      while (s[i + n] === '`') n++;
+      const fence = '`'.repeat(n);
+      let close = s.indexOf(fence, i + n);
+      while (close >= 0 && s[close + n] === '`') close = s.indexOf(fence, close + n + 1);
+      if (close < 0) i += n - 1;
+      else {
+        out += s.slice(i + n, close);
+        i = close + n - 1;
+      }
+    } else if (c === '_') {
+      let j = i;
+      while (s[j] === '_') j++;
+      if (WORD.test(s[i - 1] ?? '') && WORD.test(s[j] ?? '')) out += s.slice(i, j);
+      i = j - 1;
+    } else if (c !== '*' && c !== '~') out += c;
+  }
+  return out.trim();
 }
 
 /** The GitHub-style slug of a heading: lower case, letters/digits/marks, `-` and `_` kept, spaces become `-`. */
@@ -118,12 +146,45 @@ export function pageAnchors(markdown: string): PageAnchors {
     const github = headingSlug(h.text);
     for (const alias of [github, collapse(github), collapse(h.id.toLowerCase())]) add(alias, h.id);
   }
+  for (const summary of expandableSummaries(markdown)) {
+    add(summary.id.toLowerCase(), summary.id);
+    for (const alias of [headingSlug(summary.text), collapse(headingSlug(summary.text))]) add(alias, summary.id);
+  }
   if (!/\b(?:id|name)\s*=/i.test(markdown)) return anchors; // no HTML id anywhere: skip the tokenizer
   for (const atom of lexMarkdown(markdown).atoms) {
     if (atom.type !== 'html') continue;
     for (const a of atom.attributes) if ((a.name === 'id' || a.name === 'name') && a.value) add(a.value.value.toLowerCase(), a.value.value);
   }
   return anchors;
+}
+
+const SUMMARY_TAG = /^<summary\b[^>]*>([\s\S]*?)<\/summary\s*>/i;
+
+/**
+ * The `<summary>` of each expandable block (`<details>`), outside code, in order: GitBook gives
+ * an expandable block the anchor its summary's text would give a heading, and links to it.
+ */
+export function expandableSummaries(markdown: string): { text: string; id: string }[] {
+  if (!/<summary\b/i.test(markdown)) return [];
+  const out: { text: string; id: string }[] = [];
+  for (const atom of lexMarkdown(markdown).atoms) {
+    if (atom.type !== 'html' || atom.name !== 'summary') continue;
+    const m = SUMMARY_TAG.exec(markdown.slice(atom.at, atom.at + 4000));
+    if (!m) continue;
+    const text = headingText(unescapeEntities(m[1]!).replace(/\s+/g, ' '));
+    if (text !== '') out.push({ text, id: gitbookAnchor(text) });
+  }
+  return out;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+function unescapeEntities(html: string): string {
+  return html.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]+);/gi, (whole, e: string) => {
+    if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? whole;
+    const code = e[1] === 'x' || e[1] === 'X' ? Number.parseInt(e.slice(2), 16) : Number.parseInt(e.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
 }
 
 /** The id of the place `anchor` (decoded) reaches in a page with these anchors; '' for the page itself; null when it reaches nothing. */

@@ -1,8 +1,8 @@
 /**
  * GitBook `{% %}` blocks, from content/blocks.ts's scanner: unclosed and mismatched blocks,
  * stray end tags, unreadable tags and missing arguments are errors (GitBook cannot rebuild the
- * block, so text around it is swallowed or shown raw); misplaced and unterminated tags are
- * warnings (shown as text); a well-formed block of a name GitBook does not document is info
+ * block, so text around it is swallowed or shown raw); misplaced and unterminated tags, and
+ * tags on a line of HTML, are warnings (shown as text); a well-formed block of a name GitBook does not document is info
  * (Quire keeps it byte for byte, and GitBook keeps blocks it has no editor for); an
  * integration's block (`{% @vendor/block … %}`) is GitBook's to render and is no problem at all.
  */
@@ -18,6 +18,7 @@ const SEVERITY: Record<BlockProblemKind, Severity> = {
   'unknown-block': 'info',
   misplaced: 'warning',
   'unterminated-tag': 'warning',
+  'in-html': 'warning',
 };
 
 /**

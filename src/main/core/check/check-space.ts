@@ -1,14 +1,16 @@
 /**
  * The whole check of the spaces in a FolderIndex (pure): each file's own problems (frontmatter,
- * blocks, links), then the space-wide ones (SUMMARY.md, names, encodings and sizes, unused
- * assets). `checkPage` gives one file's share of it, cheaply, for the preview.
+ * blocks, links), then the space-wide ones (SUMMARY.md, .gitbook.yaml and its redirects, names,
+ * encodings and sizes, unused assets). `checkPage` gives one file's share of it, cheaply, for the preview.
  */
 import { blockProblems } from './blocks';
 import { checkEncodingAndSize } from './encoding';
 import type { CheckedSpace, FolderIndex, IndexedFile } from './folder-index';
 import { joinRoot } from './folder-index';
 import { checkFrontmatter } from './frontmatter';
+import { checkGitbookYaml } from './gitbook-yaml';
 import { checkLinks } from './links';
+import { openapiProblems } from './openapi-blocks';
 import { checkVariables } from './variables';
 import { checkCaseClashes } from './names';
 import { type Problem, sortProblems } from './problem';
@@ -30,7 +32,13 @@ function fileProblems(index: FolderIndex, f: IndexedFile): { problems: Problem[]
   if (text === null || (f.file.kind !== 'page' && f.file.kind !== 'include')) return { problems: [], reached: [] };
   const links = checkLinks(index, f);
   return {
-    problems: [...checkFrontmatter(f.rootPath, text), ...blockProblems(f.rootPath, text), ...links.problems, ...checkVariables(f)],
+    problems: [
+      ...checkFrontmatter(f.rootPath, text),
+      ...blockProblems(f.rootPath, text),
+      ...links.problems,
+      ...openapiProblems(index, f),
+      ...checkVariables(f),
+    ],
     reached: links.reached,
   };
 }
@@ -57,7 +65,7 @@ export function* checkingSpaces(index: FolderIndex, spaces: readonly CheckedSpac
       for (const r of found.reached) reached.add(r);
     }
     const summary = checkSummary(space);
-    problems.push(...summary.problems, ...checkCaseClashes(space), ...checkEncodingAndSize(space));
+    problems.push(...summary.problems, ...checkGitbookYaml(space), ...checkCaseClashes(space), ...checkEncodingAndSize(space));
     perSpace.push({ space, problems });
   }
   return perSpace.map(({ space, problems }) => ({
@@ -74,7 +82,7 @@ const spaceWideMemo = new WeakMap<CheckedSpace, { revision: number; problems: Pr
 function spaceWideProblems(index: FolderIndex, space: CheckedSpace): Problem[] {
   const memo = spaceWideMemo.get(space);
   if (memo && memo.revision === index.revision) return memo.problems;
-  const problems = [...checkSummary(space).problems, ...checkCaseClashes(space), ...checkEncodingAndSize(space)];
+  const problems = [...checkSummary(space).problems, ...checkGitbookYaml(space), ...checkCaseClashes(space), ...checkEncodingAndSize(space)];
   spaceWideMemo.set(space, { revision: index.revision, problems });
   return problems;
 }

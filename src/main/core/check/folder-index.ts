@@ -6,8 +6,10 @@
  * the watcher reports saves.
  */
 import { posix } from 'node:path';
+import type { LocalSpecs } from '../openapi';
 import { type PageAnchors, pageAnchors } from './anchors';
-import type { SpaceFile } from './space-files';
+import type { ConfigProblem, GitbookConfig } from './gitbook-config';
+import type { SpaceFile, SpaceStructure } from './space-files';
 
 export interface CheckedSpace {
   /** The space's id when the mirror knows it. */
@@ -16,6 +18,19 @@ export interface CheckedSpace {
   /** The space folder relative to the checked root; '' when the root is the space itself. */
   folder: string;
   files: SpaceFile[];
+  /** Its first page and table of contents, from its folder (Git Sync's `.gitbook.yaml`); README.md and SUMMARY.md when absent. */
+  structure?: SpaceStructure;
+  /** The `.gitbook.yaml` about it (`gitbook-yaml.ts`), when there is one. */
+  gitbookYaml?: SpaceGitbookYaml;
+}
+
+export interface SpaceGitbookYaml {
+  /** Its path from the checked root (`../.gitbook.yaml` when it lies above). */
+  path: string;
+  config: GitbookConfig;
+  problems: ConfigProblem[];
+  /** Whether its root and structure lay the space out: not in a sync folder, which Quire lays out as GitBook does by default. */
+  layoutApplied: boolean;
 }
 
 /** What the mirror knows, for stable references (`/pages/<id>`, `/files/<id>`) left in files. */
@@ -44,6 +59,8 @@ const fold = (path: string): string => path.normalize('NFC').toLowerCase();
 export class FolderIndex {
   /** Increases with every setFile and removeFile, so results derived from the files can be reused until then. */
   revision = 0;
+  /** The specification files OpenAPI blocks render from (set by the loader; null: none looked for). */
+  specs: LocalSpecs | null = null;
   private readonly byPath = new Map<string, IndexedFile>();
   private readonly byFold = new Map<string, string[]>();
   private readonly byName = new Map<string, string[]>();

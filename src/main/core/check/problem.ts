@@ -20,6 +20,9 @@ export type ProblemCode =
   | 'summary-entry-without-file'
   | 'summary-duplicate'
   | 'summary-missing'
+  | 'gitbook-yaml'
+  | 'redirect-target'
+  | 'redirect-shadowed'
   | 'frontmatter'
   /** An expression or condition naming a `space.vars.*` or `page.vars.*` that does not exist. */
   | 'unknown-variable'
@@ -28,7 +31,10 @@ export type ProblemCode =
   | 'case-clash'
   | 'not-utf8'
   | 'too-large'
-  | 'unused-asset';
+  | 'unused-asset'
+  /** An OpenAPI block names what its local specification lacks, or the specification does not parse (openapi-blocks.ts). */
+  | 'openapi-missing-operation'
+  | 'openapi-unreadable-spec';
 
 export interface Problem {
   /** The file, relative to the checked folder, with `/` separators. */

@@ -42,12 +42,22 @@ export interface SpaceFile {
   unreadable: Unreadable | null;
 }
 
-export function fileKind(path: string): SpaceFileKind {
+/** Where a space's first page and table of contents are, relative to its folder (Git Sync's `.gitbook.yaml` says; these by default). */
+export interface SpaceStructure {
+  readme: string;
+  summary: string;
+}
+
+export const DEFAULT_STRUCTURE: SpaceStructure = { readme: 'README.md', summary: SUMMARY_FILE };
+
+export function fileKind(path: string, structure: SpaceStructure = DEFAULT_STRUCTURE): SpaceFileKind {
   if (path.startsWith(ASSETS_PREFIX)) return 'asset';
   if (path.startsWith(INCLUDES_PREFIX)) return /\.md$/i.test(path) ? 'include' : 'other';
   if (path === VARIABLES_FILE) return 'variables';
   if (path.startsWith('.gitbook/')) return 'other';
-  if (path === SUMMARY_FILE) return 'summary';
+  if (path === structure.summary) return 'summary';
+  // A repository's own README.md, where .gitbook.yaml names another first page: GitBook's import leaves it out.
+  if (path === 'README.md' && structure.readme !== 'README.md') return 'other';
   return /\.md$/i.test(path) ? 'page' : 'other';
 }
 
@@ -60,7 +70,7 @@ export function isContentPath(path: string): boolean {
 }
 
 /** Reads one file of a space folder; null when it is gone, not content, or a symlink (never followed, as sync never follows one). */
-export function readSpaceFile(spaceDir: string, path: string): SpaceFile | null {
+export function readSpaceFile(spaceDir: string, path: string, structure: SpaceStructure = DEFAULT_STRUCTURE): SpaceFile | null {
   const nfc = path.normalize('NFC');
   if (!isContentPath(nfc)) return null;
   const abs = join(spaceDir, path);
@@ -72,7 +82,7 @@ export function readSpaceFile(spaceDir: string, path: string): SpaceFile | null 
   } catch {
     return null;
   }
-  const kind = fileKind(nfc);
+  const kind = fileKind(nfc, structure);
   if (kind === 'asset' || kind === 'other') return { path: nfc, kind, size, text: null, unreadable: null };
   if (size > MAX_PAGE_BYTES) return { path: nfc, kind, size, text: null, unreadable: { reason: 'too-large' } };
   let bytes: Buffer;
@@ -87,7 +97,7 @@ export function readSpaceFile(spaceDir: string, path: string): SpaceFile | null 
 }
 
 /** Every content file of a space folder, sorted by path ([] when the folder does not exist), one step per file (steps.ts). */
-export function* readingSpaceFolder(spaceDir: string): Steps<SpaceFile[]> {
+export function* readingSpaceFolder(spaceDir: string, structure: SpaceStructure = DEFAULT_STRUCTURE): Steps<SpaceFile[]> {
   const out: SpaceFile[] = [];
   function* walk(rel: string): Steps<void> {
     let entries: Dirent[];
@@ -103,7 +113,7 @@ export function* readingSpaceFolder(spaceDir: string): Steps<SpaceFile[]> {
       if (e.isDirectory()) {
         if (!isIgnoredDir(e.name)) yield* walk(childRel);
       } else if (e.isFile()) {
-        const file = readSpaceFile(spaceDir, childRel);
+        const file = readSpaceFile(spaceDir, childRel, structure);
         if (file) out.push(file);
         yield;
       }

@@ -4,10 +4,11 @@
  * pushes it at the end of its folder), an entry whose file is missing is a page that will not
  * exist, and a file listed twice is ambiguous.
  */
+import { posix } from 'node:path';
 import { parseSummary, type SummaryEntry } from '../content';
 import { type CheckedSpace, joinRoot } from './folder-index';
 import type { Problem } from './problem';
-import { SUMMARY_FILE } from './space-files';
+import { DEFAULT_STRUCTURE, SUMMARY_FILE } from './space-files';
 
 export interface SummaryFindings {
   problems: Problem[];
@@ -34,26 +35,34 @@ export function summaryEntries(file: { text: string | null }): SummaryEntry[] {
   return entries;
 }
 
-/** The space-relative file an entry's path names (a folder means its README.md). */
-export function summaryEntryFile(path: string): string {
+/** The space-relative file an entry's path names (a folder means its README.md), from the folder of the table of contents. */
+export function summaryEntryFile(path: string, summaryPath: string = SUMMARY_FILE): string {
   const trimmed = path.replace(/\/+$/, '');
-  return trimmed === path ? path : `${trimmed}/README.md`;
+  const file = trimmed === path ? path : `${trimmed}/README.md`;
+  const dir = posix.dirname(summaryPath);
+  return dir === '.' ? file : posix.normalize(posix.join(dir, file));
 }
 
 export function checkSummary(space: CheckedSpace): SummaryFindings {
-  const summaryPath = joinRoot(space.folder, SUMMARY_FILE);
+  const structure = space.structure ?? DEFAULT_STRUCTURE;
+  const summaryPath = joinRoot(space.folder, structure.summary);
   const summary = space.files.find((f) => f.kind === 'summary');
   const pages = space.files.filter((f) => f.kind === 'page');
   const problems: Problem[] = [];
   if (!summary) {
-    if (pages.length > 0) {
+    // A .gitbook.yaml naming a table of contents that is not there says so itself (gitbook-yaml.ts).
+    const named = space.gitbookYaml?.layoutApplied === true && structure.summary !== SUMMARY_FILE;
+    if (pages.length > 0 && !named) {
       problems.push({
         file: summaryPath,
         line: null,
         severity: 'warning',
         code: 'summary-missing',
         message: 'This space has no SUMMARY.md, so the order and nesting of its pages are unknown to GitBook.',
-        fix: 'Run `quire sync` (it writes SUMMARY.md), or write one: `# Table of contents` and a `* [Title](path.md)` line per page.',
+        fix:
+          space.spaceId === null
+            ? 'Write one: `# Table of contents` and a `* [Title](path.md)` line per page (without one, GitBook orders the pages by their folders).'
+            : 'Run `quire sync` (it writes SUMMARY.md), or write one: `# Table of contents` and a `* [Title](path.md)` line per page.',
       });
     }
     return { problems, listed: null };
@@ -65,7 +74,7 @@ export function checkSummary(space: CheckedSpace): SummaryFindings {
   const firstLine = new Map<string, number>();
   for (const entry of flatten(summaryEntries(summary))) {
     if (entry.kind !== 'page' || entry.path === null) continue;
-    const file = summaryEntryFile(entry.path);
+    const file = summaryEntryFile(entry.path, summary.path);
     const seen = firstLine.get(file);
     if (seen !== undefined) {
       problems.push({
@@ -92,7 +101,8 @@ export function checkSummary(space: CheckedSpace): SummaryFindings {
   }
   const listed = new Set(firstLine.keys());
   for (const page of pages) {
-    if (listed.has(page.path)) continue;
+    // The first page is the space's whether or not the table of contents lists it.
+    if (listed.has(page.path) || page.path === structure.readme) continue;
     problems.push({
       file: joinRoot(space.folder, page.path),
       line: null,

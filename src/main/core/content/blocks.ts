@@ -14,7 +14,9 @@
  * - An integration's block, `{% @github-files/github-code-block url="…" %}` (`@<integration>/<block>`),
  *   stands alone and is GitBook's to render: it is neither unknown nor ever closed.
  *
- * Tags inside code (fenced, indented, code spans) and comments do not count (markdown-lex.ts).
+ * Tags inside code (fenced, indented, code spans) and comments do not count (markdown-lex.ts);
+ * a tag on a line of an HTML block is text on the page (as the preview shows it), so it is
+ * reported and pairs with nothing.
  */
 import { lexMarkdown, type WorkMeter } from './markdown-lex';
 import type { TagSyntax } from './tag-syntax';
@@ -116,7 +118,8 @@ export type BlockProblemKind =
   | 'missing-argument'
   | 'misplaced'
   | 'unterminated-tag'
-  | 'malformed-tag';
+  | 'malformed-tag'
+  | 'in-html';
 
 export interface BlockProblem {
   kind: BlockProblemKind;
@@ -146,11 +149,12 @@ export function scanBlocks(markdown: string, meter?: WorkMeter): BlockScan {
   const lexed = lexMarkdown(markdown, meter);
   const scan = new BlockScanner(lexed.lineAt);
   for (const atom of lexed.atoms) {
-    const target = atom.type === 'tag' ? endTagTarget(atom.tag.name) : null;
+    const target = atom.type === 'tag' && !atom.inHtml ? endTagTarget(atom.tag.name) : null;
     if (target) scan.endNamesInPage.add(target);
   }
   for (const atom of lexed.atoms) {
     if (atom.type === 'unterminated-tag') scan.unterminated(atom.at);
+    else if (atom.type === 'tag' && atom.inHtml) scan.inHtml(atom.tag);
     else if (atom.type === 'tag') scan.tag(atom.tag);
   }
   return scan.finish();
@@ -162,7 +166,6 @@ class BlockScanner {
   readonly endNamesInPage = new Set<string>();
   /** The open blocks, innermost last. */
   private readonly stack: { index: number; block: Block }[] = [];
-  private readonly openedNames = new Set<string>();
 
   constructor(private readonly lineAt: (offset: number) => number) {}
 
@@ -172,6 +175,12 @@ class BlockScanner {
       this.lineAt(at),
       'a `{%` has no `%}` on the same line: finish the tag on that line (tags cannot span lines), or write `{\\%` if it is text',
     );
+  }
+
+  /** A tag on a line of an HTML block: the page shows it as text, and it pairs with nothing. */
+  inHtml(tag: TagSyntax): void {
+    const line = this.lineAt(tag.start);
+    this.problem('in-html', line, `{% ${tag.name} %} sits on a line of HTML, where GitBook shows it as text: put the tag on a line of its own`);
   }
 
   tag(tag: TagSyntax): void {
@@ -228,7 +237,6 @@ class BlockScanner {
       known: known !== undefined,
     };
     const index = this.blocks.push(block) - 1;
-    this.openedNames.add(tag.name);
     if (isIntegrationBlock(tag.name)) {
       if (tag.error) this.problem('malformed-tag', line, `{% ${tag.name} %} cannot be read: ${tag.error}; fix the quoting`);
       return;
@@ -271,13 +279,12 @@ class BlockScanner {
     if (at < 0) {
       const known = BLOCKS_BY_NAME.get(target);
       if (known?.end === 'none') this.problem('unexpected-end', line, `{% ${tag.name} %}: {% ${target} %} has no end tag; remove {% ${tag.name} %}`);
-      else if (known || !this.openedNames.has(target)) {
+      else
         this.problem(
           'unexpected-end',
           line,
           `{% ${tag.name} %} closes nothing: no {% ${target} %} is open here; remove it, or add the missing {% ${target} %} above`,
         );
-      }
       return;
     }
     for (const { block: inner } of this.stack.slice(at + 1).reverse()) {

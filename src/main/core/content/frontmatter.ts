@@ -212,8 +212,9 @@ export function readPageFile(text: string): ReadPageFile {
       .slice(closing.index + closing[0].length)
       .replace(/^\n/, '')
       .replace(/^\n/, '');
+    // `title:` with no value (GitBook's Git Sync wrote some) names no title: the heading gives it.
     if (Object.hasOwn(meta, 'title')) {
-      title = titleFromMeta(meta.title);
+      title = meta.title === null ? null : titleFromMeta(meta.title);
       const { title: _drop, ...others } = meta;
       meta = others;
     }

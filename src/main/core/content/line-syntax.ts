@@ -110,11 +110,17 @@ function isLoneTag(text: string, pos: number, end: number, meter: WorkMeter): bo
   }
 }
 
-/** The line holds one `{% %}` tag and nothing else. */
-export function isTagLine(text: string, pos: number, end: number, meter: WorkMeter): boolean {
-  const line = text.slice(pos, end).trimEnd();
+/** The line holds one `{% %}` tag and nothing else (after its indentation). */
+export function isTagOnlyLine(line: string): boolean {
+  const trimmed = line.trim();
+  return trimmed.startsWith('{%') && trimmed.indexOf('%}', 2) === trimmed.length - 2;
+}
+
+/** The line from `pos` (its content, past the indentation) holds one `{% %}` tag and nothing else. */
+export function startsTagLine(text: string, pos: number, end: number, meter: WorkMeter): boolean {
+  if (text.charCodeAt(pos) !== 0x7b || text.charCodeAt(pos + 1) !== 0x25) return false;
   meter.steps += end - pos;
-  return line.indexOf('%}', 2) === line.length - 2;
+  return isTagOnlyLine(text.slice(pos, end));
 }
 
 export function lineContains(text: string, start: number, end: number, needle: string, meter: WorkMeter): boolean {

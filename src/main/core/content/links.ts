@@ -22,8 +22,7 @@
  * writes back is always the original text.
  */
 import {
-  decodePercent,
-  encodeAnchor,
+  anchorAsWritten,
   findReferences,
   formatIncludeRef,
   formatNewRef,
@@ -53,9 +52,11 @@ export interface LinkTargets {
   lookup(rootRelativePath: string): { kind: 'page' | 'file' | 'include'; spaceId: string; id: string } | null;
 }
 
+/** Written the usual way, but maybe for its anchor's spelling (GitBook writes `#dag\_cbor`: rewrites keep it, see references.ts). */
 function isCanonical(markdown: string, ref: Reference): boolean {
-  const { text, delimiter } = hrefText(ref, ref.href);
-  return delimiter === ref.delimiter && text === markdown.slice(ref.start, ref.end);
+  const anchor = anchorAsWritten(markdown, ref);
+  const { text, delimiter } = hrefText(ref, anchor === null ? ref.href : ref.href.slice(0, ref.href.indexOf('#')));
+  return delimiter === ref.delimiter && text === markdown.slice(ref.start, ref.end - (anchor?.length ?? 0));
 }
 
 /** The local file and anchor a stable reference (or an include's) points at, or null when it is not on disk. */
@@ -73,7 +74,7 @@ function localTarget(
     return file === null ? null : { file, anchor: null };
   }
   const file = t.pageFile(spaceId, stable.pageId);
-  return file === null ? null : { file, anchor: stable.anchor === null ? null : decodePercent(stable.anchor) };
+  return file === null ? null : { file, anchor: stable.anchor };
 }
 
 /** `refs`: the text's references, when the caller has found them already. */
@@ -102,7 +103,8 @@ export function toLocalLinks(
   for (const href of taken) written[href] = href;
   const localOf = new Map<string, string>();
   for (const [stableHref, target] of targets) {
-    let local = gitbookSpelling(relativeHref(t.file, target.file, target.anchor));
+    // The anchor as the server has it (`#a/#b` keeps its second `#`, as GitBook's export writes it).
+    let local = gitbookSpelling(relativeHref(t.file, target.file) + (target.anchor === null ? '' : `#${target.anchor}`));
     while (taken.has(local)) local = `./${local}`;
     taken.add(local);
     localOf.set(stableHref, local);
@@ -126,6 +128,9 @@ function gitbookSpelling(href: string): string {
   return (folder === '' ? './' : folder) + (hash < 0 ? '' : href.slice(hash));
 }
 
+/** The anchor of an href as typed (not decoded: GitBook reads `#a/#b` and `#caf%C3%A9` as written). */
+const anchorAsTyped = (href: string): string => href.slice(href.indexOf('#') + 1).trimEnd();
+
 export function toStableLinks(local: string, t: LinkTargets, written: Readonly<Record<string, string>> = {}): string {
   return rewriteReferences(local, (ref) => {
     if (Object.hasOwn(written, ref.href)) return written[ref.href]!;
@@ -135,9 +140,10 @@ export function toStableLinks(local: string, t: LinkTargets, written: Readonly<R
     const spaceId = target.spaceId === t.spaceId ? null : target.spaceId;
     // Only an include names reusable content (an ordinary link to its file stays a path).
     if (target.kind === 'include') return ref.kind === 'block' && ref.name === 'include' ? formatIncludeRef(spaceId, target.id) : null;
+    const anchor = resolved.anchor === null ? null : anchorAsTyped(ref.href);
     if (target.id.startsWith('new:'))
-      return target.spaceId === t.spaceId ? formatNewRef(target.kind, target.id.slice(4), target.kind === 'page' ? resolved.anchor : null) : null;
+      return target.spaceId === t.spaceId ? formatNewRef(target.kind, target.id.slice(4), target.kind === 'page' ? anchor : null) : null;
     if (target.kind === 'file') return resolved.anchor === null ? formatStableRef({ kind: 'file', spaceId, fileId: target.id }) : null;
-    return formatStableRef({ kind: 'page', spaceId, pageId: target.id, anchor: resolved.anchor === null ? null : encodeAnchor(resolved.anchor) });
+    return formatStableRef({ kind: 'page', spaceId, pageId: target.id, anchor });
   });
 }

@@ -25,7 +25,8 @@ export interface HtmlAttribute {
 export type Atom =
   | { type: 'link' | 'image' | 'definition'; at: number; href: HrefSlot }
   | { type: 'html'; at: number; name: string; attributes: HtmlAttribute[] }
-  | { type: 'tag'; at: number; tag: TagSyntax }
+  /** `inHtml`: read on a line of an HTML block, where the page shows it as text. */
+  | { type: 'tag'; at: number; tag: TagSyntax; inHtml: boolean }
   | { type: 'unterminated-tag'; at: number };
 
 interface Opener {
@@ -44,6 +45,7 @@ export class InlineScanner {
   private s = 0;
   private e = 0;
   private serial = 0;
+  private markdown = true;
   private linkCutoff = 0;
   private runs: Map<number, { positions: number[]; next: number }> | null = null;
   private destinations: DestinationReader | null = null;
@@ -58,6 +60,7 @@ export class InlineScanner {
   scan(s: number, e: number, markdown: boolean): void {
     this.s = s;
     this.e = e;
+    this.markdown = markdown;
     this.runs = null;
     this.destinations = null;
     const text = this.text;
@@ -106,7 +109,7 @@ export class InlineScanner {
       return i + 2;
     }
     this.meter.steps += close + 2 - i;
-    this.atoms.push({ type: 'tag', at: i, tag: parseTag(this.text, i, close + 2) });
+    this.atoms.push({ type: 'tag', at: i, tag: parseTag(this.text, i, close + 2), inHtml: !this.markdown });
     return close + 2;
   }
 

@@ -7,16 +7,28 @@
  * code and comments (where nothing counts) from text: YAML frontmatter, fenced code (also in
  * list items and block quotes), indented code (4 columns past the enclosing list item's
  * content, never inside a paragraph), HTML blocks (their lines hold tags but no markdown
- * links, as in CommonMark; comment blocks hold nothing), and reference definitions. Each
- * paragraph or HTML block then goes to markdown-inline.ts; line-syntax.ts reads what a single
- * line starts. A line holding only a `{% %}` tag ends the paragraph before it, as GitBook's
- * blocks do.
+ * links, as in CommonMark; comment blocks hold nothing; one ends with the list item or quote
+ * holding it), and reference definitions. Each paragraph or HTML block then goes to
+ * markdown-inline.ts; line-syntax.ts reads what a single line starts. A line holding only a
+ * `{% %}` tag ends the paragraph or the HTML block (of the kinds a blank line ends) before it,
+ * as GitBook's blocks do: its export writes a block's end right after HTML (`</figure>` then
+ * `{% endcolumn %}`).
  *
  * Known simplifications: column arithmetic treats `>` quote markers as indentation, a
  * definition's destination must be on its label's line, and lazy continuation lines never
  * close a list item. The offsets are string (UTF-16) offsets; a leading BOM is skipped.
  */
-import { definitionAt, HEADING, htmlBlockStart, isClosingFence, isTagLine, isThematicBreak, lineContains, listMarkerEnd, openingFence } from './line-syntax';
+import {
+  definitionAt,
+  HEADING,
+  htmlBlockStart,
+  isClosingFence,
+  isThematicBreak,
+  lineContains,
+  listMarkerEnd,
+  openingFence,
+  startsTagLine,
+} from './line-syntax';
 import { type Atom, InlineScanner } from './markdown-inline';
 import type { WorkMeter } from './work-meter';
 
@@ -69,6 +81,8 @@ class LineLexer {
   /** End marker of the open HTML block ('' ends at a blank line); `htmlRaw` when it holds nothing (a comment). */
   private htmlEnd: string | null = null;
   private htmlRaw = false;
+  /** Where the open HTML block's container starts (its list item's content column, or just after its `>`) and how many `>` hold it. */
+  private htmlContainer = { column: 0, quotes: 0 };
   private segment: { start: number; end: number; markdown: boolean } | null = null;
 
   constructor(
@@ -135,6 +149,7 @@ class LineLexer {
     }
     const blank = pos >= end;
 
+    if (this.htmlEnd !== null && !blank && this.endsHtmlBlock(pos, end, col, quotes)) this.htmlEnd = null;
     if (this.htmlEnd !== null) {
       const cls: LineClass = this.htmlRaw ? 'raw' : 'html';
       if (this.htmlEnd === '') {
@@ -210,11 +225,12 @@ class LineLexer {
       const html = htmlBlockStart(this.text, pos, end, listItem || this.previous !== 'paragraph', this.meter);
       if (html) {
         this.htmlRaw = html.raw;
+        this.htmlContainer = { column, quotes };
         this.htmlEnd = html.end === '' || !lineContains(this.text, pos + 2, end, html.end, this.meter) ? html.end : null;
         return block(html.raw ? 'raw' : 'html');
       }
     }
-    if (c === 0x7b && text.charCodeAt(pos + 1) === 0x25 && isTagLine(this.text, pos, end, this.meter)) return block('text');
+    if (startsTagLine(this.text, pos, end, this.meter)) return block('text');
     if (c === 0x5b && this.previous !== 'paragraph') {
       const href = definitionAt(this.text, pos, end, this.meter);
       if (href) {
@@ -225,6 +241,18 @@ class LineLexer {
     const newBlock = this.previous !== 'paragraph';
     this.previous = 'paragraph';
     return { cls: 'text', content: pos, newBlock };
+  }
+
+  /**
+   * Whether a line (not blank) ends the open HTML block before it: a line outside the list item
+   * or quote holding the block closes them and the block with them (CommonMark), and a line
+   * holding only a `{% %}` tag ends a block that would run to a blank line, as GitBook's export
+   * writes a block's end right after HTML (`</figure>` then `{% endcolumn %}`).
+   */
+  private endsHtmlBlock(pos: number, end: number, col: number, quotes: number): boolean {
+    const container = this.htmlContainer;
+    if (quotes < container.quotes || col < container.column) return true;
+    return this.htmlEnd === '' && quotes === container.quotes && col - container.column < 4 && startsTagLine(this.text, pos, end, this.meter);
   }
 
   /** Skips spaces and tabs from `pos` (tabs to the next multiple of 4); `oneSpace`: at most one column (after `>`). */
@@ -256,6 +284,6 @@ class LineLexer {
     if (c === 0x23) return HEADING.test(text.slice(pos, pos + 8));
     if (c === 0x60 || c === 0x7e) return openingFence(this.text, pos, end, this.meter) !== null;
     if (c === 0x3c) return htmlBlockStart(this.text, pos, end, false, this.meter) !== null;
-    return c === 0x7b && text.charCodeAt(pos + 1) === 0x25 && isTagLine(this.text, pos, end, this.meter);
+    return startsTagLine(this.text, pos, end, this.meter);
   }
 }

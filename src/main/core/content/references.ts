@@ -16,7 +16,7 @@
  * from the page's file, `x.md` rather than `./x.md`, as GitBook's Git Sync writes it.
  */
 import { BLOCKS_BY_NAME, endTagTarget } from './blocks';
-import { encodeHref, type HrefContext, type HrefDelimiter, percentEncode } from './href-syntax';
+import { decodeHref, encodeHref, type HrefContext, type HrefDelimiter, percentEncode } from './href-syntax';
 import { type Atom, lexMarkdown, type WorkMeter } from './markdown-lex';
 
 export type { HrefDelimiter } from './href-syntax';
@@ -149,11 +149,37 @@ function applyValues(markdown: string, refs: readonly Reference[], values: reado
   refs.forEach((ref, k) => {
     const value = values[k];
     if (value === null || value === undefined) return;
-    const { text, delimiter } = hrefText(ref, value);
+    const { text, delimiter } = textKeepingAnchor(markdown, ref, value);
     out += markdown.slice(last, ref.start) + (delimiter === ref.delimiter ? text : `${delimiter}${text}${CLOSING[delimiter]}`);
     last = ref.end;
   });
   return last === 0 ? markdown : out + markdown.slice(last);
+}
+
+/**
+ * The `#anchor` of a reference's text as written (`#accept-both-dag\_cbor`, `#a/#b`), when the
+ * text splits at its first `#` into a path and an anchor that each mean their part of the href;
+ * null when it has no anchor or does not split so.
+ */
+export function anchorAsWritten(markdown: string, ref: Reference): string | null {
+  const raw = markdown.slice(ref.start, ref.end);
+  const rawHash = raw.indexOf('#');
+  const hash = ref.href.indexOf('#');
+  if (rawHash < 0 || hash < 0) return null;
+  const context = contextOf(ref);
+  const splits = decodeHref(raw.slice(0, rawHash), context, ref.delimiter) === ref.href.slice(0, hash);
+  return splits && decodeHref(raw.slice(rawHash), context, ref.delimiter) === ref.href.slice(hash) ? raw.slice(rawHash) : null;
+}
+
+/** hrefText, but an anchor `value` shares with the reference keeps the spelling it has there (GitBook's `\_`), when the delimiter stays. */
+function textKeepingAnchor(markdown: string, ref: Reference, value: string): { text: string; delimiter: HrefDelimiter } {
+  const hash = value.indexOf('#');
+  const anchor = hash < 0 ? null : anchorAsWritten(markdown, ref);
+  if (anchor !== null && ref.href.slice(ref.href.indexOf('#')) === value.slice(hash)) {
+    const path = hrefText(ref, value.slice(0, hash));
+    if (path.delimiter === ref.delimiter) return { text: path.text + anchor, delimiter: path.delimiter };
+  }
+  return hrefText(ref, value);
 }
 
 function readsAlike(out: string, refs: readonly Reference[], values: readonly (string | null)[]): boolean {
@@ -262,14 +288,14 @@ export function relativeHref(fromFile: string, toFile: string, anchor?: string |
 /**
  * A page or asset created by the next push, named by its path until the server gives it an id:
  * `/pages/new:<path>` or `/files/new:<path>` (path segments percent-encoded, so the href holds
- * anywhere a link does). The push resolves it (parseNewRef).
+ * anywhere a link does), with the anchor as written in an href. The push resolves it (parseNewRef).
  */
 export function formatNewRef(kind: 'page' | 'file', path: string, anchor: string | null = null): string {
   const encoded = path
     .split('/')
     .map((s) => encodeWith(s, SEGMENT_KEEP))
     .join('/');
-  return `/${kind === 'page' ? 'pages' : 'files'}/new:${encoded}${anchor === null ? '' : `#${encodeAnchor(anchor)}`}`;
+  return `/${kind === 'page' ? 'pages' : 'files'}/new:${encoded}${anchor === null ? '' : `#${anchor}`}`;
 }
 
 /** The path (decoded) a `/pages/new:…` or `/files/new:…` href names, with its `#anchor` as written; null otherwise. */

@@ -257,7 +257,11 @@ export function parseSummary(text: string): SummaryEntry[] {
     const heading = HEADING.exec(line);
     if (heading) {
       if (heading[1]!.length === 1) return;
-      const content = (heading[2] ?? '').replace(/(^|[ \t]+)#+$/, '').trim();
+      // GitBook writes a group's anchor after its title: `## Group <a href="#group" id="group"></a>`.
+      const content = (heading[2] ?? '')
+        .replace(/(^|[ \t]+)#+$/, '')
+        .replace(/\s*<a\b[^>]*>\s*<\/a>\s*$/i, '')
+        .trim();
       const group: SummaryEntry = { kind: 'group', title: unescapeMarkdown(content), path: null, href: null, line: lineNumber, children: [] };
       root.push(group);
       container = group.children;

@@ -9,7 +9,7 @@
  */
 export { recordSyncedBaselines } from './baseline';
 export { fileInSyncFolder, versionListing } from './listing';
-export { restoreVersion, type RestoreResult, type RestoreTarget, VersionNotFoundError } from './restore';
+export { readText, restoreVersion, type RestoreResult, type RestoreTarget, VersionNotFoundError, writeFileReplacing } from './restore';
 export { findPage, PageNotFoundError, type PageRef, refOf } from './target';
 export {
   DEFAULT_RETENTION,

@@ -80,7 +80,8 @@ export async function restoreVersion(mirror: Mirror, root: string, request: Rest
   return { spaceId, pageKey, version: request.version, path, file: posix.join(space.folder, path), outcome: 'written', saved, besideOther };
 }
 
-async function readText(spaceDir: string, rel: string): Promise<string | null> {
+/** A file's text in a space folder; null when there is none. */
+export async function readText(spaceDir: string, rel: string): Promise<string | null> {
   try {
     return await fsp.readFile(resolveInside(spaceDir, rel), 'utf8');
   } catch (err) {
@@ -90,7 +91,7 @@ async function readText(spaceDir: string, rel: string): Promise<string | null> {
 }
 
 /** Writes a temporary file beside the target (a name sync and the watcher ignore), then renames it over. */
-async function writeFileReplacing(spaceDir: string, rel: string, text: string, beforeReplace: () => Promise<void>): Promise<void> {
+export async function writeFileReplacing(spaceDir: string, rel: string, text: string, beforeReplace: () => Promise<void>): Promise<void> {
   const abs = resolveInside(spaceDir, rel);
   await fsp.mkdir(dirname(abs), { recursive: true });
   const temp = join(dirname(abs), `.quire-tmp-${randomBytes(6).toString('hex')}`);

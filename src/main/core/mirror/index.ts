@@ -11,20 +11,27 @@ import { checkMirrorFiles, type Db, openDatabase, openDatabaseToPlan } from './d
 import { type Damage, findDamage, type HistoryRebuild, mayBeDerivedDamage, rebuildHistory, rebuildSearch } from './derived';
 import { FolderStore } from './folder';
 import { HistoryStore } from './history';
+import { OpenApiStore } from './openapi';
 import { SyncLog } from './log';
 import { OutboxStore } from './outbox';
 import { ReviewActionLog } from './review/action-log';
+import { PendingReviewStore } from './review/pending-reviews';
+import { CheckoutStore } from './review/checkouts';
+import { InboxMarkStore } from './review/inbox-marks';
 import { ReviewQueries } from './review/queries';
 import { ReviewsStore } from './review/reviews';
 import { RevisionPageStore } from './review/revision-pages';
+import { CommentAnchorStore } from './review/anchors';
 import { SiteStore } from './review/sites';
 import { ReviewStore } from './review/store';
+import { ViewedPageStore } from './review/viewed-pages';
 import { SearchIndex } from './search';
 import { STATE_DIR } from './state-dir';
 import { StoredPaths } from './stored-paths';
+import { TranslationStore } from './translations';
 import { plural } from '../../../shared/plural';
 
-export type { FailureKind, SpaceRow } from './catalog';
+export type { FailureKind, OrganizationRow, SpaceRow } from './catalog';
 export type { BaseRow, ConflictRow, FileRow, PageRow } from './content';
 export type { AssetRow, FileStatRow, FolderNodeRow, OutlineRow } from './folder';
 export { LOG_LIST_LIMIT, type LogActivity, type LogChangeRequest, type LogEntry, type LogKind, type LogPage, type LogPageChange, type LogPerson } from './log';
@@ -75,10 +82,17 @@ export interface OpenOptions {
   ifCorrupt?: 'fail' | 'set-aside';
 }
 
+export type { OpenApiFileRow, OpenApiStore, OrgList, RemoteOpenApiSpec, RemoteOpenApiVersion } from './openapi';
+export type { RemoteTranslation, TranslationRow, TranslationStore } from './translations';
 export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
 export type { ReviewActionLog } from './review/action-log';
+export type { PendingReviewRow, PendingReviewStore } from './review/pending-reviews';
+export type { ViewedPageStore } from './review/viewed-pages';
+export type { CheckoutRow, CheckoutStore } from './review/checkouts';
+export type { InboxMark, InboxMarkStore } from './review/inbox-marks';
 export type { ReviewsStore } from './review/reviews';
-export type { RevisionPageRow, RevisionTreePage } from './review/revision-pages';
+export type { CommentAnchor } from './review/anchors';
+export type { RevisionPageRow, RevisionTreePage, StoredRevisionPage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
 export { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './review/store';
 export type * from './review/types';
@@ -105,10 +119,24 @@ export class Mirror {
   readonly sites: SiteStore;
   /** Revisions' pages, for change request diffs. */
   readonly revisionPages: RevisionPageStore;
+  /** Reviews the user started and has not finished (their comments wait in reviewActions). */
+  readonly pendingReviews: PendingReviewStore;
+  /** Pages of change requests the user marked viewed. */
+  readonly viewedPages: ViewedPageStore;
+  /** Inbox items pinned or snoozed. */
+  readonly inboxMarks: InboxMarkStore;
+  /** Change requests written out as read-only folders. */
+  readonly checkouts: CheckoutStore;
+  /** Where comments on a block were made, to place them at a line and tell when they are outdated. */
+  readonly commentAnchors: CommentAnchorStore;
   /** Full-text search over pages (as the folder has them), comments and replies. */
   readonly search: SearchIndex;
   /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
   readonly history: HistoryStore;
+  /** Organizations' OpenAPI specifications, their versions, and the spec files pulled into the folder. */
+  readonly openapi: OpenApiStore;
+  /** Organizations' translations as last listed. */
+  readonly translations: TranslationStore;
 
   /** Set when opening found the mirror damaged and moved it aside: hosts show `notice` once. */
   setAside: SetAside | null = null;
@@ -136,6 +164,13 @@ export class Mirror {
     this.reviews = new ReviewsStore(db, this.review, this.reviewActions);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);
+    this.openapi = new OpenApiStore(db);
+    this.translations = new TranslationStore(db);
+    this.pendingReviews = new PendingReviewStore(db);
+    this.viewedPages = new ViewedPageStore(db);
+    this.inboxMarks = new InboxMarkStore(db);
+    this.checkouts = new CheckoutStore(db);
+    this.commentAnchors = new CommentAnchorStore(db);
   }
 
   static open(syncFolder: string, options: OpenOptions = {}): Mirror {

@@ -1,19 +1,23 @@
 /**
  * A markdown-it plugin for GitBook's `{% … %}` blocks. A line holding one tag becomes a token
- * (a block rule, so markdown-it parses everything between tags as ordinary markdown); a core
+ * (a block rule, so markdown-it parses everything between tags as ordinary markdown; where else
+ * a tag is read, as `quire check` reads it, is block-lines.ts's); a core
  * rule then pairs the tags the way content/blocks.ts's scanner does (`embed` and `file` may end
  * themselves, `include` never has an end, an unknown block ends itself unless its end tag is in
  * the page, an unclosed block is closed at the end of the page), and the render rules turn each
  * block into the HTML GitBook shows: hints, tabs (a tablist: page-behaviour.js switches them,
  * with the arrow keys too), steppers, columns, titled code, content-ref cards, embeds as links,
- * files as cards, includes with their title, OpenAPI and swagger blocks as an operation card
- * (method, path, summary; the operation's details are GitBook's to fetch from the spec), and an
- * integration's block as a card naming it and its parameters.
+ * files as cards, includes with their title, OpenAPI and swagger blocks as the operation from
+ * the local specification when the host has it (openapi-html.ts; else a card with the method,
+ * path and summary, the details being GitBook's to fetch), updates as a timeline (each entry's
+ * date and tags beside it), and an integration's block as a card
+ * naming it and its parameters.
  */
 import type { MarkdownIt, StateBlock, StateCore, Token } from 'markdown-it';
-import { BLOCKS_BY_NAME, endTagTarget, isIntegrationBlock } from '../content/blocks';
-import { parseTag } from '../content/tag-syntax';
+import { BLOCKS_BY_NAME, isIntegrationBlock } from '../content/blocks';
+import { htmlBlockUntilTag, readTagLine, splitParagraphTags } from './block-lines';
 import { iconHtml } from './icons';
+import { operationHead } from './openapi-html';
 import { escapeHtml, isSafeUrl } from './sanitize';
 
 export interface TagMeta {
@@ -44,25 +48,6 @@ export const tagMeta = (token: Token): TagMeta => token.meta as unknown as TagMe
 const setMeta = (token: Token, meta: TagMeta): void => {
   token.meta = meta as unknown as Record<string, unknown>;
 };
-
-function readTagLine(state: StateBlock, line: number): TagMeta | null {
-  if (state.sCount[line]! - state.blkIndent >= 4) return null;
-  const pos = state.bMarks[line]! + state.tShift[line]!;
-  const text = state.src.slice(pos, state.eMarks[line]!);
-  if (!text.startsWith('{%')) return null;
-  const close = text.indexOf('%}');
-  if (close < 0 || text.slice(close + 2).trim() !== '') return null;
-  const tag = parseTag(text, 0, close + 2);
-  if (tag.name === '') return null;
-  const target = endTagTarget(tag.name);
-  const args: Record<string, string> = {};
-  const values: string[] = [];
-  for (const a of tag.args) {
-    if (a.key === null) values.push(a.value);
-    else args[a.key] = a.value;
-  }
-  return { name: target ?? tag.name, args, values, rest: tag.rest, role: target ? 'close' : 'open', line: line + 1 };
-}
 
 function tagRule(state: StateBlock, startLine: number, _endLine: number, silent: boolean): boolean {
   const meta = readTagLine(state, startLine);
@@ -169,6 +154,8 @@ export interface BlockRenderHooks {
   include(path: string): string;
   /** An `{% if %}` block's label, and whether a reader would not see it (null: cannot tell); absent: the condition as written. */
   condition?(expression: string): { label: string; hidden: boolean | null };
+  /** An OpenAPI block from its local specification (the head, up to its open body), or null to show the card alone. */
+  openapi?(name: string, args: Readonly<Record<string, string>>): string | null;
 }
 
 const HINT_STYLES = new Set(['info', 'success', 'warning', 'danger']);
@@ -215,16 +202,22 @@ function openHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
       return `<div class="gb-if${shown.hidden ? ' gb-if-hidden' : ''}"><div class="gb-if-label">${shown.label}</div>\n`;
     }
     case 'updates':
-      return '<div class="gb-updates">\n';
+      return '<ol class="gb-updates" aria-label="Updates">\n';
     case 'openapi':
     case 'openapi-operation':
     case 'swagger':
     case 'api-method':
-      return operationCard(a.method ?? '', `${a.baseUrl ?? a.host ?? ''}${a.path ?? ''}`, a.summary ?? null, a.src ?? a.spec ?? null);
+      return (
+        hooks.openapi?.(meta.name, a) ??
+        operationCard(a.method ?? '', `${a.baseUrl ?? a.host ?? ''}${a.path ?? ''}`, a.summary ?? null, a.src ?? a.spec ?? null)
+      );
     case 'openapi-webhook':
-      return operationCard(a.method ?? '', a.name ?? '', 'Webhook', a.spec ?? null);
+      return hooks.openapi?.(meta.name, a) ?? operationCard(a.method ?? '', a.name ?? '', 'Webhook', a.spec ?? null);
     case 'openapi-schemas':
-      return `<section class="gb-openapi gb-openapi-schemas" aria-label="API schemas"><header class="gb-op-head"><span class="gb-method">Schemas</span><code class="gb-op-path">${escapeHtml(a.schemas ?? '')}</code></header>${a.spec ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(a.spec)}</code></p>` : ''}<div class="gb-op-body">\n`;
+      return (
+        hooks.openapi?.(meta.name, a) ??
+        `<section class="gb-openapi gb-openapi-schemas" aria-label="API schemas"><header class="gb-op-head"><span class="gb-method">Schemas</span><code class="gb-op-path">${escapeHtml(a.schemas ?? '')}</code></header>${a.spec ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(a.spec)}</code></p>` : ''}<div class="gb-op-body">\n`
+      );
     case 'swagger-description':
     case 'api-method-description':
       return '<div class="gb-op-description">\n';
@@ -237,7 +230,7 @@ function openHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
     case 'api-method-response':
       return `<div class="gb-op-response"><div class="gb-op-param-head"><span class="gb-op-status">${escapeHtml(a.status ?? a.httpCode ?? '')}</span>${a.description ? ` ${escapeHtml(a.description)}` : ''}</div>\n`;
     case 'update':
-      return `<section class="gb-update">${a.date ? `<header>${escapeHtml(a.date)}</header>` : ''}\n`;
+      return updateHead(a.date ?? '', a.tags ?? '', meta.parent?.args.format ?? 'full');
     default:
       return `<div class="gb-block gb-${escapeHtml(meta.name)}">\n`;
   }
@@ -274,7 +267,9 @@ function closeHtml(meta: TagMeta): string {
     case 'content-ref':
       return marker;
     case 'update':
-      return `${marker}</section>\n`;
+      return `${marker}</div></li>\n`;
+    case 'updates':
+      return `${marker}</ol>\n`;
     default:
       return `${marker}</div>\n`;
   }
@@ -300,14 +295,31 @@ function voidHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
   }
 }
 
-const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace']);
+/** An entry of GitBook's updates timeline: its date (long, as `format="full"` shows it) and tags beside its text. */
+function updateHead(date: string, tags: string, format: string): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : null;
+  const shown =
+    day && !Number.isNaN(day.getTime()) && format === 'full'
+      ? day.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' })
+      : date;
+  const tagList = tags
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)
+    .map((t) => `<span class="gb-update-tag">${escapeHtml(t)}</span>`)
+    .join('');
+  return `<li class="gb-update"><div class="gb-update-aside">${date ? `<time datetime="${escapeHtml(date)}">${escapeHtml(shown)}</time>` : ''}${tagList ? `<div class="gb-update-tags">${tagList}</div>` : ''}</div><div class="gb-update-body">\n`;
+}
 
-/** The head of an OpenAPI or swagger block: method badge, path, summary when given, the spec it comes from; the block's body follows. */
+/**
+ * The head of an OpenAPI or swagger block whose specification is not here: method badge, path,
+ * summary when given, the spec it comes from (GitBook shows the rest); the block's body follows.
+ */
 function operationCard(method: string, path: string, summary: string | null, spec: string | null): string {
-  const m = method.toLowerCase();
-  const badge = `<span class="gb-method${METHODS.has(m) ? ` gb-method-${m}` : ''}">${escapeHtml(method.toUpperCase() || '?')}</span>`;
-  const label = `API operation: ${method.toUpperCase()} ${path}`.trim();
-  return `<section class="gb-openapi" aria-label="${escapeHtml(label)}"><header class="gb-op-head">${badge}<code class="gb-op-path">${escapeHtml(path)}</code></header>${summary ? `<p class="gb-op-summary">${escapeHtml(summary)}</p>` : ''}${spec ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(spec)}</code>; GitBook shows its parameters and responses.</p>` : ''}<div class="gb-op-body">\n`;
+  const source = spec
+    ? `<p class="gb-op-source">From the OpenAPI specification <code>${escapeHtml(spec)}</code>; GitBook shows its parameters and responses${/^[A-Za-z0-9-]+$/.test(spec) ? ' (<code>quire openapi pull</code> brings it here)' : ''}.</p>`
+    : '';
+  return `${operationHead(method, path, summary)}${source}<div class="gb-op-body">\n`;
 }
 
 /**
@@ -330,7 +342,9 @@ function integrationCard(meta: TagMeta): string {
 
 export function gitbookBlocks(md: MarkdownIt): void {
   md.block.ruler.before('fence', 'gitbook_tag', tagRule, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+  md.block.ruler.before('html_block', 'gitbook_html_block', htmlBlockUntilTag);
   md.core.ruler.after('block', 'gitbook_pair', pairTags);
+  md.core.ruler.before('gitbook_pair', 'gitbook_paragraph_tags', splitParagraphTags);
   md.renderer.rules.gitbook_tag = (tokens, idx, _options, env) => {
     const meta = tagMeta(tokens[idx]!);
     const hooks = (env as { blockHooks: BlockRenderHooks }).blockHooks;

@@ -1,9 +1,9 @@
 /**
  * What the renderer needs to know about the world around a page, given by its host: where a
  * link leads and what to write for it (the preview server links to its own routes, the app to
- * its views and inline images), the titles of linked pages (content-ref cards), and the text of
- * reusable content (includes), and the space's variables (expressions). Kept to plain functions
- * so the renderer stays pure.
+ * its views and inline images), the titles of linked pages (content-ref cards), the text of
+ * reusable content (includes), the space's variables (expressions) and OpenAPI operations from
+ * local specifications. Kept to plain functions so the renderer stays pure.
  */
 import type { Variables } from '../content';
 
@@ -34,4 +34,11 @@ export interface RenderContext {
   include(href: string, fromRootPath: string): { rootPath: string; text: string } | null;
   /** The variables of the space holding the file (its `.gitbook/vars.yaml`); none when absent. */
   variables?(fromRootPath: string): Variables;
+  /**
+   * The head of an OpenAPI block of the file at `fromRootPath` rendered from its local
+   * specification (up to the open `gb-op-body`), or null when the specification is not here.
+   */
+  openapi?(name: string, args: Readonly<Record<string, string>>, fromRootPath: string): string | null;
+  /** Lines of the file (1-based) a comment is on: the block starting there is marked `data-comment-line`. */
+  commentLines?: ReadonlySet<number>;
 }

@@ -3,10 +3,12 @@
  * `quire check` resolves them, and the host says what URL each kind of target gets (its own
  * routes for the preview server, view links and inline images for the app).
  */
-import { parseIncludeRef, parsePageFile } from '../content';
+import { parseIncludeRef, parsePageFile, type SummaryEntry } from '../content';
 import type { FolderIndex, Resolution } from '../check';
-import { anchorTarget, joinRoot, resolveHref, spaceVariables } from '../check';
+import { anchorTarget, joinRoot, resolveHref, spaceVariables, specFinding, specOfBlock, summaryEntries, summaryEntryFile } from '../check';
+import { describeOperation } from '../openapi';
 import type { LinkedPage, LinkOutcome, RenderContext } from './context';
+import { operationHtml, operationProblem } from './openapi-html';
 import { isSafeUrl } from './sanitize';
 
 export interface PreviewUrls {
@@ -16,23 +18,52 @@ export interface PreviewUrls {
   asset(rootPath: string): string | null;
 }
 
-const titleCache = new WeakMap<object, string>();
+const titleCache = new WeakMap<object, string | null>();
 
-/** A page's title as GitBook shows it: frontmatter `title`, else its `# Title` heading, else its file name. */
+const summaryTitles = new WeakMap<object, Map<string, string>>();
+
+/** The title SUMMARY.md gives the page at `rootPath`, or null. */
+function summaryTitle(index: FolderIndex, rootPath: string): string | null {
+  const found = index.get(rootPath);
+  const summary = found?.space.files.find((f) => f.kind === 'summary');
+  if (!found || !summary) return null;
+  let titles = summaryTitles.get(summary);
+  if (!titles) {
+    titles = new Map();
+    const walk = (entries: readonly SummaryEntry[]) => {
+      for (const e of entries) {
+        const file = e.kind === 'page' && e.path !== null ? summaryEntryFile(e.path, summary.path) : null;
+        if (file !== null && !titles!.has(file)) titles!.set(file, e.title);
+        walk(e.children);
+      }
+    };
+    walk(summaryEntries(summary));
+    summaryTitles.set(summary, titles);
+  }
+  return titles.get(found.file.path) || null;
+}
+
+/**
+ * A page's title as GitBook shows it: frontmatter `title`, else its `# Title` heading, else the
+ * title SUMMARY.md gives it (GitBook's import takes that for a page that does not start with its
+ * heading, one opening with a `<meta>` tag say), else its file name.
+ */
 export function pageTitle(index: FolderIndex, rootPath: string): string {
   const file = index.get(rootPath)?.file;
-  const fallback = rootPath.slice(rootPath.lastIndexOf('/') + 1).replace(/\.md$/i, '');
-  if (!file || file.text === null) return fallback;
-  const cached = titleCache.get(file);
-  if (cached !== undefined) return cached;
-  let title = fallback;
-  try {
-    title = parsePageFile(file.text).title ?? fallback;
-  } catch {
-    // unparseable frontmatter: the file name stands in
+  let own: string | null = null;
+  if (file && file.text !== null) {
+    const cached = titleCache.get(file);
+    if (cached !== undefined) own = cached;
+    else {
+      try {
+        own = parsePageFile(file.text).title;
+      } catch {
+        // unparseable frontmatter: SUMMARY.md's title or the file name stands in
+      }
+      titleCache.set(file, own);
+    }
   }
-  titleCache.set(file, title);
-  return title;
+  return own ?? summaryTitle(index, rootPath) ?? rootPath.slice(rootPath.lastIndexOf('/') + 1).replace(/\.md$/i, '');
 }
 
 /** The id an anchor reaches in the page at `rootPath` (a heading written `#math--tex` is `math-and-tex` there), else the anchor as written. */
@@ -95,6 +126,17 @@ export function folderRenderContext(index: FolderIndex, rootPath: string, urls: 
       const rootPath = r.kind === 'file' ? r.rootPath : stableInclude(index, from, href);
       const text = rootPath === null ? null : index.get(rootPath)?.file.text;
       return text === null || text === undefined ? null : { rootPath: rootPath!, text };
+    },
+    openapi(name, args, from) {
+      const spec = specOfBlock(index, from, name, args);
+      if (!spec) return null;
+      const method = args.method ?? '';
+      const path = name === 'openapi-webhook' ? (args.name ?? '') : name === 'openapi-schemas' ? (args.schemas ?? '') : (args.path ?? '');
+      const finding = specFinding(spec, name, args);
+      if (finding) return operationProblem(name === 'openapi-schemas' ? 'Schemas' : method, path, finding.message);
+      if (!spec.read.ok || name === 'openapi-webhook' || name === 'openapi-schemas') return null;
+      const op = describeOperation(spec.read.spec, method, path);
+      return op && operationHtml(op, spec.file);
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The markdown-it instance the preview renders with: CommonMark plus GitHub tables and
  * strikethrough (markdown-it's defaults), footnotes (markdown-it-footnote), GitBook's blocks,
- * task lists and math (our plugins), code highlighted (highlight.ts) with a copy button and one
+ * task lists and math (our plugins), GitBook's buttons (buttons.ts), code highlighted (highlight.ts) with a copy button and one
  * element per line (for `{% code lineNumbers="true" %}`), GitBook's cards tables (cards.ts) and
  * inline icons (`<i class="fa-github">`, icons.ts), quotes and lists past 100 levels shown flat
  * (too-deep.ts), and three rules that need the page's
@@ -16,6 +16,7 @@
 import markdownIt, { type MarkdownIt, type StateCore, type Token } from 'markdown-it';
 import footnote from 'markdown-it-footnote';
 import { type BlockRenderHooks, gitbookBlocks } from './blocks-plugin';
+import { gitbookButtons } from './buttons';
 import { renderCards } from './cards';
 import type { LinkOutcome } from './context';
 import { highlightCode, splitHighlightedLines } from './highlight';
@@ -34,10 +35,14 @@ export interface PreviewEnv {
   rewriteUrl: UrlRewriter;
   /** Heading ids by 1-based line. */
   headingIds: ReadonlyMap<number, string>;
+  /** The ids of the page's expandable blocks' `<summary>`s, in order (taken as they are rendered). */
+  summaryIds: string[];
   /** Prefix for generated ids (tab groups), unique per rendered fragment. */
   idPrefix: string;
   /** GitBook's inline expressions, as their values (preview/expressions.ts); absent: shown as written. */
   expression?(source: string): string;
+  /** Lines (1-based) a comment is on: the innermost block starting on each gets `data-comment-line`. */
+  commentLines?: ReadonlySet<number>;
 }
 
 function applyLinks(state: StateCore): void {
@@ -53,13 +58,16 @@ function applyLinks(state: StateCore): void {
     }
     for (const child of token.children ?? []) visit(child);
   };
+  const commented = new Map<number, Token>();
   for (const token of state.tokens) {
     if (token.type === 'heading_open' && token.map) {
       const id = env.headingIds.get(token.map[0] + 1);
       if (id) token.attrSet('id', id);
     }
+    if (token.nesting === 1 && !token.hidden && token.map && env.commentLines?.has(token.map[0] + 1)) commented.set(token.map[0] + 1, token);
     visit(token);
   }
+  for (const [line, token] of commented) token.attrSet('data-comment-line', String(line));
 }
 
 function setLink(token: Token, attribute: 'href' | 'src', outcome: LinkOutcome): void {
@@ -105,6 +113,16 @@ function fence(code: string, info: string): string {
   return `<div class="gb-fence"${langAttr}><button type="button" class="gb-copy" aria-label="Copy the code" hidden>Copy</button><pre><code class="${codeClass}">${lines.map((l) => `<span class="gb-line">${l}</span>`).join('\n')}</code></pre></div>\n`;
 }
 
+/** The writer's HTML, sanitised, its buttons drawn as GitBook draws them, each expandable's summary given its anchor (check/anchors.ts). */
+function writersHtml(html: string, env: PreviewEnv): string {
+  const safe = gitbookButtons(sanitizeHtml(html, env.rewriteUrl));
+  if (!safe.includes('<summary') || env.summaryIds.length === 0) return safe;
+  return safe.replace(/<summary(?=[\s>])([^>]*)>/g, (tag, attributes: string) => {
+    const id = / id="/.test(attributes) ? undefined : env.summaryIds.shift();
+    return id === undefined ? tag : `<summary id="${escapeHtml(id)}"${attributes}>`;
+  });
+}
+
 function createMarkdown(): MarkdownIt {
   const md = markdownIt({ html: true, linkify: false, typographer: false });
   md.use(footnote).use(gitbookBlocks).use(gitbookExtras).use(flattenTooDeep);
@@ -114,11 +132,11 @@ function createMarkdown(): MarkdownIt {
   md.renderer.rules.html_block = (tokens, idx, _o, env) => {
     const { rewriteUrl } = env as unknown as PreviewEnv;
     const html = tokens[idx]!.content;
-    return renderCards(html, rewriteUrl) ?? sanitizeHtml(html, rewriteUrl);
+    return renderCards(html, rewriteUrl) ?? writersHtml(html, env as unknown as PreviewEnv);
   };
   md.renderer.rules.html_inline = (tokens, idx, _o, env) => {
     const token = tokens[idx]!;
-    return token.meta?.trusted === true ? token.content : sanitizeHtml(token.content, (env as unknown as PreviewEnv).rewriteUrl);
+    return token.meta?.trusted === true ? token.content : writersHtml(token.content, env as unknown as PreviewEnv);
   };
   md.renderer.rules.fence = (tokens, idx) => fence(tokens[idx]!.content, tokens[idx]!.info);
   return md;

@@ -35,7 +35,7 @@ export function renderNavigation(space: CheckedSpace, currentRootPath: string | 
         isSafeUrl(href, 'href') && /^[a-z][a-z0-9+.-]*:/i.test(href) ? ` href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer nofollow"` : '';
       return `<li class="nav-link"><a${link}>${title} <span aria-label="external link">↗</span></a>${children}</li>`;
     }
-    const path = summaryEntryFile(entry.path ?? '');
+    const path = summaryEntryFile(entry.path ?? '', summaryFile?.path);
     const file = files.get(path);
     const rootPath = joinRoot(space.folder, path);
     const current = rootPath === currentRootPath;

@@ -8,7 +8,7 @@
  * the file's: heading ids and block pairing line up with `quire check`'s findings.
  */
 import { parsePageFile, type Scope, type Variables, variablesOf } from '../content';
-import { pageHeadings } from '../check/anchors';
+import { expandableSummaries, pageHeadings } from '../check/anchors';
 import type { RenderContext } from './context';
 import { conditionHtml, expressionHtml } from './expressions';
 import { previewMarkdown } from './markdown';
@@ -25,6 +25,11 @@ export interface RenderedPage {
   emoji: string | null;
   /** Why the frontmatter was not applied (it does not parse), or null. */
   frontmatterError: string | null;
+  /** Git Sync's cover (`cover:`, `coverY:`, `layout.cover`): the image's href as written, its size, its vertical offset; null when none shows. */
+  cover: { src: string; size: 'hero' | 'full'; y: number } | null;
+  /** Git Sync's `layout`: whether GitBook shows the title and the description. */
+  showTitle: boolean;
+  showDescription: boolean;
   /** The body as HTML (safe to insert: see sanitize.ts). */
   html: string;
   /** The headings, with the ids the body gives them (for an outline). */
@@ -85,8 +90,9 @@ function render(
     const parsed = parsePageFile(source);
     meta = parsed.meta;
     title = parsed.title;
-    // parsePageFile moves a frontmatter `title:` out of meta; the heading is the title only when the frontmatter had none.
-    titleFromHeading = parsed.title !== null && !/^\s*title\s*:/m.test(frontmatterOf(source));
+    // parsePageFile moves a frontmatter `title:` out of meta; the heading is the title only when the frontmatter had none
+    // (a top-level key with a value: `layout:` holds a `title:` of its own, and `title:` alone names none).
+    titleFromHeading = parsed.title !== null && !/^title[ \t]*:[ \t]*[^\s#]/m.test(frontmatterOf(source));
   } catch (err) {
     frontmatterError = (err as Error).message;
   }
@@ -97,8 +103,11 @@ function render(
   let includes = 0;
   const html = previewMarkdown().render(body, {
     idPrefix,
+    // Comments are on lines of this file, not of the reusable content it includes.
+    ...(including.length === 0 && ctx.commentLines ? { commentLines: ctx.commentLines } : {}),
     // A heading with its own anchor (`<a id>` inside it) keeps that one element holding the id.
     headingIds: new Map(headings.filter((h) => h.explicitId === null).map((h) => [h.line, h.id])),
+    summaryIds: expandableSummaries(body).map((s) => s.id),
     link: (href: string, attribute: string, tag: string) => ctx.link(href, rootPath, attribute, tag),
     expression: (expression: string) => expressionHtml(expression, scope),
     rewriteUrl: (url: string, attribute: string, tag: string) => {
@@ -110,6 +119,7 @@ function render(
       embed: (url: string) => embedLink(url),
       file: (src: string) => fileCard(ctx, src, rootPath),
       condition: (expression: string) => conditionHtml(expression, scope),
+      openapi: (name: string, args: Readonly<Record<string, string>>) => ctx.openapi?.(name, args, rootPath) ?? null,
       include: (path: string) => {
         const found = ctx.include(path, rootPath);
         if (!found) return `<div class="gb-error" role="note">Reusable content ${escapeHtml(path)} is not in this folder.</div>\n`;
@@ -129,9 +139,27 @@ function render(
     icon: text(meta.icon),
     emoji: emojiOf(meta.emoji),
     frontmatterError,
+    cover: coverOf(meta),
+    showTitle: layoutVisible(meta, 'title'),
+    showDescription: layoutVisible(meta, 'description'),
     html,
     headings: headings.map((h) => ({ level: h.level, text: h.text, id: h.id })),
   };
+}
+
+/** `layout.<part>.visible` of Git Sync's frontmatter (GitBook shows each part unless it says false). */
+function layoutVisible(meta: Record<string, unknown>, part: string): boolean {
+  const layout = meta.layout as Record<string, { visible?: unknown } | undefined> | undefined;
+  return layout?.[part]?.visible !== false;
+}
+
+/** The cover GitBook shows above the page: `cover:` (a path from the page's file), unless `layout.cover.visible` is false. */
+function coverOf(meta: Record<string, unknown>): RenderedPage['cover'] {
+  const src = text(meta.cover);
+  if (src === null || !layoutVisible(meta, 'cover')) return null;
+  const size = (meta.layout as { cover?: { size?: unknown } } | undefined)?.cover?.size === 'full' ? 'full' : 'hero';
+  const y = typeof meta.coverY === 'number' && Number.isFinite(meta.coverY) ? meta.coverY : 0;
+  return { src: src.trim(), size, y };
 }
 
 function frontmatterOf(source: string): string {

@@ -9,7 +9,16 @@ import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 /** What a host asks for. Ids of comments or replies created offline (`local:…`) are accepted. */
 export type ActionInput =
   | { kind: 'reply'; commentId: string; body: string }
-  | { kind: 'postComment'; spaceId: string; changeRequestId?: string | null; pageId?: string | null; body: string }
+  /** On a block of the page (`nodeId`, read from `revisionId`: anchors.ts `lineTarget`) when it is on a line. */
+  | {
+      kind: 'postComment';
+      spaceId: string;
+      changeRequestId?: string | null;
+      pageId?: string | null;
+      nodeId?: string | null;
+      revisionId?: string | null;
+      body: string;
+    }
   | { kind: 'editComment'; commentId: string; body: string }
   | { kind: 'editReply'; commentId: string; replyId: string; body: string }
   | { kind: 'addReaction'; commentId: string; replyId?: string | null; emoji: string }
@@ -30,7 +39,9 @@ export type ActionInput =
   | { kind: 'deleteComment'; commentId: string }
   | { kind: 'deleteReply'; commentId: string; replyId: string }
   /** Asks an organization member to review (`userId`), or no longer (`removeReviewer`); `displayName` shows while pending. */
-  | { kind: 'requestReviewer' | 'removeReviewer'; spaceId: string; changeRequestId: string; userId: string; displayName?: string };
+  | { kind: 'requestReviewer' | 'removeReviewer'; spaceId: string; changeRequestId: string; userId: string; displayName?: string }
+  /** The verdict of a pending review (queued by pending-review.ts when the review is finished, after its comments). */
+  | { kind: 'submitReview'; spaceId: string; changeRequestId: string; verdict: 'approved' | 'changes-requested'; body?: string; review: string };
 
 const ACTION_KINDS: readonly ActionKind[] = [
   'reply',
@@ -48,6 +59,7 @@ const ACTION_KINDS: readonly ActionKind[] = [
   'deleteReply',
   'requestReviewer',
   'removeReviewer',
+  'submitReview',
 ];
 
 /** Prefix of ids given to comments and replies created offline: `local:<action id>`. */
@@ -92,6 +104,9 @@ export function validateInput(input: ActionInput): void {
     case 'removeReviewer':
       need(typeof input.userId === 'string' && input.userId.trim().length > 0, 'no user given');
       break;
+    case 'submitReview':
+      need(input.verdict === 'approved' || input.verdict === 'changes-requested', 'the verdict must be approved or changes-requested');
+      break;
     default:
       break;
   }
@@ -114,6 +129,7 @@ export function describeKind(kind: ActionKind): string {
     deleteReply: 'delete the reply',
     requestReviewer: 'ask for the review',
     removeReviewer: 'withdraw the review request',
+    submitReview: 'send the review',
   };
   return words[kind];
 }

@@ -8,7 +8,7 @@
  *   mentions you (`@Your Name`, your email or your user id), and replies to your comments.
  *
  * Each item carries the time of its latest activity by someone else. It is unread until the
- * user looked at it with that activity shown (markRead records the time per item), so a new
+ * user looked at it with that activity shown (markItemsRead records the time per item), so a new
  * reply makes a thread unread again. From the mirror alone: no request.
  */
 import type { ChangeRequestView, CommentView, Mirror, Person, ReplyView } from '../mirror';
@@ -102,15 +102,6 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
     add({ key: `thread:${c.id}`, reasons, activityAt, by, spaceId: c.spaceId, changeRequest: cr, comment: c, replies: thread });
   }
   return items.sort((a, b) => Number(b.unread) - Number(a.unread) || (a.activityAt < b.activityAt ? 1 : a.activityAt > b.activityAt ? -1 : 0));
-}
-
-/** Marks items as read at the activity they show now: all of the inbox, or the keys given. */
-export function markInboxRead(mirror: Mirror, keys: 'all' | readonly string[]): number {
-  const wanted = keys === 'all' ? null : new Set(keys);
-  return markItemsRead(
-    mirror,
-    buildInbox(mirror).filter((i) => wanted === null || wanted.has(i.key)),
-  );
 }
 
 /** Marks the items given read at the activity they show (an inbox just built: not built again). */

@@ -12,6 +12,7 @@
  */
 import type { ApiClient } from '../api/client';
 import { withRequestCount } from '../api/request-count';
+import { isUnreachable } from '../api/errors';
 import type {
   ActionRecord,
   ActionState,
@@ -30,7 +31,10 @@ import { authorship, confirmAuthorship, readChangeRequest, readMergeRules } from
 import { documentText } from './document';
 import type { ActionInput } from './actions';
 import { refreshDiff } from './diff-fetch';
-import { buildInbox, type InboxItem, markInboxRead, markItemsRead } from './inbox';
+import type { BlockSpan } from './blocks';
+import { type ChangeRequestFiles, changeRequestFiles } from './page-files';
+import { ensureAnchors, headBlocks, type LineTarget, lineTarget, type ThreadPlace, threadPlaces } from './anchors';
+import { buildInbox, type InboxItem, markItemsRead } from './inbox';
 import {
   type Blocker,
   blockersOf,
@@ -41,31 +45,57 @@ import {
   submitReview,
   updateFromMain,
 } from './lifecycle';
+import { type FinishedReview, type PendingReview, PendingReviews, type Verdict } from './pending-review';
 import { findMember, type Member, membersOf } from './people';
 import { ActionQueue, type ReplayReport } from './queue';
 import { refreshReview, type RefreshOptions, type RefreshReport } from './refresh';
+import { markViewed, type ViewedSummary, viewedPages } from './viewed';
+import { pinItem, snoozeItem, triage, type TriageItem, unsnoozeItem } from './triage';
 import { describeAction } from './words';
 
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
+export { LineCommentError, type LineTarget, type ThreadPlace } from './anchors';
+export { type BlockSpan, blockAt, blockForLine, blockSpans } from './blocks';
+export { type AppliedSuggestion, applySuggestion, SuggestionError, suggestionOf } from './suggestion';
+export { type ChangeRequestFiles, changeRequestFiles, type PageFileChange, type PageFileDiff } from './page-files';
+export { type DiffRow, diffHunks, diffRows, type Hunk, lineCounts, splitLines, type WordRun, wordDiff } from './text-diff';
 export { documentText, markdownToDocument } from './document';
+export {
+  BEFORE_DIR,
+  CHECKOUT_DIR,
+  CheckoutRefusedError,
+  type CheckoutReport,
+  checkOut,
+  type FollowReport,
+  followCheckouts,
+  type Manifest as CheckoutManifest,
+  MANIFEST_PATH,
+  readManifest as readCheckout,
+} from './checkout';
 export type { InboxItem, InboxReason } from './inbox';
+export { NotInInboxError, TRIAGE_GROUPS, type TriageGroup, type TriageItem } from './triage';
 export { ActionNotPossibleError, type Blocker, type BlockerCode, type LifecycleAction, type MergeOutcome, ServerRefusalError } from './lifecycle';
 export { type Member, pickPerson, UnknownPersonError } from './people';
+export type { FinishedReview, PendingReview, Verdict } from './pending-review';
+export type { ViewedPage, ViewedSummary } from './viewed';
 /** The mirror's review records and views, as hosts see them. */
 export type { ActionRecord, ChangeRequestView, CommentView, ReplyView, RequestedReviewerView, ReviewView, SiteTree } from '../mirror';
 
 export interface ActResult {
   /**
    * sent: the server took it; queued: kept for later (offline or server unavailable); refused: the
-   * server said no; withdrawn: it undid something not sent yet (deleting a comment posted offline).
+   * server said no; withdrawn: it undid something not sent yet (deleting a comment posted offline);
+   * pending: kept in the user's pending review of the change request, sent with the verdict.
    */
-  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn';
+  outcome: 'sent' | 'queued' | 'refused' | 'withdrawn' | 'pending';
   action: ActionRecord;
   /** Id of the comment or reply this action created or changed, current (server id once sent). */
   targetId: string | null;
   /** The server's refusal, or why it was queued. */
   message: string | null;
+  /** Queued because the API could not be reached (the message then is that request's error, maybe another action's). */
+  offline?: boolean;
 }
 
 export interface SyncReport {
@@ -76,10 +106,12 @@ export interface SyncReport {
 
 export class ReviewService {
   private readonly queue: ActionQueue;
+  private readonly pending: PendingReviews;
   private lock: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly mirror: Mirror) {
     this.queue = new ActionQueue(mirror);
+    this.pending = new PendingReviews(mirror, this.queue);
   }
 
   /** Network work runs one piece at a time, so a refresh never writes over an action being recorded. */
@@ -145,9 +177,12 @@ export class ReviewService {
 
   // ---- actions ---------------------------------------------------------------
 
-  /** Queues an action (its effect shows at once) without sending it; a deletion of something not sent yet withdraws it instead. */
+  /**
+   * Queues an action (its effect shows at once) without sending it; a deletion of something not
+   * sent yet withdraws it instead, and an edit of a comment kept in a pending review edits it there.
+   */
   enqueue(input: ActionInput): ActionRecord {
-    return this.withdraw(input)?.action ?? this.queue.enqueue(input);
+    return this.withdraw(input)?.action ?? this.queue.amendKept(input) ?? this.queue.enqueue(input);
   }
 
   /** Deleting a comment or reply posted offline and not sent yet takes back its creation. */
@@ -180,6 +215,36 @@ export class ReviewService {
     });
   }
 
+  // ---- a pending review, and viewed pages (kept here until sent; marks never sent) ---------
+
+  /** Opens a pending review of the change request (or answers the one open): comments on it are kept until it is finished. */
+  startReview(changeRequestId: string): PendingReview {
+    return this.pending.start(changeRequestId);
+  }
+
+  pendingReview(changeRequestId: string): PendingReview | null {
+    return this.pending.of(changeRequestId);
+  }
+
+  /** Drops the pending review and its comments (how many; null when none was open). */
+  discardReview(changeRequestId: string): number | null {
+    return this.pending.discard(changeRequestId);
+  }
+
+  /** Sends the pending review's comments in order, then the verdict; what the connection did not carry waits for the next replay. */
+  finishReview(api: ApiClient, changeRequestId: string, verdict: Verdict, body?: string, signal?: AbortSignal): Promise<FinishedReview> {
+    return this.exclusive(() => this.pending.finish(api, changeRequestId, verdict, body, signal));
+  }
+
+  /** The change request's pages with the reviewer's viewed marks; null while its pages were never fetched. */
+  viewedPages(changeRequestId: string): ViewedSummary | null {
+    return viewedPages(this.mirror, changeRequestId);
+  }
+
+  markViewed(changeRequestId: string, pageId: string, viewed: boolean): ViewedSummary {
+    return markViewed(this.mirror, changeRequestId, pageId, viewed);
+  }
+
   /** Lists one change request's reviews and requested reviewers again. */
   refreshReviews(api: ApiClient, changeRequestId: string, signal?: AbortSignal): Promise<void> {
     const cr = this.mirror.reviewQueries.changeRequest(changeRequestId);
@@ -205,20 +270,25 @@ export class ReviewService {
   async act(input: ActionInput, api?: ApiClient | null, signal?: AbortSignal): Promise<ActResult> {
     const withdrawn = this.withdraw(input);
     if (withdrawn) return withdrawn;
-    const queued = this.queue.enqueue(input);
+    const queued = this.queue.amendKept(input) ?? this.queue.enqueue(input);
+    if (queued.state === 'draft') return { outcome: 'pending', action: queued, targetId: this.targetOf(queued), message: null };
     let stoppedBy: string | null = api ? null : 'No connection to the API; it will be sent on the next sync.';
+    let offline = false;
     if (api) {
       try {
-        stoppedBy = (await this.replay(api, signal)).stoppedBy;
+        const replay = await this.replay(api, signal);
+        stoppedBy = replay.stoppedBy;
+        offline = replay.unreachable === true;
       } catch (err) {
         stoppedBy = err instanceof Error ? err.message : String(err);
+        offline = isUnreachable(err);
       }
     }
     const action = this.mirror.reviewActions.action(queued.id)!;
     const targetId = this.targetOf(action);
     if (action.state === 'done') return { outcome: 'sent', action, targetId, message: action.message };
     if (action.state === 'refused') return { outcome: 'refused', action, targetId, message: action.message };
-    return { outcome: 'queued', action, targetId, message: action.message ?? stoppedBy };
+    return { outcome: 'queued', action, targetId, message: action.message ?? stoppedBy, offline };
   }
 
   /** The id of the comment, reply or change request an action created or changed, current (the server's once sent). */
@@ -306,6 +376,36 @@ export class ReviewService {
     return this.mirror.reviewQueries.changeRequestDiff(changeRequestId);
   }
 
+  /** The change request's changed pages as the folder's files, before and after (page-files.ts); null when its content was never fetched. */
+  changeRequestFiles(changeRequestId: string): ChangeRequestFiles | null {
+    return changeRequestFiles(this.mirror, changeRequestId);
+  }
+
+  /**
+   * The block a comment on `line` of a page of the change request names (anchors.ts); with an
+   * API, what the mirror lacks of that page is fetched first. Throws LineCommentError.
+   */
+  lineTarget(api: ApiClient | null, changeRequestId: string, pageId: string, line: number): Promise<LineTarget> {
+    const run = () => lineTarget(api, this.mirror, changeRequestId, pageId, line);
+    return api ? this.exclusive(run) : run();
+  }
+
+  /** Reads where the change request's threads on a block were made (from the mirror when it can; else from the server, given an API). */
+  ensureAnchors(api: ApiClient | null, changeRequestId: string, signal?: AbortSignal): Promise<number> {
+    const run = () => ensureAnchors(api, this.mirror, changeRequestId, signal);
+    return api ? this.exclusive(run) : run();
+  }
+
+  /** The blocks of pages of the change request with their lines in their files there (mirror only; none for a page not read yet). */
+  pageBlocks(changeRequestId: string, pageIds: readonly string[]): Map<string, BlockSpan[]> {
+    return headBlocks(this.mirror, changeRequestId, pageIds);
+  }
+
+  /** Where each thread on a block of the change request shows now, and whether it is outdated (mirror only). */
+  threadPlaces(changeRequestId: string): Map<string, ThreadPlace> {
+    return threadPlaces(this.mirror, changeRequestId);
+  }
+
   reviews(changeRequestId: string): ReviewView[] {
     return this.mirror.reviews.reviews(changeRequestId);
   }
@@ -329,9 +429,29 @@ export class ReviewService {
     return buildInbox(this.mirror);
   }
 
+  /** The inbox sorted into groups (triage.ts), with pins and snoozes: snoozed items last. */
+  triage(now?: Date): TriageItem[] {
+    return triage(this.mirror, now);
+  }
+
+  /** Pins an inbox item (by its key) to the top of its group, or unpins it. Throws NotInInboxError. */
+  pin(key: string, pinned: boolean): TriageItem {
+    return pinItem(this.mirror, key, pinned);
+  }
+
+  /** Snoozes an inbox item until `until` (ISO), or, without one, until it changes; `off` brings it back now. */
+  snooze(key: string, until: string | null, off = false): TriageItem {
+    return off ? unsnoozeItem(this.mirror, key) : snoozeItem(this.mirror, key, until);
+  }
+
   /** Marks inbox items read (all of them, or the keys given); returns how many. */
   markRead(keys: 'all' | readonly string[]): number {
-    return markInboxRead(this.mirror, keys);
+    // Over the sorted inbox: it also holds your change requests that are ready or blocked.
+    const wanted = keys === 'all' ? null : new Set(keys);
+    return markItemsRead(
+      this.mirror,
+      triage(this.mirror).filter((i) => wanted === null || wanted.has(i.key)),
+    );
   }
 
   /** Marks the items of an inbox just read (and shown) read, without building it again. */

@@ -29,15 +29,21 @@ export class ActionQueue {
     this.actions = mirror.reviewActions;
   }
 
-  /** Stores an action and applies its effect to the mirror at once. */
+  /**
+   * Stores an action and applies its effect to the mirror at once. A comment on a change request
+   * with a pending review open is kept in it (state `draft`) until the review is finished.
+   */
   enqueue(input: ActionInput, now = new Date().toISOString()): ActionRecord {
     validateInput(input);
     return this.mirror.transaction(() => {
       const id = process.getBuiltinModule('node:crypto').randomUUID();
+      const resolved = this.resolve(input, id);
+      const review = input.kind === 'postComment' && resolved.changeRequestId ? this.mirror.pendingReviews.of(resolved.changeRequestId) : null;
       const stored = this.actions.insertAction({
         id,
-        ...this.resolve(input, id),
-        state: 'queued',
+        ...resolved,
+        ...(review ? { payload: { ...resolved.payload, review: review.id } } : {}),
+        state: review ? 'draft' : 'queued',
         createdAt: now,
         sendingAt: null,
         finishedAt: null,
@@ -63,7 +69,9 @@ export class ActionQueue {
       case 'postComment': {
         const cr = input.changeRequestId ?? null;
         if (cr && !this.store.serverChangeRequest(cr)) throw cannot(`change request ${cr} is not in the mirror; refresh review data first`);
-        const payload = { body: input.body, pageId: input.pageId ?? null };
+        const payload: ActionPayload = { body: input.body, pageId: input.pageId ?? null };
+        // On a block (a line): the block, and the revision its line was read at.
+        if (input.nodeId) Object.assign(payload, { nodeId: input.nodeId, revisionId: input.revisionId ?? null });
         return { kind: input.kind, spaceId: input.spaceId, changeRequestId: cr, commentId: localId(actionId), replyId: null, payload };
       }
       case 'editChangeRequest':
@@ -71,6 +79,7 @@ export class ActionQueue {
       case 'merge':
       case 'requestReviewer':
       case 'removeReviewer':
+      case 'submitReview':
         return this.resolveChangeRequestAction(input, cannot);
       default:
         return this.resolveCommentAction(input, actionId, cannot);
@@ -78,7 +87,7 @@ export class ActionQueue {
   }
 
   private resolveChangeRequestAction(
-    input: Extract<ActionInput, { kind: 'editChangeRequest' | 'updateFromMain' | 'merge' | 'requestReviewer' | 'removeReviewer' }>,
+    input: Extract<ActionInput, { kind: 'editChangeRequest' | 'updateFromMain' | 'merge' | 'requestReviewer' | 'removeReviewer' | 'submitReview' }>,
     cannot: (why: string) => Error,
   ): ResolvedInput {
     const cr = this.store.serverChangeRequest(input.changeRequestId);
@@ -97,6 +106,11 @@ export class ActionQueue {
       payload.userId = input.userId;
       if (input.displayName !== undefined) payload.displayName = input.displayName;
     }
+    if (input.kind === 'submitReview') {
+      payload.verdict = input.verdict;
+      payload.review = input.review;
+      if (input.body?.trim()) payload.body = input.body;
+    }
     if (input.kind === 'editChangeRequest') {
       if (input.subject !== undefined) payload.subject = oneLineSubject(input.subject);
       if (input.description !== undefined) payload.description = input.description;
@@ -106,13 +120,18 @@ export class ActionQueue {
   }
 
   private resolveCommentAction(
-    input: Exclude<ActionInput, { kind: 'postComment' | 'editChangeRequest' | 'updateFromMain' | 'merge' | 'requestReviewer' | 'removeReviewer' }>,
+    input: Exclude<
+      ActionInput,
+      { kind: 'postComment' | 'editChangeRequest' | 'updateFromMain' | 'merge' | 'requestReviewer' | 'removeReviewer' | 'submitReview' }
+    >,
     actionId: string,
     cannot: (why: string) => Error,
   ): ResolvedInput {
     const commentId = this.currentId(input.commentId);
     const where = this.store.commentLocation(commentId);
     if (!where) throw cannot(`comment ${input.commentId} is not in the mirror (deleted, or not refreshed yet)`);
+    // A comment kept in a pending review is not on the server yet: it can only be edited or deleted until then.
+    if (this.keptInReview(commentId)) throw cannot('it is in your pending review: it is posted with your verdict, and can be edited or deleted until then');
     let replyId: string | null = null;
     if (input.kind === 'reply') replyId = localId(actionId);
     else if ('replyId' in input && input.replyId) {
@@ -143,8 +162,12 @@ export class ActionQueue {
     const current = this.currentId(id);
     if (!isLocalId(current)) return false;
     const creator = this.actions.action(actionIdOfLocal(current));
-    if (creator?.state !== 'queued') return false;
-    this.dismiss(creator.id);
+    if (creator?.state !== 'queued' && creator?.state !== 'draft') return false;
+    this.mirror.transaction(() => {
+      // Out of its pending review too: a review's verdict waits for the comments still in it.
+      if (creator.payload.review) this.actions.setPayload(creator.id, { ...creator.payload, review: undefined });
+      this.dismiss(creator.id);
+    });
     return true;
   }
 
@@ -160,7 +183,7 @@ export class ActionQueue {
       if (a.claim && (a.claim.run === this.run || heldElsewhere(a.claim, this.run, Date.now()))) {
         throw new Error(`It is being sent right now (by ${describeClaimant(a.claim)}): it cannot be cancelled now.`);
       }
-      if (a.state !== 'queued' && a.state !== 'sending' && a.state !== 'refused') return;
+      if (a.state !== 'queued' && a.state !== 'sending' && a.state !== 'refused' && a.state !== 'draft') return;
       this.actions.setActionState(a.id, 'dismissed');
       this.store.materializeTargetsOf(a);
       if (a.state !== 'refused' && CREATES.has(a.kind)) {
@@ -172,6 +195,27 @@ export class ActionQueue {
           }
         }
       }
+    });
+  }
+
+  /** The action that created a comment kept in a pending review (not sent until the review is finished), or null. */
+  keptInReview(commentId: string): ActionRecord | null {
+    const current = this.currentId(commentId);
+    const creator = isLocalId(current) ? this.actions.action(actionIdOfLocal(current)) : undefined;
+    return creator?.state === 'draft' ? creator : null;
+  }
+
+  /** Edits a comment kept in a pending review in place (it is sent once, as last written); null when the input is not that. */
+  amendKept(input: ActionInput): ActionRecord | null {
+    if (input.kind !== 'editComment') return null;
+    const creator = this.keptInReview(input.commentId);
+    if (!creator) return null;
+    validateInput(input);
+    return this.mirror.transaction(() => {
+      this.actions.setPayload(creator.id, { ...creator.payload, body: input.body });
+      const edited = this.actions.action(creator.id)!;
+      this.store.materializeTargetsOf(edited);
+      return edited;
     });
   }
 

@@ -56,6 +56,14 @@ export function recordOutcome(mirror: Mirror, a: ActionRecord, outcome: SendOutc
       store.materializeChangeRequest(crId);
       break;
     }
+    case 'review': {
+      const crId = a.changeRequestId!;
+      actions.setActionState(a.id, 'done', { resultId: outcome.review.id, message: null });
+      mirror.reviews.addReview(crId, outcome.review);
+      if (outcome.review.comment) store.putComment(a.spaceId, crId, outcome.review.comment);
+      store.materializeChangeRequest(crId);
+      break;
+    }
     case 'changeRequest': {
       actions.setActionState(a.id, 'done', { message: outcome.note ?? null });
       const cr = outcome.changeRequest ?? { ...store.serverChangeRequest(a.changeRequestId!)!, ...outcome.patch };

@@ -21,10 +21,12 @@ import {
   type RemoteUser,
   type ReviewStore,
 } from '../mirror';
+import { ensureAnchors } from './anchors';
 import { refreshDiff } from './diff-fetch';
 import { refreshReviewsOf } from './lifecycle';
 import { listChangeRequests, type SpaceListing } from './listings';
 import { mirrorSites } from './sites';
+import { refreshTranslations } from '../translations';
 
 const DEFAULT_SWEEP = 2;
 /** How long sent and dismissed actions stay on record (they map offline ids to server ids). */
@@ -33,7 +35,7 @@ const FINISHED_ACTIONS_KEPT_MS = 7 * 24 * 3600_000;
 export interface RefreshOptions {
   /** Spaces to refresh; default: the spaces selected for sync. */
   spaceIds?: string[];
-  /** Also mirror the sites of the spaces' organizations. Default true. */
+  /** Also mirror the sites and translations of the spaces' organizations. Default true. */
   sites?: boolean;
   /** Prefetch page diffs of open and draft change requests whose revisions moved. Default true. */
   diffs?: boolean;
@@ -104,6 +106,9 @@ async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOp
   const orgs = [...new Set(spaces.map((s) => s.organizationId).filter((o): o is string => !!o))];
   const sitesListed = options.sites === false ? Promise.resolve([]) : Promise.all(orgs.map((org) => mirrorSites(api, mirror, org)));
   sitesListed.catch(() => undefined); // awaited below
+  // Translations beside them; an organization without the feature (or the right to list it) keeps what was listed before.
+  const translationsListed =
+    options.sites === false ? Promise.resolve() : Promise.all(orgs.map((org) => refreshTranslations(api, mirror, org, options.signal).catch(() => undefined)));
 
   const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params), { signal: options.signal });
   mirror.transaction(() => store.setMe(me));
@@ -119,9 +124,12 @@ async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOp
   if (!options.spaceIds) mirror.transaction(() => store.forgetSpacesExcept(ids));
 
   report.sites = (await sitesListed).reduce((a, b) => a + b, 0);
+  await translationsListed;
+  options.signal?.throwIfAborted();
   mirror.transaction(() => {
     store.setRefreshedAt(new Date().toISOString());
     mirror.revisionPages.prune();
+    mirror.commentAnchors.prune();
     mirror.reviewActions.pruneFinishedActions(new Date(Date.now() - FINISHED_ACTIONS_KEPT_MS).toISOString());
   });
 
@@ -223,6 +231,9 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
     await refreshDiff(api, mirror, spaceId, cr);
     ctx.report.diffsFetched += 1;
   }
+  // Where new threads on a block were made (most cost nothing: made on a revision just stored).
+  const reviewable = [...relist, ...diffs].filter((cr) => cr.status === 'open' || cr.status === 'draft');
+  for (const id of new Set(reviewable.map((cr) => cr.id))) await ensureAnchors(api, mirror, id, options.signal);
 }
 
 /**

@@ -10,7 +10,7 @@
  * unreachable server stops the replay with everything left queued.
  */
 import type { ApiClient } from '../api/client';
-import { ApiError, NetworkError, TokenRejectedError } from '../api/errors';
+import { ApiError, isUnreachable, NetworkError, TokenRejectedError } from '../api/errors';
 import { sleep } from '../api/signals';
 import type { ActionClaim, ActionRecord, Mirror, RemoteUser } from '../mirror';
 import { actionIdOfLocal, isLocalId } from './actions';
@@ -29,17 +29,20 @@ export interface ReplayReport {
   remaining: number;
   /** Why replay stopped early (server unreachable, token rejected, ...); null when the queue drained. */
   stoppedBy: string | null;
+  /** It stopped because the API could not be reached (offline). */
+  unreachable?: boolean;
 }
 
 /** How often a replay looks whether actions another process is sending are done. */
 const POLL_MS = 100;
 
-const CHANGE_REQUEST_KINDS = new Set(['editChangeRequest', 'updateFromMain', 'merge', 'requestReviewer', 'removeReviewer']);
+const CHANGE_REQUEST_KINDS = new Set(['editChangeRequest', 'updateFromMain', 'merge', 'requestReviewer', 'removeReviewer', 'submitReview']);
 
-/** What an action acts on: a later action on the same thing waits behind it. */
+/** What an action acts on: a later action on the same thing waits behind it (a review's verdict behind its comments). */
 function targetsOf(a: ActionRecord): string[] {
-  if (CHANGE_REQUEST_KINDS.has(a.kind)) return [`cr:${a.changeRequestId}`];
-  return [`comment:${a.commentId}`, ...(a.replyId ? [`reply:${a.replyId}`] : [])];
+  const review = a.payload.review ? [`review:${a.payload.review}`] : [];
+  if (CHANGE_REQUEST_KINDS.has(a.kind)) return [`cr:${a.changeRequestId}`, ...review];
+  return [`comment:${a.commentId}`, ...(a.replyId ? [`reply:${a.replyId}`] : []), ...review];
 }
 
 /** A status that means the server looked at the request and will not take it. */
@@ -120,6 +123,7 @@ export class Replay {
       return true;
     } catch (err) {
       this.report.stoppedBy = err instanceof Error ? err.message : String(err);
+      this.report.unreachable = isUnreachable(err);
       return false;
     }
   }
@@ -187,12 +191,22 @@ export class Replay {
         sending && ((err instanceof NetworkError && !err.mayHaveBeenApplied) || (err instanceof ApiError && (err.status === 401 || err.status === 429)));
       mirror.transaction(() => mirror.reviewActions.noteFailure(next.id, message, untouched));
       report.stoppedBy = message;
+      report.unreachable = isUnreachable(err);
       return 'stop';
     }
   }
 
-  /** Why an action can never be sent: it acts on something whose creation was refused or cancelled. */
+  /**
+   * Why an action can never be sent: it acts on something whose creation was refused or
+   * cancelled, or it is the verdict of a review one of whose comments was never posted.
+   */
   private brokenDependency(a: ActionRecord): string | null {
+    if (a.kind === 'submitReview' && a.payload.review) {
+      const lost = this.mirror.reviewActions
+        .ofReview(a.payload.review)
+        .find((c) => c.kind === 'postComment' && (c.state === 'refused' || c.state === 'dismissed'));
+      if (lost) return `A comment of this review was never posted${lost.message ? ` (${lost.message})` : ''}: the verdict was held back; give it again`;
+    }
     for (const target of [a.commentId, a.replyId]) {
       if (!isLocalId(target) || (a.kind === 'reply' && target === a.replyId) || (a.kind === 'postComment' && target === a.commentId)) continue;
       const creator = this.mirror.reviewActions.action(actionIdOfLocal(target));

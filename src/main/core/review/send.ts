@@ -3,9 +3,10 @@
  * reached it (state `sending` after a crash or a lost answer) is recognised
  * there instead of being sent a second time.
  */
+import type { ChangeRequestReviewStatus } from '@gitbook/api';
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReply, RemoteRequestedReviewer, RemoteUser } from '../mirror';
+import type { ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReply, RemoteRequestedReviewer, RemoteReview, RemoteUser } from '../mirror';
 
 export type SendOutcome =
   | { type: 'comment'; comment: RemoteComment }
@@ -14,7 +15,9 @@ export type SendOutcome =
   /** The comment or reply is gone from the server (deleted now, or already). */
   | { type: 'deleted' }
   /** Reviewers asked (the server's answer), or the one withdrawn. */
-  | { type: 'reviewers'; added: RemoteRequestedReviewer[]; removed: string | null };
+  | { type: 'reviewers'; added: RemoteRequestedReviewer[]; removed: string | null }
+  /** A review's verdict, as the server took it. */
+  | { type: 'review'; review: RemoteReview };
 
 const gone = (err: unknown): boolean => err instanceof ApiError && err.status === 404;
 
@@ -69,7 +72,11 @@ export async function send(api: ApiClient, a: ActionRecord): Promise<SendOutcome
       return { type: 'reply', reply: withBody(reply, a.payload.body) };
     }
     case 'postComment': {
-      const data = { body: { markdown: a.payload.body ?? '' }, ...(a.payload.pageId ? { page: a.payload.pageId } : {}) };
+      const data = {
+        body: { markdown: a.payload.body ?? '' },
+        ...(a.payload.pageId ? { page: a.payload.pageId } : {}),
+        ...(a.payload.nodeId ? { node: a.payload.nodeId } : {}),
+      };
       const cr = a.changeRequestId;
       const comment = await api.call<RemoteComment>((c, params) =>
         cr ? c.spaces.postCommentInChangeRequest(a.spaceId, cr, data, params) : c.spaces.postCommentInSpace(a.spaceId, data, params),
@@ -135,6 +142,14 @@ export async function send(api: ApiClient, a: ActionRecord): Promise<SendOutcome
       const cr = requireChangeRequest(a);
       await api.call((c, params) => c.spaces.removeRequestedReviewerFromChangeRequest(a.spaceId, cr, a.payload.userId ?? '', params));
       return { type: 'reviewers', added: [], removed: a.payload.userId ?? null };
+    }
+    case 'submitReview': {
+      // The API takes one comment with a review (a whole Document); a pending review's comments went before it.
+      const cr = requireChangeRequest(a);
+      const body = a.payload.body?.trim() ? a.payload.body : undefined;
+      const data = { status: a.payload.verdict as ChangeRequestReviewStatus, ...(body !== undefined ? { comment: { markdown: body } } : {}) };
+      const review = await api.call<RemoteReview>((c, params) => c.spaces.submitChangeRequestReview(a.spaceId, cr, data, params));
+      return { type: 'review', review: review.comment && body !== undefined ? { ...review, comment: withBody(review.comment, body) } : review };
     }
     case 'updateFromMain':
     case 'merge': {
@@ -217,6 +232,7 @@ export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser,
             !claimed.has(c.id) &&
             comparableText(markdownOf(c) ?? '') === body &&
             (c.target?.page?.id ?? null) === (a.payload.pageId ?? null) &&
+            (c.target?.node?.id ?? null) === (a.payload.nodeId ?? null) &&
             postedSince(c, a.sendingAt),
         ),
       );
@@ -239,6 +255,18 @@ export async function reconcile(api: ApiClient, a: ActionRecord, me: RemoteUser,
       const mine = (current.reactions ?? []).some((r) => r.emoji === a.payload.emoji && r.users.some((u) => u.user.id === me.id));
       if (mine !== (a.kind === 'addReaction')) return null;
       return reply ? { type: 'reply', reply: current } : { type: 'comment', comment: current as RemoteComment };
+    }
+    case 'submitReview': {
+      const cr = requireChangeRequest(a);
+      const reviews = await api.listAll<RemoteReview>((c, query, params) =>
+        c.spaces.getReviewsByChangeRequestId(a.spaceId, cr, { ...query, format: 'markdown' }, params),
+      );
+      const found = pick(
+        reviews.filter(
+          (r) => r.reviewer?.id === me.id && r.status === a.payload.verdict && !claimed.has(r.id) && postedSince({ postedAt: r.createdAt }, a.sendingAt),
+        ),
+      );
+      return found ? { type: 'review', review: found } : null;
     }
     case 'merge': {
       const cr = requireChangeRequest(a);

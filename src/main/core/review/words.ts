@@ -71,5 +71,7 @@ export function describeAction(mirror: Mirror, a: ActionRecord): string {
       return `asking ${who} to review ${cr()}`;
     case 'removeReviewer':
       return `withdrawing the review request of ${who} on ${cr()}`;
+    case 'submitReview':
+      return `your review of ${cr()} (${a.payload.verdict === 'approved' ? 'approving it' : 'requesting changes'})`;
   }
 }

@@ -29,8 +29,8 @@ export interface SpaceFacts {
    */
   unsafe: string | null;
   conflicts: { path: string; kind: string; remotePath: string | null }[];
-  /** What the last completed cycle did not push and left for the writer. */
-  attention: AttentionRow[];
+  /** What the last completed cycle did not push and left for the writer (a SUMMARY.md line about a page: its file, and that file's title). */
+  attention: (AttentionRow & { file?: { path: string; title: string } })[];
   refused: { path: string | null; message: string }[];
   /** The mass-delete fail-safe stopped the space, with what it counted. */
   hold: { localDeletes: number; remoteDeletes: number; pages: number } | null;
@@ -119,7 +119,7 @@ async function spaceFacts(mirror: Mirror, root: string, s: SpaceRow, options: Fa
     ...unsafeFacts(s, null),
     folderMissing,
     conflicts: mirror.content.conflicts(s.id).map((c) => ({ path: c.path, kind: c.kind, remotePath: c.remotePath })),
-    attention: mirror.outbox.attention(s.id),
+    attention: mirror.outbox.attention(s.id).map((a) => withFile(mirror, s.id, a)),
     refused: [...mirror.outbox.refused(s.id).values()].map((r) => ({ path: r.path, message: r.message })),
     hold: hold ? { localDeletes: hold.localDeletes, remoteDeletes: hold.remoteDeletes, pages: hold.pages } : null,
     pendingEdits:
@@ -152,6 +152,17 @@ function unsafeFacts(s: SpaceRow, unsafe: string | null): SpaceFacts {
   };
 }
 
+/**
+ * A SUMMARY.md line held about a page, with the page's file: the title its file carries (a title
+ * typed otherwise), or the file it names (one not there; its key, `new:<path>`, says which).
+ */
+function withFile(mirror: Mirror, spaceId: string, a: AttentionRow): SpaceFacts['attention'][number] {
+  if (a.key === null) return a;
+  if (a.reason === 'page-missing' && a.key.startsWith('new:')) return { ...a, file: { path: a.key.slice('new:'.length), title: a.title ?? '' } };
+  const node = a.reason === 'page-title' ? mirror.folder.node(spaceId, a.key) : undefined;
+  return node?.path ? { ...a, file: { path: node.path, title: node.title } } : a;
+}
+
 /** The edits of a space the mirror knows of without looking at the folder (see FactsOptions). */
 function recordedEdits(mirror: Mirror, spaceId: string): SpaceFacts['pendingEdits'] {
   const modified = new Set<string>();
@@ -159,7 +170,7 @@ function recordedEdits(mirror: Mirror, spaceId: string): SpaceFacts['pendingEdit
   const deleted = new Set<string>();
   for (const e of mirror.outbox.localEdits(spaceId)) {
     if (e.kind === 'unlink') deleted.add(e.path);
-    else if (mirror.folder.byPath(spaceId, e.path) !== undefined) modified.add(e.path);
+    else if (e.path === 'SUMMARY.md' || mirror.folder.byPath(spaceId, e.path) !== undefined) modified.add(e.path);
     else added.add(e.path);
   }
   for (const key of mirror.folder.pending(spaceId)) {

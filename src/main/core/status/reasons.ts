@@ -7,14 +7,12 @@ import { plural } from '../../../shared/plural';
 import { when } from '../../../shared/when';
 
 export { when };
-import { describeConflict, describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isUnreadableReason } from '../sync';
+import { describeConflict, describeMassDelete, describeMissingFolder, describeNotPushed, describeUnreadable, isSummaryHold, isUnreadableReason } from '../sync';
 import { editCount, type SpaceFacts, type SyncFacts } from './facts';
 import type { ReasonKind, RuntimeFacts, StateReason } from './state';
 
 /** Kinds said once for the whole folder (spaceId null) in the folder's list, whichever spaces they came from. */
 export const FOLDER_WIDE: ReadonlySet<ReasonKind> = new Set(['token-rejected', 'offline', 'paused', 'actions-waiting', 'review-refused', 'no-space-chosen']);
-
-const SUMMARY_REASONS = new Set(['new-group', 'new-link', 'link-target', 'group-removed', 'link-removed', 'page-title']);
 
 export const reasonsOf = {
   /** Reasons of the whole folder: no space chosen, a rejected token, offline, paused, review actions. */
@@ -46,14 +44,16 @@ export const reasonsOf = {
     }
     const rejected = facts.spaces.find((s) => s.failureKind === 'token-rejected');
     if (rejected) out.push(tokenRejected(rejected, null));
-    const offline = facts.spaces.filter((s) => s.failureKind === 'offline');
-    if (offline.length > 0) {
-      const since = earliest(offline.map((s) => s.failingSince ?? s.failedAt));
+    const offline = isOffline(facts, runtime);
+    const offlineSpaces = facts.spaces.filter((s) => s.failureKind === 'offline');
+    if (offlineSpaces.length > 0) {
+      const since = earliest(offlineSpaces.map((s) => s.failingSince ?? s.failedAt));
       out.push(offlineReason(since ?? '', latest(facts.spaces.map((s) => s.reachedAt)), null));
     }
     if (facts.pausedSince !== null) out.push(pausedReason(facts, null));
-    // While a cycle runs, what waits is what it is sending: `syncing` says it.
-    if (facts.actionsWaiting.length > 0 && !runtime.syncing) {
+    // While a cycle runs, what waits is what it is sending: `syncing` says it. Offline it waits still, whether a
+    // cycle is trying again just now or not.
+    if (facts.actionsWaiting.length > 0 && (!runtime.syncing || offline)) {
       const n = facts.actionsWaiting.length;
       out.push({
         kind: 'actions-waiting',
@@ -70,7 +70,8 @@ export const reasonsOf = {
         action: 'open-review',
       });
     }
-    if (runtime.syncing && runtime.syncingBy) out.push({ kind: 'syncing', spaceId: null, message: `Syncing now: ${runtime.syncingBy}.`, action: 'none' });
+    if (runtime.syncing && runtime.syncingBy && !offline)
+      out.push({ kind: 'syncing', spaceId: null, message: `Syncing now: ${runtime.syncingBy}.`, action: 'none' });
     return out;
   },
 
@@ -126,13 +127,13 @@ export const reasonsOf = {
         reason: h.reason as never,
         ...(h.line !== undefined ? { line: h.line } : {}),
         ...(h.title !== undefined ? { title: h.title } : {}),
+        ...(h.file !== undefined ? { file: h.file } : {}),
       };
       if (isUnreadableReason(h.reason))
         out.push({ kind: 'unreadable', spaceId: id, path: h.path, message: describeUnreadable({ path: h.path, reason: h.reason }), action: 'show-file' });
       else if (h.reason === 'asset-in-use')
         out.push({ kind: 'asset-in-use', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-folder' });
-      else if (SUMMARY_REASONS.has(h.reason))
-        out.push({ kind: 'summary-edit', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
+      else if (isSummaryHold(h.reason)) out.push({ kind: 'summary-edit', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
       // A page held before its push: the push guard's, one only another change request has, any other.
       else out.push({ kind: 'held-page', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
     }
@@ -146,11 +147,12 @@ export const reasonsOf = {
         action: r.path !== null ? 'show-file' : 'show-folder',
       });
     }
-    if (s.failureKind === 'offline') out.push(offlineReason(s.failingSince ?? s.failedAt ?? '', s.reachedAt, id));
+    const offline = s.failureKind === 'offline';
+    if (offline) out.push(offlineReason(s.failingSince ?? s.failedAt ?? '', s.reachedAt, id));
     if (facts.pausedSince !== null) out.push(pausedReason(facts, id));
     const edits = editCount(s);
-    // Paused: the paused reason counts them.
-    if (edits > 0 && !runtime.syncing && facts.pausedSince === null) {
+    // Paused: the paused reason counts them. Offline they wait, whether a cycle is trying again just now or not.
+    if (edits > 0 && (!runtime.syncing || offline) && facts.pausedSince === null) {
       out.push({
         kind: 'edits-waiting',
         spaceId: id,
@@ -172,6 +174,11 @@ function tokenRejected(s: SpaceFacts, spaceId: string | null): StateReason {
     message: `The API rejected the token (${when(s.failedAt)}): it expired or was revoked. Sign in again with a valid token; your edits are kept.`,
     action: 'sign-in',
   };
+}
+
+/** The last attempt could not reach the API (recorded by the mirror, or seen by this host when the mirror could not record it). */
+function isOffline(facts: SyncFacts, runtime: RuntimeFacts): boolean {
+  return facts.spaces.some((s) => s.failureKind === 'offline') || runtime.failure?.kind === 'offline';
 }
 
 function offlineReason(since: string, reached: string | null, spaceId: string | null): StateReason {

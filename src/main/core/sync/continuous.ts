@@ -8,18 +8,26 @@
  * to the sync folder with `/`, or `{ changed: 'all' }` when it cannot be sure — the first
  * cycles, after a watcher error, after a failed cycle, when too much changed to list, and
  * every few minutes as a safety net. Each settled edit is also recorded in the mirror as
- * soon as it is seen (status shows it).
+ * soon as it is seen (status shows it). While the API cannot be reached, cycles are tried
+ * again every few seconds (OFFLINE_RETRY_MS), not at the interval.
  */
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Mirror } from '../mirror';
 import type { CycleReport, CycleRequest } from './engine';
+import { failureKind } from './outcome';
 import { isRemoteCopy } from './plan/layout';
 import type { OwnWrites } from './own-writes';
 import { FolderWatcher, type FolderEdit } from './watcher';
 
 /** A cycle over everything at least this often, whatever the watcher says. */
 const FULL_SCAN_EVERY_MS = 5 * 60_000;
+/**
+ * After a cycle that could not reach the API, the next is this soon, then less and less soon, but
+ * never more than 4 s later: the API's return is noticed within 5 s. An offline cycle costs one
+ * refused request (it stops before it looks at the folder).
+ */
+const OFFLINE_RETRY_MS = [500, 1000, 2000, 4000] as const;
 /** More changed paths than this between two cycles: scan everything instead of listing them. */
 const MAX_LISTED_CHANGES = 10_000;
 
@@ -65,6 +73,8 @@ export class ContinuousSync {
   private changed = new Set<string>();
   private needAll = true;
   private lastFullAt = Number.NEGATIVE_INFINITY;
+  /** Cycles in a row that could not reach the API (0: the last one reached it, or failed otherwise). */
+  private unreachable = 0;
   private readonly now: () => number;
   private resolveDone!: () => void;
   private rejectDone!: (err: unknown) => void;
@@ -191,10 +201,12 @@ export class ContinuousSync {
     try {
       this.options.onCycleStart?.(request);
       const report = await this.options.runCycle(request);
+      this.unreachable = 0;
       this.options.onReport?.(report);
     } catch (err) {
       this.needAll = true; // what it was told about may not have been handled
       if (this.stopped) return;
+      this.unreachable = failureKind(err) === 'offline' ? this.unreachable + 1 : 0;
       if (this.options.onError?.(err) === true) {
         this.failure = err;
         void this.stop();
@@ -217,7 +229,8 @@ export class ContinuousSync {
   private armTimer(): void {
     this.clearTimer();
     if (this.stopped || this.isPaused || this.options.intervalMs <= 0) return;
-    this.timer = setTimeout(() => this.autoCycle(), this.options.intervalMs);
+    const retry = this.unreachable > 0 ? OFFLINE_RETRY_MS[Math.min(this.unreachable, OFFLINE_RETRY_MS.length) - 1]! : Number.POSITIVE_INFINITY;
+    this.timer = setTimeout(() => this.autoCycle(), Math.min(retry, this.options.intervalMs));
   }
 
   private clearTimer(): void {
@@ -231,11 +244,8 @@ export class ContinuousSync {
     // As spelt on disk (NFD, say); Quire's paths are NFC.
     const inSpace = rest.join('/').normalize('NFC');
     const space = this.options.mirror.catalog.spaces().find((s) => s.folder === folder);
-    if (space && this.isOwnWrite(space.id, inSpace, rest.join('/'), edit)) {
-      // Sync wrote it: no cycle for that. A SUMMARY.md the writer reordered looks the same, so the next cycle still hears of it.
-      if (inSpace === 'SUMMARY.md') this.changed.add(edit.path);
-      return;
-    }
+    // Sync wrote it: no cycle for that. (SUMMARY.md too: the writer's save of it is a cycle, like a page's.)
+    if (space && this.isOwnWrite(space.id, inSpace, rest.join('/'), edit)) return;
     this.changed.add(edit.path);
     const isFile = edit.kind === 'add' || edit.kind === 'change' || edit.kind === 'unlink';
     if (space && isFile && inSpace !== '' && !isRemoteCopy(inSpace)) {
@@ -256,7 +266,6 @@ export class ContinuousSync {
 
   /** A file sync itself just wrote: it is as the engine wrote it (same size and mtime). */
   private isOwnWrite(spaceId: string, path: string, disk: string, edit: FolderEdit): boolean {
-    if (path === 'SUMMARY.md') return true;
     const ownWrites = this.options.ownWrites;
     if (!ownWrites || (edit.kind !== 'add' && edit.kind !== 'change')) return false;
     try {

@@ -19,6 +19,13 @@ export function describeMassDelete(hold: Omit<MassDeleteHold, 'deletes'>, space:
 }
 
 /** A change the API cannot carry, and what to do instead, e.g. "SUMMARY.md line 12: “Tutorials” is a new group; …". */
+/** The reasons a SUMMARY.md line is held for (its line stays in SUMMARY.md until settled). */
+const SUMMARY_HOLDS: ReadonlySet<string> = new Set(['new-group', 'new-link', 'link-target', 'group-removed', 'link-removed', 'page-title', 'page-missing']);
+
+export function isSummaryHold(reason: string): boolean {
+  return SUMMARY_HOLDS.has(reason);
+}
+
 export function describeNotPushed(h: Held): string {
   const where = h.line !== undefined ? `${h.path} line ${h.line}` : h.path;
   const title = `“${h.title ?? ''}”`;
@@ -33,8 +40,12 @@ export function describeNotPushed(h: Held): string {
       return `${where}: the group ${title} is no longer listed; SUMMARY.md never deletes: delete the group on GitBook if you meant to.`;
     case 'link-removed':
       return `${where}: the link ${title} is no longer listed; SUMMARY.md never deletes: delete the link on GitBook if you meant to.`;
-    case 'page-title':
-      return `${where}: ${title} is not the title of ${h.file?.path ?? 'its page'}, which says “${h.file?.title ?? ''}”: a page's title is its file's \`# heading\` (or its frontmatter \`title:\`), and SUMMARY.md lists it by that; change the heading to retitle the page.`;
+    case 'page-title': {
+      const file = h.file ? `${h.file.path}, which says “${h.file.title}”` : "its page's file, whose heading says otherwise";
+      return `${where}: ${title} is not the title of ${file}: a page's title is its file's \`# heading\` (or its frontmatter \`title:\`); change the heading to retitle the page, or the line to keep its title.`;
+    }
+    case 'page-missing':
+      return `${where}: ${h.file?.path ?? 'its file'} is not in the folder: create the file (the page goes where this line puts it), or remove the line.`;
     case 'asset-in-use':
       return `${where} was deleted here, but ${h.title ?? 'a page'} still shows it: the image stays on GitBook; restore the file or remove it from the page.`;
     case 'unsafe':

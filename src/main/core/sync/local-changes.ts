@@ -4,6 +4,7 @@
  * planned whose push is not confirmed yet. Reads only: unchanged files cost one stat.
  */
 import type { Mirror } from '../mirror';
+import { SUMMARY_FILE } from './plan/layout';
 import { scanSpace } from './scan';
 
 export interface LocalChanges {
@@ -22,6 +23,8 @@ export function pendingEdits(mirror: Mirror, spaceId: string, spaceDir: string):
   for (const m of scan.local.moved.values()) changes.modified.push(m.to);
   for (const a of scan.local.added) changes.added.push(a.path);
   for (const path of scan.local.vanished.values()) changes.deleted.push(path);
+  // Its moves and titles are pushed by the next cycle.
+  if (scan.summary) changes.modified.push(SUMMARY_FILE);
   const listed = new Set([...changes.modified, ...changes.added]);
   for (const key of mirror.folder.pending(spaceId)) {
     const node = mirror.folder.node(spaceId, key);

@@ -6,7 +6,7 @@
  * Quire cannot read). Conflicts, refused changes and the mass-delete hold are recorded where the
  * cycle keeps them already.
  */
-import { ApiError, NetworkError, TokenRejectedError } from '../api';
+import { ApiError, isUnreachable, NetworkError, TokenRejectedError } from '../api';
 import type { FailureKind, Mirror } from '../mirror';
 import type { SpaceReport } from './report';
 
@@ -47,7 +47,18 @@ export function recordFailed(mirror: Mirror, spaceIds: readonly string[], err: u
 /** Offline: no answer, or a gateway that could not reach the API; token-rejected: a 401; error: anything else. */
 export function failureKind(err: unknown): FailureKind {
   if (err instanceof TokenRejectedError) return 'token-rejected';
-  if (err instanceof NetworkError) return 'offline';
-  if (err instanceof ApiError && (err.status === 502 || err.status === 503 || err.status === 504)) return 'offline';
+  if (isUnreachable(err)) return 'offline';
   return 'error';
 }
+
+/**
+ * Going offline, in the words every host says it once (not at each retry), e.g. "Offline: the API
+ * cannot be reached (connection failed: connect ECONNREFUSED 127.0.0.1:8080). Your edits wait…".
+ */
+export function describeOffline(err: unknown): string {
+  const why = err instanceof NetworkError ? err.reason : err instanceof ApiError ? `${err.status} from a gateway` : null;
+  return `Offline: the API cannot be reached${why ? ` (${why})` : ''}. Your edits wait and are sent when it is back; trying again every few seconds.`;
+}
+
+/** Reaching the API again after being offline. */
+export const BACK_ONLINE = 'Back online: the API answers again; what waited is being sent.';

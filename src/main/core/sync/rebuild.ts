@@ -140,7 +140,8 @@ export function recordRebuilt(mirror: Mirror, r: RebuiltRecord): void {
   });
 }
 
-function layoutTree(tree: RemoteTree): LayoutPage[] {
+/** The page tree a layout is planned from. */
+export function layoutTree(tree: Pick<RemoteTree, 'pages' | 'children'>): LayoutPage[] {
   const build = (parent: string | null): LayoutPage[] =>
     (tree.children.get(parent) ?? []).map((id) => {
       const p = tree.pages.get(id)!;

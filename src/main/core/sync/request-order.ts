@@ -115,6 +115,6 @@ export function resolvePlaceholders(text: string, ctx: PlaceholderContext): stri
       const id = ctx.fileId(path);
       if (id !== null) return `/files/${id}`;
     }
-    return relativeHref(ctx.path, path, anchor ? anchor.slice(1) : null);
+    return relativeHref(ctx.path, path) + (anchor ?? '');
   });
 }

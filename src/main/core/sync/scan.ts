@@ -60,6 +60,8 @@ export interface ScanInput {
   spaceDir: string;
   /** Paths (relative to the space folder) the watcher saw change, or 'all'. */
   hint: ScanHint;
+  /** Read SUMMARY.md even when it is as Quire last wrote it (its held lines are said again). */
+  rereadSummary?: boolean;
 }
 
 const SUMMARY_META = (spaceId: string) => `summary-stat:${spaceId}`;
@@ -147,11 +149,11 @@ export function scanSpace(input: ScanInput): ScanResult {
       return;
     }
     if (e.kind === 'summary') {
-      const summary = readSummary(mirror, spaceId, spaceDir, e.st);
+      const summary = readSummary(mirror, spaceId, spaceDir, e.st, input.rereadSummary ?? false);
       if (summary && 'reason' in summary) unreadable.push({ path: e.path, key: null, reason: summary.reason });
       else if (summary) {
         result.summary = summary;
-        result.local = { ...result.local, summary: parseSummary(summary.text) };
+        result.local = { ...result.local, summary: parseSummary(summary.text), summaryWritten: summaryAsRecorded(mirror, spaceId) !== null };
       }
       return;
     }
@@ -189,7 +191,8 @@ export function scanSpace(input: ScanInput): ScanResult {
     looked = () => true;
   } else {
     // The watcher's paths are spelt as on disk; Quire's, NFC.
-    const paths = [...new Set(input.hint.map((p) => p.normalize('NFC')))].filter((p) => p !== '' && !p.split('/').includes('..'));
+    const hinted = input.hint.map((p) => p.normalize('NFC'));
+    const paths = [...new Set([...hinted, ...(input.rereadSummary ? [SUMMARY_FILE] : [])])].filter((p) => p !== '' && !p.split('/').includes('..'));
     for (const p of paths) {
       // `.gitbook/` beside its assets holds the space's own files (includes, vars.yaml: space-extras.ts), never pages.
       if (p === '.gitbook') {
@@ -390,16 +393,27 @@ export function readText(abs: string, st: Stats, maxBytes = MAX_PAGE_BYTES): str
  * SUMMARY.md's text when it changed since Quire last wrote (or read) it; why it cannot be read
  * when it is not text Quire can take (reported: it is left alone, never written over).
  */
-function readSummary(mirror: Mirror, spaceId: string, spaceDir: string, st: Stats): { text: string; seen: SeenFile } | { reason: UnreadableReason } | null {
+function readSummary(
+  mirror: Mirror,
+  spaceId: string,
+  spaceDir: string,
+  st: Stats,
+  again: boolean,
+): { text: string; seen: SeenFile } | { reason: UnreadableReason } | null {
   const stat = { size: st.size, mtimeMs: st.mtimeMs, ino: String(st.ino) };
-  const recorded = mirror.catalog.getMeta(SUMMARY_META(spaceId));
-  const last = recorded ? (JSON.parse(recorded) as SeenFile) : null;
-  if (last && last.size === stat.size && last.mtimeMs === stat.mtimeMs && last.ino === stat.ino) return null;
+  const last = summaryAsRecorded(mirror, spaceId);
+  if (!again && last && last.size === stat.size && last.mtimeMs === stat.mtimeMs && last.ino === stat.ino) return null;
   const text = readText(join(spaceDir, SUMMARY_FILE), st, MAX_SUMMARY_BYTES);
   if (typeof text !== 'string') return text;
   const hash = sha256(text);
-  if (last?.hash === hash) return null;
+  if (!again && last?.hash === hash) return null;
   return { text, seen: { ...stat, hash } };
+}
+
+/** SUMMARY.md as Quire last wrote (or read) it, or null. */
+export function summaryAsRecorded(mirror: Mirror, spaceId: string): SeenFile | null {
+  const recorded = mirror.catalog.getMeta(SUMMARY_META(spaceId));
+  return recorded ? (JSON.parse(recorded) as SeenFile) : null;
 }
 
 /** Records SUMMARY.md as Quire wrote (or read) it, so the next scan sees only the writer's edits. */

@@ -35,11 +35,11 @@ import { recordCycle } from './record';
 import { forEachBounded } from './bounded';
 import { diffRemote, fetchPageText, fetchRemoteTree, knownText, type RemoteDiff, type RemoteTree } from './remote';
 import type { DryRunReport, SpaceReport } from './report';
-import { readPagesUsing, type ScanHint, type ScanResult, scanSpace } from './scan';
+import { readPagesUsing, type ScanHint, type ScanResult, scanSpace, summaryAsRecorded } from './scan';
 import { adoptCreatedIds, afterPush, readAssets, recordUploadedAssets } from './space-push';
 import { cycleView } from './space-view';
 import { followSubject } from './targets';
-import { writeSummaryFile } from './summary-file';
+import { summaryHeld, writeSummaryFile } from './summary-file';
 
 export interface SpaceSyncContext {
   api: ApiClient;
@@ -211,7 +211,8 @@ async function see(c: SpaceCycle, hint: ScanHint): Promise<Seen | null> {
 
   // The folder is scanned while main's tree is on its way (the scan only reads).
   if (treeComing) await new Promise((resolve) => setImmediate(resolve));
-  let scan = scanSpace({ mirror, spaceId, spaceDir: c.spaceDir, hint: firstSync ? 'all' : hint });
+  // SUMMARY.md holding lines Quire could not take is read at every cycle: they are said until settled.
+  let scan = scanSpace({ mirror, spaceId, spaceDir: c.spaceDir, hint: firstSync ? 'all' : hint, rereadSummary: summaryHeld(mirror, spaceId) });
   let remote = treeComing ? await remoteNow(mirror, spaceId, await treeComing) : null;
   if (scan.missing) {
     c.report.missingFolder = true;
@@ -464,9 +465,19 @@ function recordApplied(c: SpaceCycle, seen: Seen, plan: Plan, applied: ApplyResu
   return clean;
 }
 
-/** SUMMARY.md follows the folder's tree: written when the tree changed, on a first sync, or when the writer edited it. */
+/**
+ * SUMMARY.md follows the folder's tree: written when the tree changed, on a first sync, or when
+ * the writer edited it (with the lines held kept as written), unless the writer saved it again
+ * while the cycle ran.
+ */
 async function writeSummaryIfChanged(c: SpaceCycle, seen: Seen, plan: Plan): Promise<void> {
-  if (plan.treeChanged || seen.firstSync || seen.scan.summary) await writeSummaryFile(c.ctx.mirror, c.space.id, c.spaceDir);
+  if (!(plan.treeChanged || seen.firstSync || seen.scan.summary)) return;
+  const { mirror, ownWrites } = c.ctx;
+  await writeSummaryFile(mirror, c.space.id, c.spaceDir, {
+    kept: plan.summaryKept,
+    expected: seen.scan.summary?.seen ?? summaryAsRecorded(mirror, c.space.id),
+    ...(ownWrites ? { ownWrites } : {}),
+  });
 }
 
 /** The pushes that go (`holdsOf`) into the change request, rebased first when main moved since it was based. */

@@ -75,8 +75,26 @@ export const COMMANDS = {
     details: [EXIT_PLAIN],
     load: async () => (await import('./commands/review')).run,
   },
+  inbox: {
+    summary: 'what needs you, sorted: reviews asked of you, changes requested on yours, ready to merge, blocked (and on what), mentions and replies',
+    flags: {
+      dir,
+      json,
+      space: { value: '<spaceId>', help: 'the space of the change request <n> names, where several spaces have one so numbered' },
+      pin: { value: '<n>', help: 'keep this item first in its group: a change request’s number, or a thread’s comment id' },
+      unpin: { value: '<n>', help: 'stop pinning it' },
+      snooze: { value: '<n>', help: 'put it out of sight until it changes (new activity, a new revision, another group), or until --until' },
+      until: { value: '<date>', help: 'with --snooze: until this date (2026-03-01, midnight UTC) or time (2026-03-01T09:00Z), whatever happens' },
+      unsnooze: { value: '<n>', help: 'bring a snoozed item back now' },
+    },
+    details: [
+      'Refreshed first when the API is reachable; offline it sorts what the mirror holds and says since when. Pins and snoozes are kept in the folder’s mirror.',
+      EXIT_PLAIN,
+    ],
+    load: async () => (await import('./commands/inbox')).inbox,
+  },
   check: {
-    summary: 'what would break on the server: links, SUMMARY.md, blocks, frontmatter, file sizes (offline)',
+    summary: 'what would break on the server: links, SUMMARY.md, blocks, frontmatter, file sizes, OpenAPI blocks (offline)',
     flags: {
       dir: { ...dir, help: 'a sync folder, a Git Sync repository or one space folder' },
       space: { value: '<spaceId>', repeatable: true, help: 'check only this space of a sync folder; repeat for more' },
@@ -87,7 +105,7 @@ export const COMMANDS = {
     load: async () => (await import('./commands/check')).check,
   },
   comment: {
-    summary: 'start, edit, delete, reply to, resolve, reopen or react to a comment (queued when offline, sent by the next sync)',
+    summary: 'start, edit, delete, reply to, resolve, reopen, react to a comment, or apply its suggestion (queued when offline, sent by the next sync)',
     flags: { dir, json },
     verbs: {
       new: {
@@ -95,6 +113,10 @@ export const COMMANDS = {
         flags: {
           page: { value: '<file or page id>', help: 'the page the comment is on' },
           'change-request': { value: '<n>', help: 'the change request (by number) the comment is on, or whose page it is on' },
+          line: {
+            value: '<n>',
+            help: 'the line of the page in the change request (as `quire cr diff` numbers it) the comment is on: it goes on the block holding it (with --page and --change-request)',
+          },
           body: commentBody,
           space: spaceOfFolder,
         },
@@ -113,6 +135,10 @@ export const COMMANDS = {
       resolve: { summary: 'mark a comment resolved', positionals: [commentId] },
       reopen: { summary: 'reopen a resolved comment', positionals: [commentId] },
       react: { summary: 'add a reaction', positionals: [commentId], flags: { emoji: { value: '<emoji>', required: true, help: 'the reaction, such as 👍' } } },
+      apply: {
+        summary: 'apply the change a comment suggests to your file (the next sync pushes it), and resolve its thread with a reply saying so',
+        positionals: [commentId],
+      },
     },
     details: ['Exit codes: 0 sent or queued, 1 refused by the server or an error, 2 usage, 130 stopped (Ctrl-C).'],
     load: async () => {
@@ -122,7 +148,8 @@ export const COMMANDS = {
     },
   },
   cr: {
-    summary: 'change requests: list, show, review, reviewers, merge, update from main, archive, reopen, edit; choose where your edits go',
+    summary:
+      'change requests: list, show, diff, review, viewed, reviewers, merge, update from main, archive, reopen, edit, checkout; choose where your edits go',
     flags: { dir, space: spaceOfFolder },
     verbs: {
       list: {
@@ -134,13 +161,27 @@ export const COMMANDS = {
         positionals: [crNumber],
         flags: { json },
       },
+      diff: {
+        summary: 'its changes against its base, page by page, as a unified diff of the page files (offline: from the mirror, when it has them)',
+        positionals: [crNumber],
+        flags: {
+          page: { value: '<file>', help: 'only this page: its file (in the folder or in the change request) or its page id' },
+          stat: { help: 'only the lines added and removed per page, and the pages created, deleted, moved or renamed' },
+          word: { help: 'changed words instead of lines: [-removed-]{+added+} (in colour on a terminal)' },
+        },
+      },
       review: {
-        summary: 'approve or request changes (needs the server’s answer)',
+        summary: 'approve or request changes (needs the server’s answer), or keep comments in a pending review and send them with the verdict',
         positionals: [crNumber],
         flags: {
           approve: { help: 'approve it' },
           'request-changes': { help: 'ask for changes' },
+          comment: { help: 'finish a pending review with its comments only (the API has no comment-only review)' },
           body: { value: '<markdown>', help: 'a comment with the review' },
+          start: { help: 'start a pending review: comments on the change request are kept here until you finish it' },
+          pending: { help: 'list the comments of your pending review' },
+          discard: { help: 'drop your pending review and its comments; nothing of it is sent' },
+          json,
         },
       },
       reviewers: {
@@ -151,7 +192,16 @@ export const COMMANDS = {
           remove: { value: '<user>', repeatable: true, help: 'withdraw this reviewer; repeat for more' },
         },
       },
-      merge: { summary: 'merge it into main (only by this command, never by sync; needs the server’s answer)', positionals: [crNumber] },
+      merge: {
+        summary: 'merge it into main (only by this command, never by sync; needs the server’s answer)',
+        positionals: [crNumber],
+        flags: { force: { help: 'merge although a page of it has a conflict or check errors in your folder (the server’s rules still apply)' } },
+      },
+      viewed: {
+        summary: 'mark a page of it viewed (until the page changes again), or not (--unset)',
+        positionals: [crNumber, { name: '<file or path>', what: 'the page: its file in the folder, its path in the change request, or its id' }],
+        flags: { unset: { help: 'mark it not viewed' } },
+      },
       update: { summary: 'bring main’s latest changes into it (needs the server’s answer)', positionals: [crNumber] },
       archive: { summary: 'archive it', positionals: [crNumber] },
       reopen: { summary: 'reopen an archived change request', positionals: [crNumber] },
@@ -165,9 +215,22 @@ export const COMMANDS = {
         flags: { subject: crSubject },
       },
       use: { summary: 'send the space’s next pushes into this open change request of yours', positionals: [crNumber] },
+      checkout: {
+        summary: 'write its content into a read-only folder, to read, `quire check` and `quire preview` (before and after); `quire sync` keeps it current',
+        positionals: [crNumber],
+        flags: {
+          to: {
+            value: '<folder>',
+            required: true,
+            help: 'the folder to write it into: new or empty, outside the sync folder (again: brings it to the latest revision)',
+          },
+        },
+      },
     },
     details: [
       'Reviewers, archive, reopen and edit act at once when the API answers and otherwise queue (sent by the next sync); merge, update and reviews need the server’s answer and say so when offline.',
+      'A pending review (`review --start`) keeps comments here, offline too; finishing it sends them in order, then the verdict, each once (what a dropped connection leaves is sent by the next sync).',
+      'Merge is held back while a page of the change request has a conflict or `quire check` errors in your folder; --force goes past that, never past the server’s merge rules.',
       'Exit codes: 0 done or queued, 1 refused by the server or an error, 2 usage, 130 stopped (Ctrl-C).',
     ],
     load: async () => {
@@ -213,6 +276,51 @@ export const COMMANDS = {
       EXIT_PLAIN,
     ],
     load: async () => (await import('./commands/log')).log,
+  },
+  openapi: {
+    summary: "the organizations' OpenAPI specifications: list, pull into the folder, publish a file as a new version, versions",
+    flags: { dir, org: { value: '<organizationId>', help: 'only this organization (default: every one the folder knows)' } },
+    verbs: {
+      list: { summary: 'each specification, its latest version and its file here (refreshed when the API is reachable)', flags: { json } },
+      pull: {
+        summary: 'write the latest version of each specification (or of one) into the folder; an edit made here is kept',
+        positionals: [{ name: '<slug>', what: 'the specification (`quire openapi list` lists them)', optional: true }],
+      },
+      publish: {
+        summary: 'send a file as a new version of a specification (created when the slug is new), once it reads as OpenAPI 3.x or Swagger 2.0',
+        positionals: [
+          { name: '<slug>', what: 'the specification, such as petstore' },
+          { name: '<file>', what: 'the specification file, YAML or JSON' },
+        ],
+      },
+      versions: {
+        summary: 'the versions of a specification, newest first (refreshed when the API is reachable)',
+        positionals: [{ name: '<slug>', what: 'the specification (`quire openapi list` lists them)' }],
+        flags: { json },
+      },
+    },
+    details: [
+      'Pulled files go in .openapi/ of the sync folder (another organization: .openapi-<its name>/), named <slug>.yaml or <slug>.json; the preview and `quire check` read OpenAPI blocks from them.',
+      'Exit codes: 0 done, 1 refused (a file that is not a specification, with its line and why) or an error, 2 usage, 3 a file edited here and on GitBook (both kept), 130 stopped (Ctrl-C).',
+    ],
+    load: async () => {
+      const { openapi } = await import('./commands/openapi');
+      return (args, io, ctx) => openapi(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
+    },
+  },
+  translations: {
+    summary: "the organizations' translations: source space → target space, language, status, last run; --run runs one again",
+    flags: {
+      dir,
+      json,
+      org: { value: '<organizationId>', help: 'only this organization (default: every one the folder knows)' },
+      run: { value: '<translationId>', help: 'ask GitBook to run this translation again (needs the server; never queued)' },
+    },
+    details: ['Listed from the server when it answers, else from the mirror (saying since when).', EXIT_PLAIN],
+    load: async () => {
+      const { translations } = await import('./commands/translations');
+      return (args, io, ctx) => translations(args, io, ctx.withApiOptions({ maxAttempts: 2 }));
+    },
   },
   restore: {
     summary: 'write a version of a page back into the folder; the next sync pushes it',

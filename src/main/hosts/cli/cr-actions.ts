@@ -12,19 +12,25 @@ import { all, dirFlag, flag, has, UsageError, type ParsedArgs } from './args';
 import { withFolderTurn } from './folder-turn';
 import { EXIT, type CliIo } from './io';
 import { errorMessage } from './messages';
+import { heldBack } from './cr-merge';
+import { finishReview, pendingReview } from './cr-review';
+import { viewed } from './cr-viewed';
 import { changeRequestFor, describeOutcome, parseNumber, spaceFor, tryApi, whyNotDone } from './review-lookup';
 import { safeField } from './terminal-text';
 import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 
-export const ACTIONS = ['review', 'reviewers', 'merge', 'update', 'archive', 'reopen', 'edit', 'new', 'use'] as const;
+export const ACTIONS = ['review', 'viewed', 'reviewers', 'merge', 'update', 'archive', 'reopen', 'edit', 'new', 'use'] as const;
 type Action = (typeof ACTIONS)[number];
+
+/** `cr review`'s modes: one of them. */
+const REVIEW_MODES = ['approve', 'request-changes', 'comment', 'start', 'pending', 'discard'] as const;
 
 export interface CrContext {
   openMirror(dir: string): Mirror;
   apiFor(mirror: Mirror): Promise<ApiClient>;
 }
 
-interface Session {
+export interface Session {
   dir: string;
   mirror: Mirror;
   review: ReviewService;
@@ -35,8 +41,11 @@ interface Session {
 }
 
 export async function act(action: Action, rest: string[], args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number> {
-  if (action === 'new' ? rest.length > 0 : rest.length !== 1)
-    throw new UsageError(action === 'new' ? `unexpected argument "${rest[0]}"` : `quire cr ${action} needs one change request number`);
+  const arity = action === 'new' ? 0 : action === 'viewed' ? 2 : 1;
+  if (rest.length !== arity)
+    throw new UsageError(
+      arity === 0 ? `unexpected argument "${rest[0]}"` : `quire cr ${action} needs one change request number${arity === 2 ? ' and a page' : ''}`,
+    );
   const n = action === 'new' ? 0 : parseNumber(rest[0]);
   checkFlags(action, args);
   const dir = dirFlag(args);
@@ -48,9 +57,22 @@ export async function act(action: Action, rest: string[], args: ParsedArgs, io: 
     const cr = await changeRequestFor(s.review, mirror, args, n, api, io.signal);
     switch (action) {
       case 'review':
+        if (!['approve', 'request-changes', 'comment'].some((m) => has(args, m))) return await pendingReview(s, cr);
+        if (s.review.pendingReview(cr.id)) return await finishReview(s, cr);
+        if (has(args, 'comment')) {
+          // No pending review: a plain comment on the change request (the API has no comment-only review).
+          const body = flag(args, 'body');
+          if (!body?.trim()) throw new UsageError('quire cr review --comment needs --body <markdown> when no pending review is open');
+          return await queued(s, `Commenting on #${cr.number}`, cr, { kind: 'postComment', spaceId: cr.spaceId, changeRequestId: cr.id, body });
+        }
+        return await needsServer(s, action, cr);
       case 'merge':
+        if (!has(args, 'force') && (await heldBack(s, cr))) return EXIT.error;
+        return await needsServer(s, action, cr);
       case 'update':
         return await needsServer(s, action, cr);
+      case 'viewed':
+        return await viewed(s, cr, rest[1]!);
       case 'reviewers':
         return await reviewers(s, cr);
       case 'archive':
@@ -73,8 +95,10 @@ export async function act(action: Action, rest: string[], args: ParsedArgs, io: 
 
 /** Usage errors before anything is opened or sent. */
 function checkFlags(action: Action, args: ParsedArgs): void {
-  if (action === 'review' && has(args, 'approve') === has(args, 'request-changes'))
-    throw new UsageError('quire cr review needs --approve or --request-changes (one of them)');
+  if (action === 'review' && REVIEW_MODES.filter((m) => has(args, m)).length !== 1)
+    throw new UsageError(`quire cr review needs one of ${REVIEW_MODES.map((m) => `--${m}`).join(', ')}`);
+  if (action === 'review' && flag(args, 'body') !== undefined && !['approve', 'request-changes', 'comment'].some((m) => has(args, m)))
+    throw new UsageError('--body goes with --approve, --request-changes or --comment');
   if (action === 'reviewers' && all(args, 'add').length + all(args, 'remove').length === 0)
     throw new UsageError('quire cr reviewers needs --add <user> or --remove <user>');
   if (action === 'edit' && flag(args, 'subject') === undefined && flag(args, 'description') === undefined)
@@ -191,7 +215,11 @@ async function edit(s: Session, cr: ChangeRequestView): Promise<number> {
   }
   // A subject the writer sets is theirs: Quire never replaces it with one it generates.
   if (subject !== undefined) keepUserSubject(s.mirror, cr.spaceId, cr.id, subject);
-  return queued(s, `Editing #${cr.number}`, cr, {
+  const what =
+    subject === undefined
+      ? `Editing the description of #${cr.number}`
+      : `Renaming #${cr.number} to “${safeField(subject)}”${description !== undefined ? ', with a new description' : ''}`;
+  return queued(s, what, cr, {
     kind: 'editChangeRequest',
     spaceId: cr.spaceId,
     changeRequestId: cr.id,

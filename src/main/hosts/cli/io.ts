@@ -1,4 +1,13 @@
 import { writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+/** What a part of a line is, for colour on a terminal (a diff's headers, hunks, removed and added text). */
+export type Style = 'meta' | 'hunk' | 'removed' | 'added';
+
+export interface Styled {
+  text: string;
+  style?: Style;
+}
 
 /** Where a command writes: injectable so tests can run commands in-process. */
 export interface CliIo {
@@ -8,6 +17,28 @@ export interface CliIo {
   readStdin: () => Promise<string>;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;
+  /** Whether stdout shows colour (a terminal, and neither NO_COLOR nor TERM=dumb; FORCE_COLOR forces it); asked only by commands that colour. */
+  colour?: () => boolean;
+  /** One line of parts, each coloured by its style where stdout shows colour (runCli provides it). */
+  stdoutStyled?: (parts: readonly Styled[]) => void;
+}
+
+/** Writes a line of styled parts: coloured where the command's stdout shows colour, plain otherwise. */
+export function writeStyled(io: CliIo, parts: readonly Styled[]): void {
+  if (io.stdoutStyled) io.stdoutStyled(parts);
+  else io.stdout(parts.map((p) => p.text).join(''));
+}
+
+/**
+ * Whether a descriptor shows colour: FORCE_COLOR (not `0`) says yes, NO_COLOR (any value) or
+ * TERM=dumb no; otherwise, whether it is a terminal. node:tty is loaded only when asked (it
+ * loads the socket modules every command would otherwise pay for).
+ */
+export function showsColour(fd: number, env: NodeJS.ProcessEnv): boolean {
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  if ((env.NO_COLOR !== undefined && env.NO_COLOR !== '') || env.TERM === 'dumb') return false;
+  const { isatty } = createRequire(import.meta.url)('node:tty') as typeof import('node:tty');
+  return isatty(fd);
 }
 
 /** Exit codes shared by every command. 130 is the shell's code for "ended by Ctrl-C" (128 + SIGINT). */
@@ -23,6 +54,7 @@ export function processIo(signal: AbortSignal = new AbortController().signal, en
     stderr: lineWriter(2, () => process.stderr),
     env,
     signal,
+    colour: () => showsColour(1, env),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

@@ -4,14 +4,14 @@
  * space), and how an action's outcome is said — sent, queued (and why), refused (with the
  * server's reason), or not possible (and why).
  */
-import { type ApiClient, NetworkError } from '../../core/api';
+import { type ApiClient, isUnreachable } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
 import { type ActResult, type ChangeRequestView, type ReviewService, ActionNotPossibleError, ServerRefusalError } from '../../core/review';
 import { flag, spaceFlags, UsageError, type ParsedArgs } from './args';
-import { AddressNotGivenError } from './context';
 import { errorMessage } from './messages';
 import { safeField } from './terminal-text';
 import { when } from '../../../shared/when';
+import { clipText } from '../../../shared/clip-text';
 
 /** The space a command acts in: `--space`, else the folder's only synced space. */
 export function spaceFor(mirror: Mirror, args: ParsedArgs): string {
@@ -66,15 +66,32 @@ export async function changeRequestFor(
   );
 }
 
-/** The API client when one can be had; otherwise why not. */
-export async function tryApi(ctx: { apiFor(mirror: Mirror): Promise<ApiClient> }, mirror: Mirror): Promise<{ api: ApiClient | null; why: string | null }> {
-  try {
-    return { api: await ctx.apiFor(mirror), why: null };
-  } catch (err) {
-    // Not "offline": an address no token may go to stops the command (nothing is queued for it either).
-    if (err instanceof AddressNotGivenError) throw err;
-    return { api: null, why: errorMessage(err, mirror.syncFolder) };
-  }
+/** The API client when one can be had; otherwise why not (org-lists.ts, which loads no review code). */
+export { tryApi } from './org-lists';
+
+/** Why review data could not be refreshed, in one line: the API out of reach said plainly, any other error as it is. */
+export function whyNotRefreshed(err: unknown, folder?: string): string {
+  return isUnreachable(err) ? UNREACHABLE : errorMessage(err, folder);
+}
+
+export const UNREACHABLE = 'the API is not reachable';
+
+/**
+ * A comment or reply as a sentence names it: by its id, or, for one posted offline and not sent
+ * yet (its id is Quire's own, `local:…`), as "your pending comment “Its first words”".
+ */
+export function postName(review: ReviewService, commentId: string, replyId: string | null): string {
+  const id = replyId ?? commentId;
+  if (!id.startsWith('local:')) return `${replyId ? 'reply' : 'comment'} ${safeField(id)}`;
+  const body = replyId
+    ? review
+        .repliesFor([commentId])
+        .get(commentId)
+        ?.find((r) => r.id === replyId)?.body
+    : review.comment(commentId)?.body;
+  const words = (body ?? '').trim().split('\n')[0]!;
+  const shown = clipText(words, 40);
+  return `your pending ${replyId ? 'reply' : 'comment'}${shown ? ` “${safeField(shown)}”` : ''}`;
 }
 
 /** An action's outcome in one line: `what` is its subject, e.g. "Comment on “Install”". */
@@ -84,16 +101,21 @@ export function describeOutcome(what: string, r: ActResult, sentDetail = ''): st
       return `${what}: sent${sentDetail}.`;
     case 'withdrawn':
       return `${what}: ${r.message}`;
-    case 'queued':
+    case 'queued': {
       if (r.action.retryAt !== null) {
         return `${what}: not sent yet — the server failed on it (${safeField(r.message ?? 'no reason given')}). It is tried again after ${when(r.action.retryAt)} by \`quire sync\` or \`quire review\`; \`quire review --dismiss ${r.action.seq}\` gives up on it.`;
       }
       // Sent, and its answer lost or unreadable (a dropped connection, a 200 of the wrong shape): the server may hold it.
-      if (r.action.state === 'sending')
+      if (r.action.state === 'sending' && !r.offline)
         return `${what}: queued — sent, but no answer Quire could use came back (${safeField(r.message ?? 'no answer')}). It shows as pending until the next \`quire sync\` (or \`quire review\`) finds it on the server, or sends it if it never got there.`;
-      return `${what}: queued — the API is not reachable now (${safeField(r.message ?? 'offline')}). It shows as pending and is sent by the next \`quire sync\` (or \`quire review\`).`;
+      // Offline, the error of the request that failed (maybe another queued action's) says nothing more.
+      const why = r.offline ? '' : ` (${safeField(r.message ?? 'offline')})`;
+      return `${what}: queued — the API is not reachable now${why}. It shows as pending and is sent by the next \`quire sync\` (or \`quire review\`).`;
+    }
     case 'refused':
       return `${what}: refused by the server — ${safeField(r.message)}. Nothing was changed.`;
+    case 'pending':
+      return `${what}: kept in your pending review${sentDetail}; it is sent with your verdict.`;
   }
 }
 
@@ -105,8 +127,8 @@ export function whyNotDone(what: string, err: unknown, apiMissing: string | null
   if (err instanceof ActionNotPossibleError) return `${what}: not possible — ${safeField(err.message)}.`;
   if (err instanceof ServerRefusalError) return `${what}: refused by the server — ${safeField(err.serverMessage)}`;
   if (apiMissing !== null) return `${what}: needs the server's answer, and Quire cannot ask it now (${safeField(apiMissing)}). Nothing was queued.`;
-  if (err instanceof NetworkError) {
-    return `${what}: needs the server's answer, and the API is not reachable now (${safeField(errorMessage(err))}). Nothing was queued: run it again when online.`;
+  if (isUnreachable(err)) {
+    return `${what}: needs the server's answer, and the API is not reachable now. Nothing was queued: run it again when online.`;
   }
   return null;
 }

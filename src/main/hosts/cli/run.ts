@@ -10,14 +10,28 @@ import { type CommandLine, flag, readCommandLine, UsageError } from './args';
 import { COMMANDS } from './commands';
 import type { CliContext } from './context';
 import { commandHelp, globalHelp } from './help';
-import { EXIT, type CliIo } from './io';
+import { EXIT, type CliIo, type Style } from './io';
 import { terminalSafe } from './terminal-text';
 import { VERSION } from './version';
+
+/** Select Graphic Rendition codes of each style, as git colours a diff. */
+const SGR: Record<Style, string> = { meta: '\x1b[1m', hunk: '\x1b[36m', removed: '\x1b[31m', added: '\x1b[32m' };
+const RESET = '\x1b[m';
 
 /** Runs one `quire` invocation in-process; returns the exit code. */
 export async function runCli(argv: string[], rawIo: CliIo, given?: CliContext): Promise<number> {
   // Everything printed passes through here: no token, no escape sequence from server text.
-  const io: CliIo = { ...rawIo, stdout: (text) => rawIo.stdout(terminalSafe(text)), stderr: (text) => rawIo.stderr(terminalSafe(text)) };
+  // Colour is Quire's own: added around each part once the part is made safe.
+  let colour: boolean | undefined;
+  const io: CliIo = {
+    ...rawIo,
+    stdout: (text) => rawIo.stdout(terminalSafe(text)),
+    stderr: (text) => rawIo.stderr(terminalSafe(text)),
+    stdoutStyled: (parts) => {
+      colour ??= rawIo.colour?.() ?? false;
+      rawIo.stdout(parts.map((p) => (colour && p.style ? `${SGR[p.style]}${terminalSafe(p.text)}${RESET}` : terminalSafe(p.text))).join(''));
+    },
+  };
   const named = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? argv[0] : null;
   const prefix = named ? `quire ${named}` : 'quire';
   let line: CommandLine;

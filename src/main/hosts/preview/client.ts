@@ -151,6 +151,11 @@ body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, san
 .pv-hit-none { padding: 0.5rem 0.6rem; color: GrayText; }
 .pv-count { color: inherit; text-decoration: none; border: 1px solid #8885; border-radius: 999px; padding: 0.1rem 0.7rem; white-space: nowrap; }
 .pv-count.pv-has-errors { border-color: var(--pv-error); color: var(--pv-error); }
+.pv-compare { display: flex; flex-wrap: wrap; gap: 0.4rem 0.8rem; align-items: center; padding: 0.4rem 1.2rem; border-bottom: 1px solid var(--pv-line); font-size: 0.9rem; }
+.pv-side { border: 1px solid #8885; border-radius: 999px; padding: 0.1rem 0.7rem; color: inherit; text-decoration: none; }
+.pv-side.pv-current { border-color: var(--pv-accent); color: var(--pv-accent); font-weight: 600; pointer-events: none; }
+.pv-side.pv-none { color: GrayText; }
+.pv-change { color: GrayText; }
 .pv-body { display: grid; grid-template-columns: 15rem minmax(0, 1fr) 17rem; gap: 2rem; padding: 1.5rem 1.2rem; }
 .pv-nav { font-size: 0.92rem; position: sticky; top: 3.6rem; align-self: start; max-height: calc(100vh - 5rem); overflow: auto; }
 .pv-nav-details > summary { display: none; }

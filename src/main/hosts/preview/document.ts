@@ -51,7 +51,17 @@ function outline(page: RenderedPage | null): string {
   return `<nav class="pv-outline" aria-label="On this page"><h2>On this page</h2><ul>${items.join('')}</ul></nav>`;
 }
 
-export function pageDocument(site: PreviewSite, rootPath: string): string {
+/** The page's cover as GitBook shows it above the title (`coverY` moves the image up or down in its frame). */
+function coverHtml(site: PreviewSite, rootPath: string, page: RenderedPage): string {
+  if (!page.cover) return '';
+  const { href } = folderRenderContext(site.index, rootPath, site.urls).link(page.cover.src, rootPath, 'src', 'img');
+  if (href === null) return '';
+  const offset = page.cover.y === 0 ? '' : ` data-gb-style="object-position: center calc(50% + ${page.cover.y}px)"`;
+  return `<figure class="gb-cover gb-cover-${page.cover.size}"><img src="${escapeHtml(href)}" alt=""${offset}></figure>`;
+}
+
+/** `bar`: HTML shown under the header (a checkout's before and after, compare.ts). */
+export function pageDocument(site: PreviewSite, rootPath: string, bar = ''): string {
   const found = site.index.get(rootPath)!;
   const space = found.space;
   const text = found.file.text;
@@ -76,12 +86,12 @@ export function pageDocument(site: PreviewSite, rootPath: string): string {
   const article =
     text === null
       ? `<h1 class="gb-title">${escapeHtml(title)}</h1><p class="gb-error">Quire cannot show this file: ${found.file.unreadable?.reason === 'too-large' ? 'it is too large to push' : 'it is not UTF-8 text'}.</p>`
-      : `${page!.frontmatterError ? `<p class="gb-error" role="alert">${escapeHtml(page!.frontmatterError)}</p>` : ''}<h1 class="gb-title">${mark}${escapeHtml(title)}</h1>${page!.description ? `<p class="gb-description">${escapeHtml(page!.description)}</p>` : ''}${pills ? `<div class="gb-meta">${pills}</div>` : ''}${page!.html}`;
+      : `${page!.frontmatterError ? `<p class="gb-error" role="alert">${escapeHtml(page!.frontmatterError)}</p>` : ''}${coverHtml(site, rootPath, page!)}${page!.showTitle ? `<h1 class="gb-title">${mark}${escapeHtml(title)}</h1>` : ''}${page!.description && page!.showDescription ? `<p class="gb-description">${escapeHtml(page!.description)}</p>` : ''}${pills ? `<div class="gb-meta">${pills}</div>` : ''}${page!.html}`;
   const summary =
     counts.error + counts.warning + counts.info === 0
       ? 'no problems'
       : `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}${counts.info ? `, ${counts.info} info` : ''}`;
-  const body = `<header class="pv-top"><a class="pv-brand" href="${escapeHtml(site.urls.home)}">Quire preview</a><span class="pv-space">${escapeHtml(space.title)}</span><span class="pv-path">${escapeHtml(rootPath)}</span>${SEARCH_BOX}<a class="pv-count${counts.error ? ' pv-has-errors' : ''}" href="#pv-problems">${summary}</a></header>
+  const body = `<header class="pv-top"><a class="pv-brand" href="${escapeHtml(site.urls.home)}">Quire preview</a><span class="pv-space">${escapeHtml(space.title)}</span><span class="pv-path">${escapeHtml(rootPath)}</span>${SEARCH_BOX}<a class="pv-count${counts.error ? ' pv-has-errors' : ''}" href="#pv-problems">${summary}</a></header>${bar}
 <div class="pv-body">
 <nav class="pv-nav" aria-label="Table of contents"><details class="pv-nav-details" open><summary>Contents</summary>${site.navigation(space, rootPath)}</details></nav>
 <main class="pv-main"><article class="gb-page" id="pv-page">${article}</article><footer class="pv-pager">${neighbour(at - 1, 'Previous')}${neighbour(at + 1, 'Next')}</footer></main>

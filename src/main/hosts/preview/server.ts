@@ -19,6 +19,7 @@ import { preloadRenderer } from '../../core/preview';
 import { appPath, COMMON_HEADERS, createSecret, send, startLoopbackServer } from '../loopback';
 import { projectRoot } from '../service/renderer-files';
 import { LIVE_RELOAD_SCRIPT, PREVIEW_LAYOUT_CSS } from './client';
+import { BEFORE_PREFIX, Compare, type Side } from './compare';
 import { homeDocument, notFoundDocument, pageDocument } from './document';
 import { MAX_QUERY_CHARS, searchPreview } from './search';
 import { OWN_PREFIX, PreviewSite } from './site';
@@ -71,6 +72,8 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const secret = createSecret();
   const site = PreviewSite.load(options.dir, options.mirror ?? null, appPath(secret));
+  // A change request's checkout: main at its base is served beside it, as "before".
+  const compare = new Compare(options.dir, appPath(secret), site);
   // A space whose folder the mirror names outside the sync folder is left out (stored-paths.ts): said, not shown.
   for (const s of options.mirror?.catalog.selectedSpaces() ?? []) if (s.folderRefused !== null) log(s.folderRefused);
   const pageCss = await readFile(join(projectRoot(), 'src', 'shared', 'page.css'), 'utf8');
@@ -121,30 +124,34 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
     if (ownFile) return send(res, 200, ownFile.type, ownFile.body);
     const katex = own?.startsWith('katex/') ? await katexFile(own.slice('katex/'.length)) : null;
     if (katex) return send(res, 200, katex.type, katex.body, { 'Cache-Control': 'max-age=86400' });
-    const route = site.route(path);
+    const before = own?.startsWith('before/') ? compare.before() : null;
+    if (own?.startsWith('before/') && before === null) return send(res, 404, 'text/plain; charset=utf-8', 'This folder is not a checkout with a "before".\n');
+    const side: Side = before ? 'before' : 'after';
+    const shown = before ?? site;
+    const route = shown.route(before ? `/${path.slice(BEFORE_PREFIX.length + 1)}` : path);
     const html = (status: number, body: string) => send(res, status, 'text/html; charset=utf-8', body, { 'Content-Security-Policy': PAGE_CSP });
     if (route.kind === 'home') {
-      const only = site.spaces.length === 1 ? site.firstPage(site.spaces[0]!) : null;
+      const only = shown.spaces.length === 1 ? shown.firstPage(shown.spaces[0]!) : null;
       if (only) {
-        res.writeHead(302, { ...COMMON_HEADERS, Location: site.urls.of(only) }).end();
+        res.writeHead(302, { ...COMMON_HEADERS, Location: shown.urls.of(only) }).end();
         return;
       }
-      return html(200, homeDocument(site));
+      return html(200, homeDocument(shown));
     }
-    if (route.kind === 'missing') return html(404, notFoundDocument(site, path));
+    if (route.kind === 'missing') return html(404, notFoundDocument(shown, path));
     // Checked at every request: the file may have become a symlink (or a folder on its way a
     // link out of the folder) since the preview read it.
-    const abs = site.realPathInside(route.rootPath);
-    if (abs === null) return html(404, notFoundDocument(site, path));
+    const abs = shown.realPathInside(route.rootPath);
+    if (abs === null) return html(404, notFoundDocument(shown, path));
     if (route.kind === 'page') {
       const t0 = performance.now();
-      const body = pageDocument(site, route.rootPath);
+      const body = pageDocument(shown, route.rootPath, compare.bar(side, route.rootPath));
       res.setHeader('Server-Timing', `render;dur=${(performance.now() - t0).toFixed(1)}`);
       return html(200, body);
     }
     const type = IMAGE_TYPES[extname(route.rootPath).toLowerCase()];
     const bytes = await readFile(abs).catch(() => null);
-    if (!bytes) return html(404, notFoundDocument(site, path));
+    if (!bytes) return html(404, notFoundDocument(shown, path));
     const name = encodeURIComponent(route.rootPath.slice(route.rootPath.lastIndexOf('/') + 1));
     send(res, 200, type ?? 'application/octet-stream', bytes, {
       'Content-Security-Policy': FILE_CSP,

@@ -12,6 +12,7 @@ import { type CheckedSpace, type FolderIndex, joinRoot, loadFolder, readSpaceFil
 import type { Mirror } from '../../core/mirror';
 import { escapeHtml, type PreviewUrls, renderNavigation } from '../../core/preview';
 import { summaryEntryOrder } from './summary-order';
+import { isSpecFolderPath } from './watch';
 
 export type Route = { kind: 'home' } | { kind: 'page'; rootPath: string } | { kind: 'file'; rootPath: string } | { kind: 'missing' };
 
@@ -76,9 +77,10 @@ export class PreviewSite {
       : { kind: 'file', rootPath };
   }
 
-  /** The page a space opens on: its first SUMMARY.md entry, else its README.md, else its first page. */
+  /** The page a space opens on: its first SUMMARY.md entry, else its first page (README.md, or what .gitbook.yaml names), else any page. */
   firstPage(space: CheckedSpace): string | null {
-    const first = summaryEntryOrder(space)[0] ?? space.files.find((f) => f.path === 'README.md')?.path ?? space.files.find((f) => f.kind === 'page')?.path;
+    const readme = space.structure?.readme ?? 'README.md';
+    const first = summaryEntryOrder(space)[0] ?? space.files.find((f) => f.path === readme)?.path ?? space.files.find((f) => f.kind === 'page')?.path;
     return first === undefined ? null : joinRoot(space.folder, first);
   }
 
@@ -116,12 +118,17 @@ export class PreviewSite {
     const onDisk = relative(this.root, absPath).split(sep).join('/');
     const rootPath = onDisk.normalize('NFC');
     if (rootPath === '' || rootPath.startsWith('..')) return false;
+    // A specification file: read again when a block asks (LocalSpecs looks at its mtime); the pages showing it reload.
+    if (isSpecFolderPath(rootPath)) {
+      this.version++;
+      return true;
+    }
     const space = this.index.spaceOf(rootPath);
     if (!space) return false;
     // (Read as spelt on disk, NFD say: readSpaceFile names it NFC.)
     const path = space.folder === '' ? onDisk : onDisk.slice(space.folder.length + 1);
     const inside = this.realPathInside(rootPath) !== null;
-    const file = inside ? readSpaceFile(space.folder === '' ? this.root : `${this.root}/${space.folder}`, path) : null;
+    const file = inside ? readSpaceFile(space.folder === '' ? this.root : `${this.root}/${space.folder}`, path, space.structure) : null;
     if (file) this.index.setFile(space, file);
     else if (this.index.get(rootPath)) this.index.removeFile(space, path.normalize('NFC'));
     else return false;

@@ -8,6 +8,11 @@ import { relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import { isContentPath } from '../../core/check';
 
+/** Whether a path (relative to the previewed folder) is in, or is, a folder of OpenAPI specification files. */
+export function isSpecFolderPath(rel: string): boolean {
+  return /^\.openapi(?:-[^/]+)?(?:\/[^/]+)?$/.test(rel);
+}
+
 export interface PreviewWatcher {
   close(): Promise<void>;
 }
@@ -17,6 +22,8 @@ export async function watchFolder(root: string, onPaths: (paths: string[]) => vo
   const ignored = (p: string): boolean => {
     const rel = relative(root, p).split(sep).join('/');
     if (rel === '' || rel.startsWith('..')) return false;
+    // The organizations' specification folders (`.openapi/`, `.openapi-<name>/`): OpenAPI blocks render from them.
+    if (isSpecFolderPath(rel)) return false;
     return !isContentPath(rel) && !isContentPath(`${rel}/x`);
   };
   // followSymlinks off: a link is reported as itself (the site refuses it), never walked into.

@@ -21,11 +21,14 @@ import { EventHub } from './events';
 import { pageHandlers } from './pages';
 import { findHandlers } from './find';
 import { reviewHandlers } from './review-handlers';
+import { reviewDeskHandlers } from './review-desk';
 import { reviewLifecycleHandlers } from './review-lifecycle';
+import { reviewLineHandlers } from './review-lines';
 import { createSession, loadStoredToken } from './session';
 import { settingsHandlers } from './settings';
 import { StatusHolder } from './status';
 import { connectCore, needApi, openState } from './state';
+import { translationHandlers } from './translations';
 import { createSyncRunner } from './sync-runner';
 import type { Handler, Handlers, QuireService, QuireServiceOptions } from './types';
 
@@ -68,10 +71,13 @@ export async function createQuireService(options: QuireServiceOptions): Promise<
     ...conflictHandlers(state, runner),
     ...reviewHandlers(state),
     ...reviewLifecycleHandlers(state, runner),
+    ...reviewDeskHandlers(state),
+    ...reviewLineHandlers(state, runner),
     ...logHandlers(state),
     ...findHandlers(state, runner),
     ...appHandlers(state),
     ...pageHandlers(state),
+    ...translationHandlers(state),
   };
 
   /**

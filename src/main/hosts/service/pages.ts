@@ -17,7 +17,7 @@ import { routeHash } from '../../../shared/routes';
 import { checkPage, type LoadedFolder, loadFolder, MAX_ASSET_BYTES } from '../../core/check';
 import { pageTitleOf } from '../../core/content';
 import { folderRenderContext, type PreviewUrls, renderPage } from '../../core/preview';
-import { describeNotPushed, includeKey, pendingEdits, readExtras, resolveInside } from '../../core/sync';
+import { changeRequestTarget, describeNotPushed, includeKey, pendingEdits, readExtras, resolveInside } from '../../core/sync';
 import { openOrShow } from './app-actions';
 import { spaceDir, type ServiceState } from './state';
 import type { HandlersFor } from './types';
@@ -166,7 +166,11 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
     if (found?.file.kind !== 'page' && found?.file.kind !== 'include')
       throw new QuireError('not-found', `${path} is not a page of “${space.title}” (it was moved or deleted). Choose it again in the tree.`);
     const row = state.mirror.content.pageAt(spaceId, path) ?? null;
-    const rendered = found.file.text === null ? null : renderPage(found.file.text, folderRenderContext(folder().index, rootPath, urls()));
+    const pageComments = comments(spaceId, row?.id ?? null);
+    // A comment on a line of the change request that receives this folder's edits: the folder's file is what it holds.
+    const target = changeRequestTarget(state.mirror, spaceId).changeRequestId;
+    const commentLines = new Set(pageComments.flatMap((c) => (c.changeRequestId === target && typeof c.line === 'number' ? [c.line] : [])));
+    const rendered = found.file.text === null ? null : renderPage(found.file.text, { ...folderRenderContext(folder().index, rootPath, urls()), commentLines });
     const marks = await syncMarks(spaceId);
     const key = state.mirror.folder.byPath(spaceId, path) ?? null;
     return {
@@ -181,7 +185,7 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
       html: rendered?.html ?? '<p class="gb-error">Quire cannot show this file: it is not UTF-8 text, or too large to push.</p>',
       frontmatterError: rendered?.frontmatterError ?? null,
       problems: checkPage(folder().index, rootPath).map(({ line, severity, code, message, fix }) => ({ line, severity, code, message, fix })),
-      comments: comments(spaceId, row?.id ?? null),
+      comments: pageComments,
       ...marks.of(path, key !== null && !key.startsWith('new:') ? key : null),
     };
   }

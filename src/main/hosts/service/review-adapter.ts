@@ -10,11 +10,12 @@ import {
 } from '../../../shared/contract';
 import type { ApiClient } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
-import { ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView } from '../../core/review';
+import { followCheckouts, ReviewCadence, ReviewService, type ActionInput, type ActionRecord, type CommentView, type ThreadPlace } from '../../core/review';
 import { describeError } from './errors';
-import { changeRequestVM, commentVM, replyVM, requestedReviewerVM, reviewVM, siteVM, type CommentLookups } from './review-view-models';
+import { changeRequestVM, commentVM, mergeHoldVM, replyVM, requestedReviewerVM, reviewVM, siteVM, type CommentLookups } from './review-view-models';
 import type { AttentionSnapshot } from './types';
-import type { ActOutcomeVM, ChangeRequestActionsVM } from '../../../shared/contract';
+import type { ActOutcomeVM, ChangeRequestActionsVM, MergeHoldVM } from '../../../shared/contract';
+import { mergeHolds } from '../../core/check';
 import { changeRequestTarget } from '../../core/sync';
 import type { LifecycleAction } from '../../core/review';
 
@@ -47,6 +48,8 @@ export interface ReviewAdapter {
   act(input: ActionInput): void;
   sites(): SiteVM[];
   attentionIds(): Omit<AttentionSnapshot, 'conflicts'>;
+  /** What in the folder holds the change request's merge back, as far as its pages are known. */
+  mergeHolds(changeRequestId: string): MergeHoldVM[];
 }
 
 export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () => boolean, onChange: () => void, log: (line: string) => void): ReviewAdapter {
@@ -108,13 +111,40 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
     };
   };
 
+  /** Where comments on a line show now, read once per change request per answer. */
+  const places = () => {
+    const byChangeRequest = new Map<string, Map<string, ThreadPlace>>();
+    return (c: CommentView): ThreadPlace | null => {
+      if (!c.nodeId || !c.changeRequestId) return null;
+      let known = byChangeRequest.get(c.changeRequestId);
+      if (!known) {
+        known = review.threadPlaces(c.changeRequestId);
+        byChangeRequest.set(c.changeRequestId, known);
+      }
+      return known.get(c.id) ?? null;
+    };
+  };
+
   const commentLookups = (): CommentLookups => ({
     spaceTitles: titles(),
     crNumbers: crNumbers(),
     failures: failures(),
     pageTitle: pageTitles(),
     pagePath: pagePaths(),
+    kept: new Set(review.actions(['draft']).flatMap((a) => (a.commentId ? [a.commentId] : []))),
+    place: places(),
   });
+
+  const holdsOf = (changeRequestId: string): MergeHoldVM[] => {
+    const cr = review.changeRequest(changeRequestId);
+    const pages = review.changeRequestDiff(changeRequestId)?.pages ?? [];
+    if (!cr || cr.status === 'merged' || cr.status === 'archived') return [];
+    return mergeHolds(
+      mirror,
+      cr.spaceId,
+      pages.map((p) => ({ pageId: p.pageId, title: p.title, kind: p.kind })),
+    ).map(mergeHoldVM);
+  };
 
   const threads = (list: CommentView[]): ThreadVM[] => {
     const lookups = commentLookups();
@@ -125,12 +155,25 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
     }));
   };
 
+  /** Checkouts of this folder's change requests (`quire cr checkout`) follow their latest revision, as under `quire sync`. */
+  const follow = async (signal?: AbortSignal): Promise<void> => {
+    if (mirror.checkouts.list().length === 0) return;
+    const followed = await followCheckouts(api, mirror, signal);
+    for (const c of followed.updated)
+      log(
+        `checkout of #${c.changeRequest.number} in ${c.folder}: at its latest revision (${c.written} files written, ${c.removed} removed${c.kept.length ? `; kept as changed there: ${c.kept.join(', ')}` : ''})`,
+      );
+    for (const d of followed.dropped) log(`${d.folder} no longer holds its checkout: no longer kept current`);
+    for (const f of followed.failed) log(`checkout in ${f.folder} not brought up to date: ${describeError(f.error)}`);
+  };
+
   return {
     core: { review, api, mirror },
     async afterCycle(signal, force, pushedTo) {
       try {
         const { replay } = await cadence.afterCycle(api, { signal, force, ...(pushedTo ? { pushedTo } : {}) });
         reached = replay.stoppedBy === null;
+        await follow(signal);
       } catch (e) {
         reached = false;
         throw e;
@@ -140,6 +183,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       try {
         const { refresh } = await review.sync(api, { signal });
         reached = refresh !== null;
+        if (reached) await follow(signal);
       } catch (e) {
         if (signal?.aborted) throw e;
         log(`review refresh: ${describeError(e)}`);
@@ -157,6 +201,14 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         throw new QuireError('invalid-request', describeError(e));
       }
       onChange();
+      if (action.state === 'draft') {
+        return {
+          outcome: 'pending',
+          message: 'Kept in your pending review: it is sent with your verdict.',
+          targetId: review.targetOf(action),
+          actionId: action.id,
+        };
+      }
       if (action.state === 'dismissed') {
         return { outcome: 'withdrawn', message: 'It had not been sent yet: it is withdrawn, nothing reaches the server.', targetId: null, actionId: action.id };
       }
@@ -170,6 +222,9 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         onChange();
       }
       const now = mirror.reviewActions.action(action.id)!;
+      if (now.state === 'draft') {
+        return { outcome: 'pending', message: 'Kept in your pending review: it is sent with your verdict.', targetId: review.targetOf(now), actionId: now.id };
+      }
       const outcome: ActOutcomeVM['outcome'] = now.state === 'done' ? 'sent' : now.state === 'refused' ? 'refused' : 'queued';
       const message = outcome === 'queued' ? (now.message ?? 'Offline: it is sent when the API is back.') : now.message;
       return { outcome, message, targetId: review.targetOf(now), actionId: now.id };
@@ -208,17 +263,23 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       if (!cr || cr.spaceId !== spaceId) {
         throw new QuireError('not-found', 'That change request is not in the mirror. Run a sync to fetch review data, then try again.');
       }
-      let diff = review.changeRequestDiff(changeRequestId);
-      if (!diff && online()) {
-        diff = await review.loadChangeRequestDiff(api, changeRequestId).catch((e: unknown) => {
-          log(`change request diff: ${describeError(e)}`);
-          return null;
-        });
+      let files = review.changeRequestFiles(changeRequestId);
+      if (!files && online()) {
+        await review.loadChangeRequestDiff(api, changeRequestId).catch((e: unknown) => log(`change request diff: ${describeError(e)}`));
+        files = review.changeRequestFiles(changeRequestId);
       }
+      // Where its threads on a line were made (from the mirror when it can; from the server for the rest, online).
+      await review.ensureAnchors(online() ? api : null, changeRequestId).catch((e: unknown) => log(`change request threads: ${describeError(e)}`));
       const spaceTitles = titles();
       const fail = failures();
       const reasons: AttentionReason[] = [];
+      const blocks = review.pageBlocks(
+        changeRequestId,
+        (files?.pages ?? []).filter((p) => p.after !== null).map((p) => p.pageId),
+      );
       const actions = Object.fromEntries(ACTIONS.map((a) => [a, review.blockers(changeRequestId, a)])) as unknown as ChangeRequestActionsVM;
+      const viewed = new Map((review.viewedPages(changeRequestId)?.pages ?? []).map((v) => [v.pageId, v]));
+      const pending = review.pendingReview(changeRequestId);
       return {
         changeRequest: changeRequestVM(cr, reasons, spaceTitles, fail),
         description: review.description(changeRequestId),
@@ -227,18 +288,24 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         requestedReviewers: review.requestedReviewers(changeRequestId).map(requestedReviewerVM),
         actions,
         receivesYourEdits: changeRequestTarget(mirror, cr.spaceId).changeRequestId === changeRequestId,
-        diff: (diff?.pages ?? []).map((p) => ({
+        diff: (files?.pages ?? []).map((p) => ({
           pageId: p.pageId,
           title: p.title,
           path: p.path,
           previousPath: p.previousPath,
-          change: p.kind,
+          change: p.change,
+          relocation: p.relocation,
+          blocks: (blocks.get(p.pageId) ?? []).map(({ start, end, depth }) => ({ start, end, depth })),
           before: p.before,
           after: p.after,
           linesAdded: p.linesAdded,
           linesRemoved: p.linesRemoved,
+          viewed: viewed.get(p.pageId)?.viewed ?? false,
+          changedSinceViewed: viewed.get(p.pageId)?.changedSinceViewed ?? false,
         })),
         threads: threads(review.comments({ changeRequestId, status: 'all' })),
+        pendingReview: pending && { startedAt: pending.startedAt, comments: pending.comments.length },
+        mergeHolds: holdsOf(changeRequestId),
       };
     },
     thread(spaceId, commentId) {
@@ -258,6 +325,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       const orgTitles = new Map(mirror.catalog.organizations().map((o) => [o.id, o.title]));
       return review.siteTrees().map((s) => siteVM(s, orgTitles));
     },
+    mergeHolds: holdsOf,
     attentionIds() {
       const me = review.me()?.id;
       if (!me) return { commentsOnMyChangeRequests: [], repliesToMyComments: [] };

@@ -7,10 +7,11 @@
 import { QuireError, type ActOutcomeVM, type InboxItemVM, type ReviewStateVM, type SpaceTargetVM } from '../../../shared/contract';
 import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 import { NetworkError } from '../../core/api';
-import { ActionNotPossibleError, type ActionInput, markdownToDocument, ServerRefusalError, UnknownPersonError } from '../../core/review';
+import { ActionNotPossibleError, type ActionInput, markdownToDocument, NotInInboxError, ServerRefusalError, UnknownPersonError } from '../../core/review';
 import { changeRequestTarget, pointPushesAt, startChangeRequest, type ChangeRequestTarget } from '../../core/sync';
 import { describeError, toQuireError } from './errors';
 import type { ReviewAdapter } from './review-adapter';
+import { lineOf } from './review-lines';
 import { changeRequestVM, commentVM, replyVM, reviewVM } from './review-view-models';
 import { needApi, type ServiceState } from './state';
 import type { SyncRunner } from './sync-runner';
@@ -20,6 +21,8 @@ import { person } from './view-models';
 type LifecycleRequest =
   | 'review.inbox'
   | 'review.markRead'
+  | 'review.pin'
+  | 'review.snooze'
   | 'review.dismiss'
   | 'review.state'
   | 'review.refresh'
@@ -38,7 +41,7 @@ type LifecycleRequest =
   | 'review.useChangeRequest';
 
 /** Why an action that needs the server's answer did not happen, for the view. */
-function notDone(e: unknown, doing: string): QuireError {
+export function notDone(e: unknown, doing: string): QuireError {
   if (e instanceof ActionNotPossibleError) {
     return new QuireError(e.blockers.some((b) => b.code === 'no-permission') ? 'forbidden' : 'invalid-request', `Cannot ${doing}: ${e.message}.`);
   }
@@ -54,6 +57,16 @@ function notDone(e: unknown, doing: string): QuireError {
   }
   if (e instanceof UnknownPersonError) return new QuireError('invalid-request', e.message);
   return toQuireError(e, doing);
+}
+
+/** A pin or snooze on an item gone from the inbox meanwhile: said, not an internal error. */
+function inboxMark(fn: () => unknown): void {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof NotInInboxError) throw new QuireError('not-found', `That item left the inbox: ${e.message}.`);
+    throw e;
+  }
 }
 
 export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner): HandlersFor<LifecycleRequest> {
@@ -110,9 +123,13 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
     'review.inbox': () => {
       const a = adapter();
       const lookups = a.lookups();
-      return a.core.review.inbox().map(
+      return a.core.review.triage().map(
         (i): InboxItemVM => ({
           key: i.key,
+          group: i.group,
+          waitingOn: i.waitingOn,
+          pinned: i.pinned,
+          snoozed: i.snoozed,
           reasons: i.reasons,
           unread: i.unread,
           activityAt: i.activityAt,
@@ -123,6 +140,15 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
           thread: i.comment ? { ...commentVM(i.comment, lookups), replies: i.replies.map((r) => replyVM(r, lookups.failures)) } : null,
         }),
       );
+    },
+    'review.pin': ({ key, pinned }) => {
+      inboxMark(() => adapter().core.review.pin(key, pinned));
+      state.events.changed('review');
+    },
+    'review.snooze': ({ key, until, off }) => {
+      if (until !== undefined && !(Date.parse(until) > Date.now())) throw new QuireError('invalid-request', 'Choose a date in the future to snooze it until.');
+      inboxMark(() => adapter().core.review.snooze(key, until ?? null, off ?? false));
+      state.events.changed('review');
     },
     'review.markRead': ({ keys }) => {
       adapter().core.review.markRead(keys ?? 'all');
@@ -145,8 +171,16 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
       state.events.changed('review', 'sites');
       return reviewState();
     },
-    'review.newComment': (p) =>
-      act({ kind: 'postComment', spaceId: p.spaceId, changeRequestId: p.changeRequestId ?? null, pageId: p.pageId ?? null, body: p.markdown }),
+    'review.newComment': async (p) =>
+      act({
+        kind: 'postComment',
+        spaceId: p.spaceId,
+        changeRequestId: p.changeRequestId ?? null,
+        pageId: p.pageId ?? null,
+        body: p.markdown,
+        // On a line: the block holding it (review-lines.ts).
+        ...(await lineOf(adapter(), online(), p)),
+      }),
     'review.editComment': (p) =>
       act(
         p.replyId
@@ -195,8 +229,20 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
     },
     'review.merge': async (p) => {
       const a = adapter();
-      changeRequest(p.spaceId, p.changeRequestId);
-      await withServer('merge the change request', () => a.core.review.merge(a.core.api, p.changeRequestId, state.abort.signal));
+      const cr = changeRequest(p.spaceId, p.changeRequestId);
+      await withServer('merge the change request', async () => {
+        // Its pages as they are now, checked in the folder: a merge goes past what holds it here only when asked to.
+        await a.core.review.readChangeRequest(a.core.api, cr.id, state.abort.signal);
+        await a.core.review.loadChangeRequestDiff(a.core.api, cr.id);
+        const holds = p.force ? [] : a.mergeHolds(cr.id);
+        if (holds.length > 0) {
+          throw new QuireError(
+            'invalid-request',
+            `Merging #${cr.number} is held back: ${holds.map((h) => h.message).join('; ')}. Choose “Merge anyway” to go past these checks of your folder (the server’s merge rules still apply).`,
+          );
+        }
+        return a.core.review.merge(a.core.api, cr.id, state.abort.signal);
+      });
     },
     'review.updateFromMain': async (p) => {
       const a = adapter();

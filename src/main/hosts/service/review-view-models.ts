@@ -1,5 +1,26 @@
-import type { AttentionReason, ChangeRequestVM, CommentVM, ReactionVM, ReplyVM, RequestedReviewerVM, ReviewVM, SiteVM } from '../../../shared/contract';
-import type { ChangeRequestView, CommentView, ReplyView, RequestedReviewerView, ReviewView, SiteTree } from '../../core/review';
+import type {
+  AttentionReason,
+  ChangeRequestVM,
+  CommentVM,
+  MergeHoldVM,
+  ReactionVM,
+  ReplyVM,
+  RequestedReviewerVM,
+  ReviewVM,
+  SiteVM,
+} from '../../../shared/contract';
+import { plural } from '../../../shared/plural';
+import type { MergeHold } from '../../core/check';
+import {
+  type ChangeRequestView,
+  type CommentView,
+  type ReplyView,
+  type RequestedReviewerView,
+  type ReviewView,
+  type SiteTree,
+  suggestionOf,
+  type ThreadPlace,
+} from '../../core/review';
 import { person } from './view-models';
 
 /** Lookups read once per answer and shared by every comment in it. */
@@ -11,6 +32,10 @@ export interface CommentLookups {
   pageTitle(spaceId: string, pageId: string): string | null;
   /** The page's file in its space folder, when the folder has it. */
   pagePath(spaceId: string, pageId: string): string | null;
+  /** Comments kept in the user's pending reviews (not sent until the review is finished). */
+  kept?: ReadonlySet<string>;
+  /** Where a comment on a line of a change request shows now (core/review/anchors.ts); null for one not on a line. */
+  place?(c: CommentView): ThreadPlace | null;
 }
 
 const reactionVMs = (list: CommentView['reactions']): ReactionVM[] =>
@@ -18,6 +43,8 @@ const reactionVMs = (list: CommentView['reactions']): ReactionVM[] =>
 
 export function commentVM(c: CommentView, lookups: CommentLookups): CommentVM {
   const failure = lookups.failures.get(c.id);
+  const place = lookups.place?.(c) ?? null;
+  const suggestion = suggestionOf(c.body);
   return {
     id: c.id,
     spaceId: c.spaceId,
@@ -35,8 +62,22 @@ export function commentVM(c: CommentView, lookups: CommentLookups): CommentVM {
     reactions: reactionVMs(c.reactions),
     pending: c.pending,
     mine: c.mine,
+    ...(lookups.kept?.has(c.id) ? { inPendingReview: true } : {}),
     ...(failure ? { failure } : {}),
+    ...(place ? { line: place.line, outdated: place.outdated } : {}),
+    ...(suggestion ? { suggestion: { lines: suggestion, replaces: place?.madeAt?.lines ?? null } } : {}),
   };
+}
+
+/** A merge hold in the app's words. */
+export function mergeHoldVM(h: MergeHold): MergeHoldVM {
+  const page = `“${h.title}” (${h.path})`;
+  const first = h.problems[0];
+  const message =
+    h.code === 'conflict'
+      ? `${page} has an open conflict in your folder: resolve it first`
+      : `${page} has ${plural(h.problems.length, 'error')} the check finds${first ? ` (${first.line !== null ? `line ${first.line}: ` : ''}${first.message})` : ''}: fix ${h.problems.length === 1 ? 'it' : 'them'} first`;
+  return { code: h.code, pageId: h.pageId, title: h.title, path: h.path, message };
 }
 
 export function replyVM(r: ReplyView, failures: Map<string, string>): ReplyVM {

@@ -9,7 +9,18 @@ import { pushGuard } from '../../core/check';
 import type { SyncProgressVM } from '../../../shared/contract';
 import { API_URL_META, CancelledError } from '../../core/api';
 import { describeHolder, explainStorageError, isCorruptionError, Mirror, withFolderLock } from '../../core/mirror';
-import { ContinuousSync, OwnWrites, type CycleReport, type CycleRequest, recordAttemptFailed, SyncEngine, type SyncProgress } from '../../core/sync';
+import {
+  BACK_ONLINE,
+  ContinuousSync,
+  type CycleReport,
+  type CycleRequest,
+  describeOffline,
+  failureKind,
+  OwnWrites,
+  recordAttemptFailed,
+  SyncEngine,
+  type SyncProgress,
+} from '../../core/sync';
 import { pausedSince, setPaused } from '../../core/status';
 import { describeError, toQuireError } from './errors';
 import { connectCore, needApi, noteGivenAddress, spaceTitle, type ServiceState } from './state';
@@ -51,6 +62,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   const ownWrites = new OwnWrites();
   /** A line that stays in the status bar until a cycle has run with it shown. */
   let notice: string | null = null;
+  /** The last cycle could not reach the API: said once in the log, not at each retry (they come every few seconds). */
+  let offline = false;
 
   const refresh = () => void status.refresh();
   // The pause is the folder's: when another host resumed it (`quire sync`) or paused it, follow.
@@ -142,8 +155,14 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
   }
 
   function onError(e: unknown): boolean {
-    state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
     status.setSyncing(false);
+    // Still offline (cycles are tried every few seconds): nothing new to say but the state.
+    if (offline && failureKind(e) === 'offline' && !state.stopping) {
+      status.setFailure({ kind: 'offline', message: describeError(e) });
+      refresh();
+      return false;
+    }
+    state.events.changed('catalog', 'conflicts', 'log', 'review', 'sites', 'history');
     if (e instanceof CancelledError || (e as Error)?.name === 'AbortError' || state.stopping) {
       refresh();
       return false;
@@ -161,24 +180,32 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     }
     const err = toQuireError(e, 'sync', state.folder);
     const plain = describeError(explainStorageError(e, state.folder));
-    const message =
-      err.code === 'offline'
-        ? 'Offline: the API cannot be reached.'
-        : err.code === 'token-rejected'
-          ? `The API rejected the token (${plain}).`
-          : `Sync failed: ${plain}`;
-    status.setFailure({ kind: err.code === 'offline' ? 'offline' : err.code === 'token-rejected' ? 'token-rejected' : 'error', message: plain });
-    try {
-      state.mirror.log.add(err.code === 'offline' ? 'retry' : 'error', message);
-    } catch {
-      // The mirror itself may be what failed (a full disk, another writer): the line beside the state says so.
+    if (failureKind(e) === 'offline') {
+      status.setFailure({ kind: 'offline', message: plain });
+      logLine('retry', describeOffline(e));
+      state.log(`sync: ${describeError(e)}`);
+      offline = true;
+      refresh();
+      return false;
     }
+    offline = false;
+    const message = err.code === 'token-rejected' ? `The API rejected the token (${plain}).` : `Sync failed: ${plain}`;
+    status.setFailure({ kind: err.code === 'token-rejected' ? 'token-rejected' : 'error', message: plain });
+    logLine('error', message);
     // The engine recorded the failed attempt in the mirror: the state (offline, a rejected token, a failed sync) comes
     // from there. A failure it may not have been able to record (the mirror itself failing) is also said beside it.
-    if (err.code !== 'offline' && err.code !== 'token-rejected') status.update({ message });
+    if (err.code !== 'token-rejected') status.update({ message });
     refresh();
     state.log(`sync: ${describeError(e)}`);
     return false;
+  }
+
+  function logLine(kind: 'retry' | 'error' | 'info', line: string): void {
+    try {
+      state.mirror.log.add(kind, line);
+    } catch {
+      // The mirror itself may be what failed (a full disk, another writer): the line beside the state says so.
+    }
   }
 
   /** The mirror turned out damaged mid-cycle: keep it aside, carry on with a fresh one. */
@@ -208,6 +235,8 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
         status.setSyncing(true);
       },
       onReport: () => {
+        if (offline) logLine('info', BACK_ONLINE);
+        offline = false;
         status.setSyncing(false);
         status.update({ message: notice });
         notice = null;

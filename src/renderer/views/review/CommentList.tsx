@@ -98,7 +98,10 @@ export function CommentList(props: { items: CommentVM[]; loaded: boolean; select
               <div className="row-meta muted small">
                 {c.spaceTitle}
                 {c.changeRequestNumber !== null && ` · #${c.changeRequestNumber}`}
-                {c.pageTitle && ` · ${c.pageTitle}`} · {timeAgo(c.postedAt)}
+                {c.pageTitle && ` · ${c.pageTitle}`}
+                {typeof c.line === 'number' && `, line ${c.line}`}
+                {c.outdated && ' (outdated)'}
+                {c.suggestion && ' · suggests a change'} · {timeAgo(c.postedAt)}
                 {c.replyCount > 0 && ` · ${plural(c.replyCount, 'reply', 'replies')}`}
                 <PendingMark pending={c.pending} failure={c.failure} />
               </div>

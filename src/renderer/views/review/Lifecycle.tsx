@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { BlockerVM, ChangeRequestDetailVM } from '../../../shared/contract';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { useAction } from '../../hooks/use-query';
+import { MergeConfirm } from './MergeConfirm';
 
 /** "Not possible: it is a draft: mark it ready for review (reopen it) first; …", or "Not needed: …" when it is already done. */
 export function blockedWords(blockers: BlockerVM[]): string {
@@ -55,10 +56,19 @@ export function Lifecycle({ detail, online }: { detail: ChangeRequestDetailVM; o
   const { actions } = detail;
   const offlineNote = online ? null : NEEDS_SERVER;
 
+  const [confirming, setConfirming] = useState(false);
+  const holds = detail.mergeHolds ?? [];
+  const merge = async (force: boolean) => {
+    if ((await action.run('review.merge', { ...ref, ...(force ? { force } : {}) })) === undefined) return;
+    setConfirming(false);
+    setDone('Merged into main. The next sync brings the result into the folder.');
+  };
+
   const run = async (doing: 'merge' | 'update' | 'archive' | 'reopen') => {
     setDone(null);
     if (doing === 'merge') {
-      if ((await action.run('review.merge', ref)) !== undefined) setDone('Merged into main. The next sync brings the result into the folder.');
+      // Never one click: it asks first, naming what goes into main.
+      setConfirming(true);
     } else if (doing === 'update') {
       if ((await action.run('review.updateFromMain', ref)) !== undefined) setDone('Updated: it now has everything main has.');
     } else {
@@ -75,8 +85,14 @@ export function Lifecycle({ detail, online }: { detail: ChangeRequestDetailVM; o
         blockers={actions.merge}
         busy={action.busy}
         onClick={() => void run('merge')}
-        note={offlineNote ?? 'Merges into main; only this button does, never a sync.'}
+        note={
+          offlineNote ??
+          (holds.length > 0
+            ? `Held back here: ${holds.map((h) => h.message).join('; ')}.`
+            : 'Merges into main once you confirm; only this button does, never a sync.')
+        }
       />
+      {confirming && <MergeConfirm detail={detail} busy={action.busy} onMerge={(force) => void merge(force)} onCancel={() => setConfirming(false)} />}
       <ActionButton
         testId="action-update"
         label="Update from main"

@@ -11,6 +11,8 @@ export interface CommentPlaceInput {
   changeRequestNumber?: number;
   pageId?: string;
   pageTitle?: string;
+  /** A line of the page in the change request: the comment goes on the block holding it. */
+  line?: number;
 }
 
 /** Pages of the tree that are pages on the server (not a file not pushed yet, not a group or a link). */
@@ -24,17 +26,31 @@ function commentablePages(nodes: PageNodeVM[], depth = 0, out: { id: string; tit
 
 function placeWords(p: CommentPlaceInput): string {
   const cr = p.changeRequestId ? `change request #${p.changeRequestNumber ?? '?'}` : 'main content';
-  return p.pageTitle ? `“${p.pageTitle}” in ${cr}` : cr;
+  return p.pageTitle ? `${p.line ? `line ${p.line} of ` : ''}“${p.pageTitle}” in ${cr}` : cr;
 }
 
 /**
  * Starts a comment: on a page of main, on a change request, or on a page of one. Online it is
  * sent at once; offline it is queued and shows as pending; a refusal shows the server's reason.
  */
-export function NewComment({ fixed, onDone, onCancel }: { fixed?: CommentPlaceInput; onDone(outcome: ActOutcomeVM, spaceId: string): void; onCancel(): void }) {
+export function NewComment({
+  fixed,
+  initial = '',
+  suggestFrom,
+  onDone,
+  onCancel,
+}: {
+  fixed?: CommentPlaceInput;
+  /** Text to start from. */
+  initial?: string;
+  /** On a line: the lines of the block it goes on, which "Suggest a change" puts in a ```suggestion block to edit. */
+  suggestFrom?: string[];
+  onDone(outcome: ActOutcomeVM, spaceId: string): void;
+  onCancel(): void;
+}) {
   const act = useAct();
   const id = useId();
-  const [body, setBody] = useState('');
+  const [body, setBody] = useState(initial);
   const [chosen, setChosen] = useState<{ spaceId: string; changeRequestId: string; pageId: string }>({ spaceId: '', changeRequestId: '', pageId: '' });
   const place: CommentPlaceInput | null = fixed ?? null;
 
@@ -50,6 +66,7 @@ export function NewComment({ fixed, onDone, onCancel }: { fixed?: CommentPlaceIn
       spaceId: where.spaceId,
       ...(where.changeRequestId ? { changeRequestId: where.changeRequestId } : {}),
       ...(where.pageId ? { pageId: where.pageId } : {}),
+      ...('line' in where && where.line ? { line: where.line } : {}),
       markdown: body.trim(),
     });
     if (outcome && outcome.outcome !== 'refused') {
@@ -84,6 +101,16 @@ export function NewComment({ fixed, onDone, onCancel }: { fixed?: CommentPlaceIn
         <button type="submit" className="primary" disabled={!ready || act.busy}>
           Comment
         </button>
+        {suggestFrom && (
+          <button
+            type="button"
+            className="secondary"
+            title="Propose new text for these lines: the writer applies it with one click"
+            onClick={() => setBody((b) => `${b}${b && !b.endsWith('\n') ? '\n' : ''}\`\`\`suggestion\n${suggestFrom.join('\n')}\n\`\`\`\n`)}
+          >
+            Suggest a change
+          </button>
+        )}
         <button type="button" className="secondary" onClick={onCancel}>
           Cancel
         </button>

@@ -6,6 +6,7 @@ import { Person } from '../../components/Person';
 import { useAction, useQuery } from '../../hooks/use-query';
 import { timeAgo } from '../../lib/format';
 import { blockedWords, NEEDS_SERVER } from './Lifecycle';
+import { PendingReview } from './PendingReview';
 
 const REVIEW_WORDS = { approved: 'approved', 'changes-requested': 'requested changes' } as const;
 
@@ -30,7 +31,8 @@ export function Reviews({ detail, online }: { detail: ChangeRequestDetailVM; onl
           ))}
         </ul>
       )}
-      <ReviewForm detail={detail} online={online} />
+      {!detail.pendingReview && <ReviewForm detail={detail} online={online} />}
+      <PendingReview detail={detail} online={online} />
       <h3>Requested reviewers ({detail.requestedReviewers.length})</h3>
       {detail.requestedReviewers.length === 0 && <p className="muted">Nobody is asked to review.</p>}
       <Reviewers spaceId={cr.spaceId} changeRequestId={cr.id} reviewers={detail.requestedReviewers} blocked={detail.actions.reviewers} />

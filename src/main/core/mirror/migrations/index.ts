@@ -15,6 +15,10 @@ import { keptDeviations } from './v18-kept-deviations';
 import { reviewActionClaims } from './v19-review-action-claims';
 import { heldDeletes } from './v20-held-deletes';
 import { keptPaths } from './v21-kept-paths';
+import { openapiAndTranslations } from './v22-openapi-translations';
+import { pendingReviews } from './v23-pending-reviews';
+import { triageAndCheckouts } from './v24-triage-checkouts';
+import { reviewLines } from './v25-review-lines';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -33,4 +37,8 @@ export const migrations: Migration[] = [
   reviewActionClaims,
   heldDeletes,
   keptPaths,
+  openapiAndTranslations,
+  pendingReviews,
+  triageAndCheckouts,
+  reviewLines,
 ];

@@ -1,6 +1,7 @@
 /**
  * The review action queue's table (migrations 2 and 19): every action a user took, in order, with
- * its state (queued, sending — may have reached the server —, done, refused, dismissed), the
+ * its state (queued, sending — may have reached the server —, done, refused, dismissed; draft:
+ * a comment of a pending review, queued when the review is finished), the
  * process sending it right now (its claim), and when one the server failed on is tried again.
  * What the actions do is core/review's (queue.ts, send.ts); their effect on the mirrored
  * objects is folded in by ReviewStore (store.ts).
@@ -73,9 +74,21 @@ export class ReviewActionLog {
     return (this.sql(`SELECT * FROM review_actions ${where} ORDER BY seq`).all(...(states ?? [])) as ActionRow[]).map(toAction);
   }
 
-  /** Actions still to send (queued or sending) that touch one comment, reply or change request, in order. */
+  /** Actions still to send (queued, sending, or kept in a pending review) that touch one comment, reply or change request, in order. */
   pendingFor(column: 'comment_id' | 'reply_id' | 'change_request_id', id: string): ActionRecord[] {
-    return (this.sql(`SELECT * FROM review_actions WHERE ${column} = ? AND state IN ('queued', 'sending') ORDER BY seq`).all(id) as ActionRow[]).map(toAction);
+    return (this.sql(`SELECT * FROM review_actions WHERE ${column} = ? AND state IN ('queued', 'sending', 'draft') ORDER BY seq`).all(id) as ActionRow[]).map(
+      toAction,
+    );
+  }
+
+  /** The actions of a pending review (its comments, then its verdict), in order, whatever their state. */
+  ofReview(reviewId: string): ActionRecord[] {
+    return (this.sql(`SELECT * FROM review_actions WHERE json_extract(payload, '$.review') = ? ORDER BY seq`).all(reviewId) as ActionRow[]).map(toAction);
+  }
+
+  /** A kept comment's new text (a pending review's comments are edited in place, never sent twice). */
+  setPayload(id: string, payload: ActionPayload): void {
+    this.sql(`UPDATE review_actions SET payload = ? WHERE id = ?`).run(JSON.stringify(payload), id);
   }
 
   insertAction(a: Omit<ActionRecord, 'seq' | 'claim' | 'retryAt'>): ActionRecord {

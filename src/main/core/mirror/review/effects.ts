@@ -12,6 +12,7 @@ export const CHANGE_REQUEST_KINDS: ReadonlySet<ActionKind> = new Set<ActionKind>
   'merge',
   'requestReviewer',
   'removeReviewer',
+  'submitReview',
 ]);
 
 function withReaction(reactions: RemoteReaction[] | undefined, emoji: string, me: RemoteUser, add: boolean, at: string): RemoteReaction[] {
@@ -48,6 +49,8 @@ export function applyToComment(comment: RemoteComment | null, a: ActionRecord, m
         space: a.spaceId,
         ...(a.changeRequestId ? { changeRequest: a.changeRequestId } : {}),
         ...(a.payload.pageId ? { page: { id: a.payload.pageId } } : {}),
+        ...(a.payload.nodeId ? { node: { id: a.payload.nodeId } } : {}),
+        ...(a.payload.revisionId ? { revision: a.payload.revisionId } : {}),
       },
       status: 'open',
     };

@@ -1,6 +1,7 @@
 /**
- * Page lists and markdown of revisions, for change request diffs (migration 2). Revisions
- * never change, so what is stored is kept until no diff refers to the revision any more.
+ * Page lists, markdown and documents of revisions, for change request diffs (migrations 2 and
+ * 20). Revisions never change, so what is stored is kept until no diff refers to the revision
+ * any more.
  */
 import type { Db } from '../database';
 
@@ -19,6 +20,23 @@ export interface RevisionTreePage {
   path: string | null;
   type: string;
   documentId: string | null;
+  /** Its slug, which names its file in the folder's layout. */
+  slug?: string | null;
+  /** The fields its file's frontmatter holds (sync/page-file.ts `fileMeta`). */
+  fields?: Record<string, unknown>;
+}
+
+/** A stored page of a revision, in tree order, with its markdown (stable references) once fetched. */
+export interface StoredRevisionPage {
+  pageId: string;
+  parentId: string | null;
+  title: string;
+  slug: string | null;
+  path: string | null;
+  type: string;
+  documentId: string | null;
+  fields: Record<string, unknown>;
+  markdown: string | null;
 }
 
 export class RevisionPageStore {
@@ -35,12 +53,37 @@ export class RevisionPageStore {
   /** Stores a revision's page tree (markdown comes later, page by page). */
   insertPages(spaceId: string, revisionId: string, pages: readonly RevisionTreePage[]): void {
     const insert = this.db.prepare(
-      `INSERT OR IGNORE INTO review_revision_pages (space_id, revision_id, page_id, parent_id, position, title, path, type, document_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT OR IGNORE INTO review_revision_pages (space_id, revision_id, page_id, parent_id, position, title, path, type, document_id, slug, fields)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
-      for (const [i, p] of pages.entries()) insert.run(spaceId, revisionId, p.id, p.parentId, i, p.title, p.path, p.type, p.documentId);
+      for (const [i, p] of pages.entries()) {
+        insert.run(spaceId, revisionId, p.id, p.parentId, i, p.title, p.path, p.type, p.documentId, p.slug ?? null, JSON.stringify(p.fields ?? {}));
+      }
     })();
+  }
+
+  /** A revision's stored pages in tree order; empty when it was never fetched. */
+  tree(revisionId: string): StoredRevisionPage[] {
+    const rows = this.db
+      .prepare(
+        `SELECT page_id AS pageId, parent_id AS parentId, title, slug, path, type, document_id AS documentId, fields, markdown
+         FROM review_revision_pages WHERE revision_id = ? ORDER BY position`,
+      )
+      .all(revisionId) as (Omit<StoredRevisionPage, 'fields'> & { fields: string | null })[];
+    return rows.map((r) => ({ ...r, fields: r.fields ? (JSON.parse(r.fields) as Record<string, unknown>) : {} }));
+  }
+
+  /** A page's document (the API's JSON) at a revision, when fetched. */
+  document(revisionId: string, pageId: string): unknown {
+    const row = this.db.prepare(`SELECT document FROM review_revision_pages WHERE revision_id = ? AND page_id = ?`).get(revisionId, pageId) as
+      | { document: string | null }
+      | undefined;
+    return row?.document ? JSON.parse(row.document) : null;
+  }
+
+  setDocument(revisionId: string, pageId: string, document: unknown): void {
+    this.db.prepare(`UPDATE review_revision_pages SET document = ? WHERE revision_id = ? AND page_id = ?`).run(JSON.stringify(document), revisionId, pageId);
   }
 
   setMarkdown(revisionId: string, pageId: string, markdown: string): void {

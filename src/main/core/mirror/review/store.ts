@@ -454,7 +454,7 @@ export class ReviewStore {
   forgetSpacesExcept(keep: readonly string[]): void {
     const keepJson = JSON.stringify(keep);
     const notKept = `space_id NOT IN (SELECT value FROM json_each(?)) AND space_id NOT IN
-      (SELECT space_id FROM review_actions WHERE state IN ('queued', 'sending'))`;
+      (SELECT space_id FROM review_actions WHERE state IN ('queued', 'sending', 'draft'))`;
     for (const { id } of this.sql(`SELECT id FROM replies WHERE ${notKept}`).all(keepJson) as { id: string }[]) this.search.removeReply(id);
     for (const { id } of this.sql(`SELECT id FROM comments WHERE ${notKept}`).all(keepJson) as { id: string }[]) this.search.removeComment(id);
     this.sql(`DELETE FROM reply_sources WHERE id IN (SELECT id FROM replies WHERE ${notKept})`).run(keepJson);

@@ -276,15 +276,23 @@ export type ActionKind =
   | 'deleteComment'
   | 'deleteReply'
   | 'requestReviewer'
-  | 'removeReviewer';
+  | 'removeReviewer'
+  /** The verdict of a pending review, sent after its comments (core/review/pending-review.ts). */
+  | 'submitReview';
 
-/** queued: not sent yet; sending: may have reached the server; done; refused by the server; dismissed by the user. */
-export type ActionState = 'queued' | 'sending' | 'done' | 'refused' | 'dismissed';
+/**
+ * queued: not sent yet; sending: may have reached the server; done; refused by the server; dismissed
+ * by the user; draft: a comment of a pending review, kept until the review is finished (then queued).
+ */
+export type ActionState = 'queued' | 'sending' | 'done' | 'refused' | 'dismissed' | 'draft';
 
 /** The fields of an input that are not ids: stored as the action's payload. */
 export interface ActionPayload {
   body?: string;
   pageId?: string | null;
+  /** A comment on a block (a line): the block's key, and the revision its line was read at. */
+  nodeId?: string;
+  revisionId?: string | null;
   emoji?: string;
   subject?: string;
   description?: unknown;
@@ -293,6 +301,10 @@ export interface ActionPayload {
   userId?: string;
   /** That user's name when the action was taken (shown while pending). */
   displayName?: string;
+  /** The pending review a comment or verdict belongs to (its id): its verdict is sent after its comments. */
+  review?: string;
+  /** A review's verdict. */
+  verdict?: 'approved' | 'changes-requested';
 }
 
 /** An action as stored in the mirror, with every id it touches resolved. */

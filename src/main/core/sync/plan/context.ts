@@ -79,6 +79,7 @@ export function emptyPlan(): Plan {
     pushedPaths: new Map(),
     treeChanged: false,
     held: [],
+    summaryKept: null,
     stats: { pulled: 0, merged: 0, conflicts: 0, movedLocally: 0, deletedLocally: 0 },
   };
 }

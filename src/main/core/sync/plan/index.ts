@@ -22,6 +22,7 @@ import type { Plan, PlanOptions, SpaceView } from './types';
 export * from './types';
 export { DELETED_REMOTELY_NOTE } from './notes';
 export { isMostOfTheSpace } from './fail-safe';
+export type { KeptEntry, SummaryKept } from './summary-intent';
 
 export function planSync(view: SpaceView, options: PlanOptions = {}): Plan {
   const ctx = createContext(view, options);

@@ -166,12 +166,15 @@ export function place(ctx: PlanContext): void {
         ctx.placements.set(key, { ...p, title });
         ctx.retitled.set(key, title);
       } else if (!sameTitle(own, title)) {
+        // Held, its line kept as typed: until the heading or the line changes, SUMMARY.md and the page disagree.
         const path = ctx.sides.get(key)?.local?.path ?? tree.node(key)?.path ?? '';
-        ctx.plan.held.push({ key: null, path: 'SUMMARY.md', line, title, reason: 'page-title', file: { path, title: own } });
+        ctx.plan.held.push({ key, path: 'SUMMARY.md', line, title, reason: 'page-title', file: { path, title: own } });
+        intent.kept.titles.set(key, title);
       }
     }
     ctx.summaryOrder = intent.order;
     ctx.plan.held.push(...intent.held);
+    ctx.plan.summaryKept = intent.kept;
   }
 
   /** The title a page's file carries after this cycle (null: none, or not known). */

@@ -9,14 +9,47 @@
  * - A group or link entry with a new title is retitled.
  * - A page entry with a title other than the one SUMMARY.md showed: the title the writer gives
  *   the page (place.ts weighs it against the title its file carries).
+ * - A page listed twice: the entry the writer wrote wins over the one as Quire last wrote it
+ *   (same parent, same title): a page Quire listed where it guessed, listed again by the writer.
  * - SUMMARY.md never deletes nor creates: the API cannot create groups or links, nor change a
- *   link's target, and a page goes away when its file does. Such lines are reported (held).
+ *   link's target, and a page goes away when its file does. Such lines are reported (held), and
+ *   so is an entry for a file that is not there (yet): each stays in SUMMARY.md as the writer
+ *   wrote it (`kept`, which summary-file.ts renders) until it is settled, so the writer's lines
+ *   are never lost and the hold is said at every cycle.
  */
 import type { SummaryEntry } from '../../content';
 import type { PlanContext } from './context';
-import type { Held } from './types';
+import { type Held, newPageKey } from './types';
 
 const SUMMARY = 'SUMMARY.md';
+
+/** A line of SUMMARY.md Quire cannot take as it is, kept where the writer put it. */
+export interface KeptEntry {
+  /** `held:<line>`: this entry's own id. */
+  id: string;
+  kind: 'page' | 'group' | 'link';
+  title: string;
+  /** A link's destination, a page's file. */
+  href: string | null;
+  path: string | null;
+  /** What it is listed under (a page, a group, another kept entry; null: the top), and right after (null: first). */
+  parent: string | null;
+  after: string | null;
+  /** What the writer listed under it, in order: pages (kept there until it exists) and other kept entries. */
+  children: string[];
+}
+
+/** What SUMMARY.md shows of the writer's held lines, beside the tree (summary-file.ts renders it). */
+export interface SummaryKept {
+  /** Pages listed under a title their file contradicts: the title the writer typed (place.ts fills it). */
+  titles: Map<string, string>;
+  /** Links the writer pointed elsewhere: where. */
+  hrefs: Map<string, string>;
+  /** Groups and links the writer no longer lists. */
+  hidden: Set<string>;
+  /** New groups and links, and entries for files not there: in the writer's order. */
+  added: KeptEntry[];
+}
 
 export interface SummaryIntent {
   /** Pages the writer listed under another parent. */
@@ -30,11 +63,28 @@ export interface SummaryIntent {
   /** Pages the writer gave a title in SUMMARY.md (a new page listed by hand, or an entry retyped), with the line. */
   pageTitles: Map<string, { title: string; line: number }>;
   held: Held[];
+  kept: SummaryKept;
+}
+
+/** What an entry of SUMMARY.md is: `key` for the intents (null: none to take from it), `shown` as kept (null: dropped). */
+interface Resolved {
+  key: string | null;
+  shown: string | null;
+  kept?: KeptEntry;
 }
 
 export function readSummaryIntent(ctx: PlanContext, entries: readonly SummaryEntry[], keyAtPath: (path: string) => string | null): SummaryIntent {
   const { tree } = ctx;
-  const intent: SummaryIntent = { parent: new Map(), order: new Map(), reordered: new Set(), titles: new Map(), pageTitles: new Map(), held: [] };
+  const kept: SummaryKept = { titles: new Map(), hrefs: new Map(), hidden: new Set(), added: [] };
+  const intent: SummaryIntent = {
+    parent: new Map(),
+    order: new Map(),
+    reordered: new Set(),
+    titles: new Map(),
+    pageTitles: new Map(),
+    held: [],
+    kept,
+  };
 
   // Groups and links have no file: they are matched by title (groups) or target (links).
   const groups: string[] = [];
@@ -52,68 +102,132 @@ export function readSummaryIntent(ctx: PlanContext, entries: readonly SummaryEnt
   };
   const titleOf = (key: string) => tree.node(key)?.title ?? '';
   const hold = (e: SummaryEntry, reason: Held['reason']) => intent.held.push({ key: null, path: SUMMARY, line: e.line, title: e.title, reason });
+  const keep = (e: SummaryEntry, kind: KeptEntry['kind']): Resolved => {
+    const id = `held:${e.line}`;
+    return { key: null, shown: id, kept: { id, kind, title: e.title, href: e.href, path: e.path, parent: null, after: null, children: [] } };
+  };
 
-  // The writer's tree, by key (undefined: an entry Quire cannot place; its children stay put).
-  const listed = new Map<string | null, string[]>();
-  const listedParent = new Map<string, string | null>();
-  const walk = (list: readonly SummaryEntry[], parent: string | null | undefined, depth: number): void => {
+  // 1. What each entry is, in the writer's order.
+  const resolved = new Map<SummaryEntry, Resolved>();
+  const resolve = (list: readonly SummaryEntry[], depth: number): void => {
     for (const e of list) {
-      let key: string | null = null;
+      let r: Resolved;
       if (e.kind === 'page' && e.path !== null) {
-        key = keyAtPath(e.path);
-        const title = e.title.trim();
-        if (key !== null && title !== '' && !sameTitle(title, titleOf(key)) && !intent.pageTitles.has(key)) intent.pageTitles.set(key, { title, line: e.line });
+        const key = keyAtPath(e.path);
+        // A file not there that SUMMARY.md did not list before: the writer's line, kept until the file is.
+        if (key === null && ctx.view.local.summaryWritten === true && tree.byPath(e.path) === undefined) {
+          // About the page its file makes once there (key `new:<path>`, which names the file).
+          intent.held.push({
+            key: newPageKey(e.path),
+            path: SUMMARY,
+            line: e.line,
+            title: e.title,
+            file: { path: e.path, title: e.title },
+            reason: 'page-missing',
+          });
+          r = keep(e, 'page');
+        } else r = { key, shown: key };
       } else if (e.kind === 'group') {
-        key = claim(groups, (k) => titleOf(k) === e.title);
+        const key = claim(groups, (k) => titleOf(k) === e.title);
         if (key === null) hold(e, 'new-group');
+        r = key === null ? keep(e, 'group') : { key, shown: key };
       } else if (e.kind === 'link') {
-        key = claim(links, (k) => tree.node(k)?.href === e.href);
+        let key = claim(links, (k) => tree.node(k)?.href === e.href);
         if (key !== null && titleOf(key) !== e.title && e.title.trim() !== '') intent.titles.set(key, e.title);
-        if (key === null) {
+        if (key !== null) r = { key, shown: key };
+        else {
           key = claim(links, (k) => titleOf(k) === e.title);
           hold(e, key === null ? 'new-link' : 'link-target');
-          key = null;
+          if (key === null) r = keep(e, 'link');
+          else {
+            kept.hrefs.set(key, e.href ?? '#');
+            r = { key: null, shown: key };
+          }
         }
-      }
-      if (key !== null && parent !== undefined && !listedParent.has(key)) {
-        listedParent.set(key, parent);
-        listed.set(parent, [...(listed.get(parent) ?? []), key]);
-      }
-      if (depth < 256) walk(e.children, key === null ? undefined : key, depth + 1);
+      } else r = { key: null, shown: null };
+      resolved.set(e, r);
+      if (depth < 256) resolve(e.children, depth + 1);
     }
   };
-  walk(entries, null, 0);
+  resolve(entries, 0);
 
-  // A group heading renamed: the one group no longer listed, where one new heading is.
+  // 2. A group heading renamed: the one group no longer listed, where one new heading is.
   const newGroups = intent.held.filter((h) => h.reason === 'new-group');
   const unlistedGroups = groups.filter((k) => !used.has(k));
   if (newGroups.length === 1 && unlistedGroups.length === 1) {
     const [h] = newGroups;
     const key = unlistedGroups[0]!;
-    intent.titles.set(key, h!.title!);
-    intent.held = intent.held.filter((x) => x !== h);
-    used.add(key);
-    relist(entries, h!.line!, key);
+    const heading = [...resolved.keys()].find((e) => e.line === h!.line);
+    if (heading) {
+      intent.titles.set(key, h!.title!);
+      intent.held = intent.held.filter((x) => x !== h);
+      used.add(key);
+      resolved.set(heading, { key, shown: key });
+    }
   }
-  for (const key of groups) if (!used.has(key)) intent.held.push({ key, path: SUMMARY, title: titleOf(key), reason: 'group-removed' });
-  for (const key of links) if (!used.has(key)) intent.held.push({ key, path: SUMMARY, title: titleOf(key), reason: 'link-removed' });
-
-  /** Lists what a renamed group heading owns under the group it is. */
-  function relist(list: readonly SummaryEntry[], line: number, key: string): void {
-    const heading = list.find((e) => e.line === line);
-    if (!heading) return;
-    listedParent.set(key, null);
-    listed.set(null, insertAt(listed.get(null) ?? [], key, list, heading));
-    walk(heading.children, key, 1);
+  for (const key of groups) {
+    if (used.has(key)) continue;
+    intent.held.push({ key, path: SUMMARY, title: titleOf(key), reason: 'group-removed' });
+    kept.hidden.add(key);
   }
-  function insertAt(keys: string[], key: string, list: readonly SummaryEntry[], heading: SummaryEntry): string[] {
-    const before = list.filter((e) => e.line < heading.line).length;
-    const out = [...keys];
-    out.splice(Math.min(before, out.length), 0, key);
-    return out;
+  for (const key of links) {
+    if (used.has(key)) continue;
+    intent.held.push({ key, path: SUMMARY, title: titleOf(key), reason: 'link-removed' });
+    kept.hidden.add(key);
   }
 
-  // Intents: what differs from the tree as SUMMARY.md last showed it.
+  // 3. A page listed twice: the writer's entry wins over the one as Quire wrote it (its place and title then).
+  const visit = (fn: (e: SummaryEntry, r: Resolved, parent: string | null | undefined, shownParent: string | null) => void): void => {
+    const go = (list: readonly SummaryEntry[], parent: string | null | undefined, shownParent: string | null, depth: number): void => {
+      for (const e of list) {
+        const r = resolved.get(e)!;
+        fn(e, r, parent, shownParent);
+        if (depth < 256) go(e.children, r.key ?? undefined, r.shown ?? shownParent, depth + 1);
+      }
+    };
+    go(entries, null, null, 0);
+  };
+  const listings = new Map<string, { e: SummaryEntry; parent: string | null | undefined }[]>();
+  visit((e, r, parent) => {
+    if (e.kind !== 'page' || r.key === null) return;
+    listings.set(r.key, [...(listings.get(r.key) ?? []), { e, parent }]);
+  });
+  const chosen = new Set<SummaryEntry>();
+  for (const [key, list] of listings) {
+    const node = tree.node(key);
+    const asQuireWrote = (l: (typeof list)[number]) => node !== undefined && l.parent === node.parentKey && sameTitle(l.e.title, node.title);
+    chosen.add((list.find((l) => !asQuireWrote(l)) ?? list[0]!).e);
+  }
+
+  // 4. The writer's tree by key, and the kept lines where they stand.
+  const listed = new Map<string | null, string[]>();
+  const listedParent = new Map<string, string | null>();
+  const lastShown = new Map<string | null, string>();
+  const keptById = new Map<string, KeptEntry>();
+  visit((e, r, parent, shownParent) => {
+    if (e.kind === 'page' && r.key !== null && !chosen.has(e)) return; // the other listing of a page listed twice
+    const { key } = r;
+    if (key !== null && e.kind === 'page') {
+      const title = e.title.trim();
+      if (title !== '' && !sameTitle(title, titleOf(key))) intent.pageTitles.set(key, { title, line: e.line });
+    }
+    if (key !== null && parent !== undefined && !listedParent.has(key)) {
+      listedParent.set(key, parent);
+      listed.set(parent, [...(listed.get(parent) ?? []), key]);
+    }
+    const under = shownParent === null ? undefined : keptById.get(shownParent);
+    if (r.kept) {
+      r.kept.parent = shownParent;
+      r.kept.after = lastShown.get(shownParent) ?? null;
+      kept.added.push(r.kept);
+      keptById.set(r.kept.id, r.kept);
+    }
+    // What the writer listed under a kept line stays under it (it is not on the server yet).
+    if (under && r.shown !== null) under.children.push(r.shown);
+    if (r.shown !== null) lastShown.set(shownParent, r.shown);
+  });
+
+  // 5. Intents: what differs from the tree as SUMMARY.md last showed it.
   for (const [key, parent] of listedParent) {
     const node = tree.node(key);
     if (!node || node.parentKey !== parent) intent.parent.set(key, parent);
@@ -122,8 +236,8 @@ export function readSummaryIntent(ctx: PlanContext, entries: readonly SummaryEnt
     const before = tree.children(parent);
     const stayed = keys.filter((k) => tree.node(k)?.parentKey === parent);
     const index = new Map(before.map((k, i) => [k, i]));
-    const kept = longestIncreasing(stayed.map((k) => index.get(k)!));
-    const moved = stayed.filter((_, i) => !kept.has(i));
+    const keptOrder = longestIncreasing(stayed.map((k) => index.get(k)!));
+    const moved = stayed.filter((_, i) => !keptOrder.has(i));
     for (const k of moved) intent.reordered.add(k);
     if (moved.length > 0 || keys.some((k) => intent.parent.has(k))) intent.order.set(parent, keys);
   }

@@ -16,6 +16,7 @@
 import type { FolderNode, PageKind, SummaryEntry } from '../../content';
 import type { MergeLimits } from './merge';
 import type { NameRules } from './names';
+import type { SummaryKept } from './summary-intent';
 
 export type { FolderNode, PageKind } from '../../content';
 
@@ -113,6 +114,11 @@ export interface LocalChanges {
   unreadable: readonly UnreadablePath[];
   /** SUMMARY.md as the writer left it, when it changed since the last cycle wrote it. */
   summary: readonly SummaryEntry[] | null;
+  /**
+   * SUMMARY.md was last written by a cycle (as against found there: a first sync, a mirror rebuilt),
+   * so an entry for a file neither there nor known is the writer's line, not an old one.
+   */
+  summaryWritten?: boolean;
   assets: readonly LocalAsset[];
 }
 
@@ -290,6 +296,8 @@ export interface Held {
     | 'link-removed'
     /** A page's title typed in SUMMARY.md that its file's own title (heading or frontmatter) contradicts. */
     | 'page-title'
+    /** A SUMMARY.md entry for a file that is not in the folder (yet). */
+    | 'page-missing'
     | 'asset-in-use'
     | 'unsafe'
     /** A page that exists only in a change request set aside (sync/targets.ts); `title` says what to do. */
@@ -330,6 +338,8 @@ export interface Plan {
   /** The folder's tree changed (places, names, titles): SUMMARY.md must be written again. */
   treeChanged: boolean;
   held: Held[];
+  /** SUMMARY.md's lines held this cycle, kept as the writer wrote them when it is written again (null: SUMMARY.md was not read). */
+  summaryKept: SummaryKept | null;
   stats: PlanStats;
 }
 

@@ -66,6 +66,9 @@ const KINDS: Partial<Record<ProblemCode, string>> = {
   'summary-entry-without-file': 'SUMMARY.md entries without a file',
   'summary-duplicate': 'Duplicate SUMMARY.md entries',
   'summary-missing': 'Spaces without SUMMARY.md',
+  'gitbook-yaml': '.gitbook.yaml settings',
+  'redirect-target': 'Redirects that lead to no page',
+  'redirect-shadowed': 'Redirects that never apply',
   frontmatter: 'Frontmatter that does not parse',
   'case-clash': 'Names differing only in case',
   'not-utf8': 'Files that are not UTF-8',
@@ -79,6 +82,9 @@ const KINDS: Partial<Record<ProblemCode, string>> = {
   'block-misplaced': 'Misplaced blocks',
   'block-unterminated-tag': 'Unterminated tags',
   'block-malformed-tag': 'Unreadable tags',
+  'block-in-html': 'Tags inside HTML',
+  'openapi-missing-operation': 'OpenAPI blocks naming what their specification lacks',
+  'openapi-unreadable-spec': 'OpenAPI specifications that do not parse',
 };
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

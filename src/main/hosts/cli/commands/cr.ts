@@ -3,16 +3,19 @@ import { type Blocker, type ChangeRequestView, ReviewService } from '../../../co
 import { changeRequestTarget } from '../../../core/sync';
 import { dirFlag, flag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
-import { errorMessage } from '../messages';
-import { changeRequestFor, parseNumber, tryApi } from '../review-lookup';
+import { changeRequestFor, parseNumber, tryApi, UNREACHABLE, whyNotRefreshed } from '../review-lookup';
 import { safeField } from '../terminal-text';
 import { act, ACTIONS, type CrContext } from '../cr-actions';
+import { holdWords, localHolds } from '../cr-merge';
+import { plural } from '../../../../shared/plural';
+import { checkout } from '../cr-checkout';
+import { run as runDiff } from './cr-diff';
 import { when } from '../../../../shared/when';
 
 const STATUSES = ['open', 'draft', 'archived', 'merged', 'all'] as const;
 
 /**
- * `quire cr list|show|review|reviewers|merge|update|archive|reopen|edit|new|use …`: change
+ * `quire cr list|show|diff|review|reviewers|merge|update|archive|reopen|edit|new|use …`: change
  * requests from the desktop. Listing and showing refresh first when the API answers (and say
  * since when the mirror is, when it does not); the actions are cr-actions.ts's.
  */
@@ -26,8 +29,10 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<
     if (rest.length !== 1) throw new UsageError('quire cr show needs one change request number');
     return show(parseNumber(rest[0]), args, io, ctx);
   }
+  if (verb === 'checkout') return checkout(rest, args, io, ctx);
+  if (verb === 'diff') return runDiff(rest, args, io, ctx);
   if (verb && (ACTIONS as readonly string[]).includes(verb)) return act(verb as (typeof ACTIONS)[number], rest, args, io, ctx);
-  throw new UsageError(`quire cr takes one of list, show, ${ACTIONS.join(', ')}; got "${verb ?? ''}"`);
+  throw new UsageError(`quire cr takes one of list, show, diff, ${ACTIONS.join(', ')}; got "${verb ?? ''}"`);
 }
 
 /** Refreshes review data when the API answers; otherwise says the list is the mirror's, as of when. */
@@ -37,10 +42,10 @@ async function refreshed(review: ReviewService, mirror: Mirror, dir: string, io:
   if (api) {
     try {
       const { replay, refresh } = await review.sync(api, { signal: io.signal, sites: false });
-      if (!refresh) problem = replay.stoppedBy;
+      if (!refresh) problem = replay.unreachable ? UNREACHABLE : replay.stoppedBy;
     } catch (err) {
       if (io.signal.aborted) throw err;
-      problem = errorMessage(err, dir);
+      problem = whyNotRefreshed(err, dir);
     }
   }
   if (problem !== null) {
@@ -63,17 +68,22 @@ async function list(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number
     const crs = review.changeRequests({ ...(spaceId ? { spaceId } : {}), ...(status === 'all' ? {} : { statuses: [status] }) });
     const targets = new Map(mirror.catalog.selectedSpaces().map((s) => [s.id, changeRequestTarget(mirror, s.id).changeRequestId]));
     if (has(args, 'json')) {
-      io.stdout(JSON.stringify({ changeRequests: crs.map((cr) => ({ ...listJson(cr), receivesYourEdits: targets.get(cr.spaceId) === cr.id })) }, null, 2));
+      const changeRequests = crs.map((cr) => ({ ...listJson(cr), receivesYourEdits: targets.get(cr.spaceId) === cr.id, ...reviewerJson(review, cr.id) }));
+      io.stdout(JSON.stringify({ changeRequests }, null, 2));
       return EXIT.ok;
     }
     if (crs.length === 0) io.stdout(`No ${status === 'all' ? '' : `${status} `}change requests.`);
     for (const cr of crs) {
+      const viewed = review.viewedPages(cr.id);
+      const draft = review.pendingReview(cr.id);
       const notes = [
         cr.status,
         cr.outdated ? 'outdated' : '',
         cr.reviewRequested ? 'your review is requested' : '',
         targets.get(cr.spaceId) === cr.id ? 'your edits go here' : '',
         cr.pending ? 'pending' : '',
+        draft ? `your pending review: ${plural(draft.comments.length, 'comment')}` : '',
+        viewed ? `${viewed.viewed} of ${plural(viewed.total, 'page')} viewed` : '',
       ].filter(Boolean);
       const space = mirror.catalog.space(cr.spaceId)?.title ?? cr.spaceId;
       io.stdout(
@@ -100,6 +110,16 @@ const listJson = (cr: ChangeRequestView) => ({
   pending: cr.pending,
 });
 
+/** The reviewer's own state of a change request: pages viewed (null while its pages were never fetched) and the pending review. */
+function reviewerJson(review: ReviewService, id: string) {
+  const viewed = review.viewedPages(id);
+  const draft = review.pendingReview(id);
+  return {
+    pagesViewed: viewed && { viewed: viewed.viewed, total: viewed.total },
+    pendingReview: draft && { startedAt: draft.startedAt, comments: draft.comments.length },
+  };
+}
+
 async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number> {
   const mirror = ctx.openMirror(dirFlag(args));
   try {
@@ -116,7 +136,7 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
         await review.loadChangeRequestDiff(api, cr.id);
       } catch (err) {
         if (io.signal.aborted) throw err;
-        diffNote = errorMessage(err, dirFlag(args));
+        diffNote = whyNotRefreshed(err, dirFlag(args));
       }
     } else diffNote = why;
     if (diffNote !== null) io.stderr(`Showing the local mirror (${safeField(diffNote)})`);
@@ -127,7 +147,14 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
     const pages =
       (review.changeRequestDiff(cr.id)?.pages ?? null)?.map((p) => ({ ...p, path: mirror.folder.node(cr.spaceId, p.pageId)?.path ?? p.path })) ?? null;
     const comments = review.comments({ changeRequestId: cr.id });
-    const blockers = { merge: review.blockers(cr.id, 'merge'), update: review.blockers(cr.id, 'update') };
+    const viewed = new Map((review.viewedPages(cr.id)?.pages ?? []).map((p) => [p.pageId, p]));
+    const holds = localHolds(mirror, review, current);
+    const blockers = {
+      merge: review.blockers(cr.id, 'merge'),
+      update: review.blockers(cr.id, 'update'),
+      mergeLocally: holds.map((h) => ({ code: h.code, message: holdWords(h) })),
+    };
+    const draft = review.pendingReview(cr.id);
     const target = changeRequestTarget(mirror, cr.spaceId);
     const description = review.description(cr.id);
     if (has(args, 'json')) {
@@ -144,9 +171,19 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
               requestedBy: r.requestedBy?.displayName ?? null,
               pending: r.pending,
             })),
-            pages: pages?.map((p) => ({ pageId: p.pageId, title: p.title, change: p.kind, path: p.path, previousPath: p.previousPath })) ?? null,
+            pages:
+              pages?.map((p) => ({
+                pageId: p.pageId,
+                title: p.title,
+                change: p.kind,
+                path: p.path,
+                previousPath: p.previousPath,
+                viewed: viewed.get(p.pageId)?.viewed ?? false,
+                changedSinceViewed: viewed.get(p.pageId)?.changedSinceViewed ?? false,
+              })) ?? null,
             openComments: comments.length,
             blockers,
+            ...reviewerJson(review, cr.id),
           },
           null,
           2,
@@ -168,13 +205,17 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
       reviewers.length
         ? `  requested reviewers: ${reviewers.map((r) => `${safeField(r.displayName)}${r.pending ? ` (${r.pending === 'add' ? 'asking' : 'withdrawing'}, pending)` : ''}`).join(', ')}`
         : '  requested reviewers: none',
-      pages === null ? '  pages changed: not fetched yet (the API was not reachable)' : `  pages changed (${pages.length}):`,
+      pages === null
+        ? '  pages changed: not fetched yet (the API was not reachable)'
+        : `  pages changed (${pages.length}), ${[...viewed.values()].filter((v) => v.viewed).length} of ${pages.length} viewed:`,
       ...(pages ?? []).map(
         (p) =>
-          `    ${p.kind.padEnd(8)} ${safeField(p.title)}${p.path ? ` (${safeField(p.path)})` : ''}${p.previousPath ? ` from ${safeField(p.previousPath)}` : ''}`,
+          `    ${p.kind.padEnd(8)} ${safeField(p.title)}${p.path ? ` (${safeField(p.path)})` : ''}${p.previousPath ? ` from ${safeField(p.previousPath)}` : ''}${viewedMark(viewed.get(p.pageId))}`,
       ),
       `  open comments: ${comments.length}`,
+      ...(draft ? [`  your pending review: ${plural(draft.comments.length, 'comment')} (\`quire cr review ${current.number} --pending\` lists them)`] : []),
       `  merge: ${blockerText(blockers.merge)}`,
+      ...(holds.length > 0 ? [`  merge held back here: ${holds.map(holdWords).join('; ')} (\`--force\` goes past it)`] : []),
       ...(current.outdated ? [`  update from main: ${blockerText(blockers.update)}`] : []),
     ];
     io.stdout(lines.join('\n'));
@@ -182,6 +223,11 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
   } finally {
     mirror.close();
   }
+}
+
+function viewedMark(v: { viewed: boolean; changedSinceViewed: boolean } | undefined): string {
+  if (v?.viewed) return ' — viewed';
+  return v?.changedSinceViewed ? ' — changed since you viewed it' : '';
 }
 
 function blockerText(blockers: Blocker[]): string {

@@ -1,10 +1,19 @@
 import type { ApiClient } from '../../../core/api';
 import type { Mirror } from '../../../core/mirror';
-import { ReviewService, type ChangeRequestView, type CommentView, type InboxItem, type InboxReason, type ReplyView } from '../../../core/review';
+import {
+  ReviewService,
+  suggestionOf,
+  type ChangeRequestView,
+  type CommentView,
+  type InboxItem,
+  type InboxReason,
+  type ReplyView,
+  type ThreadPlace,
+} from '../../../core/review';
 import { dirFlag, flag, has, switchFlag, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { errorMessage } from '../messages';
-import { tryApi } from '../review-lookup';
+import { tryApi, UNREACHABLE, whyNotRefreshed } from '../review-lookup';
 import { safeField } from '../terminal-text';
 import { when } from '../../../../shared/when';
 import { clipText } from '../../../../shared/clip-text';
@@ -48,6 +57,12 @@ export interface ReviewJson {
     reactions: ReactionJson[];
     replies: { id: string; author: string | null; body: string; reactions: ReactionJson[]; pending: boolean }[];
     pending: boolean;
+    /** On a line of a page of a change request: the line of its block there now (null when the block is gone). */
+    line?: number | null;
+    /** Its block changed or went away since the comment was made. */
+    outdated?: boolean;
+    /** The lines a ```suggestion block would put in place of the block's lines. */
+    suggestion?: string[];
   }[];
 }
 
@@ -60,6 +75,7 @@ function reviewJson(
   changeRequests: ChangeRequestView[],
   comments: CommentView[],
   replies: Map<string, ReplyView[]>,
+  places: Map<string, ThreadPlace>,
 ): ReviewJson {
   return {
     refreshedAt,
@@ -98,8 +114,25 @@ function reviewJson(
         pending: r.pending,
       })),
       pending: c.pending,
+      ...lineJson(c, places.get(c.id)),
     })),
   };
+}
+
+function lineJson(c: CommentView, place: ThreadPlace | undefined): Pick<ReviewJson['comments'][number], 'line' | 'outdated' | 'suggestion'> {
+  const suggestion = suggestionOf(c.body);
+  return {
+    ...(place ? { line: place.line, outdated: place.outdated } : {}),
+    ...(suggestion !== null ? { suggestion } : {}),
+  };
+}
+
+/** Where each comment on a line shows now (threads on blocks of change requests). */
+function placesOf(review: ReviewService, comments: readonly CommentView[]): Map<string, ThreadPlace> {
+  const places = new Map<string, ThreadPlace>();
+  const crs = new Set(comments.filter((c) => c.nodeId && c.changeRequestId).map((c) => c.changeRequestId!));
+  for (const cr of crs) for (const [id, place] of review.threadPlaces(cr)) places.set(id, place);
+  return places;
 }
 
 /**
@@ -127,10 +160,10 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     if (api) {
       try {
         const { replay, refresh } = await mirror.withRepair(() => review.sync(api, { signal: io.signal }), io.stderr);
-        if (!refresh) local(replay.stoppedBy ?? 'the API is not reachable');
+        if (!refresh) local(replay.unreachable ? UNREACHABLE : (replay.stoppedBy ?? UNREACHABLE));
       } catch (err) {
         if (io.signal.aborted) throw err;
-        local(errorMessage(err, dir));
+        local(whyNotRefreshed(err, dir));
       }
     } else {
       local(why ?? 'no API');
@@ -140,16 +173,17 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
     const changeRequests = review.changeRequests({ statuses: ['open'] });
     const comments = review.unresolvedComments();
     const replies = review.repliesFor(comments.map((c) => c.id));
+    const places = placesOf(review, comments);
     if (has(args, 'json')) {
       for (const a of review.failingActions()) {
         io.stderr(`Not sent yet, the server failed on it: ${a.seq}. ${safeField(review.describeAction(a))} — ${safeField(a.message)}`);
       }
       for (const a of review.refusedActions()) io.stderr(`Refused by the server: ${a.seq}. ${safeField(review.describeAction(a))} — ${safeField(a.message)}`);
-      io.stdout(JSON.stringify(reviewJson(review.refreshedAt(), inbox, changeRequests, comments, replies), null, 2));
+      io.stdout(JSON.stringify(reviewJson(review.refreshedAt(), inbox, changeRequests, comments, replies, places), null, 2));
       if (markRead) review.markShownRead(inbox);
       return EXIT.ok;
     }
-    io.stdout([formatText(mirror, inbox, changeRequests, comments, replies), ...needingYou(review)].join('\n'));
+    io.stdout([formatText(mirror, inbox, changeRequests, comments, replies, places), ...needingYou(review)].join('\n'));
     // Looking counts as reading: what was shown is not new the next time.
     review.markShownRead(inbox);
     return EXIT.ok;
@@ -199,6 +233,7 @@ function formatText(
   changeRequests: ChangeRequestView[],
   comments: CommentView[],
   replies: Map<string, ReplyView[]>,
+  places: Map<string, ThreadPlace>,
 ): string {
   const numberOf = new Map(changeRequests.map((cr) => [cr.id, cr.number]));
   const lines: string[] = [];
@@ -219,9 +254,12 @@ function formatText(
     const where = c.changeRequestId ? `change request #${numberOf.get(c.changeRequestId) ?? c.changeRequestId}` : 'main content';
     const pageTitle = c.pageId ? mirror.content.page(c.spaceId, c.pageId)?.title : undefined;
     const page = c.pageId ? `, page ${pageTitle ? `“${pageTitle}”` : c.pageId}` : '';
+    const place = places.get(c.id);
+    const line = place ? (place.line !== null ? `, line ${place.line}` : '') + (place.outdated ? ' (outdated)' : '') : '';
     lines.push(
-      `  ${safeField(c.id)}${c.pending ? ' (pending)' : ''} — ${safeField(c.author?.displayName ?? 'unknown')} on ${safeField(where)}${safeField(page)}: ${firstLine(c.body)}${reactionsText(c.reactions)}`,
+      `  ${safeField(c.id)}${c.pending ? ' (pending)' : ''} — ${safeField(c.author?.displayName ?? 'unknown')} on ${safeField(where)}${safeField(page)}${line}: ${firstLine(c.body)}${reactionsText(c.reactions)}`,
     );
+    lines.push(...suggestionText(c, place));
     for (const r of replies.get(c.id) ?? []) {
       lines.push(
         `      ↳ ${safeField(r.author?.displayName ?? 'unknown')}${r.pending ? ' (pending)' : ''}: ${firstLine(r.body, 70)}${reactionsText(r.reactions)}`,
@@ -229,6 +267,18 @@ function formatText(
     }
   }
   return lines.join('\n');
+}
+
+/** A comment's suggested change: the lines it replaces (as they were) and what it puts instead, and how to apply it. */
+function suggestionText(c: CommentView, place: ThreadPlace | undefined): string[] {
+  const suggestion = suggestionOf(c.body);
+  if (suggestion === null || !place) return [];
+  const old = place.madeAt?.lines ?? [];
+  const out = [`      suggested change${place.outdated ? ' (outdated: its lines changed since)' : ''}:`];
+  for (const l of old) out.push(`        - ${safeField(l)}`);
+  for (const l of suggestion) out.push(`        + ${safeField(l)}`);
+  if (!place.outdated) out.push(`      \`quire comment apply ${safeField(c.id)}\` applies it to your file`);
+  return out;
 }
 
 /** The actions that need the user, each by its number (what `--dismiss` takes) and in words. */

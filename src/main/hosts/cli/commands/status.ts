@@ -10,6 +10,7 @@ import { API_URL_META } from '../../../core/api';
 import { CorruptMirrorError, describeHolder, folderBusy, hasMirror, isCorruptionError, Mirror } from '../../../core/mirror';
 import { readSyncFacts, spaceSelection, type StateReason, type SyncStateName, syncState } from '../../../core/status';
 import { SYNC_STATE_WORDS } from '../../../../shared/sync-state';
+import { translationInto } from '../../../core/translations';
 
 /** The change request Quire writes a space's edits into, with the pages it holds. */
 export interface HeldEdits {
@@ -58,6 +59,16 @@ export interface SpaceStatus {
    * with the command that moves it to GitBook's path (`action`).
    */
   deviations: (PathDeviation & { action?: string })[];
+  /** The translation that writes this space (as last listed): its next run replaces edits made here. Null when none does. */
+  translation: {
+    id: string;
+    sourceSpaceId: string;
+    sourceTitle: string | null;
+    sourceLanguage: string;
+    language: string;
+    status: string;
+    lastRunAt: string | null;
+  } | null;
 }
 
 /**
@@ -118,6 +129,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
         refused: f.refused,
         deletedAssets: trusted && f.folder ? deletedAssets(mirror, f.spaceId, join(dir, f.folder)).map((a) => ({ path: a.path, usedBy: a.usedBy })) : [],
         deviations: trusted && f.folder ? pathDeviations(mirror, f.spaceId).map((d) => withAction(d, dir, f.folder!)) : [],
+        translation: translationOf(mirror, f.spaceId),
       };
     });
     if (has(args, 'json')) {
@@ -138,7 +150,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
       );
       return EXIT.ok;
     }
-    const lines = [`State: ${SYNC_STATE_WORDS[state.state]}${stateDetail(state.state, state.lastReachedServerAt, state.editsWaiting)}`];
+    const lines = [`State: ${SYNC_STATE_WORDS[state.state]}${stateDetail(state)}`];
     for (const r of state.reasons) {
       lines.push(`  - ${safeField(r.message)}`);
       const todo = stateAction(r, { dir, apiUrl, folder: facts.spaces.find((s) => s.spaceId === r.spaceId)?.folder ?? null });
@@ -152,9 +164,10 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
   }
 }
 
-function stateDetail(state: SyncStateName, lastReached: string | null, editsWaiting: number): string {
-  const last = lastReached ? ` — last sync ${lastReached}` : '';
+function stateDetail({ state, lastReachedServerAt, editsWaiting, offlineSince }: ReturnType<typeof syncState>): string {
+  const last = lastReachedServerAt ? ` — last sync ${lastReachedServerAt}` : '';
   if (state === 'paused') return ` — ${plural(editsWaiting, 'edit')} waiting${last}`;
+  if (state === 'offline' && offlineSince) return ` — since ${offlineSince}, last sync ${lastReachedServerAt ?? 'never'}`;
   return last;
 }
 
@@ -164,6 +177,13 @@ function selectionLine(selection: 'all' | 'listed', spaces: SpaceStatus[], dir: 
   return selection === 'listed'
     ? `Spaces: ${names} — remembered from --space (or the app); \`quire sync\` keeps to them, \`--all-spaces\` or other --space values change that.`
     : `Spaces: ${names} — every space the token reaches (\`quire sync --space <spaceId>\` keeps to some).`;
+}
+
+function translationOf(mirror: Mirror, spaceId: string): SpaceStatus['translation'] {
+  const t = translationInto(mirror, spaceId);
+  if (!t) return null;
+  const { id, source, language, status, lastRunAt } = t;
+  return { id, sourceSpaceId: source.spaceId, sourceTitle: source.title, sourceLanguage: source.language, language, status, lastRunAt };
 }
 
 /** The change request holding the space's edits while it is open, and its pages. */
@@ -208,6 +228,11 @@ function formatSpace(s: SpaceStatus): string {
   const lines = [
     `${safeField(s.title)} (${safeField(s.spaceId)}) in ${s.folder === null ? '(not yet pulled)' : safeField(s.folder)}: ${SYNC_STATE_WORDS[s.state]}`,
     `  last sync: ${s.lastReachedServerAt ?? 'never'}${s.lastError ? ` — last error: ${safeField(s.lastError)}` : ''}`,
+    ...(s.translation
+      ? [
+          `  translated from ${safeField(s.translation.sourceTitle ?? s.translation.sourceSpaceId)} (${safeField(s.translation.sourceLanguage)} → ${safeField(s.translation.language)}): the next translation run replaces the edits made here, pushed or not`,
+        ]
+      : []),
     `  pending local edits: ${edits}`,
     ...s.pendingEdits.modified.map((p) => `    modified ${safeField(p)}`),
     ...s.pendingEdits.added.map((p) => `    added    ${safeField(p)}`),

@@ -1,4 +1,5 @@
 import { all, dirFlag, flag, has, intervalFlag, spaceFlags, switchFlag, UsageError, type ParsedArgs } from '../args';
+import { followCheckoutsAfterSync } from '../cr-checkout';
 import { EXIT, type CliIo } from '../io';
 import { normaliseApiUrl, type CliContext } from '../context';
 import {
@@ -11,6 +12,10 @@ import {
   type CycleReport,
   ContinuousSync,
   OwnWrites,
+  BACK_ONLINE,
+  describeOffline,
+  failureKind,
+  recordAttemptFailed,
 } from '../../../core/sync';
 import { pushGuard } from '../../../core/check';
 import { describeDryRun, dryRunJson } from '../dry-run-text';
@@ -153,11 +158,14 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       const pushedTo = pushedSpaces(report);
       if (beside.length === 0) await reviewAfterCycle(review, mirror, api, io);
       else if (pushedTo.length > 0) await reviewAfterCycle(review, mirror, api, io, pushedTo);
+      await followCheckoutsAfterSync(api, mirror, io);
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
 
     io.stderr(`Syncing ${dir}: on every saved edit and every ${intervalS}s; press Ctrl-C to stop.`);
     let fatal: unknown = null;
+    /** Offline was said (once: the cycles tried every few seconds meanwhile say nothing more). */
+    let offline = false;
     const cadence = new ReviewCadence(review);
     const continuous = new ContinuousSync({
       mirror,
@@ -176,12 +184,26 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
           },
           () => engine.runCycle(request),
         );
-        printReplay(review, await cadence.afterCycle(api, { signal: io.signal, pushedTo: pushedSpaces(report) }), io);
+        try {
+          printReplay(review, await cadence.afterCycle(api, { signal: io.signal, pushedTo: pushedSpaces(report) }), io);
+          await followCheckoutsAfterSync(api, mirror, io);
+        } catch (err) {
+          // The API went away (or rejected the token) after the cycle reached it: that is the last attempt now.
+          if (!io.signal.aborted)
+            recordAttemptFailed(
+              mirror,
+              mirror.catalog.selectedSpaces().map((s) => s.id),
+              err,
+            );
+          throw err;
+        }
         return report;
       },
       intervalMs: intervalS * 1000,
       signal: io.signal,
       onReport: (report) => {
+        if (offline) io.stderr(BACK_ONLINE);
+        offline = false;
         for (const line of report.repaired ?? []) io.stderr(line);
         if (report.spaces.some((s) => s.pull || s.push?.changes) || report.conflicts > 0 || report.held > 0) io.stdout(describe(report, dir));
         for (const s of report.spaces) if (s.held) io.stderr(heldMessage(s.held, s, dir));
@@ -199,7 +221,16 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
           fatal = err; // a rejected token needs the user; a damaged mirror is set aside below
           return true;
         }
-        // Offline or a passing server fault: say so, keep the edits, try again next cycle.
+        if (failureKind(err) === 'offline') {
+          // Said once; the next cycles are tried within seconds until the API answers.
+          if (!offline) {
+            io.stderr(describeOffline(err));
+            logLine(mirror, 'retry', describeOffline(err));
+          }
+          offline = true;
+          return false;
+        }
+        // A passing server fault: say so, keep the edits, try again next cycle.
         io.stderr(`Sync paused: ${errorMessage(err, dir)}`);
         logError(mirror, err);
         return false;
@@ -303,8 +334,12 @@ function isFatal(err: unknown): boolean {
 }
 
 function logError(mirror: Mirror, err: unknown) {
+  logLine(mirror, 'error', (err as Error).message);
+}
+
+function logLine(mirror: Mirror, kind: 'error' | 'retry', line: string) {
   try {
-    mirror.log.add('error', (err as Error).message);
+    mirror.log.add(kind, line);
   } catch {
     // The mirror itself may be what failed (disk full): the message was printed already.
   }
