@@ -123,12 +123,21 @@ it('quire check flags an expression naming a variable that does not exist, with 
     '# Welcome\n\nWelcome to <code class="expression">space.vars.product</code>.\n\nVersion <code class="expression">space.vars.latest_versoin</code>, <code class="expression">page.vars.min_ram</code>.\n',
   );
   const check = await quire(['check', '--dir', root, '--json']);
-  const problems = JSON.parse(check.stdout).spaces[0].problems as { file: string; line: number; message: string; code: string }[];
+  const problems = JSON.parse(check.stdout).spaces[0].problems as { file: string; line: number; message: string; code: string; fix: string }[];
   expect(problems.map((p) => ({ file: p.file, line: p.line, code: p.code }))).toEqual([
     { file: 'lumen/README.md', line: 5, code: 'unknown-variable' },
     { file: 'lumen/README.md', line: 5, code: 'unknown-variable' },
   ]);
-  const messages = problems.map((p) => p.message).join('\n');
-  expect(messages).toMatch(/`space\.vars\.latest_versoin`.*no such variable in \.gitbook\/vars\.yaml/);
-  expect(messages).toMatch(/`page\.vars\.min_ram`.*no such variable under vars:/);
+  const about = (name: string) => problems.find((p) => p.message.includes(`names \`${name}\``));
+  expect(about('space.vars.latest_versoin')?.message).toBe(
+    'The expression `space.vars.latest_versoin` names `space.vars.latest_versoin`, which is not in .gitbook/vars.yaml, so GitBook shows nothing there.',
+  );
+  expect(about('page.vars.min_ram')?.message).toBe(
+    "The expression `page.vars.min_ram` names `page.vars.min_ram`, which is not among this page's vars (its frontmatter), so GitBook shows nothing there.",
+  );
+  // The fix offers the variables there are, or says there are none.
+  expect(about('space.vars.latest_versoin')?.fix).toMatch(/^Use one of the space's variables \(product, latest_version, beta\)/);
+  expect(about('page.vars.min_ram')?.fix).toBe(
+    "This page has no variables: create `min_ram` in GitBook's editor (variables cannot be pushed), or remove the expression.",
+  );
 });

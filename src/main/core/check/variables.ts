@@ -28,7 +28,7 @@ export function pageVariables(text: string): Record<string, VariableValue> | nul
   }
 }
 
-const listed = (names: string[]): string => (names.length === 0 ? 'none' : names.slice(0, 8).join(', ') + (names.length > 8 ? ', …' : ''));
+const listed = (names: string[]): string => names.slice(0, 8).join(', ') + (names.length > 8 ? ', …' : '');
 
 export function checkVariables(f: IndexedFile): Problem[] {
   const text = f.file.text;
@@ -42,14 +42,19 @@ export function checkVariables(f: IndexedFile): Problem[] {
     for (const ref of variablesNamed(e.source)) {
       const known = ref.scope === 'space' ? space : page;
       if (known === null || Object.hasOwn(known, ref.name)) continue;
-      const where = ref.scope === 'space' ? 'the space has no such variable in .gitbook/vars.yaml' : "this page's frontmatter has no such variable under vars:";
+      const where = ref.scope === 'space' ? 'is not in .gitbook/vars.yaml' : "is not among this page's vars (its frontmatter)";
+      const names = Object.keys(known);
+      const create = `create \`${ref.name}\` in GitBook's editor (variables cannot be pushed)`;
       problems.push({
         file: f.rootPath,
         line: e.line,
         severity: 'error',
         code: 'unknown-variable',
-        message: `The ${e.kind} \`${e.source}\` names \`${ref.scope}.vars.${ref.name}\`, but ${where}: GitBook shows nothing there.`,
-        fix: `Use one of its variables (${listed(Object.keys(known))}), or create \`${ref.name}\` in GitBook's editor (variables cannot be pushed).`,
+        message: `The ${e.kind} \`${e.source}\` names \`${ref.scope}.vars.${ref.name}\`, which ${where}, so GitBook shows nothing there.`,
+        fix:
+          names.length > 0
+            ? `Use one of ${ref.scope === 'space' ? "the space's" : "this page's"} variables (${listed(names)}), or ${create}.`
+            : `${ref.scope === 'space' ? 'The space' : 'This page'} has no variables: ${create}, or remove the ${e.kind}.`,
       });
     }
   }
