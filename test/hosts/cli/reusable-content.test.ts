@@ -90,9 +90,26 @@ it('pulls each reusable content to .gitbook/includes/ as GitBook markdown, and p
   // Search finds the shared text; history keeps it.
   const found = JSON.parse((await quire(['search', 'archive', '--dir', root, '--json'])).stdout) as { results: { file: string; pageId: string | null }[] };
   expect(found.results).toEqual([expect.objectContaining({ file: 'lumen/.gitbook/includes/install-steps.md', pageId: null })]);
+  // Said as what it is: reusable content of the space, not a page waiting to be pushed.
+  const listed = (await quire(['search', 'archive', '--dir', root])).stdout;
+  expect(listed).toContain('lumen/.gitbook/includes/install-steps.md — Install steps (reusable content)');
+  expect(listed).not.toMatch(/not pushed/);
   const history = await quire(['history', 'lumen/.gitbook/includes/install-steps.md', '--dir', root]);
   expect(history.code, history.stderr).toBe(0);
   expect(history.stdout).toMatch(/pulled/);
+  expect(history.stdout.split('\n')[0]).toBe(`lumen/.gitbook/includes/install-steps.md — Install steps (reusable content ${STEPS} in Lumen)`);
+});
+
+it('check says an include naming no reusable content is to be fixed there, not made a page', async () => {
+  expect((await sync()).code).toBe(0);
+  writeFileSync(join(dir, 'faq.md'), '# FAQ\n\n{% include ".gitbook/includes/install-step.md" %}\n');
+  writeFileSync(join(dir, 'SUMMARY.md'), `${read('SUMMARY.md')}* [FAQ](faq.md)\n`);
+  const check = await quire(['check', '--dir', root, '--json']);
+  const problems = JSON.parse(check.stdout).spaces[0].problems as { file: string; line: number; fix: string }[];
+  expect(problems).toEqual([expect.objectContaining({ file: 'lumen/faq.md', line: 3 })]);
+  expect(problems[0]?.fix).toMatch(/\.gitbook\/includes\/.*GitBook's editor/);
+  expect(problems[0]?.fix).toContain('install-steps.md');
+  expect(problems[0]?.fix).not.toMatch(/SUMMARY/);
 });
 
 it('an include edited on the server updates the local file, fetching only that one; a cycle where nothing changed fetches none', async () => {
@@ -136,6 +153,11 @@ it('a local edit to an include is kept, never pushed nor overwritten, and held w
   expect(read('.gitbook/includes/supported-platforms.md')).toBe(mine);
   const status = await quire(['status', '--dir', root]);
   expect(status.stdout + status.stderr).toMatch(/supported-platforms\.md.*GitBook's editor/);
+  // What to do is never "the next sync pushes it": it never does.
+  const todo = status.stdout.split('\n').filter((l) => l.includes('to do:') && l.includes('supported-platforms.md'));
+  expect(todo).toHaveLength(1);
+  expect(todo[0]).not.toMatch(/pushes/);
+  expect(todo[0]).toMatch(/GitBook's editor.*delete .*supported-platforms\.md/);
 
   rmSync(join(dir, '.gitbook/includes/supported-platforms.md'));
   const back = await sync();

@@ -38,6 +38,7 @@ export function stateAction(r: StateReason, where: { dir: string; apiUrl: string
     case 'resolve-conflict':
       return `open ${file ?? 'the file'}, keep your side, theirs or both, then delete its .remote.md copy; the next \`quire sync\` pushes the result.`;
     case 'show-file':
+      if (r.kind === 'editor-only') return `make the change in GitBook's editor, then delete ${file ?? 'the file'} to take GitBook's version back.`;
       return `open ${file ?? 'the file'} and fix it; the next \`quire sync\` pushes it.`;
     case 'restore-deleted':
       return `\`quire history --dir ${dir}\` lists the deleted pages, \`quire restore <file> --version <n> --dir ${dir}\` puts one back (or \`quire sync --dir ${dir} --once --allow-deletes\` deletes them on purpose).`;
