@@ -8,6 +8,7 @@ export type SyncStateName = 'not-set-up' | 'syncing' | 'in-sync' | 'needs-you' |
 export const NEEDS_YOU = [
   'conflict',
   'held-page',
+  'editor-only',
   'summary-edit',
   'asset-in-use',
   'unreadable',

@@ -12,11 +12,11 @@
  * - A page whose parent no longer exists moves to the root; a parent cycle created by opposite
  *   moves is broken by moving the page to the root; a slug clash between siblings is resolved
  *   by suffixing the later page's slug (`-2`, `-3`, ...).
- * - Files and reusable contents merge by the same one-side/both-sides rule.
+ * - Files, reusable contents and the space's variables merge by the same one-side/both-sides rule.
  *
  * The merge never reports conflicts, so the API's `result` is always `merge` / `update`.
  */
-import type { FileRec, PageRec, ReusableContentRec, RevisionRec } from './model';
+import type { FileRec, PageRec, ReusableContentRec, RevisionRec, VariablesRec } from './model';
 import { childIdsOf } from './tree';
 
 export interface MergedContent {
@@ -24,6 +24,7 @@ export interface MergedContent {
   children: Map<string, readonly string[]>;
   files: Map<string, FileRec>;
   reusableContents: Map<string, ReusableContentRec>;
+  variables: VariablesRec;
 }
 
 const CONTENT_KEYS = ['type', 'title', 'slug', 'description', 'icon', 'emoji', 'hidden', 'noIndex', 'noRobotsIndex', 'markdown', 'href'] as const;
@@ -31,7 +32,12 @@ const CONTENT_KEYS = ['type', 'title', 'slug', 'description', 'icon', 'emoji', '
 function sameContent(a: PageRec | undefined, b: PageRec | undefined): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
-  return CONTENT_KEYS.every((k) => a[k] === b[k]) && a.pageTarget?.page === b.pageTarget?.page && a.pageTarget?.space === b.pageTarget?.space;
+  return (
+    CONTENT_KEYS.every((k) => a[k] === b[k]) &&
+    a.pageTarget?.page === b.pageTarget?.page &&
+    a.pageTarget?.space === b.pageTarget?.space &&
+    JSON.stringify(a.variables) === JSON.stringify(b.variables)
+  );
 }
 
 function samePage(a: PageRec | undefined, b: PageRec | undefined): boolean {
@@ -85,7 +91,8 @@ export function mergeRevisions(base: RevisionRec, ours: RevisionRec, theirs: Rev
     const chosen = b?.documentId === t?.documentId && b?.title === t?.title ? ours.reusableContents.get(id) : t;
     if (chosen) reusableContents.set(id, chosen);
   }
-  return { pages, children, files, reusableContents };
+  const variables = JSON.stringify(base.variables) === JSON.stringify(theirs.variables) ? ours.variables : theirs.variables;
+  return { pages, children, files, reusableContents, variables };
 }
 
 function mergePage(b: PageRec | undefined, o: PageRec | undefined, t: PageRec | undefined): PageRec | undefined {

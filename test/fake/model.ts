@@ -60,6 +60,11 @@ export type MergeRulesRec = { type: 'rules'; rules: MergeRuleRec[] } | { type: '
 
 export type PageType = 'document' | 'group' | 'link';
 
+/** A variable's value (`VariableValue`): text of at most 256 characters, a number or a flag. */
+export type VariableValue = string | number | boolean;
+/** Variables by name (`Variables`): a space's (the revision's) or a page's. */
+export type VariablesRec = Readonly<Record<string, VariableValue>>;
+
 /** One page as it exists in one revision. Immutable: edits replace the record. */
 export interface PageRec {
   readonly id: string;
@@ -83,6 +88,8 @@ export interface PageRec {
   readonly layout?: Readonly<Record<string, unknown>> | string;
   /** Tag names, as Git Sync's `tags:` list writes them. */
   readonly tags?: readonly string[];
+  /** The page's variables (`RevisionPageDocument.variables`): set in GitBook's editor; no change request operation carries them. */
+  readonly variables?: VariablesRec;
   /** Stored body (frontmatter stripped) of document pages; '' for groups and links. */
   readonly markdown: string;
   /** Content-derived id of the document: changes exactly when `markdown` changes. */
@@ -107,13 +114,19 @@ export interface FileRec {
   readonly dimensions?: { width: number; height: number };
 }
 
-/** Reusable content of a space: a block of markdown pages include with `{% include %}`. */
+/**
+ * Reusable content of a space: a block pages include with `{% include %}`. GitBook stores it as
+ * a JSON document (`document`, served as it is); content seeded as markdown is served as the
+ * fake's minimal document of it.
+ */
 export interface ReusableContentRec {
   readonly id: string;
   readonly title: string;
-  /** Stored body, in the same stable-reference form as page bodies. */
+  /** Stored body, in the same stable-reference form as page bodies ('' when seeded as a document). */
   readonly markdown: string;
-  /** Content-derived id of the document: changes exactly when `markdown` changes. */
+  /** The JSON document GitBook stores (`JSONDocument`), when seeded as one. */
+  readonly document?: Readonly<Record<string, unknown>>;
+  /** Content-derived id of the document: changes exactly when the content does. */
   readonly documentId: string;
 }
 
@@ -131,6 +144,8 @@ export interface RevisionRec {
   readonly children: ReadonlyMap<string, readonly string[]>;
   readonly files: ReadonlyMap<string, FileRec>;
   readonly reusableContents: ReadonlyMap<string, ReusableContentRec>;
+  /** The space's variables in this revision (`Revision.variables`): set in GitBook's editor, not by change request operations. */
+  readonly variables: VariablesRec;
   /** For merge revisions: the change request that was merged. */
   readonly mergedFrom?: string;
   /** Lazily computed derived data (paths, serialised JSON); never part of equality. */

@@ -218,7 +218,7 @@ export class Serializer {
       files: this.files(revision),
       reusableContents: [...revision.reusableContents.values()].map((rc) => this.reusableContent(rc)),
       tags: [],
-      variables: {},
+      variables: { ...revision.variables },
       createdAt: revision.createdAt,
       type: revision.type,
       ...(mergedFrom ? { mergedFrom: this.changeRequest(mergedFrom) } : {}),
@@ -295,6 +295,7 @@ export class Serializer {
       tags: [],
       noIndex: page.noIndex ?? false,
       noRobotsIndex: page.noRobotsIndex ?? false,
+      ...(page.variables !== undefined ? { variables: { ...page.variables } } : {}),
       ...(page.documentId !== undefined ? { documentId: page.documentId } : {}),
     };
   }

@@ -27,6 +27,8 @@ import type {
   SpaceRec,
   SpaceVisibility,
   UserRec,
+  VariablesRec,
+  VariableValue,
 } from './model';
 import { applyBatch, BatchError, type BatchOutcome, type ContentChange } from './batch';
 import { blobKeyFor, guessContentType } from './batch-files';
@@ -62,6 +64,8 @@ export interface PageSeed {
   /** Git Sync's `layout:`: its switches, or the name of a layout GitBook's earlier editor gave (`landing`). */
   layout?: Record<string, unknown> | string;
   tags?: string[];
+  /** The page's variables (GitBook's editor sets them; no change request operation does). */
+  variables?: Record<string, VariableValue>;
   type?: PageType;
   /** Target URL of a link page. */
   href?: string;
@@ -222,7 +226,10 @@ export class FakeStore {
     return this.must(this.collections.get(id), `collection "${id}"`);
   }
 
-  addSpace(orgId: string, input: { id?: string; title: string; emoji?: string; visibility?: SpaceVisibility; parent?: string; pages?: PageSeed[] }): SpaceRec {
+  addSpace(
+    orgId: string,
+    input: { id?: string; title: string; emoji?: string; visibility?: SpaceVisibility; parent?: string; pages?: PageSeed[]; variables?: VariablesRec },
+  ): SpaceRec {
     this.org(orgId);
     if (input.parent !== undefined) this.collection(input.parent);
     if (input.id !== undefined && this.spaces.has(input.id)) throw new InvalidRequestError(`space "${input.id}" already exists in this fake`);
@@ -230,6 +237,7 @@ export class FakeStore {
     const spaceId = input.id ?? this.newId('space');
     const draft = new RevisionDraft(undefined, now);
     this.seedPages(draft, input.pages ?? [], null);
+    if (input.variables) draft.setVariables(input.variables);
     const revision = this.commit(draft, spaceId, 'edits', []);
     const space: SpaceRec = {
       id: spaceId,
@@ -360,13 +368,30 @@ export class FakeStore {
     this.edit(spaceId, target, (draft) => draft.removeFile(fileId));
   }
 
-  /** Adds (or, with an existing `id`, replaces) reusable content; `markdown` is stored as given. */
-  addReusableContent(spaceId: string, input: { id?: string; title: string; markdown: string } & EditTarget): ReusableContentRec {
+  /**
+   * Adds (or, with an existing `id`, replaces) reusable content: `markdown` stored as given, or
+   * `document`, the JSON document GitBook stores (served as it is, checked against the spec).
+   */
+  addReusableContent(
+    spaceId: string,
+    input: { id?: string; title: string } & ({ markdown: string } | { document: Record<string, unknown> }) & EditTarget,
+  ): ReusableContentRec {
     const id = input.id ?? this.newId('rc');
-    const markdown = normaliseBody(input.markdown);
-    const content: ReusableContentRec = { id, title: input.title, markdown, documentId: documentIdFor(id, markdown) };
+    const content: ReusableContentRec =
+      'document' in input
+        ? { id, title: input.title, markdown: '', document: structuredClone(input.document), documentId: documentIdFor(id, JSON.stringify(input.document)) }
+        : { id, title: input.title, markdown: normaliseBody(input.markdown), documentId: documentIdFor(id, normaliseBody(input.markdown)) };
     this.edit(spaceId, input, (draft) => draft.putReusableContent(content));
     return content;
+  }
+
+  deleteReusableContent(spaceId: string, id: string, target: EditTarget = {}): void {
+    this.edit(spaceId, target, (draft) => draft.removeReusableContent(id));
+  }
+
+  /** Sets the space's variables (`Revision.variables`), as GitBook's editor does. */
+  setVariables(spaceId: string, variables: VariablesRec, target: EditTarget = {}): void {
+    this.edit(spaceId, target, (draft) => draft.setVariables(variables));
   }
 
   putBlob(bytes: Buffer, contentType: string): string {
@@ -776,6 +801,7 @@ export class FakeStore {
         ...(seed.coverHeight !== undefined ? { coverHeight: seed.coverHeight } : {}),
         ...(seed.layout !== undefined ? { layout: seed.layout } : {}),
         ...(seed.tags !== undefined ? { tags: seed.tags } : {}),
+        ...(seed.variables !== undefined ? { variables: { ...seed.variables } } : {}),
         ...(seed.href !== undefined ? { href: seed.href } : {}),
         ...(seed.target !== undefined ? { pageTarget: { ...seed.target } } : {}),
       },

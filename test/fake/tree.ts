@@ -7,7 +7,7 @@
  * Tree rules: group pages live at the root only; link pages have no children nor slug; slugs are unique
  * among siblings; a page cannot move under itself or its descendants.
  */
-import type { FileRec, PageRec, ReusableContentRec, RevisionRec, RevisionType } from './model';
+import type { FileRec, PageRec, ReusableContentRec, RevisionRec, RevisionType, VariablesRec } from './model';
 import { documentOf } from './document';
 import { documentIdFor, slugify } from './markdown';
 
@@ -24,7 +24,7 @@ type GitSyncKey = (typeof GIT_SYNC_KEYS)[number];
 
 /** A page change; a Git Sync key set to null is cleared (a document without it). */
 export type PagePatch = Partial<
-  Pick<PageRec, 'title' | 'slug' | 'description' | 'icon' | 'emoji' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'markdown' | 'href'>
+  Pick<PageRec, 'title' | 'slug' | 'description' | 'icon' | 'emoji' | 'hidden' | 'noIndex' | 'noRobotsIndex' | 'markdown' | 'href' | 'variables'>
 > & {
   [K in GitSyncKey]?: PageRec[K] | null;
 };
@@ -34,15 +34,17 @@ export class RevisionDraft {
   private readonly children: Map<string, readonly string[]>;
   private readonly files: Map<string, FileRec>;
   private readonly reusableContents: Map<string, ReusableContentRec>;
+  private variables: VariablesRec;
 
   constructor(
-    base: Pick<RevisionRec, 'pages' | 'children' | 'files' | 'reusableContents'> | undefined,
+    base: Pick<RevisionRec, 'pages' | 'children' | 'files' | 'reusableContents' | 'variables'> | undefined,
     private readonly now: string,
   ) {
     this.pages = new Map(base?.pages);
     this.children = new Map(base?.children);
     this.files = new Map(base?.files);
     this.reusableContents = new Map(base?.reusableContents);
+    this.variables = base?.variables ?? {};
   }
 
   page(id: string): PageRec | undefined {
@@ -175,9 +177,17 @@ export class RevisionDraft {
     this.reusableContents.set(content.id, content);
   }
 
+  removeReusableContent(id: string): void {
+    if (!this.reusableContents.delete(id)) throw new ContentError(`reusable content "${id}" does not exist in this revision`);
+  }
+
+  setVariables(variables: VariablesRec): void {
+    this.variables = { ...variables };
+  }
+
   /** Pages, children and files as they stand, for code that reads the draft like a revision. */
-  snapshot(): Pick<RevisionRec, 'pages' | 'children' | 'files' | 'reusableContents'> {
-    return { pages: this.pages, children: this.children, files: this.files, reusableContents: this.reusableContents };
+  snapshot(): Pick<RevisionRec, 'pages' | 'children' | 'files' | 'reusableContents' | 'variables'> {
+    return { pages: this.pages, children: this.children, files: this.files, reusableContents: this.reusableContents, variables: this.variables };
   }
 
   isAncestor(ancestorId: string, pageId: string): boolean {
@@ -195,6 +205,7 @@ export class RevisionDraft {
       children: new Map(this.children),
       files: new Map(this.files),
       reusableContents: new Map(this.reusableContents),
+      variables: this.variables,
       derived: new Map(),
     };
   }

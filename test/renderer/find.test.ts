@@ -79,6 +79,7 @@ const RESULTS: SearchResultVM[] = [
     title: 'Installation',
     pageKey: 'p-install',
     pageId: 'p-install',
+    reusable: false,
     path: 'getting-started/install.md',
     file: 'handbook/getting-started/install.md',
     snippet: [
@@ -94,6 +95,7 @@ const RESULTS: SearchResultVM[] = [
     title: 'Upgrade notes',
     pageKey: 'new:drafts/upgrade.md',
     pageId: null,
+    reusable: false,
     path: 'drafts/upgrade.md',
     file: 'handbook/drafts/upgrade.md',
     snippet: [
@@ -118,6 +120,21 @@ const RESULTS: SearchResultVM[] = [
       { text: 'The ', match: false },
       { text: 'installer', match: true },
       { text: ' link in step two is broken.', match: false },
+    ],
+  },
+  {
+    kind: 'page',
+    spaceId: 's1',
+    spaceTitle: 'Handbook',
+    title: 'Install steps',
+    pageKey: 'include:rcSteps',
+    pageId: null,
+    reusable: true,
+    path: '.gitbook/includes/install-steps.md',
+    file: 'handbook/.gitbook/includes/install-steps.md',
+    snippet: [
+      { text: 'Run the ', match: false },
+      { text: 'installer', match: true },
     ],
   },
 ];
@@ -251,12 +268,16 @@ describe('the search box', () => {
     // The last, unfinished word is searched as a prefix; one request once typing pauses.
     await expect.poll(async () => (await calls('search.query')).at(-1)?.params).toEqual({ query: 'inst*', limit: 30 });
     expect((await calls('search.query')).length).toBeLessThanOrEqual(2);
-    expect(await page.getByTestId('search-status').textContent()).toContain('3 results');
+    expect(await page.getByTestId('search-status').textContent()).toContain('4 results');
     const first = page.getByRole('option').first();
     expect(await first.getAttribute('aria-selected')).toBe('true');
     expect(await first.locator('mark').textContent()).toBe('installer');
     expect(await page.getByRole('option').nth(1).textContent()).toContain('new, not pushed yet');
     expect(await page.getByRole('option').nth(2).textContent()).toContain('Comment by Alice Reviewer · change request #12');
+    // Reusable content is said as such, never as a page waiting to be pushed.
+    const shared = await page.getByRole('option').nth(3).textContent();
+    expect(shared).toContain('handbook/.gitbook/includes/install-steps.md · reusable content');
+    expect(shared).not.toContain('not pushed');
     await snap(page, 'search');
   });
 

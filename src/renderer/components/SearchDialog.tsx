@@ -44,7 +44,7 @@ function routeOf(r: SearchResultVM): Route {
 }
 
 function whereOf(r: SearchResultVM): string {
-  if (r.kind === 'page') return `${r.file ?? r.path}${r.pageId === null ? ' · new, not pushed yet' : ''}`;
+  if (r.kind === 'page') return `${r.file ?? r.path}${r.reusable ? ' · reusable content' : r.pageId === null ? ' · new, not pushed yet' : ''}`;
   const place = r.changeRequestId ? `change request #${r.changeRequestNumber ?? '?'}` : 'main content';
   return [`${r.kind === 'reply' ? 'Reply' : 'Comment'} by ${r.author || 'unknown'}`, place, r.file ?? r.title].filter(Boolean).join(' · ');
 }

@@ -128,7 +128,9 @@ function Loaded({ page, onEdit, onExternal }: { page: PageDetailVM; onEdit(): vo
         </div>
         {page.sync === 'held' && (
           <p className="notice warn" role="note" data-testid="page-held">
-            Not pushed: {page.why ?? 'Quire holds it'}. Fix the file; the next sync pushes it.
+            Not pushed: {(page.why ?? 'Quire holds it').replace(/\.$/, '')}.
+            {/* Reusable content and variables are GitBook's editor's to change: no push follows a fix. */}
+            {page.path.startsWith('.gitbook/') ? '' : ' Fix the file; the next sync pushes it.'}
           </p>
         )}
         {page.frontmatterError && (

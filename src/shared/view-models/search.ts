@@ -23,6 +23,8 @@ export interface PageResultVM extends SearchResultBase {
   /** Page id, or `new:<path>` for a file not yet a page. */
   pageKey: string;
   pageId: string | null;
+  /** Reusable content (`.gitbook/includes/`), not a page. */
+  reusable: boolean;
   /** Relative to the space folder. */
   path: string;
 }

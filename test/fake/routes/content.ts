@@ -85,7 +85,8 @@ export const contentRoutes: RouteTable = {
   getReusableContentInRevisionById: byRevision.reusableContent,
   getReusableContentDocumentInRevisionById: (ctx) => {
     const revision = ctx.store.revision(ctx.param('spaceId'), ctx.param('revisionId'));
-    return ok(markdownToJsonDocument(reusableContentOf(revision, ctx.param('reusableContentId')).markdown));
+    const content = reusableContentOf(revision, ctx.param('reusableContentId'));
+    return ok(content.document ?? markdownToJsonDocument(content.markdown));
   },
 
   getRevisionSemanticChanges: (ctx) => {

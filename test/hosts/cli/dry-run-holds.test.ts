@@ -23,6 +23,8 @@ beforeEach(async () => {
   space = seedGuide(fake);
   const logo = fake.store.addFile(space.id, { name: 'logo.png', contentType: 'image/png', bytes: PNG });
   fake.store.addPage(space.id, { title: 'Brand', markdown: `Our logo:\n\n![Logo](/files/${logo.id})\n` });
+  fake.store.addReusableContent(space.id, { title: 'Note', markdown: 'Shared text.\n' });
+  fake.store.setVariables(space.id, { product: 'Lumen' });
   root = tempDir('quire-dry-holds-');
   dir = join(root, 'guide');
   expect((await syncOnce(fake, root)).code).toBe(0);
@@ -62,6 +64,17 @@ const CASES: { name: string; setUp: () => Promise<void> | void; says?: RegExp }[
     name: 'an image deleted that a page still shows',
     setUp: () => rmSync(join(dir, '.gitbook/assets/logo.png')),
     says: /logo\.png was deleted here, but brand\.md still shows it/,
+  },
+  {
+    name: 'an edit to reusable content',
+    setUp: () => write(dir, '.gitbook/includes/note.md', '---\ntitle: Note\n---\n\nMine.\n'),
+    says: /note\.md: reusable content .*GitBook's editor/,
+  },
+  { name: 'an edit to the space’s variables', setUp: () => write(dir, '.gitbook/vars.yaml', 'product: Quire\n'), says: /vars\.yaml: the space's variables/ },
+  {
+    name: 'page variables set here',
+    setUp: () => write(dir, 'changelog.md', '---\nvars:\n  v: 1\n---\n\n# Changelog\n\nNothing yet.\n'),
+    says: /changelog\.md is not pushed: its page variables/,
   },
   { name: 'a new group in SUMMARY.md', setUp: () => write(dir, 'SUMMARY.md', `${readSummary()}\n## Tutorials\n`), says: /“Tutorials” is a new group/ },
   {

@@ -5,7 +5,7 @@
  * shows in the open page within a second.
  * Screenshots land in test-artifacts/e2e (and docs/screenshots with QUIRE_DOCS_SCREENSHOTS=1).
  */
-import { cpSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -560,5 +560,79 @@ describe('quire preview on the command line', () => {
     const empty = await quire(['preview', '--dir', tempDir('quire-preview-')]);
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain('nothing to preview');
+  });
+});
+
+describe('quire preview and variables', () => {
+  let server: PreviewServer;
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = tempDir('quire-preview-vars-');
+    writeFileSync(join(dir, 'SUMMARY.md'), '# Table of contents\n\n* [Release](README.md)\n');
+    writeFileSync(
+      join(dir, 'README.md'),
+      [
+        '---',
+        'vars:',
+        '  min_ram: 4 GB',
+        '---',
+        '',
+        '# Release',
+        '',
+        'Lumen <code class="expression">space.vars.latest_version</code> needs <code class="expression">page.vars.min_ram</code>; <code class="expression">space.vars.latest_version === "2.4.1" ? "Latest" : "Outdated"</code>.',
+        '',
+        'Also <code class="expression">space.vars.latest_versoin</code> and <code class="expression">visitor.claims.plan</code>.',
+        '',
+        '{% if space.vars.beta %}',
+        'Beta features are on.',
+        '{% endif %}',
+        '',
+        '{% if !space.vars.beta %}',
+        'Beta features are off.',
+        '{% endif %}',
+        '',
+        '{% include ".gitbook/includes/requirements.md" %}',
+        '',
+      ].join('\n'),
+    );
+    mkdirSync(join(dir, '.gitbook/includes'), { recursive: true });
+    writeFileSync(join(dir, '.gitbook/vars.yaml'), 'product: Lumen\nlatest_version: 2.4.1\nbeta: true\n');
+    writeFileSync(
+      join(dir, '.gitbook/includes/requirements.md'),
+      '---\ntitle: Requirements\n---\n\n<code class="expression">space.vars.product</code> wants <code class="expression">page.vars.min_ram</code> of memory.\n',
+    );
+    server = await startPreview({ dir, log: () => undefined });
+    browser = await launchBrowser({ width: 1200, height: 900 });
+    browser.page.setDefaultTimeout(5000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('renders expressions and conditions with the values of the space’s and the page’s variables, and follows vars.yaml', async () => {
+    const page = browser.page;
+    await page.goto(`${server.url}README.md`);
+    await page.locator('#pv-page').waitFor();
+    const values = () => page.locator('#pv-page span.gb-expression').allTextContents();
+    expect(await values()).toEqual(['2.4.1', '4 GB', 'Latest', 'Lumen', '4 GB']);
+    const broken = page.locator('#pv-page code.gb-expression.gb-broken');
+    expect(await broken.textContent()).toBe('space.vars.latest_versoin');
+    expect(await broken.getAttribute('title')).toContain('does not exist');
+    expect(await page.locator('#pv-page code.gb-expression-unknown').textContent()).toBe('visitor.claims.plan');
+    const shown = page.locator('.gb-if').filter({ hasText: 'Beta features are on.' });
+    expect(await shown.locator('.gb-if-label').textContent()).toBe('Shown when space.vars.beta (space.vars.beta is true): shown to readers');
+    expect(await page.locator('.gb-if.gb-if-hidden').textContent()).toContain('Beta features are off.');
+    // `quire check` and the preview say the same about the unknown variable.
+    expect(await page.locator('.pv-problem[data-code="unknown-variable"]').textContent()).toContain('space.vars.latest_versoin');
+
+    writeFileSync(join(dir, '.gitbook/vars.yaml'), 'product: Lumen\nlatest_version: 2.5.0\nbeta: false\n');
+    await expect.poll(values, { timeout: 5000 }).toEqual(['2.5.0', '4 GB', 'Outdated', 'Lumen', '4 GB']);
+    expect(await page.locator('.gb-if.gb-if-hidden').textContent()).toContain('Beta features are on.');
+    expect(browser.pageErrors).toEqual([]);
+    await snap(page, 'preview-variables');
   });
 });

@@ -9,6 +9,7 @@ import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { type Mirror, STATE_DIR } from '../mirror';
 import { LocalSpecs } from '../openapi';
+import { readExtras } from '../sync/extras-record';
 import { type SpaceReport, checkingSpaces } from './check-space';
 import { type CheckedSpace, FolderIndex, joinRoot, type MirrorFacts, type SpaceGitbookYaml } from './folder-index';
 import { CONFIG_FILE, readGitbookConfig } from './gitbook-config';
@@ -38,13 +39,15 @@ export function mirrorFacts(mirror: Mirror): MirrorFacts {
   const spaceFolders = new Map<string, string>();
   const pages = new Map<string, Map<string, string | null>>();
   const files = new Map<string, Map<string, string>>();
+  const includes = new Map<string, Map<string, string>>();
   for (const s of mirror.catalog.selectedSpaces()) {
     if (s.folder === null) continue;
     spaceFolders.set(s.id, s.folder);
     pages.set(s.id, new Map(mirror.content.pages(s.id).map((p) => [p.id, p.path])));
     files.set(s.id, new Map(mirror.content.files(s.id).map((f) => [f.id, f.path])));
+    includes.set(s.id, new Map(readExtras(mirror, s.id).includes.map((i) => [i.id, i.path])));
   }
-  return { spaceFolders, pages, files };
+  return { spaceFolders, pages, files, includes };
 }
 
 interface FoundSpace {

@@ -11,6 +11,7 @@ import { checkFrontmatter } from './frontmatter';
 import { checkGitbookYaml } from './gitbook-yaml';
 import { checkLinks } from './links';
 import { openapiProblems } from './openapi-blocks';
+import { checkVariables } from './variables';
 import { checkCaseClashes } from './names';
 import { type Problem, sortProblems } from './problem';
 import { atOnce, type Steps } from './steps';
@@ -31,7 +32,13 @@ function fileProblems(index: FolderIndex, f: IndexedFile): { problems: Problem[]
   if (text === null || (f.file.kind !== 'page' && f.file.kind !== 'include')) return { problems: [], reached: [] };
   const links = checkLinks(index, f);
   return {
-    problems: [...checkFrontmatter(f.rootPath, text), ...blockProblems(f.rootPath, text), ...links.problems, ...openapiProblems(index, f)],
+    problems: [
+      ...checkFrontmatter(f.rootPath, text),
+      ...blockProblems(f.rootPath, text),
+      ...links.problems,
+      ...openapiProblems(index, f),
+      ...checkVariables(f),
+    ],
     reached: links.reached,
   };
 }

@@ -41,6 +41,8 @@ export interface MirrorFacts {
   pages: ReadonlyMap<string, ReadonlyMap<string, string | null>>;
   /** Per space: file id -> the asset's path (relative to its space folder). */
   files: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Per space: reusable content id -> its file in `.gitbook/includes/` (relative to its space folder). */
+  includes?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 export interface IndexedFile {

@@ -24,3 +24,4 @@ export { fileKind, isContentPath, readSpaceFile, type SpaceFile, type SpaceFileK
 export { anchorTarget, gitbookAnchor, hasAnchor, headingSlug, type PageAnchors, type PageHeading, pageAnchors, pageHeadings } from './anchors';
 export { summaryEntries, summaryEntryFile } from './summary';
 export { type BlockSpec, specFinding, specOfBlock } from './openapi-blocks';
+export { spaceVariables } from './variables';

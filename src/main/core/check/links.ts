@@ -31,6 +31,15 @@ function describe(ref: Reference): string {
 const isImageLike = (ref: Reference): boolean =>
   ref.kind === 'image' || (ref.kind === 'html' && ref.attribute !== 'href') || (ref.kind === 'block' && (ref.name === 'file' || ref.name === 'embed'));
 
+const isInclude = (ref: Reference): boolean => ref.kind === 'block' && ref.name === 'include';
+
+/** The files of the space's reusable content, for a fix: "none yet" or the first few names. */
+function includesOf(from: IndexedFile): string {
+  const names = from.space.files.filter((f) => f.kind === 'include').map((f) => posix.basename(f.path));
+  if (names.length === 0) return 'none yet, in .gitbook/includes/';
+  return `in .gitbook/includes/: ${names.slice(0, 8).join(', ')}${names.length > 8 ? ', …' : ''}`;
+}
+
 export function checkLinks(index: FolderIndex, from: IndexedFile): LinkFindings {
   const text = from.file.text;
   const out: LinkFindings = { problems: [], reached: [] };
@@ -76,9 +85,11 @@ function judge(index: FolderIndex, from: IndexedFile, ref: Reference, r: Resolut
         severity: 'error',
         code: page ? 'broken-link' : 'missing-asset',
         message: `${cap(what)} \`${href}\` leads to ${r.rootPath}, which does not exist.`,
-        fix: page
-          ? `Fix the path, or create the page and list it in SUMMARY.md.${hint}`
-          : `Fix the path, or put the file in ${posix.join(spaceFolderOf(from), ASSETS_PREFIX)}.${hint}`,
+        fix: isInclude(ref)
+          ? `Fix the path: the space's reusable content is ${includesOf(from)} (new reusable content is made in GitBook's editor).${hint}`
+          : page
+            ? `Fix the path, or create the page and list it in SUMMARY.md.${hint}`
+            : `Fix the path, or put the file in ${posix.join(spaceFolderOf(from), ASSETS_PREFIX)}.${hint}`,
       };
     }
     case 'file':

@@ -24,6 +24,8 @@ export type ProblemCode =
   | 'redirect-target'
   | 'redirect-shadowed'
   | 'frontmatter'
+  /** An expression or condition naming a `space.vars.*` or `page.vars.*` that does not exist. */
+  | 'unknown-variable'
   /** `{% %}` blocks: block-unclosed, block-unknown-block, block-mismatched-end, … (content/blocks.ts's kinds). */
   | `block-${BlockProblemKind}`
   | 'case-clash'

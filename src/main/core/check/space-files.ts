@@ -24,8 +24,10 @@ export const ASSETS_PREFIX = '.gitbook/assets/';
 export const spelledOnDisk = relSpelledOnDisk;
 const INCLUDES_PREFIX = '.gitbook/includes/';
 export const SUMMARY_FILE = 'SUMMARY.md';
+/** The space's variables (content/variables.ts). */
+const VARIABLES_FILE = '.gitbook/vars.yaml';
 
-export type SpaceFileKind = 'page' | 'summary' | 'include' | 'asset' | 'other';
+export type SpaceFileKind = 'page' | 'summary' | 'include' | 'variables' | 'asset' | 'other';
 
 export type Unreadable = { reason: 'not-utf8'; line: number } | { reason: 'too-large' };
 
@@ -34,7 +36,7 @@ export interface SpaceFile {
   path: string;
   kind: SpaceFileKind;
   size: number;
-  /** The text of a markdown file (page, SUMMARY.md, reusable content); null otherwise or when unreadable. */
+  /** The text of a markdown file (page, SUMMARY.md, reusable content) or of `.gitbook/vars.yaml`; null otherwise or when unreadable. */
   text: string | null;
   /** Why a markdown file has no text. */
   unreadable: Unreadable | null;
@@ -51,6 +53,7 @@ export const DEFAULT_STRUCTURE: SpaceStructure = { readme: 'README.md', summary:
 export function fileKind(path: string, structure: SpaceStructure = DEFAULT_STRUCTURE): SpaceFileKind {
   if (path.startsWith(ASSETS_PREFIX)) return 'asset';
   if (path.startsWith(INCLUDES_PREFIX)) return /\.md$/i.test(path) ? 'include' : 'other';
+  if (path === VARIABLES_FILE) return 'variables';
   if (path.startsWith('.gitbook/')) return 'other';
   if (path === structure.summary) return 'summary';
   // A repository's own README.md, where .gitbook.yaml names another first page: GitBook's import leaves it out.

@@ -27,7 +27,11 @@ export const MAX_FRONTMATTER_BYTES = 64 * 1024;
  */
 export const MAX_FRONTMATTER_DEPTH = 100;
 
-/** The keys GitBook's Git Sync writes, in its order (hidden…icon before cover: an assumption, no file shows both). */
+/**
+ * The keys GitBook's Git Sync writes, in its order (hidden…icon before cover: an assumption, no
+ * file shows both; `vars` before `layout`, as GitBook's own examples write it). `variables` is
+ * where an older Quire wrote a page's variables.
+ */
 export const GITBOOK_KEY_ORDER: readonly string[] = [
   'title',
   'description',
@@ -39,6 +43,7 @@ export const GITBOOK_KEY_ORDER: readonly string[] = [
   'cover',
   'coverY',
   'coverHeight',
+  'vars',
   'layout',
   'tags',
   'linkTitle',

@@ -80,8 +80,11 @@ export class PageFileError extends Error {
   }
 }
 
-/** The page fields the API reports as fields, which a file's frontmatter carries under the same key (cover and layout differ). */
-export const API_META_KEYS: readonly string[] = PAGE_META_KEYS.filter((k) => k !== 'cover' && k !== 'layout');
+/**
+ * The page fields the API reports as fields, which a file's frontmatter carries under the same key
+ * (cover and layout differ), and `vars`: the page's `variables`, as Git Sync names them.
+ */
+export const API_META_KEYS: readonly string[] = [...PAGE_META_KEYS.filter((k) => k !== 'cover' && k !== 'layout'), 'vars'];
 
 const isDefault = (value: unknown): boolean =>
   value === undefined ||

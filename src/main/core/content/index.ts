@@ -41,8 +41,10 @@ export {
   encodeAnchor,
   findReferences,
   formatNewRef,
+  formatIncludeRef,
   formatStableRef,
   hrefText,
+  parseIncludeRef,
   parseNewRef,
   parseStableRef,
   type Reference,
@@ -54,3 +56,25 @@ export {
   type StableRef,
 } from './references';
 export { MAX_PAGE_BYTES, utf8Length } from './limits';
+export { documentToMarkdown, type DocumentMarkdownOptions } from './document-markdown';
+export {
+  evaluateExpression,
+  expressionError,
+  expressionText,
+  type Scope,
+  Unknown,
+  type VariableRef,
+  type Variables,
+  type VariableValue,
+  variablesNamed,
+} from './expressions';
+export {
+  PAGE_VARIABLES_KEY,
+  readVariablesFile,
+  sameVariables,
+  SPACE_VARIABLES_FILE,
+  variablesOf,
+  variablesYaml,
+  type WrittenExpression,
+  writtenExpressions,
+} from './variables';

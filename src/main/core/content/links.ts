@@ -14,6 +14,9 @@
  * any other relative link that resolves to a page or file `lookup` knows becomes its stable
  * reference; anything else is sent as written.
  *
+ * An include's `/reusable-content/<id>` maps the same way to the reusable content's file in
+ * `.gitbook/includes/` (`includeFile`), and back.
+ *
  * Only references whose text is written the canonical way (see references.ts `hrefText`) are
  * rewritten on pull: an odd spelling such as `&#x2F;pages/p` stays as it is, so that what push
  * writes back is always the original text.
@@ -21,9 +24,11 @@
 import {
   anchorAsWritten,
   findReferences,
+  formatIncludeRef,
   formatNewRef,
   formatStableRef,
   hrefText,
+  parseIncludeRef,
   parseStableRef,
   type Reference,
   relativeHref,
@@ -41,8 +46,10 @@ export interface LinkTargets {
   pageFile(spaceId: string, pageId: string): string | null;
   /** Where a file (asset) is, null if not mirrored. */
   assetFile(spaceId: string, fileId: string): string | null;
+  /** Where a reusable content's file (`.gitbook/includes/…`) is (root-relative), null if not pulled. */
+  includeFile?(spaceId: string, id: string): string | null;
   /** What a local file is (root-relative path, NFC). */
-  lookup(rootRelativePath: string): { kind: 'page' | 'file'; spaceId: string; id: string } | null;
+  lookup(rootRelativePath: string): { kind: 'page' | 'file' | 'include'; spaceId: string; id: string } | null;
 }
 
 /** Written the usual way, but maybe for its anchor's spelling (GitBook writes `#dag\_cbor`: rewrites keep it, see references.ts). */
@@ -52,9 +59,16 @@ function isCanonical(markdown: string, ref: Reference): boolean {
   return delimiter === ref.delimiter && text === markdown.slice(ref.start, ref.end - (anchor?.length ?? 0));
 }
 
-/** The local file and anchor a stable reference points at, or null when it is not on disk. */
-function localTarget(stable: StableRef, t: LinkTargets): { file: string; anchor: string | null } | null {
+/** The local file and anchor a stable reference (or an include's) points at, or null when it is not on disk. */
+function localTarget(
+  stable: StableRef | { kind: 'include'; spaceId: string | null; id: string },
+  t: LinkTargets,
+): { file: string; anchor: string | null } | null {
   const spaceId = stable.spaceId ?? t.spaceId;
+  if (stable.kind === 'include') {
+    const file = t.includeFile?.(spaceId, stable.id) ?? null;
+    return file === null ? null : { file, anchor: null };
+  }
   if (stable.kind === 'file') {
     const file = t.assetFile(spaceId, stable.fileId);
     return file === null ? null : { file, anchor: null };
@@ -73,7 +87,8 @@ export function toLocalLinks(
   const mapped = new Set<number>();
   const taken = new Set<string>();
   for (const ref of refs) {
-    const parsed = isCanonical(stable, ref) ? parseStableRef(ref.href) : null;
+    const include = ref.kind === 'block' && ref.name === 'include' ? parseIncludeRef(ref.href) : null;
+    const parsed = !isCanonical(stable, ref) ? null : include ? { kind: 'include' as const, ...include } : parseStableRef(ref.href);
     const target = parsed && (targets.get(ref.href) ?? localTarget(parsed, t));
     if (target) {
       targets.set(ref.href, target);
@@ -122,10 +137,12 @@ export function toStableLinks(local: string, t: LinkTargets, written: Readonly<R
     const resolved = resolveRelativeHref(t.file, ref.href);
     const target = resolved && t.lookup(resolved.path);
     if (!resolved || !target) return null;
+    const spaceId = target.spaceId === t.spaceId ? null : target.spaceId;
+    // Only an include names reusable content (an ordinary link to its file stays a path).
+    if (target.kind === 'include') return ref.kind === 'block' && ref.name === 'include' ? formatIncludeRef(spaceId, target.id) : null;
     const anchor = resolved.anchor === null ? null : anchorAsTyped(ref.href);
     if (target.id.startsWith('new:'))
       return target.spaceId === t.spaceId ? formatNewRef(target.kind, target.id.slice(4), target.kind === 'page' ? anchor : null) : null;
-    const spaceId = target.spaceId === t.spaceId ? null : target.spaceId;
     if (target.kind === 'file') return resolved.anchor === null ? formatStableRef({ kind: 'file', spaceId, fileId: target.id }) : null;
     return formatStableRef({ kind: 'page', spaceId, pageId: target.id, anchor });
   });

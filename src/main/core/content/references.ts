@@ -215,6 +215,19 @@ export function parseStableRef(href: string): StableRef | null {
   return { kind: 'page', spaceId, pageId: m[3]!, anchor: m[4] ?? null };
 }
 
+const INCLUDE_REF = /^\/(?:spaces\/([A-Za-z0-9_-]+)\/)?reusable-content\/([A-Za-z0-9_-]+)$/;
+
+/** A reusable content an include names in stable form (`/reusable-content/<id>`, also of another space); null for anything else. */
+export function parseIncludeRef(href: string): { spaceId: string | null; id: string } | null {
+  const m = INCLUDE_REF.exec(href);
+  return m ? { spaceId: m[1] ?? null, id: m[2]! } : null;
+}
+
+export function formatIncludeRef(spaceId: string | null, id: string): string {
+  if (!ID.test(id) || (spaceId !== null && !ID.test(spaceId))) throw new Error(`formatIncludeRef: "${id}" is not a GitBook id (letters, digits, - and _)`);
+  return `${spaceId === null ? '' : `/spaces/${spaceId}`}/reusable-content/${id}`;
+}
+
 export function formatStableRef(ref: StableRef): string {
   const id = ref.kind === 'page' ? ref.pageId : ref.fileId;
   for (const [what, value] of [

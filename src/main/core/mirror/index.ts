@@ -56,6 +56,7 @@ export {
   type PageEntry,
   type PageHit,
   type ReplyEntry,
+  reusableContentOfKey,
   type SearchHit,
   type SearchIndex,
   type SearchKind,

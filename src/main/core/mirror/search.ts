@@ -75,8 +75,10 @@ interface HitBase {
 export interface PageHit extends HitBase {
   kind: 'page';
   key: string;
-  /** Null for a file that is not a page on the server yet. */
+  /** Null for a file that is not a page on the server yet, and for reusable content. */
   pageId: string | null;
+  /** Reusable content (`.gitbook/includes/`): no page, and never pushed. */
+  reusable: boolean;
   path: string;
 }
 
@@ -136,7 +138,11 @@ interface DocRecord {
   page_title: string | null;
 }
 
-const isNewKey = (key: string) => key.startsWith('new:');
+/** A key that is no page id: a file not yet a page (`new:<path>`), reusable content (`include:<id>`, sync/extras-record.ts). */
+/** The reusable content a search and history key names (`include:<id>`), or null for a page's key. */
+export const reusableContentOfKey = (key: string): string | null => (key.startsWith('include:') ? key.slice('include:'.length) : null);
+const isReusableKey = (key: string) => reusableContentOfKey(key) !== null;
+const isNewKey = (key: string) => key.startsWith('new:') || isReusableKey(key);
 
 /** The words an entry's kind and space are indexed as (hex keeps any id one token). */
 const kindWord = (kind: SearchKind) => `k${kind}`;
@@ -390,7 +396,7 @@ function bestSnippet(kind: SearchKind, r: RankedRecord): SnippetPart[] {
 function toHit(ranked: RankedRecord, r: DocRecord): SearchHit {
   const base = { spaceId: r.space_id, snippet: bestSnippet(r.kind, ranked), score: ranked.score };
   if (r.kind === 'page') {
-    return { ...base, kind: 'page', key: r.key, pageId: isNewKey(r.key) ? null : r.key, path: r.path ?? '', title: r.title };
+    return { ...base, kind: 'page', key: r.key, pageId: isNewKey(r.key) ? null : r.key, reusable: isReusableKey(r.key), path: r.path ?? '', title: r.title };
   }
   return {
     ...base,

@@ -152,6 +152,8 @@ export interface BlockRenderHooks {
   embed(url: string): string;
   file(src: string): string;
   include(path: string): string;
+  /** An `{% if %}` block's label, and whether a reader would not see it (null: cannot tell); absent: the condition as written. */
+  condition?(expression: string): { label: string; hidden: boolean | null };
   /** An OpenAPI block from its local specification (the head, up to its open body), or null to show the card alone. */
   openapi?(name: string, args: Readonly<Record<string, string>>): string | null;
 }
@@ -194,8 +196,11 @@ function openHtml(meta: TagMeta, hooks: BlockRenderHooks): string {
       return `<div class="gb-embed">${hooks.embed(a.url ?? '')}<div class="gb-caption">\n`;
     case 'file':
       return `<div class="gb-file">${hooks.file(a.src ?? '')}<div class="gb-caption">\n`;
-    case 'if':
-      return `<div class="gb-if"><div class="gb-if-label">Shown when <code>${escapeHtml(meta.rest)}</code></div>\n`;
+    case 'if': {
+      const shown = hooks.condition?.(meta.rest);
+      if (!shown) return `<div class="gb-if"><div class="gb-if-label">Shown when <code>${escapeHtml(meta.rest)}</code></div>\n`;
+      return `<div class="gb-if${shown.hidden ? ' gb-if-hidden' : ''}"><div class="gb-if-label">${shown.label}</div>\n`;
+    }
     case 'updates':
       return '<ol class="gb-updates" aria-label="Updates">\n';
     case 'openapi':

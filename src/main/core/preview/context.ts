@@ -2,9 +2,10 @@
  * What the renderer needs to know about the world around a page, given by its host: where a
  * link leads and what to write for it (the preview server links to its own routes, the app to
  * its views and inline images), the titles of linked pages (content-ref cards), the text of
- * reusable content (includes) and OpenAPI operations from local specifications. Kept to plain
- * functions so the renderer stays pure.
+ * reusable content (includes), the space's variables (expressions) and OpenAPI operations from
+ * local specifications. Kept to plain functions so the renderer stays pure.
  */
+import type { Variables } from '../content';
 
 /** What to write for one href of the page. */
 export interface LinkOutcome {
@@ -31,6 +32,8 @@ export interface RenderContext {
   linkedPage(href: string, fromRootPath: string): LinkedPage | null;
   /** Reusable content an include names: its root-relative path and text, or null when it is not there. */
   include(href: string, fromRootPath: string): { rootPath: string; text: string } | null;
+  /** The variables of the space holding the file (its `.gitbook/vars.yaml`); none when absent. */
+  variables?(fromRootPath: string): Variables;
   /**
    * The head of an OpenAPI block of the file at `fromRootPath` rendered from its local
    * specification (up to the open `gb-op-body`), or null when the specification is not here.

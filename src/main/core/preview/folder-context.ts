@@ -3,9 +3,9 @@
  * `quire check` resolves them, and the host says what URL each kind of target gets (its own
  * routes for the preview server, view links and inline images for the app).
  */
-import { parsePageFile, type SummaryEntry } from '../content';
+import { parseIncludeRef, parsePageFile, type SummaryEntry } from '../content';
 import type { FolderIndex, Resolution } from '../check';
-import { anchorTarget, resolveHref, specFinding, specOfBlock, summaryEntries, summaryEntryFile } from '../check';
+import { anchorTarget, joinRoot, resolveHref, spaceVariables, specFinding, specOfBlock, summaryEntries, summaryEntryFile } from '../check';
 import { describeOperation } from '../openapi';
 import type { LinkedPage, LinkOutcome, RenderContext } from './context';
 import { operationHtml, operationProblem } from './openapi-html';
@@ -97,6 +97,16 @@ function outcome(index: FolderIndex, from: string, r: Resolution, urls: PreviewU
   }
 }
 
+/** The file of a reusable content an include names as GitBook stores it (`/reusable-content/<id>`), when the mirror knows it. */
+function stableInclude(index: FolderIndex, from: string, href: string): string | null {
+  const ref = parseIncludeRef(href.trim());
+  const spaceId = ref ? (ref.spaceId ?? index.spaceOf(from)?.spaceId ?? null) : null;
+  if (!ref || spaceId === null) return null;
+  const folder = index.mirror?.spaceFolders.get(spaceId);
+  const path = index.mirror?.includes?.get(spaceId)?.get(ref.id);
+  return folder === undefined || path === undefined ? null : joinRoot(folder, path);
+}
+
 export function folderRenderContext(index: FolderIndex, rootPath: string, urls: PreviewUrls): RenderContext {
   return {
     rootPath,
@@ -107,11 +117,15 @@ export function folderRenderContext(index: FolderIndex, rootPath: string, urls: 
       if (target === null || !/\.md$/i.test(target) || !index.get(target)) return null;
       return { title: pageTitle(index, target), href: urls.page(target, r.kind === 'file' || r.kind === 'stable' ? r.anchor : null) };
     },
+    variables(from) {
+      const space = index.spaceOf(from);
+      return (space && spaceVariables(space)) ?? {};
+    },
     include(href, from) {
       const r = resolveHref(index, from, href);
-      if (r.kind !== 'file') return null;
-      const text = index.get(r.rootPath)?.file.text;
-      return text === null || text === undefined ? null : { rootPath: r.rootPath, text };
+      const rootPath = r.kind === 'file' ? r.rootPath : stableInclude(index, from, href);
+      const text = rootPath === null ? null : index.get(rootPath)?.file.text;
+      return text === null || text === undefined ? null : { rootPath: rootPath!, text };
     },
     openapi(name, args, from) {
       const spec = specOfBlock(index, from, name, args);

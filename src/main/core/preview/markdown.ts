@@ -21,6 +21,7 @@ import { renderCards } from './cards';
 import type { LinkOutcome } from './context';
 import { highlightCode, splitHighlightedLines } from './highlight';
 import { iconHtml } from './icons';
+import { inlineExpressions } from './expressions';
 import { escapeHtml, sanitizeHtml, type UrlRewriter, unescapeAll } from './sanitize';
 import { gitbookExtras } from './small-plugins';
 import { flattenTooDeep } from './too-deep';
@@ -38,6 +39,8 @@ export interface PreviewEnv {
   summaryIds: string[];
   /** Prefix for generated ids (tab groups), unique per rendered fragment. */
   idPrefix: string;
+  /** GitBook's inline expressions, as their values (preview/expressions.ts); absent: shown as written. */
+  expression?(source: string): string;
   /** Lines (1-based) a comment is on: the innermost block starting on each gets `data-comment-line`. */
   commentLines?: ReadonlySet<number>;
 }
@@ -125,6 +128,7 @@ function createMarkdown(): MarkdownIt {
   md.use(footnote).use(gitbookBlocks).use(gitbookExtras).use(flattenTooDeep);
   md.core.ruler.push('preview_links', applyLinks);
   md.core.ruler.push('gitbook_icons', inlineIcons);
+  md.core.ruler.push('gitbook_expressions', inlineExpressions);
   md.renderer.rules.html_block = (tokens, idx, _o, env) => {
     const { rewriteUrl } = env as unknown as PreviewEnv;
     const html = tokens[idx]!.content;

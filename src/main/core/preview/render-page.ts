@@ -7,9 +7,10 @@
  * The frontmatter and title lines are blanked rather than cut, so markdown-it's line numbers are
  * the file's: heading ids and block pairing line up with `quire check`'s findings.
  */
-import { parsePageFile } from '../content';
+import { parsePageFile, type Scope, type Variables, variablesOf } from '../content';
 import { expandableSummaries, pageHeadings } from '../check/anchors';
 import type { RenderContext } from './context';
+import { conditionHtml, expressionHtml } from './expressions';
 import { previewMarkdown } from './markdown';
 import { escapeHtml, isSafeUrl } from './sanitize';
 
@@ -69,10 +70,18 @@ function bodyLines(source: string, titleFromHeading: boolean): string {
 }
 
 export function renderPage(source: string, ctx: RenderContext): RenderedPage {
-  return render(source, ctx, ctx.rootPath, [], 'p-');
+  return render(source, ctx, ctx.rootPath, [], 'p-', null);
 }
 
-function render(source: string, ctx: RenderContext, rootPath: string, including: readonly string[], idPrefix: string): RenderedPage {
+/** `pageVars`: the variables of the page an include is rendered in (null: this file is the page). */
+function render(
+  source: string,
+  ctx: RenderContext,
+  rootPath: string,
+  including: readonly string[],
+  idPrefix: string,
+  pageVars: Variables | null,
+): RenderedPage {
   let title: string | null = null;
   let meta: Record<string, unknown> = {};
   let frontmatterError: string | null = null;
@@ -88,6 +97,8 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
     frontmatterError = (err as Error).message;
   }
   const body = frontmatterError === null ? bodyLines(source, titleFromHeading) : source;
+  // Reusable content shows the variables of the page it is included in.
+  const scope: Scope = { space: ctx.variables?.(rootPath) ?? {}, page: pageVars ?? variablesOf(meta.vars) };
   const headings = pageHeadings(body);
   let includes = 0;
   const html = previewMarkdown().render(body, {
@@ -98,6 +109,7 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
     headingIds: new Map(headings.filter((h) => h.explicitId === null).map((h) => [h.line, h.id])),
     summaryIds: expandableSummaries(body).map((s) => s.id),
     link: (href: string, attribute: string, tag: string) => ctx.link(href, rootPath, attribute, tag),
+    expression: (expression: string) => expressionHtml(expression, scope),
     rewriteUrl: (url: string, attribute: string, tag: string) => {
       if (!isSafeUrl(url, attribute)) return null;
       return ctx.link(url, rootPath, attribute, tag).href;
@@ -106,6 +118,7 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
       contentRef: (url: string) => contentRefCard(ctx, url, rootPath),
       embed: (url: string) => embedLink(url),
       file: (src: string) => fileCard(ctx, src, rootPath),
+      condition: (expression: string) => conditionHtml(expression, scope),
       openapi: (name: string, args: Readonly<Record<string, string>>) => ctx.openapi?.(name, args, rootPath) ?? null,
       include: (path: string) => {
         const found = ctx.include(path, rootPath);
@@ -113,7 +126,7 @@ function render(source: string, ctx: RenderContext, rootPath: string, including:
         if (including.includes(found.rootPath) || including.length >= MAX_INCLUDE_DEPTH) {
           return `<div class="gb-error" role="note">Reusable content ${escapeHtml(path)} includes itself; GitBook shows it once.</div>\n`;
         }
-        const inner = render(found.text, ctx, found.rootPath, [...including, rootPath], `${idPrefix}i${includes++}-`);
+        const inner = render(found.text, ctx, found.rootPath, [...including, rootPath], `${idPrefix}i${includes++}-`, scope.page);
         const label = inner.title ?? found.rootPath.slice(found.rootPath.lastIndexOf('/') + 1);
         return `<section class="gb-include" aria-label="Reusable content: ${escapeHtml(label)}"><header class="gb-include-title">Reusable content · ${escapeHtml(label)}</header>${inner.html}</section>\n`;
       },

@@ -133,6 +133,9 @@ export const reasonsOf = {
         out.push({ kind: 'unreadable', spaceId: id, path: h.path, message: describeUnreadable({ path: h.path, reason: h.reason }), action: 'show-file' });
       else if (h.reason === 'asset-in-use')
         out.push({ kind: 'asset-in-use', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-folder' });
+      // Reusable content and the space's variables: an edit here that only GitBook's editor can make.
+      else if (h.reason === 'reusable-content' || h.reason === 'space-variables')
+        out.push({ kind: 'editor-only', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
       else if (isSummaryHold(h.reason)) out.push({ kind: 'summary-edit', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });
       // A page held before its push: the push guard's, one only another change request has, any other.
       else out.push({ kind: 'held-page', spaceId: id, path: h.path, message: describeNotPushed(held), action: 'show-file' });

@@ -85,6 +85,12 @@ export function describeNotPushed(h: Held): string {
       return `${where} is not pushed: ${h.title ?? 'GitBook would damage it'}. Fix the file; the next sync pushes it.`;
     case 'other-change-request':
       return `${where} is not pushed: ${h.title ?? 'it exists only in another change request'}.`;
+    case 'reusable-content':
+      return `${where}: reusable content${h.title ? ` ${title}` : ''} can only be changed in GitBook's editor, so your edit stays here and is not pushed; delete the file to take GitBook's version back.`;
+    case 'space-variables':
+      return `${where}: the space's variables can only be changed in GitBook's editor, so your edit stays here and is not pushed; delete the file to take GitBook's version back.`;
+    case 'page-variables':
+      return `${where} is not pushed: its page variables (vars:) can only be changed in GitBook's editor; put vars: back as it was to push the rest.`;
     default:
       return `${where}: not pushed (${h.reason}).`;
   }

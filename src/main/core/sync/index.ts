@@ -29,6 +29,7 @@ export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';
 export { resolveInside } from './safe-fs';
+export { readExtras, includeKey } from './extras-record';
 export { type ChangeRequestTarget, changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from './targets';
 // A change request written out as a folder (core/review/checkout) is laid out and written as a sync lays out and writes main.
 export { sha256 } from './hash';

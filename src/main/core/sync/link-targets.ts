@@ -7,6 +7,7 @@
  */
 import { findReferences, type LinkTargets, parseStableRef, type Reference } from '../content';
 import type { Mirror } from '../mirror';
+import { INCLUDES_FOLDER, readExtras } from './extras-record';
 
 const NEW = 'new:';
 
@@ -88,6 +89,11 @@ export class LinkResolver {
         const p = this.mirror.content.filePath(space, fileId);
         return p === null ? null : join(f, p);
       },
+      includeFile: (space, id) => {
+        const f = this.folderOf(space);
+        const p = f === null ? undefined : readExtras(this.mirror, space).includes.find((i) => i.id === id)?.path;
+        return p === undefined || f === null ? null : join(f, p);
+      },
       lookup: (rootPath) => {
         const slash = rootPath.indexOf('/');
         const space = slash < 0 ? this.spaceAt('') : this.spaceAt(rootPath.slice(0, slash));
@@ -100,11 +106,15 @@ export class LinkResolver {
     };
   }
 
-  /** What the file at `path` of a space is: a page (id, or `new:<path>`), an asset, or nothing known. */
-  what(spaceId: string, path: string): { kind: 'page' | 'file'; spaceId: string; id: string } | null {
+  /** What the file at `path` of a space is: a page (id, or `new:<path>`), an asset, a reusable content, or nothing known. */
+  what(spaceId: string, path: string): { kind: 'page' | 'file' | 'include'; spaceId: string; id: string } | null {
     const overlay = this.overlays.get(spaceId)?.files;
     const here = overlay?.get(path);
     if (here !== undefined) return { kind: 'page', spaceId, id: here };
+    if (path.startsWith(`${INCLUDES_FOLDER}/`)) {
+      const include = readExtras(this.mirror, spaceId).includes.find((i) => i.path === path);
+      return include ? { kind: 'include', spaceId, id: include.id } : null;
+    }
     if (path.startsWith('.gitbook/assets/')) {
       // Uploaded in this push (new or changed), else the change request's upload, else main's file.
       if (this.overlays.get(spaceId)?.newAssets?.has(path)) return { kind: 'file', spaceId, id: `${NEW}${path}` };

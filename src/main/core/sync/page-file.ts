@@ -12,7 +12,17 @@
  * what the server was last known to hold (`known`: the text last pushed or pulled), and its fields
  * decide the rest. The values are always the server's: only the formatting is the writer's.
  */
-import { API_META_KEYS, assemblePageFile, fitsHeading, frontmatterFor, type PageMeta, parseYamlMapping, pickPageMeta, readPageFile } from '../content';
+import {
+  API_META_KEYS,
+  assemblePageFile,
+  fitsHeading,
+  frontmatterFor,
+  PAGE_VARIABLES_KEY,
+  type PageMeta,
+  parseYamlMapping,
+  pickPageMeta,
+  readPageFile,
+} from '../content';
 
 const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/;
 
@@ -20,11 +30,12 @@ const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|
  * The metadata a page file carries from the page's fields: those worth a round trip, without
  * `layout` and `cover` (the API's forms of them are not Git Sync's: a file holds Git Sync's
  * `layout:` with `visible` switches and `cover:`/`coverY:` from the server's frontmatter or its
- * writer, and an update without them leaves the page's layout and cover as they are).
+ * writer, and an update without them leaves the page's layout and cover as they are), the
+ * page's `variables` under `vars:`, as Git Sync writes them.
  */
 export function fileMeta(fields: Readonly<Record<string, unknown>>): PageMeta {
-  const { layout: _layout, cover: _cover, ...meta } = pickPageMeta(fields);
-  return meta;
+  const { layout: _layout, cover: _cover, variables, ...meta } = pickPageMeta(fields);
+  return variables === undefined ? meta : { ...meta, [PAGE_VARIABLES_KEY]: variables };
 }
 
 /** Texts a page's new text takes from (see the module comment): none when the page is new here. */

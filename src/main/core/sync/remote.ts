@@ -8,7 +8,7 @@
  */
 import type { Revision, RevisionFile, RevisionPage } from '@gitbook/api';
 import type { ApiClient } from '../api';
-import { pageKind } from '../content';
+import { pageKind, type VariableValue, variablesOf } from '../content';
 import type { BaseRow, LogChangeRequest, LogPerson, Mirror } from '../mirror';
 import { fileMeta, pageFileFromServer, type PageTemplates } from './page-file';
 
@@ -26,12 +26,23 @@ export interface RemoteFile {
   downloadURL: string;
 }
 
+/** A reusable content of the revision: `document` changes exactly when its content does; `gitPath`, where Git Sync keeps it (when the server says). */
+export interface RemoteReusableContent {
+  id: string;
+  title: string;
+  document: string | null;
+  gitPath: string | null;
+}
+
 export interface RemoteTree {
   /** `mergedFrom`: the change request a merge revision merged, as the API names it (who wrote it, who merged it). */
   revision: { id: string; parents: string[]; createdAt?: string; mergedFrom?: LogChangeRequest };
   pages: Map<string, RemotePage>;
   children: Map<string | null, string[]>;
   files: RemoteFile[];
+  reusableContents: RemoteReusableContent[];
+  /** The space's variables. */
+  variables: Record<string, VariableValue>;
 }
 
 export async function fetchRemoteTree(api: ApiClient, spaceId: string, signal?: AbortSignal): Promise<RemoteTree> {
@@ -51,7 +62,25 @@ export async function fetchRemoteTree(api: ApiClient, spaceId: string, signal?: 
     pages,
     children,
     files: remoteFiles(revision.files),
+    reusableContents: remoteReusableContents(revision.reusableContents),
+    variables: variablesOf(revision.variables),
   };
+}
+
+function remoteReusableContents(list: unknown): RemoteReusableContent[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((r: { id?: unknown; title?: unknown; document?: unknown; git?: { path?: unknown } }) =>
+    r && typeof r.id === 'string'
+      ? [
+          {
+            id: r.id,
+            title: typeof r.title === 'string' ? r.title : '',
+            document: typeof r.document === 'string' ? r.document : null,
+            gitPath: typeof r.git?.path === 'string' ? r.git.path : null,
+          },
+        ]
+      : [],
+  );
 }
 
 /** A merge revision's change request, as far as the answer says it (a malformed one says nothing). */

@@ -194,6 +194,12 @@ export function scanSpace(input: ScanInput): ScanResult {
     const hinted = input.hint.map((p) => p.normalize('NFC'));
     const paths = [...new Set([...hinted, ...(input.rereadSummary ? [SUMMARY_FILE] : [])])].filter((p) => p !== '' && !p.split('/').includes('..'));
     for (const p of paths) {
+      // `.gitbook/` beside its assets holds the space's own files (includes, vars.yaml: space-extras.ts), never pages.
+      if (p === '.gitbook') {
+        walkAssets(spaceDir, visit);
+        continue;
+      }
+      if (p.startsWith('.gitbook/') && !under(ASSETS_FOLDER)(p)) continue;
       const row = mirror.folder.fileAt(spaceId, p);
       if (row) known.set(row.path, row);
       const disk = relSpelledOnDisk(spaceDir, p);

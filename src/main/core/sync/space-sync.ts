@@ -3,7 +3,8 @@
  *
  *   recover (an interrupted move or push) -> see (where the change request stands, main's tree
  *   when it moved, the folder's changes) -> plan (fetch the bodies a decision needs, plan again)
- *   -> apply to the folder -> record in the mirror, SUMMARY.md -> push.
+ *   -> apply to the folder (reusable content and variables too: space-extras.ts) -> record in
+ *   the mirror, SUMMARY.md -> push.
  *
  * Every step costs what changed: an idle space costs a stat of its conflict copies and, when a
  * change request is open, one request to see where it stands.
@@ -26,6 +27,9 @@ import type { NameRules } from './plan/names';
 import type { ProgressListener } from './progress';
 import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, rebaseChangeRequest, settleOutbox } from './push';
 import { type PushHolds, pushHolds } from './push-holds';
+import { type ExtrasRecord, writeExtras } from './extras-record';
+import { extrasHeld, extrasNeedTree, followExtrasEdits, pullExtras, seeExtras } from './space-extras';
+import { markVarsKeyMoved, varsKeyToMove } from './vars-key';
 import { matchFolder, type RebuiltRecord, rebuiltCount, recordRebuilt } from './rebuild';
 import { recordCycle } from './record';
 import { forEachBounded } from './bounded';
@@ -103,6 +107,8 @@ interface Seen {
   scan: ScanResult;
   /** A lost record a dry run found again, not written (it plans as if it were: dryRunSpace). */
   rebuilt: RebuiltRecord | null;
+  /** The space's includes and variables file as the writer left them (space-extras.ts). */
+  extras: ExtrasRecord;
 }
 
 interface RemoteNow {
@@ -136,6 +142,7 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   // their operations failed: the next cycle plans them again.
   for (const key of notRead) applied.failed.add(key);
   const clean = recordApplied(c, seen, plan, applied);
+  if (seen.remote) markVarsKeyMoved(c.ctx.mirror, space.id);
   await writeSummaryIfChanged(c, seen, plan);
   c.touched.keys = touchedKeys(plan, applied, seen.scan);
   report.pull = pullReport(plan, applied, seen.remote, seen.scan);
@@ -196,7 +203,13 @@ async function see(c: SpaceCycle, hint: ScanHint): Promise<Seen | null> {
   const { mirror } = c.ctx;
   const spaceId = c.space.id;
   const firstSync = !mirror.folder.hasTree(spaceId);
-  const { changeRequest, treeComing } = await askServer(c, firstSync);
+  const extras = seeExtras(mirror, spaceId, c.spaceDir, firstSync ? 'all' : hint);
+  if (extras.looked && !c.ctx.dryRun) {
+    mirror.transaction(() => writeExtras(mirror, spaceId, extras.record));
+    followExtrasEdits(mirror, spaceId, extras.edits, c.startedAt);
+  }
+  const treeNeeded = extrasNeedTree(extras.record) || varsKeyToMove(mirror, spaceId);
+  const { changeRequest, treeComing } = await askServer(c, firstSync || treeNeeded);
 
   // The folder is scanned while main's tree is on its way (the scan only reads).
   if (treeComing) await new Promise((resolve) => setImmediate(resolve));
@@ -220,7 +233,7 @@ async function see(c: SpaceCycle, hint: ScanHint): Promise<Seen | null> {
   scan = readPagesUsingReplaced(c, scan, hint);
   c.touched.firstSync = firstSync;
   c.report.unreadable = scan.local.unreadable.map((u) => ({ path: u.path, reason: u.reason }));
-  return { firstSync, changeRequest, remote, scan, rebuilt };
+  return { firstSync, changeRequest, remote, scan, rebuilt, extras: extras.record };
 }
 
 /** Files linking to an asset uploaded anew are read: their links resolve again. */
@@ -241,12 +254,13 @@ function seenAgain(c: SpaceCycle, remote: RemoteNow): { remote: RemoteNow; scan:
 
 /**
  * Where the change request stands and, at once beside it, main's tree when main moved (or on a
- * first sync); main's tree is asked for afterwards when the change request turns out merged.
+ * first sync, or when the cycle needs it: `wanted`); main's tree is asked for afterwards when the
+ * change request turns out merged.
  */
-async function askServer(c: SpaceCycle, firstSync: boolean): Promise<{ changeRequest: Seen['changeRequest']; treeComing: Promise<RemoteTree> | null }> {
+async function askServer(c: SpaceCycle, wanted: boolean): Promise<{ changeRequest: Seen['changeRequest']; treeComing: Promise<RemoteTree> | null }> {
   const { api, signal } = c.ctx;
   const spaceId = c.space.id;
-  const treeWanted = c.space.syncedRevision !== c.space.remoteRevision || firstSync;
+  const treeWanted = c.space.syncedRevision !== c.space.remoteRevision || wanted;
   let treeComing = treeWanted ? handledLater(fetchRemoteTree(api, spaceId, signal)) : null;
   let changeRequest: Seen['changeRequest'];
   try {
@@ -353,7 +367,8 @@ async function dryRunSpace(c: SpaceCycle, seen: Seen): Promise<DryRunReport> {
 /** What the push holds back: the same for the sync and its dry run (push-holds.ts). */
 function holdsOf(c: SpaceCycle, seen: Seen, plan: Plan): PushHolds {
   const { mirror, pushGuard, dryRun } = c.ctx;
-  return pushHolds({ mirror, spaceId: c.space.id, pushGuard, dryRun }, plan, seen.scan.assets.gone);
+  const holds = pushHolds({ mirror, spaceId: c.space.id, pushGuard, dryRun }, plan, seen.scan.assets.gone);
+  return { ...holds, notPushed: [...holds.notPushed, ...extrasHeld(seen.extras)] };
 }
 
 /** Main's texts of pages that changed; `local`: a page's file now (its frontmatter stays as written, page-file.ts). */
@@ -391,6 +406,22 @@ async function applyPlan(c: SpaceCycle, seen: Seen, plan: Plan): Promise<ApplyRe
   for (const key of [...plan.folder.remove, ...plan.folder.removeWhenPushed]) finalPaths.set(key, null);
   links.overlay(spaceId, { paths: finalPaths });
   if (remote) c.pulledAssets = (await pullAssets(api, mirror, spaceId, c.spaceDir, remote.tree.files, c.ctx.names)).written;
+  // Before the pages: they include reusable content by its file's path.
+  await pullExtras(
+    {
+      api,
+      mirror,
+      spaceId,
+      spaceDir: c.spaceDir,
+      links,
+      names: c.ctx.names,
+      at: c.startedAt,
+      ...(signal ? { signal } : {}),
+      ...(c.ctx.ownWrites ? { ownWrites: c.ctx.ownWrites } : {}),
+    },
+    remote?.tree ?? null,
+    plan.treeChanged,
+  );
   return applyFileOps(
     {
       api,

@@ -80,6 +80,7 @@ function actionWords(
     case 'resolve-conflict':
       return `open ${file ?? 'the file'}, keep your side, theirs or both, then delete its .remote.md copy; the next sync pushes the result.`;
     case 'show-file':
+      if (r.kind === 'editor-only') return `make the change in GitBook's editor, then delete ${file ?? 'the file'} to take GitBook's version back.`;
       return `open ${file ?? 'the file'} and fix it; the next sync pushes it.`;
     case 'restore-deleted':
       return `run \`${safeField(restoreDeletedCommand(where.dir, held))}\` to put the files back (history keeps them).`;

@@ -23,7 +23,7 @@ type FindRequest = 'search.query' | 'history.pages' | 'history.versions' | 'hist
 
 function toResultVM(h: FolderSearchHit): SearchResultVM {
   const base = { spaceId: h.spaceId, spaceTitle: h.spaceTitle, title: h.title, snippet: h.snippet, file: h.file };
-  if (h.kind === 'page') return { ...base, kind: 'page', pageKey: h.key, pageId: h.pageId, path: h.path };
+  if (h.kind === 'page') return { ...base, kind: 'page', pageKey: h.key, pageId: h.pageId, reusable: h.reusable, path: h.path };
   return {
     ...base,
     kind: h.kind,

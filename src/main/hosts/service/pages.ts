@@ -1,7 +1,7 @@
 /**
  * The Pages view's requests: each space's page tree (the mirror's, with the folder's new files),
  * one page rendered by the preview's renderer with its check problems, unresolved comments and
- * sync state, `pages.open` (shows a page in the view through the `pages.opened` event), opening a
+ * sync state (reusable content too: listed under “Reusable content”, held when edited here), `pages.open` (shows a page in the view through the `pages.opened` event), opening a
  * page in the editor, and a change request's page rendered before and after. In the app a page
  * runs no code: page links become the route `pages.open`, `#pages/<spaceId>/<path>` (the view
  * follows them), images are inlined as data: URLs (the window's CSP allows no other source),
@@ -17,7 +17,7 @@ import { routeHash } from '../../../shared/routes';
 import { checkPage, type LoadedFolder, loadFolder, MAX_ASSET_BYTES } from '../../core/check';
 import { pageTitleOf } from '../../core/content';
 import { folderRenderContext, type PreviewUrls, renderPage } from '../../core/preview';
-import { changeRequestTarget, describeNotPushed, pendingEdits, resolveInside } from '../../core/sync';
+import { changeRequestTarget, describeNotPushed, includeKey, pendingEdits, readExtras, resolveInside } from '../../core/sync';
 import { openOrShow } from './app-actions';
 import { spaceDir, type ServiceState } from './state';
 import type { HandlersFor } from './types';
@@ -139,9 +139,19 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
           }),
         ...(added.get(parent) ?? []),
       ];
-      out.push({ spaceId: space.id, title: space.title, folder: space.folder, pages: build(null) });
+      out.push({ spaceId: space.id, title: space.title, folder: space.folder, pages: [...build(null), ...includesNode(space.id, marks)] });
     }
     return out;
+  }
+
+  /** The space's reusable content, as a group after its pages (none when it has none). */
+  function includesNode(spaceId: string, marks: { of(path: string | null, key: string | null): PageMark }): PageNodeVM[] {
+    const includes = readExtras(state.mirror, spaceId).includes;
+    if (includes.length === 0) return [];
+    const children = includes.map(
+      (i): PageNodeVM => ({ id: includeKey(i.id), title: i.title, kind: 'document', path: i.path, ...marks.of(i.path, null), children: [] }),
+    );
+    return [{ id: 'includes', title: 'Reusable content', kind: 'group', path: null, sync: 'synced', changeRequest: null, why: null, children }];
   }
 
   function comments(spaceId: string, pageId: string | null): CommentVM[] {
@@ -153,7 +163,7 @@ export function pageHandlers(state: ServiceState): HandlersFor<PageRequests> {
     const space = spaceOf(spaceId);
     const rootPath = `${space.folder}/${path}`;
     const found = folder().index.get(rootPath);
-    if (found?.file.kind !== 'page')
+    if (found?.file.kind !== 'page' && found?.file.kind !== 'include')
       throw new QuireError('not-found', `${path} is not a page of “${space.title}” (it was moved or deleted). Choose it again in the tree.`);
     const row = state.mirror.content.pageAt(spaceId, path) ?? null;
     const pageComments = comments(spaceId, row?.id ?? null);

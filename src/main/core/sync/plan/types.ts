@@ -307,7 +307,11 @@ export interface Held {
     | 'asset-in-use'
     | 'unsafe'
     /** A page that exists only in a change request set aside (sync/targets.ts); `title` says what to do. */
-    | 'other-change-request';
+    | 'other-change-request'
+    /** What no change-request operation carries (space-extras.ts, push-holds.ts): a reusable content's file, `.gitbook/vars.yaml`, a page's `vars:`. */
+    | 'reusable-content'
+    | 'space-variables'
+    | 'page-variables';
 }
 
 export interface PlanStats {

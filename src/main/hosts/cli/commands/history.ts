@@ -11,7 +11,7 @@ import {
   type VersionInfo,
   versionListing,
 } from '../../../core/history';
-import type { Mirror } from '../../../core/mirror';
+import { type Mirror, reusableContentOfKey } from '../../../core/mirror';
 import { countFlag, dirFlag, has, UsageError, type ParsedArgs } from '../args';
 import type { CliContext } from '../context';
 import { EXIT, type CliIo } from '../io';
@@ -93,7 +93,7 @@ function refJson(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined): H
   return {
     spaceId: ref.spaceId,
     pageKey: ref.pageKey,
-    pageId: ref.pageKey.startsWith('new:') ? null : ref.pageKey,
+    pageId: ref.pageKey.startsWith('new:') || reusableContentOfKey(ref.pageKey) !== null ? null : ref.pageKey,
     path: ref.path,
     file: fileInSyncFolder(mirror, ref.spaceId, ref.path),
     title: page?.title ?? null,
@@ -108,7 +108,7 @@ function pageJson(mirror: Mirror, p: HistoryPage) {
 function formatVersions(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined, versions: VersionInfo[], target: string, dir: string): string {
   const file = fileInSyncFolder(mirror, ref.spaceId, ref.path) ?? ref.path ?? ref.pageKey;
   const space = mirror.catalog.space(ref.spaceId)?.title ?? ref.spaceId;
-  const head = `${safeField(file)} — ${safeField(page?.title ?? '(untitled)')} (${ref.pageKey.startsWith('new:') ? 'a new page' : `page ${ref.pageKey}`} in ${safeField(space)})${page?.deleted ? ', deleted' : ''}`;
+  const head = `${safeField(file)} — ${safeField(page?.title ?? '(untitled)')} (${keyWords(ref.pageKey)} in ${safeField(space)})${page?.deleted ? ', deleted' : ''}`;
   if (versions.length === 0) return `${head}\n  No versions kept yet: Quire records one each time it pulls, pushes, merges or replaces this page.`;
   const lines = [
     head,
@@ -118,6 +118,13 @@ function formatVersions(mirror: Mirror, ref: PageRef, page: HistoryPage | undefi
   ];
   lines.push(`Restore one with: quire restore ${safeField(target)} --version <n> --dir ${safeField(dir)}`);
   return lines.join('\n');
+}
+
+/** What a history key is, in words: a page, a page not pushed yet, or reusable content. */
+function keyWords(key: string): string {
+  if (key.startsWith('new:')) return 'a new page';
+  const reusable = reusableContentOfKey(key);
+  return reusable === null ? `page ${key}` : `reusable content ${reusable}`;
 }
 
 function describe(v: VersionInfo): string {

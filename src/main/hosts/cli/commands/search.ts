@@ -128,7 +128,8 @@ function formatText(query: string, hits: FolderSearchHit[], limit: number): stri
   const lines = [`${hits.length === limit ? `First ${found}` : found} for ${safeLine(query)}:`];
   for (const h of hits) {
     if (h.kind === 'page') {
-      lines.push(`  ${safeField(h.file ?? h.path)} — ${safeField(h.title || '(untitled)')}${h.pageId === null ? ' (new, not pushed yet)' : ''}`);
+      const what = h.reusable ? ' (reusable content)' : h.pageId === null ? ' (new, not pushed yet)' : '';
+      lines.push(`  ${safeField(h.file ?? h.path)} — ${safeField(h.title || '(untitled)')}${what}`);
     } else {
       const where = [
         h.changeRequestId ? `change request #${h.changeRequestNumber ?? '?'}` : 'main content',
