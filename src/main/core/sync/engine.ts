@@ -13,7 +13,7 @@ import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
 import { LinkResolver } from './link-targets';
 import { layoutOutdated, nameRulesOf, recordLayout } from './name-rules';
-import type { NameRules } from './plan/names';
+import type { NameRules } from '../naming';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { recordFailed, recordReached } from './outcome';

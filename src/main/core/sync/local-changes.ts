@@ -4,7 +4,7 @@
  * planned whose push is not confirmed yet. Reads only: unchanged files cost one stat.
  */
 import type { Mirror } from '../mirror';
-import { SUMMARY_FILE } from './plan/layout';
+import { SUMMARY_FILE } from '../naming';
 import { scanSpace } from './scan';
 
 export interface LocalChanges {

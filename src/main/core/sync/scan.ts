@@ -17,7 +17,7 @@ import { MAX_PAGE_BYTES, parseSummary } from '../content';
 import type { FileStatRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { isIgnoredDir, isTempName } from './ignore';
-import { ASSETS_FOLDER, isRemoteCopy, SUMMARY_FILE } from './plan/layout';
+import { ASSETS_FOLDER, isRemoteCopy, SUMMARY_FILE } from '../naming';
 import { pairFiles, type SeenAppeared, type SeenVanished } from './pair-files';
 import { dirNames, twoSpellings } from './dir-names';
 import { relSpelledOnDisk } from './spelling';

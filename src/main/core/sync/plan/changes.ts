@@ -8,7 +8,7 @@
  * place. Pages main places are never pushed back: the folder follows main for them.
  */
 import { samePageText } from '../../content';
-import { isNameFor } from './layout';
+import { isNameFor } from '../../naming';
 import type { PlanContext } from './context';
 import type { Decision } from './decide';
 import type { FinalTree } from './final';

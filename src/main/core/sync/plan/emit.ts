@@ -10,7 +10,7 @@ import { planChanges, pushesDelete } from './changes';
 import type { PlanContext } from './context';
 import { keepsFile } from './decide';
 import { type FinalTree, finalTree } from './final';
-import { remoteCopyPath } from './layout';
+import { remoteCopyPath } from '../../naming';
 import { type BasePage, type BaseRow, type FileOp, type FolderRow, isNewPageKey, type NewConflict, type PushedPage, type RemotePage } from './types';
 
 const NONE: ReadonlyMap<string, PushedPage> = new Map();

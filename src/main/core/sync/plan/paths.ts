@@ -14,8 +14,8 @@
  * its name (a page of main asking for it takes another).
  */
 import { type FileMoves, fileMoves } from './kept-paths';
-import { type FolderKind, nameFolder, placeOf, type NameInput } from './layout';
-import { nameKey, PORTABLE_NAMES } from './names';
+import { type FolderKind, nameFolder, placeOf, type NameInput } from '../../naming';
+import { nameKey, PORTABLE_NAMES } from '../../naming';
 import type { Laid, PlanContext } from './context';
 import type { PageKind } from './types';
 
