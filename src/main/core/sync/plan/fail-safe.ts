@@ -9,29 +9,29 @@
  * leaves the hold when its file is back, or when the server deleted it too (its delete is done);
  * the writer lets the rest through on purpose (`allowMassDelete`).
  */
-import type { PlanContext } from './context';
-import { emptyPlan } from './context';
-import type { HeldDeletes, MassDeleteHold } from './types';
+import { emptyPlan } from './emit';
+import type { Scope, Views } from './stages';
+import type { HeldDeletes, MassDeleteHold, Plan } from './types';
 
 const MASS_DELETE_MIN = 2;
 
-export function failSafe(ctx: PlanContext): void {
-  if (ctx.options.allowMassDelete) return;
+/** The plan, or in its place one that only holds the deletes. */
+export function failSafe(ctx: Views & Scope, plan: Plan): Plan {
+  if (ctx.options.allowMassDelete) return plan;
   // Pages main has whose files are gone here, and files here of pages main deleted.
-  const server = ctx.plan.push.flatMap((op) => (op.op === 'delete' && ctx.sides.get(op.id)?.base !== undefined ? [op.id] : []));
-  const here = ctx.plan.fileOps.flatMap((op) => (op.op === 'delete' ? [op.key] : []));
+  const server = plan.push.flatMap((op) => (op.op === 'delete' && ctx.sides.get(op.id)?.base !== undefined ? [op.id] : []));
+  const here = plan.fileOps.flatMap((op) => (op.op === 'delete' ? [op.key] : []));
   const pages = ctx.view.base.documentCount();
   const held = stillHeld(ctx, here);
   if (held.server.length + held.here.length > 0) {
     const localDeletes = new Set([...server, ...held.server]).size;
     const remoteDeletes = new Set([...here, ...held.here]).size;
-    stop(ctx, { localDeletes, remoteDeletes, pages, deletes: held });
-    return;
+    return stop({ localDeletes, remoteDeletes, pages, deletes: held });
   }
-  if (server.length < MASS_DELETE_MIN && here.length < MASS_DELETE_MIN) return; // too few to count the pages for
+  if (server.length < MASS_DELETE_MIN && here.length < MASS_DELETE_MIN) return plan; // too few to count the pages for
   const massive = (n: number) => n >= MASS_DELETE_MIN && n * 2 > pages;
-  if (!massive(server.length) && !massive(here.length)) return;
-  stop(ctx, { localDeletes: server.length, remoteDeletes: here.length, pages, deletes: { server, here } });
+  if (!massive(server.length) && !massive(here.length)) return plan;
+  return stop({ localDeletes: server.length, remoteDeletes: here.length, pages, deletes: { server, here } });
 }
 
 /** True when the stop is over more than half of the space (else it is one an earlier cycle recorded, still held). */
@@ -39,8 +39,8 @@ export function isMostOfTheSpace(hold: Pick<MassDeleteHold, 'localDeletes' | 're
   return [hold.localDeletes, hold.remoteDeletes].some((n) => n >= MASS_DELETE_MIN && n * 2 > hold.pages);
 }
 
-function stop(ctx: PlanContext, hold: MassDeleteHold): void {
-  ctx.plan = { ...emptyPlan(), massDelete: hold };
+function stop(hold: MassDeleteHold): Plan {
+  return { ...emptyPlan(), massDelete: hold };
 }
 
 /**
@@ -48,7 +48,7 @@ function stop(ctx: PlanContext, hold: MassDeleteHold): void {
  * that main still has (edited there or not), and a file here of a page main deleted that this
  * cycle would still delete.
  */
-function stillHeld(ctx: PlanContext, here: readonly string[]): HeldDeletes {
+function stillHeld(ctx: Views & Scope, here: readonly string[]): HeldDeletes {
   const held = ctx.options.heldDeletes;
   if (!held) return { server: [], here: [] };
   const deletedHere = new Set(here);

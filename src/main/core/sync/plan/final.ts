@@ -1,5 +1,5 @@
 /** The folder's tree after this cycle, as the later stages ask about it. */
-import type { PlanContext } from './context';
+import type { EmitInput } from './stages';
 import type { FolderNode } from './types';
 
 export interface FinalTree {
@@ -15,7 +15,7 @@ export interface FinalTree {
   depth(key: string | null): number;
 }
 
-export function finalTree(ctx: PlanContext): FinalTree {
+export function finalTree(ctx: EmitInput): FinalTree {
   const nodeOf = (key: string) => ctx.tree.node(key);
   const nowPath = (key: string): string | null => {
     const s = ctx.sides.get(key);

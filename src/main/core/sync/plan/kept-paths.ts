@@ -1,5 +1,5 @@
 /**
- * Which files a cycle may move (paths.ts asks, for each file the layout would put elsewhere).
+ * Which files a cycle may move (lay-out.ts asks, for each file the layout would put elsewhere).
  * A page's file moves only:
  *
  * - for main (`main`): main moved or renamed the page, or a page above it whose folder moves;
@@ -17,7 +17,8 @@
  * kept off the layout's path is a path deviation the mirror keeps (`pathKept`), listed by
  * `quire status` with GitBook's path (deviations.ts).
  */
-import type { PlanContext } from './context';
+import { nameKey, PORTABLE_NAMES } from '../../naming';
+import type { Laid, LayOutInput, Paths } from './stages';
 import { isNewPageKey } from './types';
 
 export type MoveCause = 'main' | 'layout' | 'asked';
@@ -36,8 +37,11 @@ const dirOf = (path: string): string => {
   return i < 0 ? '' : path.slice(0, i);
 };
 
-/** `parentOf`: a page's parent after this cycle (laid out, else placed, else as it was). */
-export function fileMoves(ctx: PlanContext, parentOf: (key: string) => string | null): FileMoves {
+/**
+ * `ctx`: the lay-out's input, and its result as far as it got (asked as the folders are laid out);
+ * `parentOf`: a page's parent after this cycle (laid out, else placed, else as it was).
+ */
+export function fileMoves(ctx: LayOutInput & Paths, parentOf: (key: string) => string | null): FileMoves {
   const { view } = ctx;
   const nodeOf = (key: string) => ctx.tree.node(key);
 
@@ -120,4 +124,73 @@ export function fileMoves(ctx: PlanContext, parentOf: (key: string) => string | 
       return false;
     },
   };
+}
+
+export function keepFiles(ctx: LayOutInput, laid: ReadonlyMap<string, Laid>, moves: FileMoves): void {
+  const nowOf = (key: string): string | null => {
+    const s = ctx.sides.get(key);
+    return s ? (s.local?.path ?? null) : (ctx.tree.node(key)?.path ?? null);
+  };
+  for (const [key, l] of laid) {
+    if (l.path === null) continue;
+    const now = nowOf(key);
+    if (now === null || now === l.path) {
+      l.kept ??= false;
+      continue;
+    }
+    const why = moves.cause(key);
+    // (A page main moved goes; one that would only follow leaves no folder without its pages.)
+    if (why === 'asked' || (why !== null && (moves.movedByMain(key) || !moves.leavesOthers(dirOf(now), dirOf(l.path))))) {
+      if (why !== 'main') l.cause = why;
+      l.kept = false;
+      continue;
+    }
+    l.path = now;
+    l.kept = true;
+  }
+}
+
+/** A path wanted by a page but held by a file that stays gets `<name>-<short key>.md` instead. */
+export function avoidStayingFiles(ctx: LayOutInput, laidOut: Map<string, Laid>): void {
+  const { view, removed } = ctx;
+  const finalPath = (key: string): string | null | undefined => {
+    if (removed.has(key)) return undefined;
+    const laid = laidOut.get(key);
+    if (laid) return laid.path;
+    return ctx.sides.get(key)?.local?.path ?? ctx.tree.node(key)?.path;
+  };
+  const blocked = new Set(view.local.unreadable.map((u) => u.path));
+  // Paths compared as the volume compares them.
+  const rules = ctx.options.names ?? PORTABLE_NAMES;
+  const keyOf = (path: string): string => nameKey(path, rules);
+  const claimed = new Map<string, string>();
+  const now = (key: string) => ctx.sides.get(key)?.local?.path ?? ctx.tree.node(key)?.path ?? null;
+  for (const [key, laid] of laidOut) if (laid.path !== null && now(key) === laid.path) claimed.set(keyOf(laid.path), key);
+  for (const [key, laid] of laidOut) {
+    if (laid.path === null || now(key) === laid.path) continue;
+    const occupant = ctx.tree.byPath(laid.path);
+    const occupied =
+      blocked.has(laid.path) ||
+      (occupant !== undefined && occupant !== key && !removed.has(occupant) && finalPath(occupant) === laid.path) ||
+      (claimed.has(keyOf(laid.path)) && claimed.get(keyOf(laid.path)) !== key);
+    if (!occupied) {
+      claimed.set(keyOf(laid.path), key);
+      continue;
+    }
+    const stem = laid.path.replace(/\.md$/i, '');
+    const short =
+      key
+        .replace(/[^A-Za-z0-9_]/g, '')
+        .slice(0, 8)
+        .toLowerCase() || 'page';
+    let candidate = `${stem}-${short}.md`;
+    const taken = (path: string) => {
+      const holder = claimed.get(keyOf(path)) ?? ctx.tree.byPath(path);
+      return blocked.has(path) || (holder !== undefined && holder !== key);
+    };
+    for (let n = 2; taken(candidate); n++) candidate = `${stem}-${short}-${n}.md`;
+    // Only the file moves aside: the page keeps its name (and the folder it owns).
+    laid.path = candidate;
+    claimed.set(keyOf(candidate), key);
+  }
 }
