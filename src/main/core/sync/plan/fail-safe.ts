@@ -16,13 +16,13 @@ import type { HeldDeletes, MassDeleteHold, Plan } from './types';
 const MASS_DELETE_MIN = 2;
 
 /** The plan, or in its place one that only holds the deletes. */
-export function failSafe(ctx: Views & Scope, plan: Plan): Plan {
-  if (ctx.options.allowMassDelete) return plan;
+export function failSafe(input: Views & Scope, plan: Plan): Plan {
+  if (input.options.allowMassDelete) return plan;
   // Pages main has whose files are gone here, and files here of pages main deleted.
-  const server = plan.push.flatMap((op) => (op.op === 'delete' && ctx.sides.get(op.id)?.base !== undefined ? [op.id] : []));
+  const server = plan.push.flatMap((op) => (op.op === 'delete' && input.sides.get(op.id)?.base !== undefined ? [op.id] : []));
   const here = plan.fileOps.flatMap((op) => (op.op === 'delete' ? [op.key] : []));
-  const pages = ctx.view.base.documentCount();
-  const held = stillHeld(ctx, here);
+  const pages = input.view.base.documentCount();
+  const held = stillHeld(input, here);
   if (held.server.length + held.here.length > 0) {
     const localDeletes = new Set([...server, ...held.server]).size;
     const remoteDeletes = new Set([...here, ...held.here]).size;
@@ -48,13 +48,13 @@ function stop(hold: MassDeleteHold): Plan {
  * that main still has (edited there or not), and a file here of a page main deleted that this
  * cycle would still delete.
  */
-function stillHeld(ctx: Views & Scope, here: readonly string[]): HeldDeletes {
-  const held = ctx.options.heldDeletes;
+function stillHeld(input: Views & Scope, here: readonly string[]): HeldDeletes {
+  const held = input.options.heldDeletes;
   if (!held) return { server: [], here: [] };
   const deletedHere = new Set(here);
   return {
     server: held.server.filter((id) => {
-      const s = ctx.sides.get(id);
+      const s = input.sides.get(id);
       return s?.fileGone === true && s.local === undefined && s.remote !== undefined;
     }),
     here: held.here.filter((id) => deletedHere.has(id)),
