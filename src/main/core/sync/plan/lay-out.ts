@@ -33,7 +33,7 @@ interface LayingOut {
 export function layOut(input: LayOutInput): Paths {
   const st: LayingOut = { input, into: placedInto(input), affected: new Set(), laid: new Map(), order: new Map(), firstPage: { before: null, after: null } };
   affectedFolders(st);
-  const relay = firstPage(st);
+  const relay = settleFirstPage(st);
   const moves = fileMoves({ ...input, laid: st.laid, order: st.order, firstPage: st.firstPage }, (key) => {
     const laid = st.laid.get(key);
     return laid ? laid.parentKey : parentOf(st, key);
@@ -161,7 +161,7 @@ function childrenOf(st: LayingOut, f: string | null): string[] {
  * page becomes first, both pages' folders are laid out again; returns the two pages, placed
  * again once the folders are laid out.
  */
-function firstPage(st: LayingOut): Set<string> {
+function settleFirstPage(st: LayingOut): Set<string> {
   const firstIn = (f: string | null, depth = 0): string | null => {
     for (const k of childrenOf(st, f)) {
       const kind = kindOf(st, k);
