@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planLayout, type LayoutPage, type LayoutPlan } from '../../src/main/core/sync/plan/layout';
+import { planLayout, type LayoutPage, type LayoutPlan } from '../../src/main/core/naming';
 import { parseSummary, renderSummary, type SummaryEntry } from '../../src/main/core/content';
 
 const doc = (id: string, title: string, slug: string, pages: LayoutPage[] = []): LayoutPage => ({ id, title, slug, type: 'document', pages });

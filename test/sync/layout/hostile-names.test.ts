@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { byteLength } from '../../../src/main/core/sync/plan/names';
 import {
+  byteLength,
   foldKey,
   isSafeSegment,
   MAX_SEGMENT_BYTES,
@@ -12,7 +12,7 @@ import {
   planLayout,
   type LayoutPage,
   type LayoutPlan,
-} from '../../../src/main/core/sync/plan/layout';
+} from '../../../src/main/core/naming';
 import { resolveInside, writeFileAtomic } from '../../../src/main/core/sync/safe-fs';
 
 const NASTY = [

@@ -10,7 +10,7 @@ import {
   safeSegment,
   type LayoutPage,
   type LayoutPlan,
-} from '../../../src/main/core/sync/plan/layout';
+} from '../../../src/main/core/naming';
 
 const doc = (id: string, slug: string, pages: LayoutPage[] = []): LayoutPage => ({ id, title: slug, slug, type: 'document', pages });
 const group = (id: string, slug: string, pages: LayoutPage[] = []): LayoutPage => ({ id, title: slug, slug, type: 'group', pages });

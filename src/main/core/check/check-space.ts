@@ -12,7 +12,7 @@ import { checkGitbookYaml } from './gitbook-yaml';
 import { checkLinks } from './links';
 import { openapiProblems } from './openapi-blocks';
 import { checkVariables } from './variables';
-import { checkCaseClashes } from './names';
+import { checkCaseClashes } from './case-clashes';
 import { type Problem, sortProblems } from './problem';
 import { atOnce, type Steps } from './steps';
 import { checkSummary } from './summary';

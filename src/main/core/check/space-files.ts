@@ -12,7 +12,7 @@
 import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isIgnoredDir, isTempName } from '../sync/ignore';
-import { isRemoteCopy } from '../sync/plan/layout';
+import { isRemoteCopy } from '../naming';
 import { relSpelledOnDisk } from '../sync/spelling';
 import { MAX_PAGE_BYTES } from './limits';
 import type { Steps } from './steps';

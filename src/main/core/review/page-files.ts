@@ -13,7 +13,7 @@ import { toLocalLinks } from '../content';
 import type { Mirror, StoredRevisionPage } from '../mirror';
 import { LinkResolver } from '../sync/link-targets';
 import { pageFileFromServer } from '../sync/page-file';
-import { type LayoutPage, planLayout } from '../sync/plan/layout';
+import { type LayoutPage, planLayout } from '../naming';
 import { lineCounts } from './text-diff';
 
 export type PageFileChange = 'added' | 'removed' | 'modified' | 'moved';

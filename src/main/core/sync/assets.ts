@@ -14,7 +14,7 @@ import { posix } from 'node:path';
 import type { ApiClient } from '../api';
 import type { FileRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
-import { ASSETS_FOLDER, type NameRules, planAssetPaths } from './plan/layout';
+import { ASSETS_FOLDER, type NameRules, planAssetPaths } from '../naming';
 import type { Held } from './plan';
 import { forEachBounded } from './bounded';
 import type { RemoteFile } from './remote';

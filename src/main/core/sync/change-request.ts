@@ -1,5 +1,5 @@
 /**
- * Turns planned pushes (plan/changes.ts) into the API's change-request content changes and
+ * Turns planned pushes (plan/emit-changes.ts) into the API's change-request content changes and
  * splits them into batches (pure).
  *
  * - a new file: `insert_page` under its parent (`into`), after the sibling it follows here

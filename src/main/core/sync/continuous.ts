@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { Mirror } from '../mirror';
 import type { CycleReport, CycleRequest } from './engine';
 import { failureKind } from './outcome';
-import { isRemoteCopy } from './plan/layout';
+import { isRemoteCopy } from '../naming';
 import type { OwnWrites } from './own-writes';
 import { FolderWatcher, type FolderEdit } from './watcher';
 

@@ -1,6 +1,6 @@
 /**
  * Where the folder's paths differ from GitBook's own — the paths Git Sync writes for main as last
- * synced — and why (plan/names.ts): what `quire status` reports. One entry per page whose own
+ * synced — and why (core/naming): what `quire status` reports. One entry per page whose own
  * name (or file) differs; the pages below it, whose paths differ only through it, are counted.
  * A page the writer placed (moved or renamed here, not merged yet) is theirs, not a deviation —
  * unless its file stays off the path the layout gives it (`kept`: plan/kept-paths.ts), where
@@ -12,8 +12,7 @@ import type { Mirror } from '../mirror';
 import { GONE_REMOTELY } from './remote';
 import { collectGarbage, LARGE_PULL } from './memory';
 import { storedRules } from './name-rules';
-import { explainName, gitbookLayout, type LayoutPage, type NameDeviation, nameBudget, placeOf, PORTABLE_NAMES, RESERVED_FILES } from './plan/layout';
-import { gitbookName } from './plan/names';
+import { explainName, gitbookLayout, gitbookName, type LayoutPage, type NameDeviation, nameBudget, placeOf, PORTABLE_NAMES, RESERVED_FILES } from '../naming';
 
 export interface PathDeviation {
   pageId: string;

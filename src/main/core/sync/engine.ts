@@ -13,7 +13,7 @@ import { indexNewSpaces } from '../search';
 import { relinkAcrossSpaces } from './cross-space';
 import { LinkResolver } from './link-targets';
 import { layoutOutdated, nameRulesOf, recordLayout } from './name-rules';
-import type { NameRules } from './plan/names';
+import type { NameRules } from '../naming';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
 import { recordFailed, recordReached } from './outcome';
@@ -136,44 +136,7 @@ export class SyncEngine {
     const dryRun = this.options.dryRun ?? false;
     // The deadline for reaching the server is per cycle: a server that did not answer the last one is tried again.
     api.beginCycle();
-    onProgress?.({ phase: 'catalog', done: 0, total: 1 });
-    const choice = this.options.spaces;
-    const catalog = await refreshCatalog(api, mirror, typeof choice === 'object' ? choice.ids : undefined, { store: !dryRun });
-    if (!dryRun && (choice === 'all' || typeof choice === 'object')) {
-      mirror.transaction(() => {
-        // Listed spaces are the folder's choice from now on: the others it synced before are left out.
-        if (typeof choice === 'object')
-          mirror.catalog.setSelected(
-            mirror.catalog.selectedSpaces().flatMap((s) => (catalog.ids.includes(s.id) ? [] : [s.id])),
-            false,
-          );
-        mirror.catalog.setSelected(catalog.ids, true);
-      });
-    }
-    const selected = dryRun ? new Set(choice === 'selected' ? mirror.catalog.selectedSpaces().map((s) => s.id) : catalog.ids) : null;
-    const targets: {
-      id: string;
-      title: string;
-      folder: string | null;
-      folderRefused: string | null;
-      syncedRevision: string | null;
-      remoteRevision: string;
-    }[] = dryRun
-      ? catalog.spaces
-          .filter((s) => selected!.has(s.id))
-          .map((s) => {
-            const known = mirror.catalog.space(s.id);
-            return {
-              id: s.id,
-              title: s.title,
-              folder: known?.folder ?? null,
-              folderRefused: known?.folderRefused ?? null,
-              syncedRevision: known?.syncedRevision ?? null,
-              remoteRevision: s.revision,
-            };
-          })
-      : mirror.catalog.selectedSpaces().filter((s) => catalog.ids.includes(s.id));
-    onProgress?.({ phase: 'catalog', done: 1, total: 1 });
+    const targets = await this.chooseTargets(dryRun);
 
     const links = new LinkResolver(mirror);
     const names = this.nameRules(dryRun);
@@ -246,17 +209,44 @@ export class SyncEngine {
     }
     onProgress?.({ phase: 'done', done: targets.length, total: targets.length });
     if (firstError !== null) throw firstError;
-    reports.sort((a, b) => targets.findIndex((t) => t.id === a.spaceId) - targets.findIndex((t) => t.id === b.spaceId));
-    return {
-      spaces: reports,
-      conflicts: dryRun ? reports.reduce((n, r) => n + (r.dryRun?.conflicts.length ?? 0), 0) : mirror.content.conflicts().length,
-      held: reports.filter((r) => r.held || r.dryRun?.massDelete).length,
-      missing: reports.filter((r) => r.missingFolder).length,
-      unreadable: reports.reduce((n, r) => n + r.unreadable.length, 0),
-      notPushed: reports.reduce((n, r) => n + r.notPushed.length, 0),
-      requests: requests(),
-      dryRun,
-    };
+    return cycleReport(mirror, targets, reports, requests(), dryRun);
+  }
+
+  /** The organizations' spaces listed, and the ones this cycle syncs (a choice of spaces is recorded, unless in a dry run). */
+  private async chooseTargets(dryRun: boolean): Promise<CycleTarget[]> {
+    const { api, mirror, onProgress } = this.options;
+    onProgress?.({ phase: 'catalog', done: 0, total: 1 });
+    const choice = this.options.spaces;
+    const catalog = await refreshCatalog(api, mirror, typeof choice === 'object' ? choice.ids : undefined, { store: !dryRun });
+    if (!dryRun && (choice === 'all' || typeof choice === 'object')) {
+      mirror.transaction(() => {
+        // Listed spaces are the folder's choice from now on: the others it synced before are left out.
+        if (typeof choice === 'object')
+          mirror.catalog.setSelected(
+            mirror.catalog.selectedSpaces().flatMap((s) => (catalog.ids.includes(s.id) ? [] : [s.id])),
+            false,
+          );
+        mirror.catalog.setSelected(catalog.ids, true);
+      });
+    }
+    const selected = dryRun ? new Set(choice === 'selected' ? mirror.catalog.selectedSpaces().map((s) => s.id) : catalog.ids) : null;
+    const targets: CycleTarget[] = dryRun
+      ? catalog.spaces
+          .filter((s) => selected!.has(s.id))
+          .map((s) => {
+            const known = mirror.catalog.space(s.id);
+            return {
+              id: s.id,
+              title: s.title,
+              folder: known?.folder ?? null,
+              folderRefused: known?.folderRefused ?? null,
+              syncedRevision: known?.syncedRevision ?? null,
+              remoteRevision: s.revision,
+            };
+          })
+      : mirror.catalog.selectedSpaces().filter((s) => catalog.ids.includes(s.id));
+    onProgress?.({ phase: 'catalog', done: 1, total: 1 });
+    return targets;
   }
 
   /** A dry run only reads what the last sync found; a sync asks the volume, once per engine. */
@@ -290,4 +280,29 @@ export function explainMirrorError(err: unknown, root: string): Error {
     again: 'sync again',
     reassurance: 'Your files were not changed beyond what was already written, and every edit is still in them.',
   });
+}
+
+/** A space a cycle syncs, as the catalog has it. */
+interface CycleTarget {
+  id: string;
+  title: string;
+  folder: string | null;
+  folderRefused: string | null;
+  syncedRevision: string | null;
+  remoteRevision: string;
+}
+
+/** The cycle's report: each space's, in the catalog's order, and the totals. */
+function cycleReport(mirror: Mirror, targets: readonly CycleTarget[], reports: SpaceReport[], requests: number, dryRun: boolean): CycleReport {
+  reports.sort((a, b) => targets.findIndex((t) => t.id === a.spaceId) - targets.findIndex((t) => t.id === b.spaceId));
+  return {
+    spaces: reports,
+    conflicts: dryRun ? reports.reduce((n, r) => n + (r.dryRun?.conflicts.length ?? 0), 0) : mirror.content.conflicts().length,
+    held: reports.filter((r) => r.held || r.dryRun?.massDelete).length,
+    missing: reports.filter((r) => r.missingFolder).length,
+    unreadable: reports.reduce((n, r) => n + r.unreadable.length, 0),
+    notPushed: reports.reduce((n, r) => n + r.notPushed.length, 0),
+    requests,
+    dryRun,
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * Files in a sync folder that are not content: Quire's own state, editors' temporary
  * and swap files. Neither scanned nor watched; nor is the server's side of a conflict
- * (plan/layout.ts names it: `isRemoteCopy`).
+ * (core/naming names it: `isRemoteCopy`).
  */
 // The constant alone, not the mirror's index (which loads better-sqlite3).
 import { STATE_DIR } from '../mirror/state-dir';

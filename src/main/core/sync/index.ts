@@ -35,7 +35,7 @@ export { type ChangeRequestTarget, changeRequestTarget, keepUserSubject, startCh
 export { sha256 } from './hash';
 export { pageFileFromServer } from './page-file';
 export type { RemotePage } from './plan';
-export { ASSETS_FOLDER, planAssetPaths, planLayout } from './plan/layout';
+export { ASSETS_FOLDER, planAssetPaths, planLayout } from '../naming';
 export { layoutTree } from './rebuild';
 export { flattenRevision, type RemoteFile } from './remote';
 export { removeFileInside, writeFileAtomic } from './safe-fs';

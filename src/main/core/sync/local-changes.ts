@@ -6,7 +6,7 @@
  * Reads only: unchanged files cost one stat.
  */
 import type { Mirror } from '../mirror';
-import { SUMMARY_FILE } from './plan/layout';
+import { SUMMARY_FILE } from '../naming';
 import { scanSpace } from './scan';
 
 export interface LocalChanges {

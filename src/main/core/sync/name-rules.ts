@@ -1,5 +1,5 @@
 /**
- * What the sync folder's volume can hold in a name (plan/names.ts's NameRules), found by asking
+ * What the sync folder's volume can hold in a name (core/naming's NameRules), found by asking
  * it: a file made in `.quire/` and looked up in another letter case tells whether the volume
  * ignores case (macOS, Windows, exFAT, FAT); one named with `:` whether it refuses Windows'
  * characters (exFAT, FAT, NTFS); Windows itself refuses its device names and folders ending in
@@ -13,7 +13,7 @@
 import { closeSync, lstatSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Mirror, STATE_DIR } from '../mirror';
-import type { NameRules } from './plan/names';
+import type { NameRules } from '../naming';
 
 /** Bumped when the layout gives some page another name than before (a folder is laid out again once). */
 const LAYOUT_VERSION = 2;

@@ -15,7 +15,7 @@ import type { ApiClient } from '../api';
 import { samePageText } from '../content';
 import type { Mirror } from '../mirror';
 import { sha256 } from './hash';
-import { type LayoutPage, type LayoutPlan, type NameRules, planAssetPaths, planLayout } from './plan/layout';
+import { type LayoutPage, type LayoutPlan, type NameRules, planAssetPaths, planLayout } from '../naming';
 import type { RemotePage } from './plan';
 import { forEachBounded } from './bounded';
 import { baseMetaOf, fetchPageText, type RemoteTree } from './remote';

@@ -17,7 +17,7 @@ import { MAX_PAGE_BYTES, parseSummary } from '../content';
 import type { FileStatRow, Mirror } from '../mirror';
 import { sha256 } from './hash';
 import { isIgnoredDir, isTempName } from './ignore';
-import { ASSETS_FOLDER, isRemoteCopy, SUMMARY_FILE } from './plan/layout';
+import { ASSETS_FOLDER, isRemoteCopy, SUMMARY_FILE } from '../naming';
 import { pairFiles, type SeenAppeared, type SeenVanished } from './pair-files';
 import { dirNames, twoSpellings } from './dir-names';
 import { relSpelledOnDisk } from './spelling';
@@ -131,12 +131,57 @@ export function scanSpace(input: ScanInput): ScanResult {
 
   // What to look at: every file, or the watcher's paths (and what is under them). Each entry is
   // compared as it is found, so only what changed is kept.
-  const known = new Map<string, FileStatRow>();
-  const present = new Set<string>();
-  const blockedDirs: string[] = [];
-  const appeared: SeenAppeared[] = [];
-  const assets: AssetEntry[] = [];
-  const visit = (e: Entry): void => {
+  const found: Found = { known: new Map(), present: new Set(), blockedDirs: [], appeared: [], assets: [], edited, unreadable };
+  const { known, present, blockedDirs, appeared, assets } = found;
+  const looked = lookAt(input, known, entryVisitor(input, result, found));
+
+  // Known files gone from where they were (a path behind a symlink or device is not gone).
+  const blocked = blockedDirs.map(under);
+  const vanished: SeenVanished[] = [];
+  for (const row of known.values()) {
+    if (present.has(row.path) || !looked(row.path)) continue;
+    if (blocked.some((f) => f(row.path))) {
+      if (!unreadable.some((u) => u.path === row.path)) unreadable.push({ path: row.path, key: row.key, reason: 'symlink' });
+      continue;
+    }
+    vanished.push({ key: row.key, path: row.path, hash: row.fileHash });
+  }
+
+  // Moves (pair-files.ts). A file that came or went which the watcher's paths cannot pair (it
+  // saw one side of a rename, say) is looked for in the whole folder: never taken for a new page
+  // or a delete while its other half may be elsewhere.
+  const paired = pairFiles(mirror, spaceId, vanished, appeared, input.hint === 'all');
+  if (input.hint !== 'all' && (paired.gone.size > 0 || paired.added.length > 0)) return scanSpace({ ...input, hint: 'all' });
+  for (const [key, m] of paired.moved) moved.set(key, m);
+  for (const [key, path] of paired.gone) gone.set(key, path);
+  added.push(...paired.added);
+
+  const leftAlone = new Set(unreadable.map((u) => u.path));
+  scanAssets(mirror, spaceId, spaceDir, result, assets, (path) => looked(path) && !leftAlone.has(path) && !blocked.some((f) => f(path)));
+  // A changed asset goes up as a new file (the API cannot replace one); pages using it follow (space-sync.ts).
+  const uploads = [...result.assets.added, ...result.assets.changed.filter((c) => c.fileId !== null)];
+  newAssets.push(...uploads.map(({ path, name, size }) => ({ path, name, size })));
+  return result;
+}
+
+/** What a scan collects while it looks at the folder's entries. */
+interface Found {
+  /** The mirror's records of the files looked at, by path. */
+  known: Map<string, FileStatRow>;
+  present: Set<string>;
+  /** Symlinks, devices and names spelt twice: nothing under them is taken for gone. */
+  blockedDirs: string[];
+  appeared: SeenAppeared[];
+  assets: AssetEntry[];
+  edited: Map<string, { path: string; text: string }>;
+  unreadable: UnreadablePath[];
+}
+
+/** Looks at one entry as it is found: kept only when it changed. */
+function entryVisitor(input: ScanInput, result: ScanResult, found: Found): (e: Entry) => void {
+  const { mirror, spaceId, spaceDir } = input;
+  const { known, present, blockedDirs, appeared, assets, edited, unreadable } = found;
+  return (e: Entry): void => {
     present.add(e.path);
     if (e.kind === 'unreadable') {
       const node = known.get(e.path);
@@ -183,64 +228,40 @@ export function scanSpace(input: ScanInput): ScanResult {
     if (row) edited.set(row.key, { path: e.path, text });
     else appeared.push({ path: e.path, raw: text, hash });
   };
-  const under = (prefix: string) => (p: string) => prefix === '' || p === prefix || p.startsWith(`${prefix}/`);
-  let looked: (path: string) => boolean;
+}
+
+const under = (prefix: string) => (p: string) => prefix === '' || p === prefix || p.startsWith(`${prefix}/`);
+
+/** Visits every file, or the watcher's paths (and what is under them); returns whether a path was looked at. */
+function lookAt(input: ScanInput, known: Map<string, FileStatRow>, visit: (e: Entry) => void): (path: string) => boolean {
+  const { mirror, spaceId, spaceDir } = input;
   if (input.hint === 'all') {
     for (const row of mirror.folder.files(spaceId)) known.set(row.path, row);
     walk(spaceDir, '', visit);
-    looked = () => true;
-  } else {
-    // The watcher's paths are spelt as on disk; Quire's, NFC.
-    const hinted = input.hint.map((p) => p.normalize('NFC'));
-    const paths = [...new Set([...hinted, ...(input.rereadSummary ? [SUMMARY_FILE] : [])])].filter((p) => p !== '' && !p.split('/').includes('..'));
-    for (const p of paths) {
-      // `.gitbook/` beside its assets holds the space's own files (includes, vars.yaml: space-extras.ts), never pages.
-      if (p === '.gitbook') {
-        walkAssets(spaceDir, visit);
-        continue;
-      }
-      if (p.startsWith('.gitbook/') && !under(ASSETS_FOLDER)(p)) continue;
-      const row = mirror.folder.fileAt(spaceId, p);
-      if (row) known.set(row.path, row);
-      const disk = relSpelledOnDisk(spaceDir, p);
-      const st = lstatOrNull(join(spaceDir, disk));
-      if (st?.isDirectory()) {
-        for (const r of mirror.folder.files(spaceId)) if (under(p)(r.path)) known.set(r.path, r);
-        walk(spaceDir, disk, visit);
-      } else if (st) visit(classify(p, st, disk));
-      else for (const r of filesUnder(mirror, spaceId, p)) known.set(r.path, r);
-    }
-    const inside = paths.map(under);
-    looked = (path) => inside.some((f) => f(path));
+    return () => true;
   }
-
-  // Known files gone from where they were (a path behind a symlink or device is not gone).
-  const blocked = blockedDirs.map(under);
-  const vanished: SeenVanished[] = [];
-  for (const row of known.values()) {
-    if (present.has(row.path) || !looked(row.path)) continue;
-    if (blocked.some((f) => f(row.path))) {
-      if (!unreadable.some((u) => u.path === row.path)) unreadable.push({ path: row.path, key: row.key, reason: 'symlink' });
+  // The watcher's paths are spelt as on disk; Quire's, NFC.
+  const hinted = input.hint.map((p) => p.normalize('NFC'));
+  const paths = [...new Set([...hinted, ...(input.rereadSummary ? [SUMMARY_FILE] : [])])].filter((p) => p !== '' && !p.split('/').includes('..'));
+  for (const p of paths) {
+    // `.gitbook/` beside its assets holds the space's own files (includes, vars.yaml: space-extras.ts), never pages.
+    if (p === '.gitbook') {
+      walkAssets(spaceDir, visit);
       continue;
     }
-    vanished.push({ key: row.key, path: row.path, hash: row.fileHash });
+    if (p.startsWith('.gitbook/') && !under(ASSETS_FOLDER)(p)) continue;
+    const row = mirror.folder.fileAt(spaceId, p);
+    if (row) known.set(row.path, row);
+    const disk = relSpelledOnDisk(spaceDir, p);
+    const st = lstatOrNull(join(spaceDir, disk));
+    if (st?.isDirectory()) {
+      for (const r of mirror.folder.files(spaceId)) if (under(p)(r.path)) known.set(r.path, r);
+      walk(spaceDir, disk, visit);
+    } else if (st) visit(classify(p, st, disk));
+    else for (const r of filesUnder(mirror, spaceId, p)) known.set(r.path, r);
   }
-
-  // Moves (pair-files.ts). A file that came or went which the watcher's paths cannot pair (it
-  // saw one side of a rename, say) is looked for in the whole folder: never taken for a new page
-  // or a delete while its other half may be elsewhere.
-  const paired = pairFiles(mirror, spaceId, vanished, appeared, input.hint === 'all');
-  if (input.hint !== 'all' && (paired.gone.size > 0 || paired.added.length > 0)) return scanSpace({ ...input, hint: 'all' });
-  for (const [key, m] of paired.moved) moved.set(key, m);
-  for (const [key, path] of paired.gone) gone.set(key, path);
-  added.push(...paired.added);
-
-  const leftAlone = new Set(unreadable.map((u) => u.path));
-  scanAssets(mirror, spaceId, spaceDir, result, assets, (path) => looked(path) && !leftAlone.has(path) && !blocked.some((f) => f(path)));
-  // A changed asset goes up as a new file (the API cannot replace one); pages using it follow (space-sync.ts).
-  const uploads = [...result.assets.added, ...result.assets.changed.filter((c) => c.fileId !== null)];
-  newAssets.push(...uploads.map(({ path, name, size }) => ({ path, name, size })));
-  return result;
+  const inside = paths.map(under);
+  return (path) => inside.some((f) => f(path));
 }
 
 /** The same changes with every text in stable form (its links as references, by `toStable`). */

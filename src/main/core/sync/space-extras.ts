@@ -44,7 +44,7 @@ import { sha256 } from './hash';
 import type { LinkResolver } from './link-targets';
 import type { OwnWrites } from './own-writes';
 import type { Held } from './plan';
-import { MAX_SEGMENT_BYTES, type NameRules, nameCandidates, nameKey } from './plan/names';
+import { MAX_SEGMENT_BYTES, type NameRules, nameCandidates, nameKey } from '../naming';
 import type { RemoteTree } from './remote';
 import { removeFileInside, resolveInside, writeFileAtomicStat } from './safe-fs';
 import type { ScanHint } from './scan';

@@ -1,4 +1,4 @@
-import { planLayout } from './plan/layout';
+import { planLayout } from '../naming';
 
 /**
  * Picks the folder of a space inside the sync folder: its title made a safe

@@ -23,7 +23,7 @@ import { recoverStaging } from './moves';
 import { type PushStore, pushStoreOf } from './outbox';
 import type { OwnWrites } from './own-writes';
 import { type ChangeRequestState, type HeldDeletes, type MassDeleteHold, type Plan, planSync, type PushOp } from './plan';
-import type { NameRules } from './plan/names';
+import type { NameRules } from '../naming';
 import type { ProgressListener } from './progress';
 import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, rebaseChangeRequest, settleOutbox } from './push';
 import { type PushHolds, pushHolds } from './push-holds';

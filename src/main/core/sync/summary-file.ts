@@ -11,7 +11,7 @@ import { isSummaryHold } from './hold';
 import type { OwnWrites } from './own-writes';
 import type { SummaryKept } from './plan';
 import { hashedOnTheWay, sha256, utf8Blocks } from './hash';
-import { SUMMARY_FILE } from './plan/layout';
+import { SUMMARY_FILE } from '../naming';
 import { MAX_SUMMARY_BYTES, readText, recordSummary } from './scan';
 import { resolveInside, writeFileAtomicStat } from './safe-fs';
 

@@ -14,6 +14,7 @@
  */
 import { samePageText } from '../../content';
 import { mergeText, type MergeLimits } from './merge';
+import type { Scope } from './stages';
 import type { BasePage, ConflictKind, OpenConflict, PageKind, PushedPage, RemotePage } from './types';
 
 /** Everything known about one page, from each view. */
@@ -80,6 +81,18 @@ export function keepsFile(d: Decision, hasLocal: boolean): boolean {
     default:
       return false;
   }
+}
+
+/** Each page in scope's decision, and the pages whose changed text on the server a decision needs. */
+export function decideAll(scope: Scope, limits?: MergeLimits): { decisions: Map<string, Decision>; needBodies: string[] } {
+  const decisions = new Map<string, Decision>();
+  const needBodies: string[] = [];
+  for (const [key, sides] of scope.sides) {
+    const d = decide(sides, limits);
+    if (d.kind === 'needs-remote-body') needBodies.push(key);
+    decisions.set(key, d);
+  }
+  return { decisions, needBodies };
 }
 
 export function decide(s: PageSides, limits?: MergeLimits): Decision {

@@ -2,51 +2,72 @@
  * Emit: the decisions and the laid-out tree turned into what a cycle does, and what the mirror
  * remembers afterwards. Each step writes its part of the plan:
  *
- *   conflicts -> file operations -> changes for the change request (changes.ts)
+ *   conflicts -> file operations -> changes for the change request (emit-changes.ts)
  *     -> main as last synced -> the folder's tree
  */
 import { samePageText } from '../../content';
-import { planChanges, pushesDelete } from './changes';
-import type { PlanContext } from './context';
+import { remoteCopyPath } from '../../naming';
 import { keepsFile } from './decide';
+import { planChanges, pushesDelete } from './emit-changes';
 import { type FinalTree, finalTree } from './final';
-import { remoteCopyPath } from './layout';
-import { type BasePage, type BaseRow, type FileOp, type FolderRow, isNewPageKey, type NewConflict, type PushedPage, type RemotePage } from './types';
+import type { EmitInput } from './stages';
+import { type BasePage, type BaseRow, type FileOp, type FolderRow, isNewPageKey, type NewConflict, type Plan, type PushedPage, type RemotePage } from './types';
 
 const NONE: ReadonlyMap<string, PushedPage> = new Map();
 
-export function emit(ctx: PlanContext): void {
-  const tree = finalTree(ctx);
-  const remoteCopies = emitConflicts(ctx, tree);
-  emitFileOps(ctx, tree, remoteCopies);
-  const pushed = emitChanges(ctx, tree);
-  emitBase(ctx);
-  emitFolderTree(ctx, tree, pushed);
-  ctx.plan.clearPushed = ctx.view.changeRequest === 'merged' || ctx.view.changeRequest === 'closed';
+export function emit(input: EmitInput): Plan {
+  const plan = emptyPlan();
+  plan.held = [...input.held];
+  plan.summaryKept = input.summaryKept;
+  const tree = finalTree(input);
+  const remoteCopies = emitConflicts(input, plan, tree);
+  emitFileOps(input, plan, tree, remoteCopies);
+  const { pushed, waiting } = emitChanges(input, plan, tree);
+  emitBase(input, plan);
+  emitFolderTree(input, plan, tree, pushed, waiting);
+  plan.clearPushed = input.view.changeRequest === 'merged' || input.view.changeRequest === 'closed';
+  return plan;
+}
+
+export function emptyPlan(): Plan {
+  return {
+    massDelete: null,
+    needBodies: [],
+    fileOps: [],
+    push: [],
+    base: { upsert: [], remove: [] },
+    folder: { upsert: [], remove: [], removeWhenPushed: [] },
+    conflicts: { add: [], resolve: [], refresh: [], relocate: [] },
+    clearPushed: false,
+    pushedPaths: new Map(),
+    treeChanged: false,
+    held: [],
+    summaryKept: null,
+    stats: { pulled: 0, merged: 0, conflicts: 0, movedLocally: 0, deletedLocally: 0 },
+  };
 }
 
 // ---- conflicts --------------------------------------------------------------------------
 
 /** Conflicts resolved, moved with their file, new or refreshed; returns the server copies to write beside the files. */
-function emitConflicts(ctx: PlanContext, tree: FinalTree): FileOp[] {
-  const { plan } = ctx;
+function emitConflicts(input: EmitInput, plan: Plan, tree: FinalTree): FileOp[] {
   // Settled once its server copy is gone, when its file could be read (else it waits: what the
   // file holds is what the settling keeps).
-  for (const c of ctx.view.conflicts)
-    if (!c.remoteFilePresent && (c.pageId === null || ctx.decisions.get(c.pageId)?.kind !== 'unreadable')) plan.conflicts.resolve.push(c);
+  for (const c of input.view.conflicts)
+    if (!c.remoteFilePresent && (c.pageId === null || input.decisions.get(c.pageId)?.kind !== 'unreadable')) plan.conflicts.resolve.push(c);
   // A conflicted page gone from both sides (its file deleted here, the page there): nothing is left to decide.
-  for (const [key, d] of ctx.decisions) {
-    const open = ctx.sides.get(key)?.conflict;
+  for (const [key, d] of input.decisions) {
+    const open = input.sides.get(key)?.conflict;
     if (open?.remoteFilePresent && (d.kind === 'gone' || d.kind === 'delete-file' || d.kind === 'push-delete')) plan.conflicts.resolve.push(open);
   }
   const copies: FileOp[] = [];
-  for (const [key, d] of ctx.decisions) {
+  for (const [key, d] of input.decisions) {
     if (d.kind !== 'held') continue;
-    const s = ctx.sides.get(key)!;
+    const s = input.sides.get(key)!;
     const open = s.conflict;
     if (open && s.local && s.local.path !== open.path) plan.conflicts.relocate.push({ from: open.path, to: s.local.path });
     if (d.conflict) {
-      const path = conflictPath(ctx, tree, key);
+      const path = conflictPath(input, tree, key);
       const c: NewConflict = { pageId: key, path, kind: d.conflict.kind, remotePath: remoteCopyPath(path), baseText: d.conflict.baseText };
       plan.conflicts.add.push(c);
       copies.push({ op: 'remote-copy', key, path: c.remotePath!, text: c.kind === 'deleted-remotely' ? null : (s.remoteText ?? '') });
@@ -60,12 +81,12 @@ function emitConflicts(ctx: PlanContext, tree: FinalTree): FileOp[] {
 }
 
 /** The file a new conflict is about: the page's file, else where the page belongs. */
-function conflictPath(ctx: PlanContext, tree: FinalTree, key: string): string {
-  const local = ctx.sides.get(key)!.local;
+function conflictPath(input: EmitInput, tree: FinalTree, key: string): string {
+  const local = input.sides.get(key)!.local;
   const path = local?.path ?? tree.path(key) ?? `${key}.md`;
   // A page deleted here: its server copy goes where the page belongs, whose path says which folder it owns.
   if (!local && path === 'README.md') {
-    const laid = ctx.laid.get(key) ?? tree.nodeOf(key);
+    const laid = input.laid.get(key) ?? tree.nodeOf(key);
     if (laid?.name) return laid.folder ? `${laid.folder}/README.md` : `${laid.name}.md`;
   }
   return path;
@@ -82,20 +103,20 @@ interface FileOps {
   relinks: Map<string, FileOp>;
 }
 
-function emitFileOps(ctx: PlanContext, tree: FinalTree, remoteCopies: readonly FileOp[]): void {
+function emitFileOps(input: EmitInput, plan: Plan, tree: FinalTree, remoteCopies: readonly FileOp[]): void {
   const ops: FileOps = { deletes: [], moves: [], writes: [], relinks: new Map() };
-  decidedFileOps(ctx, tree, ops);
-  carriedMoves(ctx, ops);
-  ctx.plan.stats.movedLocally = ops.moves.length;
-  relinksToChangedTargets(ctx, tree, ops);
-  ctx.plan.fileOps = [...ops.deletes, ...ops.moves, ...ops.writes, ...ops.relinks.values(), ...remoteCopies];
+  decidedFileOps(input, plan, tree, ops);
+  carriedMoves(input, ops);
+  plan.stats.movedLocally = ops.moves.length;
+  relinksToChangedTargets(input, tree, ops);
+  plan.fileOps = [...ops.deletes, ...ops.moves, ...ops.writes, ...ops.relinks.values(), ...remoteCopies];
 }
 
 /** What each decision does to its page's file: delete, move, write (the server's or a merged text), or relink. */
-function decidedFileOps(ctx: PlanContext, tree: FinalTree, ops: FileOps): void {
-  const { stats } = ctx.plan;
-  for (const [key, d] of ctx.decisions) {
-    const s = ctx.sides.get(key)!;
+function decidedFileOps(input: EmitInput, plan: Plan, tree: FinalTree, ops: FileOps): void {
+  const { stats } = plan;
+  for (const [key, d] of input.decisions) {
+    const s = input.sides.get(key)!;
     const now = s.local?.path ?? null;
     const to = tree.path(key);
     if (d.kind === 'delete-file') {
@@ -104,7 +125,7 @@ function decidedFileOps(ctx: PlanContext, tree: FinalTree, ops: FileOps): void {
     }
     if (d.kind !== 'text' && d.kind !== 'pull-unseen') continue;
     if (to === null) continue;
-    if (now && now !== to) ops.moves.push(moveOp(ctx, key, now, to));
+    if (now && now !== to) ops.moves.push(moveOp(input, key, now, to));
     if (d.kind === 'pull-unseen') {
       ops.writes.push({ op: 'write', key, path: to, text: null, fresh: now === null });
       stats.pulled++;
@@ -112,7 +133,7 @@ function decidedFileOps(ctx: PlanContext, tree: FinalTree, ops: FileOps): void {
       ops.writes.push({ op: 'write', key, path: to, text: d.text, fresh: now === null, ...(d.change === 'merged' ? { merged: true as const } : {}) });
       if (d.change === 'pulled') stats.pulled++;
       else stats.merged++;
-    } else if (now && (now !== to || ctx.view.local.moved.has(key))) {
+    } else if (now && (now !== to || input.view.local.moved.has(key))) {
       // A file that moved (here or now) links from somewhere else: its links are written again.
       ops.relinks.set(key, { op: 'relink', key, path: to, text: d.text });
     }
@@ -120,39 +141,39 @@ function decidedFileOps(ctx: PlanContext, tree: FinalTree, ops: FileOps): void {
 }
 
 /** Pages that only move because the tree around them did (a folder renamed or moved). */
-function carriedMoves(ctx: PlanContext, ops: FileOps): void {
-  for (const [key, laid] of ctx.laid) {
-    if (ctx.decisions.has(key) || laid.path === null) continue;
-    const node = ctx.tree.node(key);
+function carriedMoves(input: EmitInput, ops: FileOps): void {
+  for (const [key, laid] of input.laid) {
+    if (input.decisions.has(key) || laid.path === null) continue;
+    const node = input.tree.node(key);
     if (!node?.path || node.path === laid.path) continue;
-    ops.moves.push(moveOp(ctx, key, node.path, laid.path));
-    const text = ctx.tree.text(key);
+    ops.moves.push(moveOp(input, key, node.path, laid.path));
+    const text = input.tree.text(key);
     if (text !== null) ops.relinks.set(key, { op: 'relink', key, path: laid.path, text });
   }
 }
 
 /** A move, saying why when that is not main (kept-paths.ts). */
-function moveOp(ctx: PlanContext, key: string, from: string, to: string): FileOp & { op: 'move' } {
-  const cause = ctx.laid.get(key)?.cause;
+function moveOp(input: EmitInput, key: string, from: string, to: string): FileOp & { op: 'move' } {
+  const cause = input.laid.get(key)?.cause;
   return cause ? { op: 'move', key, from, to, cause } : { op: 'move', key, from, to };
 }
 
 /** Links to pages that moved, appeared or went away are written again in the files that hold them. */
-function relinksToChangedTargets(ctx: PlanContext, tree: FinalTree, ops: FileOps): void {
+function relinksToChangedTargets(input: EmitInput, tree: FinalTree, ops: FileOps): void {
   const changedTargets = [
     ...ops.moves.map((m) => m.key),
-    ...ctx.view.local.moved.keys(),
-    ...ctx.removed,
-    ...[...ctx.decisions].filter(([k, d]) => !tree.nodeOf(k) && (d.kind === 'text' || d.kind === 'pull-unseen')).map(([k]) => k),
+    ...input.view.local.moved.keys(),
+    ...input.removed,
+    ...[...input.decisions].filter(([k, d]) => !tree.nodeOf(k) && (d.kind === 'text' || d.kind === 'pull-unseen')).map(([k]) => k),
   ];
   const pageTargets = changedTargets.filter((k) => !isNewPageKey(k));
   if (pageTargets.length === 0) return;
   const written = new Set(ops.writes.map((w) => w.key));
-  for (const key of ctx.tree.linking(pageTargets)) {
-    if (written.has(key) || ops.relinks.has(key) || ctx.removed.has(key)) continue;
-    const d = ctx.decisions.get(key);
+  for (const key of input.tree.linking(pageTargets)) {
+    if (written.has(key) || ops.relinks.has(key) || input.removed.has(key)) continue;
+    const d = input.decisions.get(key);
     if (d && !(d.kind === 'text' && d.change === 'none')) continue;
-    const text = d?.kind === 'text' ? d.text : ctx.tree.text(key);
+    const text = d?.kind === 'text' ? d.text : input.tree.text(key);
     const path = tree.path(key);
     if (text !== null && path !== null) ops.relinks.set(key, { op: 'relink', key, path, text });
   }
@@ -161,20 +182,20 @@ function relinksToChangedTargets(ctx: PlanContext, tree: FinalTree, ops: FileOps
 // ---- changes for the change request -----------------------------------------------------
 
 /** The pushes; returns the keys they push (their nodes stay pending until confirmed). */
-function emitChanges(ctx: PlanContext, tree: FinalTree): Set<string> {
-  const push = planChanges(ctx, tree);
-  ctx.plan.push = push;
-  ctx.plan.stats.deletedLocally = push.filter((p) => p.op === 'delete' && ctx.sides.get(p.id)?.base !== undefined).length;
-  return new Set(push.flatMap((op) => (op.op === 'insert' ? [op.key] : op.op === 'files' ? [] : [op.id])));
+function emitChanges(input: EmitInput, plan: Plan, tree: FinalTree): { pushed: Set<string>; waiting: ReadonlySet<string> } {
+  const { push, waiting } = planChanges(input, tree);
+  plan.push = push;
+  plan.stats.deletedLocally = push.filter((p) => p.op === 'delete' && input.sides.get(p.id)?.base !== undefined).length;
+  return { pushed: new Set(push.flatMap((op) => (op.op === 'insert' ? [op.key] : op.op === 'files' ? [] : [op.id]))), waiting };
 }
 
 // ---- main as last synced ------------------------------------------------------------------
 
 /** Main's rows that changed (or that a conflict keeps), main's rows gone, and siblings main only reordered. */
-function emitBase(ctx: PlanContext): void {
-  const { plan, view } = ctx;
+function emitBase(input: EmitInput, plan: Plan): void {
+  const { view } = input;
   const rows: BaseRow[] = [];
-  for (const [key, s] of ctx.sides) {
+  for (const [key, s] of input.sides) {
     if (isNewPageKey(key)) continue;
     const R = s.remote;
     const B = s.base;
@@ -184,7 +205,7 @@ function emitBase(ctx: PlanContext): void {
       if (B && sameRow(B, R) && !textChanged) continue;
       rows.push(baseRow(R, false, textChanged ? text : null, textChanged));
     } else if (B) {
-      const d = ctx.decisions.get(key);
+      const d = input.decisions.get(key);
       if (d?.kind === 'held' && d.keepBase) {
         if (!B.goneRemotely) rows.push(baseRow(B, true, null, false));
       } else plan.base.remove.push(key);
@@ -192,7 +213,7 @@ function emitBase(ctx: PlanContext): void {
   }
   for (const parent of view.remote.reordered()) {
     for (const id of view.remote.children(parent)) {
-      if (ctx.sides.has(id)) continue;
+      if (input.sides.has(id)) continue;
       const R = view.remote.page(id);
       const B = view.base.page(id);
       if (R && B && B.position !== R.position) rows.push(baseRow({ ...B, position: R.position }, B.goneRemotely, null, false));
@@ -242,25 +263,24 @@ function baseRow(p: RemotePage, goneRemotely: boolean, text: string | null, text
 // ---- the folder's tree --------------------------------------------------------------------
 
 /** The folder's tree after this cycle: nodes to write and to forget, whether SUMMARY.md changes, and new paths of pushed pages. */
-function emitFolderTree(ctx: PlanContext, tree: FinalTree, pushed: ReadonlySet<string>): void {
-  const { plan } = ctx;
-  const rows = keptRows(ctx, tree, pushed);
-  removedRows(ctx, rows);
+function emitFolderTree(input: EmitInput, plan: Plan, tree: FinalTree, pushed: ReadonlySet<string>, waiting: ReadonlySet<string>): void {
+  const rows = keptRows(input, tree, pushed, waiting);
+  removedRows(input, plan, rows);
   plan.folder.upsert = [...rows.values()];
-  const rekeyed = new Set(ctx.rekeyed.values());
+  const rekeyed = new Set(input.rekeyed.values());
   plan.treeChanged = plan.folder.remove.length > 0 || plan.folder.upsert.some((r) => rekeyed.has(r.key) || placeChanged(tree, r));
-  pushedPaths(ctx, tree);
+  pushedPaths(input, plan, tree);
 }
 
 /** A row for every node the plan looked at and keeps. */
-function keptRows(ctx: PlanContext, tree: FinalTree, pushed: ReadonlySet<string>): Map<string, FolderRow> {
-  const { removed } = ctx;
+function keptRows(input: EmitInput, tree: FinalTree, pushed: ReadonlySet<string>, waiting: ReadonlySet<string>): Map<string, FolderRow> {
+  const { removed } = input;
   const rows = new Map<string, FolderRow>();
-  const keys = new Set([...ctx.laid.keys(), ...ctx.placements.keys(), ...[...ctx.decisions.keys()].filter((k) => !removed.has(k))]);
+  const keys = new Set([...input.laid.keys(), ...input.placements.keys(), ...[...input.decisions.keys()].filter((k) => !removed.has(k))]);
   for (const key of keys) {
     if (removed.has(key)) continue;
-    const d = ctx.decisions.get(key);
-    const s = ctx.sides.get(key);
+    const d = input.decisions.get(key);
+    const s = input.sides.get(key);
     // A document that keeps no file and is placed nowhere gets no row.
     if (
       d &&
@@ -268,23 +288,23 @@ function keptRows(ctx: PlanContext, tree: FinalTree, pushed: ReadonlySet<string>
       !keepsFile(d, s.local !== undefined) &&
       d.kind !== 'held' &&
       (s.remote?.kind ?? s.base?.kind ?? 'document') === 'document' &&
-      !ctx.placements.has(key)
+      !input.placements.has(key)
     )
       continue;
-    const row = folderRow(ctx, tree, key, pushed);
+    const row = folderRow(input, tree, key, pushed, waiting);
     if (row) rows.set(key, row);
   }
   return rows;
 }
 
 /** A node after this cycle: its place (laid out, else placed, else as it was) and what its file holds. */
-function folderRow(ctx: PlanContext, tree: FinalTree, key: string, pushed: ReadonlySet<string>): FolderRow | null {
-  const { view } = ctx;
+function folderRow(input: EmitInput, tree: FinalTree, key: string, pushed: ReadonlySet<string>, waiting: ReadonlySet<string>): FolderRow | null {
+  const { view } = input;
   const node = tree.nodeOf(key);
-  const p = ctx.placements.get(key);
-  const laid = ctx.laid.get(key);
-  const d = ctx.decisions.get(key);
-  const s = ctx.sides.get(key);
+  const p = input.placements.get(key);
+  const laid = input.laid.get(key);
+  const d = input.decisions.get(key);
+  const s = input.sides.get(key);
   if (!node && !p) return null;
   const kind = p?.kind ?? node!.kind;
   let holds: FolderRow['holds'] = 'unchanged';
@@ -307,7 +327,7 @@ function folderRow(ctx: PlanContext, tree: FinalTree, key: string, pushed: Reado
     placedLocally,
     pathKept: laid ? laid.kept === true : (node?.pathKept ?? false),
     // A new page that could not go in yet (its parent is not on the server) is looked at again.
-    pending: pushed.has(key) || ctx.waiting.has(key) || (isNewPageKey(key) && d?.kind === 'text'),
+    pending: pushed.has(key) || waiting.has(key) || (isNewPageKey(key) && d?.kind === 'text'),
     holds,
   };
 }
@@ -317,13 +337,13 @@ function folderRow(ctx: PlanContext, tree: FinalTree, key: string, pushed: Reado
  * is pushed (a delete that has to wait, or whose push fails, is planned again next cycle) — also
  * one whose delete has to go again into a new change request.
  */
-function removedRows(ctx: PlanContext, rows: Map<string, FolderRow>): void {
-  const { plan, view } = ctx;
+function removedRows(input: EmitInput, plan: Plan, rows: Map<string, FolderRow>): void {
+  const { view } = input;
   const pushedOpen = view.changeRequest === 'open' ? view.pushed : NONE;
-  for (const key of ctx.removed) {
+  for (const key of input.removed) {
     const node = view.folder.node(key);
-    if (pushesDelete(ctx.decisions.get(key)) && (node || !pushedOpen.get(key)?.deleted)) {
-      const s = ctx.sides.get(key);
+    if (pushesDelete(input.decisions.get(key)) && (node || !pushedOpen.get(key)?.deleted)) {
+      const s = input.sides.get(key);
       const shape = node ?? {
         key,
         kind: 'document' as const,
@@ -356,11 +376,11 @@ function placeChanged(tree: FinalTree, r: FolderRow): boolean {
 }
 
 /** Pages only the open change request has, whose file moves: the change request learns their new path. */
-function pushedPaths(ctx: PlanContext, tree: FinalTree): void {
-  const { plan, view } = ctx;
+function pushedPaths(input: EmitInput, plan: Plan, tree: FinalTree): void {
+  const { view } = input;
   if (view.changeRequest !== 'open') return;
   for (const [key, p] of view.pushed) {
     const path = tree.path(key);
-    if (!p.deleted && !view.base.page(key) && path && path !== p.path && ctx.laid.has(key)) plan.pushedPaths.set(key, path);
+    if (!p.deleted && !view.base.page(key) && path && path !== p.path && input.laid.has(key)) plan.pushedPaths.set(key, path);
   }
 }

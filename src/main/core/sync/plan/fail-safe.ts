@@ -10,35 +10,35 @@
  * the writer lets the rest through on purpose: all of them (`allowMassDelete`), or by name
  * (`allowDeletes`: those pages are not counted; the stop still holds any other).
  */
-import type { PlanContext } from './context';
-import { emptyPlan } from './context';
-import type { HeldDeletes, MassDeleteHold } from './types';
+import { emptyPlan } from './emit';
+import type { Scope, Views } from './stages';
+import type { HeldDeletes, MassDeleteHold, Plan } from './types';
 
 const MASS_DELETE_MIN = 2;
 
-export function failSafe(ctx: PlanContext): void {
-  if (ctx.options.allowMassDelete) return;
+/** The plan, or in its place one that only holds the deletes. */
+export function failSafe(input: Views & Scope, plan: Plan): Plan {
+  if (input.options.allowMassDelete) return plan;
   // Pages main has whose files are gone here, and files here of pages main deleted.
-  const server = ctx.plan.push.flatMap((op) => (op.op === 'delete' && ctx.sides.get(op.id)?.base !== undefined ? [op.id] : []));
-  const here = ctx.plan.fileOps.flatMap((op) => (op.op === 'delete' ? [op.key] : []));
-  const pages = ctx.view.base.documentCount();
-  const held = stillHeld(ctx, here);
+  const server = plan.push.flatMap((op) => (op.op === 'delete' && input.sides.get(op.id)?.base !== undefined ? [op.id] : []));
+  const here = plan.fileOps.flatMap((op) => (op.op === 'delete' ? [op.key] : []));
+  const pages = input.view.base.documentCount();
+  const held = stillHeld(input, here);
   const massive = (n: number) => n >= MASS_DELETE_MIN && n * 2 > pages;
-  const allowed = ctx.options.allowDeletes;
+  const allowed = input.options.allowDeletes;
   if (allowed && allowed.size > 0) {
     // Let through by name: the others decide, and a stop still records every page it would delete.
     const unnamed = (ids: readonly string[]) => ids.filter((id) => !allowed.has(id));
     const heldUnnamed = unnamed(held.server).length + unnamed(held.here).length;
-    if (heldUnnamed === 0 && !massive(unnamed(server).length) && !massive(unnamed(here).length)) return;
+    if (heldUnnamed === 0 && !massive(unnamed(server).length) && !massive(unnamed(here).length)) return plan;
   }
   if (held.server.length + held.here.length > 0) {
     const localDeletes = new Set([...server, ...held.server]).size;
     const remoteDeletes = new Set([...here, ...held.here]).size;
-    stop(ctx, { localDeletes, remoteDeletes, pages, deletes: held });
-    return;
+    return stop({ localDeletes, remoteDeletes, pages, deletes: held });
   }
-  if (!massive(server.length) && !massive(here.length)) return;
-  stop(ctx, { localDeletes: server.length, remoteDeletes: here.length, pages, deletes: { server, here } });
+  if (!massive(server.length) && !massive(here.length)) return plan;
+  return stop({ localDeletes: server.length, remoteDeletes: here.length, pages, deletes: { server, here } });
 }
 
 /** True when the stop is over more than half of the space (else it is one an earlier cycle recorded, still held). */
@@ -46,8 +46,8 @@ export function isMostOfTheSpace(hold: Pick<MassDeleteHold, 'localDeletes' | 're
   return [hold.localDeletes, hold.remoteDeletes].some((n) => n >= MASS_DELETE_MIN && n * 2 > hold.pages);
 }
 
-function stop(ctx: PlanContext, hold: MassDeleteHold): void {
-  ctx.plan = { ...emptyPlan(), massDelete: hold };
+function stop(hold: MassDeleteHold): Plan {
+  return { ...emptyPlan(), massDelete: hold };
 }
 
 /**
@@ -55,13 +55,13 @@ function stop(ctx: PlanContext, hold: MassDeleteHold): void {
  * that main still has (edited there or not), and a file here of a page main deleted that this
  * cycle would still delete.
  */
-function stillHeld(ctx: PlanContext, here: readonly string[]): HeldDeletes {
-  const held = ctx.options.heldDeletes;
+function stillHeld(input: Views & Scope, here: readonly string[]): HeldDeletes {
+  const held = input.options.heldDeletes;
   if (!held) return { server: [], here: [] };
   const deletedHere = new Set(here);
   return {
     server: held.server.filter((id) => {
-      const s = ctx.sides.get(id);
+      const s = input.sides.get(id);
       return s?.fileGone === true && s.local === undefined && s.remote !== undefined;
     }),
     here: held.here.filter((id) => deletedHere.has(id)),

@@ -1,5 +1,5 @@
 /** The folder's tree after this cycle, as the later stages ask about it. */
-import type { PlanContext } from './context';
+import type { EmitInput } from './stages';
 import type { FolderNode } from './types';
 
 export interface FinalTree {
@@ -15,32 +15,32 @@ export interface FinalTree {
   depth(key: string | null): number;
 }
 
-export function finalTree(ctx: PlanContext): FinalTree {
-  const nodeOf = (key: string) => ctx.tree.node(key);
+export function finalTree(input: EmitInput): FinalTree {
+  const nodeOf = (key: string) => input.tree.node(key);
   const nowPath = (key: string): string | null => {
-    const s = ctx.sides.get(key);
+    const s = input.sides.get(key);
     if (s) return s.local?.path ?? null;
-    return ctx.tree.node(key)?.path ?? null;
+    return input.tree.node(key)?.path ?? null;
   };
   const parent = (key: string): string | null => {
-    const laid = ctx.laid.get(key);
+    const laid = input.laid.get(key);
     if (laid) return laid.parentKey;
-    const p = ctx.placements.get(key);
+    const p = input.placements.get(key);
     return p ? p.parentKey : (nodeOf(key)?.parentKey ?? null);
   };
   return {
     nodeOf,
     nowPath,
     path: (key) => {
-      const laid = ctx.laid.get(key);
+      const laid = input.laid.get(key);
       return laid ? laid.path : (nowPath(key) ?? nodeOf(key)?.path ?? null);
     },
     parent,
     name: (key) => {
-      const laid = ctx.laid.get(key);
+      const laid = input.laid.get(key);
       return laid ? laid.name : (nodeOf(key)?.name ?? null);
     },
-    siblings: (p) => ctx.order.get(p) ?? ctx.tree.children(p),
+    siblings: (p) => input.order.get(p) ?? input.tree.children(p),
     depth: (key) => {
       let n = 0;
       for (let p = key; p !== null && n < 512; p = parent(p)) n++;

@@ -15,19 +15,28 @@
  * page (say a change request merged before Quire learnt the ids it created).
  */
 import { samePageText } from '../../content';
-import type { PlanContext } from './context';
 import type { PageSides } from './decide';
-import { isNewPageKey, newPageKey, type OpenConflict, type PushedPage } from './types';
+import { rekeyedTree } from './rekeyed-tree';
+import type { Scope, Views } from './stages';
+import { isNewPageKey, newPageKey, type OpenConflict, type PlanOptions, type PushedPage, type SpaceView } from './types';
 
 const NONE: ReadonlyMap<string, PushedPage> = new Map();
 
-export function identify(ctx: PlanContext): void {
-  const { view, keys } = ctx;
-  const local = view.local;
-  const pushedOpen = view.changeRequest === 'open' ? view.pushed : NONE;
-  const pushedMerged = view.changeRequest === 'merged' ? view.pushed : NONE;
+export function identify({ view, options }: Views): Scope {
+  const keys = scopeKeys(view, options);
+  const sidesOf = sidesReader(view);
+  const sides = new Map<string, PageSides>();
+  const rekeyed = new Map<string, string>();
+  const newFiles = settleIdentities(view, keys, sidesOf, sides, rekeyed);
+  const needBodies = adoptNewFiles(view, keys, sides, rekeyed, newFiles);
+  return { sides, rekeyed, tree: rekeyedTree(view.folder, rekeyed), needBodies };
+}
 
-  if (ctx.options.full) {
+/** Every key this plan looks at: what changed somewhere, and what waits (every key, for a full plan). */
+function scopeKeys(view: SpaceView, options: PlanOptions): Set<string> {
+  const keys = new Set<string>();
+  const local = view.local;
+  if (options.full) {
     for (const id of view.base.ids()) keys.add(id);
     for (const id of view.remote.ids()) keys.add(id);
     for (const key of view.folder.keys()) keys.add(key);
@@ -40,8 +49,15 @@ export function identify(ctx: PlanContext): void {
   for (const key of local.moved.keys()) keys.add(key);
   for (const u of local.unreadable) if (u.key !== null) keys.add(u.key);
   for (const c of view.conflicts) if (c.pageId !== null) keys.add(c.pageId);
-  if (view.changeRequest !== 'open' || ctx.options.full) for (const id of view.pushed.keys()) keys.add(id);
+  if (view.changeRequest !== 'open' || options.full) for (const id of view.pushed.keys()) keys.add(id);
+  return keys;
+}
 
+/** What each view says about a key. */
+function sidesReader(view: SpaceView): (key: string) => PageSides {
+  const local = view.local;
+  const pushedOpen = view.changeRequest === 'open' ? view.pushed : NONE;
+  const pushedMerged = view.changeRequest === 'merged' ? view.pushed : NONE;
   // Conflicts: held while their server copy exists; resolved once the writer deleted it.
   const held = new Map<string, OpenConflict>();
   const resolved = new Map<string, OpenConflict>();
@@ -52,7 +68,7 @@ export function identify(ctx: PlanContext): void {
   }
   const unreadable = new Set(local.unreadable.flatMap((u) => (u.key === null ? [] : [u.key])));
 
-  const sidesOf = (key: string): PageSides => {
+  return (key: string): PageSides => {
     const node = view.folder.node(key);
     const edited = local.edited.get(key);
     const moved = local.moved.get(key);
@@ -92,7 +108,19 @@ export function identify(ctx: PlanContext): void {
       adopted: false,
     };
   };
+}
 
+/**
+ * The sides of every key in scope, under the identity each has now: a file whose page exists
+ * nowhere any more is a new page again (returned, with the files new to the folder).
+ */
+function settleIdentities(
+  view: SpaceView,
+  keys: Set<string>,
+  sidesOf: (key: string) => PageSides,
+  sides: Map<string, PageSides>,
+  rekeyed: Map<string, string>,
+): PageSides[] {
   const newFiles: PageSides[] = [];
   for (const key of keys) {
     const s = sidesOf(key);
@@ -101,45 +129,53 @@ export function identify(ctx: PlanContext): void {
     const onlyInGoneRequest = !isNewPageKey(key) && !s.base && !s.remote && !s.pushed && kind === 'document';
     if (s.local && (keptAfterServerDelete || onlyInGoneRequest)) {
       const fresh = newPageKey(s.local.path);
-      ctx.rekeyed.set(key, fresh);
+      rekeyed.set(key, fresh);
       newFiles.push({ ...sidesOf(fresh), id: fresh, local: s.local });
       // The change request still has the old page: it goes, or merging would bring it back beside the new one.
-      if (s.pushed && !s.pushed.deleted) ctx.sides.set(key, { ...s, local: undefined, fileGone: true, conflict: undefined, resolved: undefined });
+      if (s.pushed && !s.pushed.deleted) sides.set(key, { ...s, local: undefined, fileGone: true, conflict: undefined, resolved: undefined });
       continue;
     }
-    ctx.sides.set(key, s);
+    sides.set(key, s);
   }
-  for (const key of ctx.rekeyed.keys()) if (!ctx.sides.has(key)) keys.delete(key);
-  for (const a of local.added) {
+  for (const key of rekeyed.keys()) if (!sides.has(key)) keys.delete(key);
+  for (const a of view.local.added) {
     const key = newPageKey(a.path);
     newFiles.push({ ...sidesOf(key), id: key, local: { path: a.path, text: a.text } });
   }
+  return newFiles;
+}
 
-  // New server pages and new files saying the same thing are the same page.
+/** New server pages and new files saying the same thing are the same page; returns the server pages whose text that needs. */
+function adoptNewFiles(
+  view: SpaceView,
+  keys: ReadonlySet<string>,
+  sides: Map<string, PageSides>,
+  rekeyed: Map<string, string>,
+  newFiles: PageSides[],
+): string[] {
+  const needBodies: string[] = [];
   const newRemote = [...keys].filter((id) => {
-    const s = ctx.sides.get(id);
+    const s = sides.get(id);
     return s?.remote?.kind === 'document' && !s.base && !s.local && !view.folder.node(id);
   });
   if (newFiles.length > 0) {
     for (const id of newRemote) {
-      const s = ctx.sides.get(id)!;
+      const s = sides.get(id)!;
       if (s.remoteText === undefined) {
-        ctx.plan.needBodies.push(id);
+        needBodies.push(id);
         continue;
       }
       const i = newFiles.findIndex((f) => f.local !== undefined && samePageText(f.local.text, s.remoteText));
       if (i < 0) continue;
       const [file] = newFiles.splice(i, 1);
-      ctx.sides.set(id, { ...s, local: file!.local, adopted: true });
-      if (!isNewPageKey(file!.id) || ctx.rekeyed.size > 0) {
-        for (const [from, to] of ctx.rekeyed) if (to === file!.id) ctx.rekeyed.set(from, id);
+      sides.set(id, { ...s, local: file!.local, adopted: true });
+      if (!isNewPageKey(file!.id) || rekeyed.size > 0) {
+        for (const [from, to] of rekeyed) if (to === file!.id) rekeyed.set(from, id);
       }
       // A new file the folder's tree knew by its path (its insert not confirmed) is that page now.
-      if (isNewPageKey(file!.id) && view.folder.node(file!.id)) ctx.rekeyed.set(file!.id, id);
+      if (isNewPageKey(file!.id) && view.folder.node(file!.id)) rekeyed.set(file!.id, id);
     }
   }
-  for (const f of newFiles) {
-    ctx.sides.set(f.id, f);
-    keys.add(f.id);
-  }
+  for (const f of newFiles) sides.set(f.id, f);
+  return needBodies;
 }

@@ -5,18 +5,17 @@
  *
  *   identify -> decide -> place -> lay out -> emit -> fail-safe
  *
- * When a decision needs the server's text of a page that changed, the plan comes back with
- * `needBodies` and nothing else: the caller fetches them and plans again (a second plan
- * never needs more, since every text a decision can ask for is then there).
+ * One file per stage, each a function from what the earlier stages gave to its own result
+ * (stages.ts has the types). When a decision needs the server's text of a page that changed,
+ * the plan comes back with `needBodies` and nothing else: the caller fetches them and plans
+ * again (a second plan never needs more, since every text a decision can ask for is then there).
  */
-import { createContext } from './context';
-import { decide } from './decide';
-import { emit } from './emit';
+import { decideAll } from './decide';
+import { emit, emptyPlan } from './emit';
 import { failSafe } from './fail-safe';
 import { identify } from './identify';
-import { layOut } from './paths';
+import { layOut } from './lay-out';
 import { place } from './place';
-import { rekeyedTree } from './rekeyed-tree';
 import type { Plan, PlanOptions, SpaceView } from './types';
 
 export * from './types';
@@ -25,20 +24,13 @@ export { isMostOfTheSpace } from './fail-safe';
 export type { KeptEntry, SummaryKept } from './summary-intent';
 
 export function planSync(view: SpaceView, options: PlanOptions = {}): Plan {
-  const ctx = createContext(view, options);
-  identify(ctx);
-  ctx.tree = rekeyedTree(view.folder, ctx.rekeyed);
-  for (const [key, sides] of ctx.sides) {
-    const d = decide(sides, options.mergeLimits);
-    if (d.kind === 'needs-remote-body') ctx.plan.needBodies.push(key);
-    ctx.decisions.set(key, d);
-  }
-  if (ctx.plan.needBodies.length > 0) return { ...ctx.plan, needBodies: [...new Set(ctx.plan.needBodies)] };
+  const scope = identify({ view, options });
+  const { decisions, needBodies } = decideAll(scope, options.mergeLimits);
+  if (scope.needBodies.length + needBodies.length > 0) return { ...emptyPlan(), needBodies: [...new Set([...scope.needBodies, ...needBodies])] };
   options.betweenSteps?.();
-  place(ctx);
-  layOut(ctx);
+  const decided = { view, options, ...scope, decisions };
+  const placed = { ...decided, ...place(decided) };
+  const laidOut = { ...placed, ...layOut(placed) };
   options.betweenSteps?.();
-  emit(ctx);
-  failSafe(ctx);
-  return ctx.plan;
+  return failSafe(laidOut, emit(laidOut));
 }

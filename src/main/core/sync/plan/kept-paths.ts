@@ -1,5 +1,5 @@
 /**
- * Which files a cycle may move (paths.ts asks, for each file the layout would put elsewhere).
+ * Which files a cycle may move (lay-out.ts asks, for each file the layout would put elsewhere).
  * A page's file moves only:
  *
  * - for main (`main`): main moved or renamed the page, or a page above it whose folder moves;
@@ -17,7 +17,8 @@
  * kept off the layout's path is a path deviation the mirror keeps (`pathKept`), listed by
  * `quire status` with GitBook's path (deviations.ts).
  */
-import type { PlanContext } from './context';
+import { nameKey, PORTABLE_NAMES } from '../../naming';
+import type { Laid, LayOutInput, Paths } from './stages';
 import { isNewPageKey } from './types';
 
 export type MoveCause = 'main' | 'layout' | 'asked';
@@ -36,14 +37,17 @@ const dirOf = (path: string): string => {
   return i < 0 ? '' : path.slice(0, i);
 };
 
-/** `parentOf`: a page's parent after this cycle (laid out, else placed, else as it was). */
-export function fileMoves(ctx: PlanContext, parentOf: (key: string) => string | null): FileMoves {
-  const { view } = ctx;
-  const nodeOf = (key: string) => ctx.tree.node(key);
+/**
+ * `input`: the lay-out's input, and its result as far as it got (asked as the folders are laid out);
+ * `parentOf`: a page's parent after this cycle (laid out, else placed, else as it was).
+ */
+export function fileMoves(input: LayOutInput & Paths, parentOf: (key: string) => string | null): FileMoves {
+  const { view } = input;
+  const nodeOf = (key: string) => input.tree.node(key);
 
   /** Main changed the page's place since the last sync (not the writer's own change request, merged). */
   const byMain = (key: string): boolean => {
-    const p = ctx.placements.get(key);
+    const p = input.placements.get(key);
     const R = view.remote.page(key);
     if (!p || p.placedLocally || !R) return false;
     const node = nodeOf(key);
@@ -55,29 +59,29 @@ export function fileMoves(ctx: PlanContext, parentOf: (key: string) => string | 
     return R.parentId !== B.parentId || R.slug !== B.slug || R.kind !== B.kind || (R.slug === null && R.title !== B.title);
   };
   const goneOnMain = (key: string): boolean => {
-    const s = ctx.sides.get(key);
-    return ctx.removed.has(key) && s?.base !== undefined && s.remote === undefined;
+    const s = input.sides.get(key);
+    return input.removed.has(key) && s?.base !== undefined && s.remote === undefined;
   };
   const changedOnMain = (key: string): boolean => byMain(key) || goneOnMain(key);
 
   /** Main gave the page children or took some (what turns `x.md` into `x/README.md`, or back). */
   const childrenByMain = (key: string): boolean => {
-    const before = ctx.tree.children(key);
-    const after = ctx.order.get(key);
+    const before = input.tree.children(key);
+    const after = input.order.get(key);
     if (!after) return false;
     const was = new Set(before);
     const is = new Set(after);
     return [...before.filter((c) => !is.has(c)), ...after.filter((c) => !was.has(c))].some(changedOnMain);
   };
   const firstByMain = (key: string): boolean => {
-    const { before, after } = ctx.firstPage;
+    const { before, after } = input.firstPage;
     if (before === after || (key !== before && key !== after)) return false;
     if ((before !== null && changedOnMain(before)) || (after !== null && changedOnMain(after))) return true;
     for (const _ of view.remote.reordered()) return true;
     return false;
   };
   const folderMoves = (key: string): boolean => {
-    const laid = ctx.laid.get(key);
+    const laid = input.laid.get(key);
     const before = nodeOf(key)?.folder ?? null;
     return laid !== undefined && before !== null && laid.folder !== before;
   };
@@ -89,12 +93,12 @@ export function fileMoves(ctx: PlanContext, parentOf: (key: string) => string | 
     let why: MoveCause | null = null;
     const node = nodeOf(key);
     const parent = parentOf(key);
-    if (ctx.options.toGitbook?.has(key)) why = 'asked';
+    if (input.options.toGitbook?.has(key)) why = 'asked';
     else if (byMain(key) || childrenByMain(key) || firstByMain(key)) why = 'main';
     else if (parent !== null && depth < 256 && folderMoves(parent)) why = cause(parent, depth + 1);
-    if (why === null && ctx.options.relayout && node && !node.pathKept) why = 'layout';
-    const laid = ctx.laid.get(key);
-    if (why === null && node && laid && laid.name !== node.name && !ctx.placements.get(key)?.movedNow && !node.pathKept) why = 'main';
+    if (why === null && input.options.relayout && node && !node.pathKept) why = 'layout';
+    const laid = input.laid.get(key);
+    if (why === null && node && laid && laid.name !== node.name && !input.placements.get(key)?.movedNow && !node.pathKept) why = 'main';
     causes.set(key, why);
     return why;
   };
@@ -120,4 +124,73 @@ export function fileMoves(ctx: PlanContext, parentOf: (key: string) => string | 
       return false;
     },
   };
+}
+
+export function keepFiles(input: LayOutInput, laid: ReadonlyMap<string, Laid>, moves: FileMoves): void {
+  const nowOf = (key: string): string | null => {
+    const s = input.sides.get(key);
+    return s ? (s.local?.path ?? null) : (input.tree.node(key)?.path ?? null);
+  };
+  for (const [key, l] of laid) {
+    if (l.path === null) continue;
+    const now = nowOf(key);
+    if (now === null || now === l.path) {
+      l.kept ??= false;
+      continue;
+    }
+    const why = moves.cause(key);
+    // (A page main moved goes; one that would only follow leaves no folder without its pages.)
+    if (why === 'asked' || (why !== null && (moves.movedByMain(key) || !moves.leavesOthers(dirOf(now), dirOf(l.path))))) {
+      if (why !== 'main') l.cause = why;
+      l.kept = false;
+      continue;
+    }
+    l.path = now;
+    l.kept = true;
+  }
+}
+
+/** A path wanted by a page but held by a file that stays gets `<name>-<short key>.md` instead. */
+export function avoidStayingFiles(input: LayOutInput, laidOut: Map<string, Laid>): void {
+  const { view, removed } = input;
+  const finalPath = (key: string): string | null | undefined => {
+    if (removed.has(key)) return undefined;
+    const laid = laidOut.get(key);
+    if (laid) return laid.path;
+    return input.sides.get(key)?.local?.path ?? input.tree.node(key)?.path;
+  };
+  const blocked = new Set(view.local.unreadable.map((u) => u.path));
+  // Paths compared as the volume compares them.
+  const rules = input.options.names ?? PORTABLE_NAMES;
+  const keyOf = (path: string): string => nameKey(path, rules);
+  const claimed = new Map<string, string>();
+  const now = (key: string) => input.sides.get(key)?.local?.path ?? input.tree.node(key)?.path ?? null;
+  for (const [key, laid] of laidOut) if (laid.path !== null && now(key) === laid.path) claimed.set(keyOf(laid.path), key);
+  for (const [key, laid] of laidOut) {
+    if (laid.path === null || now(key) === laid.path) continue;
+    const occupant = input.tree.byPath(laid.path);
+    const occupied =
+      blocked.has(laid.path) ||
+      (occupant !== undefined && occupant !== key && !removed.has(occupant) && finalPath(occupant) === laid.path) ||
+      (claimed.has(keyOf(laid.path)) && claimed.get(keyOf(laid.path)) !== key);
+    if (!occupied) {
+      claimed.set(keyOf(laid.path), key);
+      continue;
+    }
+    const stem = laid.path.replace(/\.md$/i, '');
+    const short =
+      key
+        .replace(/[^A-Za-z0-9_]/g, '')
+        .slice(0, 8)
+        .toLowerCase() || 'page';
+    let candidate = `${stem}-${short}.md`;
+    const taken = (path: string) => {
+      const holder = claimed.get(keyOf(path)) ?? input.tree.byPath(path);
+      return blocked.has(path) || (holder !== undefined && holder !== key);
+    };
+    for (let n = 2; taken(candidate); n++) candidate = `${stem}-${short}-${n}.md`;
+    // Only the file moves aside: the page keeps its name (and the folder it owns).
+    laid.path = candidate;
+    claimed.set(keyOf(candidate), key);
+  }
 }

@@ -19,32 +19,46 @@
  * that owned that folder (groups, the first page), else the page of the folder above.
  */
 import { pageTitleOf } from '../../content';
-import type { PlanContext, Placement } from './context';
+import { nameFromPath, README_FILE } from '../../naming';
 import { type Decision, keepsFile, type PageSides } from './decide';
+import type { PlaceInput, Placement, Placements } from './stages';
 import { readSummaryIntent, sameTitle } from './summary-intent';
-import type { FolderNode } from './types';
-
-const README = 'README.md';
+import type { FolderNode, Held, SpaceView } from './types';
 
 const dirOf = (path: string): string => {
   const i = path.lastIndexOf('/');
   return i < 0 ? '' : path.slice(0, i);
 };
-const baseOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
-/** The name a file gives its page: its file name without `.md`, or its folder's name for a README. */
-export function nameFromPath(path: string): string {
-  if (/^readme\.md$/i.test(baseOf(path)) && path.includes('/')) return baseOf(dirOf(path));
-  return baseOf(path).replace(/\.md$/i, '');
+/** The stage's result, as its steps build it. */
+interface Placing {
+  placements: Map<string, Placement>;
+  removed: Set<string>;
+  retitled: Map<string, string>;
+  summaryOrder: ReadonlyMap<string | null, readonly string[]>;
+  held: Held[];
+  summaryKept: Placements['summaryKept'];
 }
 
-export function place(ctx: PlanContext): void {
-  const { view, removed, tree } = ctx;
-  // The change request that carried the writer's placement was merged: main places it now.
-  const mergedMove = (key: string): boolean => view.changeRequest === 'merged' && view.pushed.get(key)?.moved === true;
-  for (const from of ctx.rekeyed.keys()) removed.add(from);
+export function place(input: PlaceInput): Placements {
+  const out: Placing = {
+    placements: new Map(),
+    removed: new Set(input.rekeyed.keys()),
+    retitled: new Map(),
+    summaryOrder: new Map(),
+    held: [],
+    summaryKept: null,
+  };
+  const keyAtPath = filesAfterThisCycle(input);
+  placeEach(input, keyAtPath, out);
+  if (input.view.local.summary) followSummary(input, input.view.local.summary, keyAtPath, out);
+  reattachOrphans(input, out);
+  cutLoops(input, out);
+  return out;
+}
 
-  // Where each file of the folder is after this cycle's local changes, and who owns a folder.
+/** Which node's file is at a path after this cycle's local changes (null: none). */
+function filesAfterThisCycle({ view, sides, tree }: PlaceInput): (path: string) => string | null {
   const fileAt = new Map<string, string>();
   const gone = new Set<string>();
   for (const [key, path] of view.local.vanished) {
@@ -55,16 +69,24 @@ export function place(ctx: PlanContext): void {
     gone.add(m.from);
     fileAt.set(m.to, key);
   }
-  for (const [key, s] of ctx.sides) if (s.local && !tree.node(key)) fileAt.set(s.local.path, key);
-  const keyAtPath = (path: string): string | null => {
+  for (const [key, s] of sides) if (s.local && !tree.node(key)) fileAt.set(s.local.path, key);
+  return (path) => {
     const here = fileAt.get(path);
     if (here !== undefined) return here;
     if (gone.has(path)) return null;
     return tree.byPath(path) ?? null;
   };
+}
+
+/** Each page in scope: gone from the tree, or placed where the writer, main or its conflict puts it. */
+function placeEach(input: PlaceInput, keyAtPath: (path: string) => string | null, out: Placing): void {
+  const { view, tree, sides, decisions } = input;
+  const { removed } = out;
+  // The change request that carried the writer's placement was merged: main places it now.
+  const mergedMove = (key: string): boolean => view.changeRequest === 'merged' && view.pushed.get(key)?.moved === true;
   const ownerOf = (dir: string, self: string): string | null => {
     for (let d = dir; d !== ''; d = dirOf(d)) {
-      const readme = keyAtPath(`${d}/${README}`);
+      const readme = keyAtPath(`${d}/${README_FILE}`);
       if (readme !== null && readme !== self && stays(readme)) return readme;
       const owner = tree.byFolder(d);
       if (owner !== undefined && owner !== self && stays(owner)) return owner;
@@ -73,21 +95,21 @@ export function place(ctx: PlanContext): void {
   };
   const stays = (key: string): boolean => {
     if (removed.has(key)) return false;
-    const d = ctx.decisions.get(key);
+    const d = decisions.get(key);
     if (!d) return true;
-    const s = ctx.sides.get(key)!;
+    const s = sides.get(key)!;
     const kind = s.remote?.kind ?? s.base?.kind ?? tree.node(key)?.kind ?? 'document';
     if (kind !== 'document') return s.remote !== undefined;
     return keepsFile(d, s.local !== undefined) || d.kind === 'held';
   };
 
-  for (const [key, s] of ctx.sides) {
+  for (const [key, s] of sides) {
     if (!stays(key)) {
       removed.add(key);
       continue;
     }
     const node: FolderNode | undefined = tree.node(key);
-    const d = ctx.decisions.get(key)!;
+    const d = decisions.get(key)!;
     const R = s.remote;
     const kind = R?.kind ?? s.base?.kind ?? node?.kind ?? 'document';
     const title = kind === 'document' ? documentTitle(s, d, node) : (R?.title ?? node?.title ?? (s.local ? nameFromPath(s.local.path) : key));
@@ -113,87 +135,86 @@ export function place(ctx: PlanContext): void {
     if (held && node && !(movedHere && d.kind === 'held')) p = fromNode(node.placedLocally);
     else if (movedHere && s.local) {
       const path = s.local.path;
-      const parentKey = path === README ? null : /\/README\.md$/i.test(path) ? ownerOf(dirOf(dirOf(path)), key) : ownerOf(dirOf(path), key);
+      const parentKey = path === README_FILE ? null : /\/README\.md$/i.test(path) ? ownerOf(dirOf(dirOf(path)), key) : ownerOf(dirOf(path), key);
       p = { key, kind, parentKey, placedLocally: true, movedNow: true, slug: nameFromPath(path), title, href, held };
     } else if (node?.placedLocally && !mergedMove(key)) p = fromNode(true);
     else if (R) p = { key, kind, parentKey: R.parentId, placedLocally: false, movedNow: false, slug: R.slug, title, href, held: false };
     else if (node) p = fromNode(true);
     else continue;
-    ctx.placements.set(key, p);
+    out.placements.set(key, p);
   }
+}
 
-  /** A placement for a node this cycle did not otherwise look at: where it is. */
-  const fromFolder = (key: string): Placement | undefined => {
-    const node = tree.node(key);
-    if (!node) return undefined;
-    return {
-      key,
-      kind: node.kind,
-      parentKey: node.parentKey,
-      placedLocally: node.placedLocally,
-      movedNow: false,
-      slug: node.name,
-      title: node.title,
-      href: node.href,
-      held: false,
-    };
+/** A placement for a node this cycle did not otherwise look at: where it is. */
+function fromFolder(tree: SpaceView['folder'], key: string): Placement | undefined {
+  const node = tree.node(key);
+  if (!node) return undefined;
+  return {
+    key,
+    kind: node.kind,
+    parentKey: node.parentKey,
+    placedLocally: node.placedLocally,
+    movedNow: false,
+    slug: node.name,
+    title: node.title,
+    href: node.href,
+    held: false,
   };
+}
 
-  // SUMMARY.md: what the writer moved, reordered or retitled there (a file moved wins).
-  if (view.local.summary) {
-    const intent = readSummaryIntent(ctx, view.local.summary, keyAtPath);
-    const moveByList = (key: string, parentKey: string | null) => {
-      if (removed.has(key) || view.local.moved.has(key)) return;
-      const p = ctx.placements.get(key) ?? fromFolder(key);
-      if (!p || p.held) return;
-      ctx.placements.set(key, { ...p, parentKey, placedLocally: true, movedNow: true });
-    };
-    for (const [key, parentKey] of intent.parent) moveByList(key, parentKey);
-    for (const key of intent.reordered) moveByList(key, ctx.placements.get(key)?.parentKey ?? tree.node(key)?.parentKey ?? null);
-    for (const [key, title] of intent.titles) {
-      const p = ctx.placements.get(key) ?? fromFolder(key);
-      if (!p || p.held || removed.has(key)) continue;
-      ctx.placements.set(key, { ...p, title });
-      ctx.retitled.set(key, title);
-    }
-    // A page's title typed in SUMMARY.md: its title where its file carries none (sent as the
-    // page's title), else reported when it says otherwise than the file.
-    for (const [key, { title, line }] of intent.pageTitles) {
-      const p = ctx.placements.get(key) ?? fromFolder(key);
-      if (!p || p.held || removed.has(key) || p.kind !== 'document') continue;
-      const own = ownTitle(key);
-      if (own === null) {
-        ctx.placements.set(key, { ...p, title });
-        ctx.retitled.set(key, title);
-      } else if (!sameTitle(own, title)) {
-        // Held, its line kept as typed: until the heading or the line changes, SUMMARY.md and the page disagree.
-        const path = ctx.sides.get(key)?.local?.path ?? tree.node(key)?.path ?? '';
-        ctx.plan.held.push({ key, path: 'SUMMARY.md', line, title, reason: 'page-title', file: { path, title: own } });
-        intent.kept.titles.set(key, title);
-      }
-    }
-    ctx.summaryOrder = intent.order;
-    ctx.plan.held.push(...intent.held);
-    ctx.plan.summaryKept = intent.kept;
-  }
-
-  /** The title a page's file carries after this cycle (null: none, or not known). */
-  function ownTitle(key: string): string | null {
-    const d = ctx.decisions.get(key);
-    if (d?.kind === 'pull-unseen') return ctx.sides.get(key)?.remote?.title ?? null;
-    const text = d?.kind === 'text' || d?.kind === 'held' ? d.text : d ? null : tree.text(key);
-    return text === null ? null : pageTitleOf(text);
-  }
-
-  // Parents gone from the tree: their children move up.
-  const parentOf = (key: string): string | null | undefined => {
-    if (removed.has(key)) return undefined;
-    const p = ctx.placements.get(key);
-    if (p) return p.parentKey;
-    const node = tree.node(key);
-    return node ? node.parentKey : undefined;
+/** SUMMARY.md: what the writer moved, reordered or retitled there (a file moved wins). */
+function followSummary(input: PlaceInput, entries: NonNullable<SpaceView['local']['summary']>, keyAtPath: (path: string) => string | null, out: Placing): void {
+  const { view, tree, sides } = input;
+  const { placements, removed } = out;
+  const intent = readSummaryIntent(tree, entries, keyAtPath, view.local.summaryWritten === true);
+  const moveByList = (key: string, parentKey: string | null) => {
+    if (removed.has(key) || view.local.moved.has(key)) return;
+    const p = placements.get(key) ?? fromFolder(tree, key);
+    if (!p || p.held) return;
+    placements.set(key, { ...p, parentKey, placedLocally: true, movedNow: true });
   };
-  const inTree = (key: string): boolean => !removed.has(key) && (ctx.placements.has(key) || tree.node(key) !== undefined);
+  for (const [key, parentKey] of intent.parent) moveByList(key, parentKey);
+  for (const key of intent.reordered) moveByList(key, placements.get(key)?.parentKey ?? tree.node(key)?.parentKey ?? null);
+  for (const [key, title] of intent.titles) {
+    const p = placements.get(key) ?? fromFolder(tree, key);
+    if (!p || p.held || removed.has(key)) continue;
+    placements.set(key, { ...p, title });
+    out.retitled.set(key, title);
+  }
+  // A page's title typed in SUMMARY.md: its title where its file carries none (sent as the
+  // page's title), else reported when it says otherwise than the file.
+  for (const [key, { title, line }] of intent.pageTitles) {
+    const p = placements.get(key) ?? fromFolder(tree, key);
+    if (!p || p.held || removed.has(key) || p.kind !== 'document') continue;
+    const own = ownTitle(input, key);
+    if (own === null) {
+      placements.set(key, { ...p, title });
+      out.retitled.set(key, title);
+    } else if (!sameTitle(own, title)) {
+      // Held, its line kept as typed: until the heading or the line changes, SUMMARY.md and the page disagree.
+      const path = sides.get(key)?.local?.path ?? tree.node(key)?.path ?? '';
+      out.held.push({ key, path: 'SUMMARY.md', line, title, reason: 'page-title', file: { path, title: own } });
+      intent.kept.titles.set(key, title);
+    }
+  }
+  out.summaryOrder = intent.order;
+  out.held.push(...intent.held);
+  out.summaryKept = intent.kept;
+}
+
+/** The title a page's file carries after this cycle (null: none, or not known). */
+function ownTitle({ decisions, sides, tree }: PlaceInput, key: string): string | null {
+  const d = decisions.get(key);
+  if (d?.kind === 'pull-unseen') return sides.get(key)?.remote?.title ?? null;
+  const text = d?.kind === 'text' || d?.kind === 'held' ? d.text : d ? null : tree.text(key);
+  return text === null ? null : pageTitleOf(text);
+}
+
+/** Parents gone from the tree: their children move up (placed here from now on: the change request carries the move until main has it). */
+function reattachOrphans(input: PlaceInput, out: Placing): void {
+  const { view, tree, rekeyed } = input;
+  const { placements, removed } = out;
+  const inTree = (key: string): boolean => !removed.has(key) && (placements.has(key) || tree.node(key) !== undefined);
   const upFrom = (key: string): string | null => {
     let p: string | null = key;
     for (let n = 0; p !== null && !inTree(p) && n < 256; n++) {
@@ -202,8 +223,7 @@ export function place(ctx: PlanContext): void {
     }
     return p !== null && inTree(p) ? p : null;
   };
-  // (Placed here from now on: the change request carries the move until main has it.)
-  for (const p of ctx.placements.values()) {
+  for (const p of placements.values()) {
     if (p.parentKey !== null && !inTree(p.parentKey)) {
       p.parentKey = upFrom(p.parentKey);
       p.placedLocally = true;
@@ -211,30 +231,39 @@ export function place(ctx: PlanContext): void {
   }
   for (const key of removed) {
     for (const child of tree.children(key)) {
-      if (ctx.placements.has(child) || removed.has(child)) continue;
-      const p = fromFolder(child)!;
-      ctx.placements.set(child, { ...p, parentKey: upFrom(key), placedLocally: true });
+      if (placements.has(child) || removed.has(child)) continue;
+      const p = fromFolder(tree, child)!;
+      placements.set(child, { ...p, parentKey: upFrom(key), placedLocally: true });
     }
   }
   // The children of a page kept under a new key follow it (their rows name the old key).
-  for (const now of ctx.rekeyed.values()) {
+  for (const now of rekeyed.values()) {
     if (!inTree(now)) continue;
     for (const child of tree.children(now))
-      if (!ctx.placements.has(child) && !removed.has(child)) ctx.placements.set(child, { ...fromFolder(child)!, placedLocally: true });
+      if (!placements.has(child) && !removed.has(child)) placements.set(child, { ...fromFolder(tree, child)!, placedLocally: true });
   }
-  // A move here and a move there can make a loop (each page under the other): the move made
-  // here wins, the page main placed goes to the root.
-  for (const p of ctx.placements.values()) {
+}
+
+/** A move here and a move there can make a loop (each page under the other): the move made here wins, the page main placed goes to the root. */
+function cutLoops({ tree }: PlaceInput, { placements, removed }: Placing): void {
+  const parentOf = (key: string): string | null | undefined => {
+    if (removed.has(key)) return undefined;
+    const p = placements.get(key);
+    if (p) return p.parentKey;
+    const node = tree.node(key);
+    return node ? node.parentKey : undefined;
+  };
+  for (const p of placements.values()) {
     const loop: string[] = [p.key];
     for (let q = parentOf(p.key) ?? null; q !== null; q = parentOf(q) ?? null) {
       if (q === p.key) {
         const byKey = (keys: string[]) => [...keys].sort()[0];
-        const cut = byKey(loop.filter((k) => !ctx.placements.get(k)?.movedNow)) ?? byKey(loop)!;
-        const at = ctx.placements.get(cut) ?? fromFolder(cut);
+        const cut = byKey(loop.filter((k) => !placements.get(k)?.movedNow)) ?? byKey(loop)!;
+        const at = placements.get(cut) ?? fromFolder(tree, cut);
         if (at) {
           at.parentKey = null;
           at.placedLocally = true;
-          ctx.placements.set(cut, at);
+          placements.set(cut, at);
         }
         break;
       }

@@ -1,6 +1,6 @@
 /**
  * The folder's tree as this cycle sees it once identities are settled: a node whose key changed
- * (ctx.rekeyed: a page main deleted, kept here as a new page) answers under its new key, with
+ * (Scope.rekeyed: a page main deleted, kept here as a new page) answers under its new key, with
  * its children, and children's parent keys, following it.
  */
 import type { SpaceView } from './types';

@@ -18,8 +18,7 @@
  *   are never lost and the hold is said at every cycle.
  */
 import type { SummaryEntry } from '../../content';
-import type { PlanContext } from './context';
-import { type Held, newPageKey } from './types';
+import { type Held, newPageKey, type SpaceView } from './types';
 
 const SUMMARY = 'SUMMARY.md';
 
@@ -73,161 +72,207 @@ interface Resolved {
   kept?: KeptEntry;
 }
 
-export function readSummaryIntent(ctx: PlanContext, entries: readonly SummaryEntry[], keyAtPath: (path: string) => string | null): SummaryIntent {
-  const { tree } = ctx;
-  const kept: SummaryKept = { titles: new Map(), hrefs: new Map(), hidden: new Set(), added: [] };
-  const intent: SummaryIntent = {
-    parent: new Map(),
-    order: new Map(),
-    reordered: new Set(),
-    titles: new Map(),
-    pageTitles: new Map(),
-    held: [],
-    kept,
-  };
+/** What the steps share while they read SUMMARY.md. */
+interface Reading {
+  tree: SpaceView['folder'];
+  intent: SummaryIntent;
+  /** Groups and links have no file: they are matched by title (groups) or target (links). */
+  groups: string[];
+  links: string[];
+  /** Groups and links an entry stands for. */
+  used: Set<string>;
+  /** What each entry is. */
+  resolved: Map<SummaryEntry, Resolved>;
+}
 
-  // Groups and links have no file: they are matched by title (groups) or target (links).
-  const groups: string[] = [];
-  const links: string[] = [];
+/** `summaryWritten`: SUMMARY.md was last written by a cycle (LocalChanges.summaryWritten). */
+export function readSummaryIntent(
+  tree: SpaceView['folder'],
+  entries: readonly SummaryEntry[],
+  keyAtPath: (path: string) => string | null,
+  summaryWritten: boolean,
+): SummaryIntent {
+  const kept: SummaryKept = { titles: new Map(), hrefs: new Map(), hidden: new Set(), added: [] };
+  const intent: SummaryIntent = { parent: new Map(), order: new Map(), reordered: new Set(), titles: new Map(), pageTitles: new Map(), held: [], kept };
+  const r: Reading = { tree, intent, groups: [], links: [], used: new Set(), resolved: new Map() };
   for (const key of tree.keys()) {
     const kind = tree.node(key)?.kind;
-    if (kind === 'group') groups.push(key);
-    else if (kind === 'link') links.push(key);
+    if (kind === 'group') r.groups.push(key);
+    else if (kind === 'link') r.links.push(key);
   }
-  const used = new Set<string>();
-  const claim = (candidates: string[], match: (key: string) => boolean): string | null => {
-    const key = candidates.find((k) => !used.has(k) && match(k)) ?? null;
-    if (key !== null) used.add(key);
-    return key;
-  };
-  const titleOf = (key: string) => tree.node(key)?.title ?? '';
-  const hold = (e: SummaryEntry, reason: Held['reason']) => intent.held.push({ key: null, path: SUMMARY, line: e.line, title: e.title, reason });
-  const keep = (e: SummaryEntry, kind: KeptEntry['kind']): Resolved => {
-    const id = `held:${e.line}`;
-    return { key: null, shown: id, kept: { id, kind, title: e.title, href: e.href, path: e.path, parent: null, after: null, children: [] } };
-  };
+  resolveEntries(r, entries, keyAtPath, summaryWritten, 0);
+  renamedGroup(r);
+  unlistedGroupsAndLinks(r);
+  const chosen = chosenListings(r, entries);
+  const { listed, listedParent } = writersTree(r, entries, chosen);
+  intentsAgainstTree(r, listed, listedParent);
+  return intent;
+}
 
-  // 1. What each entry is, in the writer's order.
-  const resolved = new Map<SummaryEntry, Resolved>();
-  const resolve = (list: readonly SummaryEntry[], depth: number): void => {
-    for (const e of list) {
-      let r: Resolved;
-      if (e.kind === 'page' && e.path !== null) {
-        const key = keyAtPath(e.path);
-        // A file not there that SUMMARY.md did not list before: the writer's line, kept until the file is.
-        if (key === null && ctx.view.local.summaryWritten === true && tree.byPath(e.path) === undefined) {
-          // About the page its file makes once there (key `new:<path>`, which names the file).
-          intent.held.push({
-            key: newPageKey(e.path),
-            path: SUMMARY,
-            line: e.line,
-            title: e.title,
-            file: { path: e.path, title: e.title },
-            reason: 'page-missing',
-          });
-          r = keep(e, 'page');
-        } else r = { key, shown: key };
-      } else if (e.kind === 'group') {
-        const key = claim(groups, (k) => titleOf(k) === e.title);
-        if (key === null) hold(e, 'new-group');
-        r = key === null ? keep(e, 'group') : { key, shown: key };
-      } else if (e.kind === 'link') {
-        let key = claim(links, (k) => tree.node(k)?.href === e.href);
-        if (key !== null && titleOf(key) !== e.title && e.title.trim() !== '') intent.titles.set(key, e.title);
-        if (key !== null) r = { key, shown: key };
-        else {
-          key = claim(links, (k) => titleOf(k) === e.title);
-          hold(e, key === null ? 'new-link' : 'link-target');
-          if (key === null) r = keep(e, 'link');
-          else {
-            kept.hrefs.set(key, e.href ?? '#');
-            r = { key: null, shown: key };
-          }
-        }
-      } else r = { key: null, shown: null };
-      resolved.set(e, r);
-      if (depth < 256) resolve(e.children, depth + 1);
-    }
-  };
-  resolve(entries, 0);
+const titleOf = (r: Reading, key: string): string => r.tree.node(key)?.title ?? '';
 
-  // 2. A group heading renamed: the one group no longer listed, where one new heading is.
+/** The first group or link of `candidates` no other entry stands for that matches. */
+function claim(r: Reading, candidates: string[], match: (key: string) => boolean): string | null {
+  const key = candidates.find((k) => !r.used.has(k) && match(k)) ?? null;
+  if (key !== null) r.used.add(key);
+  return key;
+}
+
+function hold(r: Reading, e: SummaryEntry, reason: Held['reason']): void {
+  r.intent.held.push({ key: null, path: SUMMARY, line: e.line, title: e.title, reason });
+}
+
+function keep(e: SummaryEntry, kind: KeptEntry['kind']): Resolved {
+  const id = `held:${e.line}`;
+  return { key: null, shown: id, kept: { id, kind, title: e.title, href: e.href, path: e.path, parent: null, after: null, children: [] } };
+}
+
+/** 1. What each entry is, in the writer's order. */
+function resolveEntries(r: Reading, list: readonly SummaryEntry[], keyAtPath: (path: string) => string | null, summaryWritten: boolean, depth: number): void {
+  const { tree, intent } = r;
+  for (const e of list) {
+    let res: Resolved;
+    if (e.kind === 'page' && e.path !== null) {
+      const key = keyAtPath(e.path);
+      // A file not there that SUMMARY.md did not list before: the writer's line, kept until the file is.
+      if (key === null && summaryWritten && tree.byPath(e.path) === undefined) {
+        // About the page its file makes once there (key `new:<path>`, which names the file).
+        intent.held.push({
+          key: newPageKey(e.path),
+          path: SUMMARY,
+          line: e.line,
+          title: e.title,
+          file: { path: e.path, title: e.title },
+          reason: 'page-missing',
+        });
+        res = keep(e, 'page');
+      } else res = { key, shown: key };
+    } else if (e.kind === 'group') {
+      const key = claim(r, r.groups, (k) => titleOf(r, k) === e.title);
+      if (key === null) hold(r, e, 'new-group');
+      res = key === null ? keep(e, 'group') : { key, shown: key };
+    } else if (e.kind === 'link') res = resolveLink(r, e);
+    else res = { key: null, shown: null };
+    r.resolved.set(e, res);
+    if (depth < 256) resolveEntries(r, e.children, keyAtPath, summaryWritten, depth + 1);
+  }
+}
+
+/** A link entry: the link with its target (retitled when its title changed), else one with its title (pointed elsewhere: held). */
+function resolveLink(r: Reading, e: SummaryEntry): Resolved {
+  const { tree, intent } = r;
+  let key = claim(r, r.links, (k) => tree.node(k)?.href === e.href);
+  if (key !== null && titleOf(r, key) !== e.title && e.title.trim() !== '') intent.titles.set(key, e.title);
+  if (key !== null) return { key, shown: key };
+  key = claim(r, r.links, (k) => titleOf(r, k) === e.title);
+  hold(r, e, key === null ? 'new-link' : 'link-target');
+  if (key === null) return keep(e, 'link');
+  intent.kept.hrefs.set(key, e.href ?? '#');
+  return { key: null, shown: key };
+}
+
+/** 2. A group heading renamed: the one group no longer listed, where one new heading is. */
+function renamedGroup(r: Reading): void {
+  const { intent } = r;
   const newGroups = intent.held.filter((h) => h.reason === 'new-group');
-  const unlistedGroups = groups.filter((k) => !used.has(k));
-  if (newGroups.length === 1 && unlistedGroups.length === 1) {
-    const [h] = newGroups;
-    const key = unlistedGroups[0]!;
-    const heading = [...resolved.keys()].find((e) => e.line === h!.line);
-    if (heading) {
-      intent.titles.set(key, h!.title!);
-      intent.held = intent.held.filter((x) => x !== h);
-      used.add(key);
-      resolved.set(heading, { key, shown: key });
-    }
-  }
-  for (const key of groups) {
-    if (used.has(key)) continue;
-    intent.held.push({ key, path: SUMMARY, title: titleOf(key), reason: 'group-removed' });
-    kept.hidden.add(key);
-  }
-  for (const key of links) {
-    if (used.has(key)) continue;
-    intent.held.push({ key, path: SUMMARY, title: titleOf(key), reason: 'link-removed' });
-    kept.hidden.add(key);
-  }
+  const unlistedGroups = r.groups.filter((k) => !r.used.has(k));
+  if (newGroups.length !== 1 || unlistedGroups.length !== 1) return;
+  const [h] = newGroups;
+  const key = unlistedGroups[0]!;
+  const heading = [...r.resolved.keys()].find((e) => e.line === h!.line);
+  if (!heading) return;
+  intent.titles.set(key, h!.title!);
+  intent.held = intent.held.filter((x) => x !== h);
+  r.used.add(key);
+  r.resolved.set(heading, { key, shown: key });
+}
 
-  // 3. A page listed twice: the writer's entry wins over the one as Quire wrote it (its place and title then).
-  const visit = (fn: (e: SummaryEntry, r: Resolved, parent: string | null | undefined, shownParent: string | null) => void): void => {
-    const go = (list: readonly SummaryEntry[], parent: string | null | undefined, shownParent: string | null, depth: number): void => {
-      for (const e of list) {
-        const r = resolved.get(e)!;
-        fn(e, r, parent, shownParent);
-        if (depth < 256) go(e.children, r.key ?? undefined, r.shown ?? shownParent, depth + 1);
-      }
-    };
-    go(entries, null, null, 0);
+/** Groups and links no entry stands for: held (SUMMARY.md deletes nothing), hidden from it. */
+function unlistedGroupsAndLinks(r: Reading): void {
+  const { intent } = r;
+  for (const key of r.groups) {
+    if (r.used.has(key)) continue;
+    intent.held.push({ key, path: SUMMARY, title: titleOf(r, key), reason: 'group-removed' });
+    intent.kept.hidden.add(key);
+  }
+  for (const key of r.links) {
+    if (r.used.has(key)) continue;
+    intent.held.push({ key, path: SUMMARY, title: titleOf(r, key), reason: 'link-removed' });
+    intent.kept.hidden.add(key);
+  }
+}
+
+/** Every entry in the writer's order, with the key of what it is listed under and the kept line it shows under. */
+function visit(
+  r: Reading,
+  entries: readonly SummaryEntry[],
+  fn: (e: SummaryEntry, res: Resolved, parent: string | null | undefined, shownParent: string | null) => void,
+): void {
+  const go = (list: readonly SummaryEntry[], parent: string | null | undefined, shownParent: string | null, depth: number): void => {
+    for (const e of list) {
+      const res = r.resolved.get(e)!;
+      fn(e, res, parent, shownParent);
+      if (depth < 256) go(e.children, res.key ?? undefined, res.shown ?? shownParent, depth + 1);
+    }
   };
+  go(entries, null, null, 0);
+}
+
+/** 3. A page listed twice: the writer's entry wins over the one as Quire wrote it (its place and title then). */
+function chosenListings(r: Reading, entries: readonly SummaryEntry[]): Set<SummaryEntry> {
   const listings = new Map<string, { e: SummaryEntry; parent: string | null | undefined }[]>();
-  visit((e, r, parent) => {
-    if (e.kind !== 'page' || r.key === null) return;
-    listings.set(r.key, [...(listings.get(r.key) ?? []), { e, parent }]);
+  visit(r, entries, (e, res, parent) => {
+    if (e.kind !== 'page' || res.key === null) return;
+    listings.set(res.key, [...(listings.get(res.key) ?? []), { e, parent }]);
   });
   const chosen = new Set<SummaryEntry>();
   for (const [key, list] of listings) {
-    const node = tree.node(key);
+    const node = r.tree.node(key);
     const asQuireWrote = (l: (typeof list)[number]) => node !== undefined && l.parent === node.parentKey && sameTitle(l.e.title, node.title);
     chosen.add((list.find((l) => !asQuireWrote(l)) ?? list[0]!).e);
   }
+  return chosen;
+}
 
-  // 4. The writer's tree by key, and the kept lines where they stand.
+/** 4. The writer's tree by key (each parent's list, each page's parent), and the kept lines where they stand. */
+function writersTree(
+  r: Reading,
+  entries: readonly SummaryEntry[],
+  chosen: ReadonlySet<SummaryEntry>,
+): { listed: Map<string | null, string[]>; listedParent: Map<string, string | null> } {
+  const { intent } = r;
   const listed = new Map<string | null, string[]>();
   const listedParent = new Map<string, string | null>();
   const lastShown = new Map<string | null, string>();
   const keptById = new Map<string, KeptEntry>();
-  visit((e, r, parent, shownParent) => {
-    if (e.kind === 'page' && r.key !== null && !chosen.has(e)) return; // the other listing of a page listed twice
-    const { key } = r;
+  visit(r, entries, (e, res, parent, shownParent) => {
+    if (e.kind === 'page' && res.key !== null && !chosen.has(e)) return; // the other listing of a page listed twice
+    const { key } = res;
     if (key !== null && e.kind === 'page') {
       const title = e.title.trim();
-      if (title !== '' && !sameTitle(title, titleOf(key))) intent.pageTitles.set(key, { title, line: e.line });
+      if (title !== '' && !sameTitle(title, titleOf(r, key))) intent.pageTitles.set(key, { title, line: e.line });
     }
     if (key !== null && parent !== undefined && !listedParent.has(key)) {
       listedParent.set(key, parent);
       listed.set(parent, [...(listed.get(parent) ?? []), key]);
     }
     const under = shownParent === null ? undefined : keptById.get(shownParent);
-    if (r.kept) {
-      r.kept.parent = shownParent;
-      r.kept.after = lastShown.get(shownParent) ?? null;
-      kept.added.push(r.kept);
-      keptById.set(r.kept.id, r.kept);
+    if (res.kept) {
+      res.kept.parent = shownParent;
+      res.kept.after = lastShown.get(shownParent) ?? null;
+      intent.kept.added.push(res.kept);
+      keptById.set(res.kept.id, res.kept);
     }
     // What the writer listed under a kept line stays under it (it is not on the server yet).
-    if (under && r.shown !== null) under.children.push(r.shown);
-    if (r.shown !== null) lastShown.set(shownParent, r.shown);
+    if (under && res.shown !== null) under.children.push(res.shown);
+    if (res.shown !== null) lastShown.set(shownParent, res.shown);
   });
+  return { listed, listedParent };
+}
 
-  // 5. Intents: what differs from the tree as SUMMARY.md last showed it.
+/** 5. Intents: what differs from the tree as SUMMARY.md last showed it. */
+function intentsAgainstTree(r: Reading, listed: ReadonlyMap<string | null, string[]>, listedParent: ReadonlyMap<string, string | null>): void {
+  const { tree, intent } = r;
   for (const [key, parent] of listedParent) {
     const node = tree.node(key);
     if (!node || node.parentKey !== parent) intent.parent.set(key, parent);
@@ -241,7 +286,6 @@ export function readSummaryIntent(ctx: PlanContext, entries: readonly SummaryEnt
     for (const k of moved) intent.reordered.add(k);
     if (moved.length > 0 || keys.some((k) => intent.parent.has(k))) intent.order.set(parent, keys);
   }
-  return intent;
 }
 
 /** Two titles as SUMMARY.md shows them (it writes a title on one line; tabs read back as spaces). */

@@ -15,7 +15,7 @@
  */
 import type { FolderNode, PageKind, SummaryEntry } from '../../content';
 import type { MergeLimits } from './merge';
-import type { NameRules } from './names';
+import type { NameRules } from '../../naming';
 import type { SummaryKept } from './summary-intent';
 
 export type { FolderNode, PageKind } from '../../content';
@@ -181,7 +181,7 @@ export interface PlanOptions {
   mergeLimits?: MergeLimits;
   /** Look at every page rather than at what changed (tests compare the two). */
   full?: boolean;
-  /** What the folder's volume holds (names.ts); default: what every common file system holds. */
+  /** What the folder's volume holds (core/naming); default: what every common file system holds. */
   names?: NameRules;
   /**
    * The folder is laid out anew (Quire's naming changed, or the volume's rules): files Quire laid

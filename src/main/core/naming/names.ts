@@ -9,17 +9,17 @@
  *   characters; `<>:"|?*` on Windows, exFAT and FAT volumes);
  * - `windows-name`: Windows reserves it (`con`, `nul`, `com1`…; a folder ending in a dot or a space);
  * - `hidden`: it starts with a dot (a hidden file Quire skips; `.git`, `.gitbook`, `.quire`);
- * - `too-long`: it is longer than MAX_SEGMENT_BYTES of UTF-8 (less deep down, see layout.ts);
+ * - `too-long`: it is longer than MAX_SEGMENT_BYTES of UTF-8 (less deep down, see folder.ts);
  * - `empty`: nothing is left;
  * - `reserved`: it is the folder's own `README.md` or the space's `SUMMARY.md`;
  * - `case`: another page of the folder has it in another letter case, and the volume ignores case;
  * - `taken`: another page of the folder has it;
- * - `file-in-the-way`: a file Quire leaves where it is holds that path (paths.ts).
+ * - `file-in-the-way`: a file Quire leaves where it is holds that path (the planner's lay-out stage).
  *
  * Names are NFC (as the scan reads them). The candidates of a name, best first: the name, then
  * `<name>-<first 8 chars of the page id>`, `<name>-<id up to 32 chars>`, `<name>-<short id>-2`…
  */
-import { utf8Length } from '../../content';
+import { utf8Length } from '../content';
 
 export interface NameRules {
   /** Names that differ only in letter case (or Unicode compatibility form) are one file. */

@@ -3,7 +3,7 @@
  * Windows they are the same file, so a sync there overwrites one with the other.
  */
 import { posix } from 'node:path';
-import { foldKey } from '../sync/plan/layout';
+import { foldKey } from '../naming';
 import { type CheckedSpace, joinRoot } from './folder-index';
 import type { Problem } from './problem';
 
