@@ -20,3 +20,4 @@ export type { ApiEvent } from './events';
 
 export { withRequestCount } from './request-count';
 export { API_URL_META, InvalidApiUrlError, normaliseApiUrl } from './url';
+export { sleep } from './signals';

@@ -17,7 +17,7 @@
  * the check must not call a working link broken. A heading whose anchor repeats an earlier
  * one's gets `-1`, `-2`… (GitHub's rule; GitBook's docs show no repeat).
  */
-import { lexMarkdown } from '../content/markdown-lex';
+import { lexMarkdown } from '../content';
 
 export interface PageHeading {
   /** 1-based line. */

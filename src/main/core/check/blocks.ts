@@ -6,7 +6,7 @@
  * (Quire keeps it byte for byte, and GitBook keeps blocks it has no editor for); an
  * integration's block (`{% @vendor/block … %}`) is GitBook's to render and is no problem at all.
  */
-import { type BlockProblem, type BlockProblemKind, scanBlocks } from '../content/blocks';
+import { type BlockProblem, type BlockProblemKind, scanBlocks } from '../content';
 import type { Problem, ProblemCode, Severity } from './problem';
 
 const SEVERITY: Record<BlockProblemKind, Severity> = {

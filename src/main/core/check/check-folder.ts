@@ -9,7 +9,7 @@ import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { type Mirror, STATE_DIR } from '../mirror';
 import { LocalSpecs } from '../openapi';
-import { readExtras } from '../sync/extras-record';
+import { readExtras } from '../sync';
 import { type SpaceReport, checkingSpaces } from './check-space';
 import { type CheckedSpace, FolderIndex, joinRoot, type MirrorFacts, type SpaceGitbookYaml } from './folder-index';
 import { CONFIG_FILE, readGitbookConfig } from './gitbook-config';

@@ -21,7 +21,17 @@ export { countBySeverity, type Problem, type ProblemCode, type Severity, type Se
 export { checkPageForPush, pushGuard } from './push-guard';
 export { type Resolution, resolveHref } from './resolve';
 export { fileKind, isContentPath, readSpaceFile, type SpaceFile, type SpaceFileKind, spelledOnDisk } from './space-files';
-export { anchorTarget, gitbookAnchor, hasAnchor, headingSlug, type PageAnchors, type PageHeading, pageAnchors, pageHeadings } from './anchors';
+export {
+  anchorTarget,
+  expandableSummaries,
+  gitbookAnchor,
+  hasAnchor,
+  headingSlug,
+  type PageAnchors,
+  pageAnchors,
+  type PageHeading,
+  pageHeadings,
+} from './anchors';
 export { summaryEntries, summaryEntryFile } from './summary';
 export { type BlockSpec, specFinding, specOfBlock } from './openapi-blocks';
 export { spaceVariables } from './variables';

@@ -6,7 +6,7 @@
  * does not have although it syncs their space. External URLs are not checked (offline).
  */
 import { posix } from 'node:path';
-import { findReferences, type Reference, relativeHref } from '../content/references';
+import { findReferences, type Reference, relativeHref } from '../content';
 import { hasAnchor } from './anchors';
 import type { FolderIndex, IndexedFile } from './folder-index';
 import type { Problem } from './problem';

@@ -6,7 +6,7 @@
  * (a spec edited here is not GitBook's until it is published, hence not an error). A block whose
  * specification is not here (not pulled, a URL of another server) is not judged.
  */
-import { scanBlocks } from '../content/blocks';
+import { scanBlocks } from '../content';
 import { findOperation, findWebhook, type LocalSpec, schemaNames } from '../openapi';
 import type { FolderIndex, IndexedFile } from './folder-index';
 import type { Problem } from './problem';

@@ -3,7 +3,7 @@
  * is wrong and how to fix it. Hosts word the summary; the problem texts are written for a
  * writer reading them in a terminal, the preview or the app.
  */
-import type { BlockProblemKind } from '../content/blocks';
+import type { BlockProblemKind } from '../content';
 
 /** error: the page will be wrong on the server (or refused); warning: probably not what you meant; info: for your information. */
 export type Severity = 'error' | 'warning' | 'info';

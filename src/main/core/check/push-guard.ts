@@ -6,7 +6,7 @@
  * rebuilt (unclosed, closed out of order, or a tag that cannot be read: the rest of the page is
  * swallowed into the block). Everything else `quire check` finds is reported, never held.
  */
-import type { BlockProblemKind } from '../content/blocks';
+import type { BlockProblemKind } from '../content';
 import { blockProblems } from './blocks';
 import { checkFrontmatter } from './frontmatter';
 import type { Problem } from './problem';

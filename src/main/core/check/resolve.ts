@@ -5,7 +5,7 @@
  * a folder means its README.md); stable references (`/pages/<id>`, `/files/<id>`, also of
  * other spaces) through what the mirror knows.
  */
-import { parseStableRef, resolveRelativeHref } from '../content/references';
+import { parseStableRef, resolveRelativeHref } from '../content';
 import { type FolderIndex, type IndexedFile, joinRoot } from './folder-index';
 
 export type Resolution =

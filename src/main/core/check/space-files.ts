@@ -11,9 +11,9 @@
  */
 import { type Dirent, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isIgnoredDir, isTempName } from '../sync/ignore';
+import { isIgnoredDir, isTempName } from '../sync';
 import { isRemoteCopy } from '../naming';
-import { relSpelledOnDisk } from '../sync/spelling';
+import { relSpelledOnDisk } from '../sync';
 import { MAX_PAGE_BYTES } from './limits';
 import type { Steps } from './steps';
 import { decodeUtf8 } from './utf8';

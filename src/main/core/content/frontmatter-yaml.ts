@@ -14,7 +14,8 @@
  *   key whose value changes is written again in its place; a new key goes where GitBook's order
  *   puts it; a key that goes is cut out. Comments and blank lines between keys stay.
  */
-import { createRequire } from 'node:module';
+import * as jsYaml from 'js-yaml';
+import * as yaml from 'yaml';
 import type { CST, Document, Node } from 'yaml';
 import { utf8Length } from './limits';
 
@@ -52,15 +53,6 @@ export const GITBOOK_KEY_ORDER: readonly string[] = [
   'metaLinks',
 ];
 
-type YamlModule = typeof import('yaml');
-type JsYamlModule = typeof import('js-yaml');
-const load = createRequire(import.meta.url);
-let yamlModule: YamlModule | undefined;
-let jsYamlModule: JsYamlModule | undefined;
-/** Loaded the first time a page file is read or written: `quire sync` reaches its first request sooner without them. */
-const yaml = (): YamlModule => (yamlModule ??= load('yaml') as YamlModule);
-const jsYaml = (): JsYamlModule => (jsYamlModule ??= load('js-yaml') as JsYamlModule);
-
 /** Why a frontmatter block cannot be read: the message, and the line in the block (1-based) when known. */
 export class FrontmatterYamlError extends Error {
   override name = 'FrontmatterYamlError';
@@ -93,7 +85,7 @@ function frontmatterTooLarge(source: string): string | null {
 function frontmatterBeyondLimits(source: string): FrontmatterYamlError | null {
   const tooLarge = frontmatterTooLarge(source);
   if (tooLarge) return new FrontmatterYamlError(`${tooLarge[0]!.toUpperCase()}${tooLarge.slice(1)}`, 'too-large', 1);
-  const { Parser, CST } = yaml();
+  const { Parser, CST } = yaml;
   for (const token of new Parser().parse(source)) {
     if (token.type !== 'document' || !token.value) continue;
     const stack: { node: CST.Token; depth: number }[] = [{ node: token.value, depth: 1 }];
@@ -132,7 +124,7 @@ export interface ReadBlock {
 export function readFrontmatter(source: string): ReadBlock {
   const beyond = frontmatterBeyondLimits(source);
   if (beyond) throw beyond;
-  const doc = yaml().parseDocument(source, { uniqueKeys: false, prettyErrors: true });
+  const doc = yaml.parseDocument(source, { uniqueKeys: false, prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
     const pos = error.linePos?.[0];
@@ -156,7 +148,7 @@ export function readFrontmatter(source: string): ReadBlock {
 export function parseYamlMapping(source: string): Record<string, unknown> | null {
   if (frontmatterBeyondLimits(source)) return null;
   try {
-    const value: unknown = yaml().parse(source, { uniqueKeys: false, maxAliasCount: 100 });
+    const value: unknown = yaml.parse(source, { uniqueKeys: false, maxAliasCount: 100 });
     if (value === null || value === undefined) return {};
     return typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
@@ -166,7 +158,7 @@ export function parseYamlMapping(source: string): Record<string, unknown> | null
 
 /** Offset of the first key that repeats one of its map (any depth), or null. One pass. */
 function firstDuplicateKey(root: unknown): number | null {
-  const { isMap, isSeq, isScalar, isPair } = yaml();
+  const { isMap, isSeq, isScalar, isPair } = yaml;
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -202,7 +194,7 @@ interface KeySpan {
 
 /** The top-level keys of a block mapping and where each is written; null when the block is not one (a flow mapping). */
 function keySpans(source: string, doc: Document.Parsed): KeySpan[] | null {
-  const { isMap, isScalar } = yaml();
+  const { isMap, isScalar } = yaml;
   const map = doc.contents;
   if (map === null) return [];
   if (!isMap(map) || map.flow) return null;
@@ -224,7 +216,7 @@ function keySpans(source: string, doc: Document.Parsed): KeySpan[] | null {
 /** YAML for `data` as GitBook writes it (js-yaml's dump), exact: it reads back as the same data. */
 export function gitbookYaml(data: Record<string, unknown>): string {
   if (Object.keys(data).length === 0) return '';
-  const { dump, load: read } = jsYaml();
+  const { dump, load: read } = jsYaml;
   const readable = dump(data, { noRefs: true });
   try {
     if (JSON.stringify(read(readable)) === JSON.stringify(data)) return readable;

@@ -23,7 +23,7 @@ export {
 export type { FolderNode } from './folder-node';
 export { pageKind, type PageKind } from './page-kind';
 export { canonicalPageText, pageTitleOf, samePageText } from './page-text';
-export { parseSummary, renderSummary, summaryLines, type SummaryEntry } from './summary';
+export { parseSummary, renderSummary, type SummaryEntry, summaryLines } from './summary';
 export {
   type Block,
   type BlockProblem,
@@ -56,7 +56,7 @@ export {
   type StableRef,
 } from './references';
 export { MAX_PAGE_BYTES, utf8Length } from './limits';
-export { documentToMarkdown, type DocumentMarkdownOptions } from './document-markdown';
+export { type DocumentMarkdownOptions, documentToMarkdown } from './document-markdown';
 export {
   evaluateExpression,
   expressionError,
@@ -78,3 +78,8 @@ export {
   type WrittenExpression,
   writtenExpressions,
 } from './variables';
+export { parseTag, type TagSyntax } from './tag-syntax';
+export { gitbookYaml } from './frontmatter-yaml';
+export { htmlBlockStart, isTagOnlyLine } from './line-syntax';
+export { isIntegrationBlock } from './blocks';
+export { lexMarkdown } from './markdown-lex';

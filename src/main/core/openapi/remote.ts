@@ -12,11 +12,11 @@
  * pull that wrote it is kept, and when GitBook has a newer version too, that version is written
  * beside it as `<slug>.remote.<ext>`.
  */
-import type { ApiClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import type { ApiClient } from '../api';
+import { ApiError } from '../api';
 import type { Mirror, RemoteOpenApiSpec, RemoteOpenApiVersion } from '../mirror';
-import { sha256 } from '../sync/hash';
-import { readFileInside, writeFileAtomicStat } from '../sync/safe-fs';
+import { sha256 } from '../sync';
+import { readFileInside, writeFileAtomicStat } from '../sync';
 import { OPENAPI_DIR } from './local';
 
 /** The API's slug of a spec (its OpenAPISpecSlug pattern): anything else is never made a file name. */

@@ -10,10 +10,10 @@
  *   line) splits the paragraph around it, as the check pairs it with the others.
  */
 import type { StateBlock, StateCore, Token } from 'markdown-it';
-import { endTagTarget } from '../content/blocks';
-import { htmlBlockStart, isTagOnlyLine } from '../content/line-syntax';
-import { lexMarkdown } from '../content/markdown-lex';
-import { parseTag, type TagSyntax } from '../content/tag-syntax';
+import { endTagTarget } from '../content';
+import { htmlBlockStart, isTagOnlyLine } from '../content';
+import { lexMarkdown } from '../content';
+import { parseTag, type TagSyntax } from '../content';
 import type { TagMeta } from './blocks-plugin';
 
 export const lineText = (state: StateBlock, line: number): string => state.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]!);

@@ -14,7 +14,7 @@
  * naming it and its parameters.
  */
 import type { MarkdownIt, StateBlock, StateCore, Token } from 'markdown-it';
-import { BLOCKS_BY_NAME, isIntegrationBlock } from '../content/blocks';
+import { BLOCKS_BY_NAME, isIntegrationBlock } from '../content';
 import { htmlBlockUntilTag, readTagLine, splitParagraphTags } from './block-lines';
 import { iconHtml } from './icons';
 import { operationHead } from './openapi-html';

@@ -8,7 +8,7 @@
  * the file's: heading ids and block pairing line up with `quire check`'s findings.
  */
 import { parsePageFile, type Scope, type Variables, variablesOf } from '../content';
-import { expandableSummaries, pageHeadings } from '../check/anchors';
+import { expandableSummaries, pageHeadings } from '../check';
 import type { RenderContext } from './context';
 import { conditionHtml, expressionHtml } from './expressions';
 import { previewMarkdown } from './markdown';

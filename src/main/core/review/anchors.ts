@@ -9,10 +9,10 @@
  *   await ensureAnchors(api, mirror, crId);                           // reads where new threads were made
  *   threadPlaces(mirror, crId);                                       // each thread's line now, and whether outdated
  */
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../api';
 import type { CommentAnchor, Mirror } from '../mirror';
-import { LinkResolver } from '../sync/link-targets';
-import { fileMeta } from '../sync/page-file';
+import { LinkResolver } from '../sync';
+import { fileMeta } from '../sync';
 import { type BlockSpan, blockFingerprint, blockForLine, blockSpans, findBlock } from './blocks';
 import { ensureDocument, pageDocumentAt, pageMarkdownAt } from './diff-fetch';
 import { composePageFile, diffRevisions, RevisionFiles } from './page-files';

@@ -7,7 +7,7 @@
  * review data at once), and so does a cycle that pushed: the spaces it pushed to are refreshed
  * right away, so the writer's change request is listed as soon as it exists.
  */
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../api';
 import type { ReplayReport } from './queue';
 
 /** Continuous sync refreshes change requests and comments this often. */

@@ -5,7 +5,7 @@
  * organization, which the mirror lists only every few minutes).
  */
 import type { Organization, Space } from '@gitbook/api';
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../api';
 import type { Mirror, RemoteChangeRequest, RemoteUser } from '../mirror';
 import { membersOf } from './people';
 

@@ -6,9 +6,9 @@
  * comment on a line names). Revisions are immutable, so a revision already stored is never
  * fetched again, and only changed pages are fetched.
  */
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../api';
 import type { Mirror, RemoteChangeRequest, RevisionPageRow, RevisionTreePage } from '../mirror';
-import { fileMeta } from '../sync/page-file';
+import { fileMeta } from '../sync';
 
 interface RemotePage {
   id: string;

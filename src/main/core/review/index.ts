@@ -10,9 +10,9 @@
  *   await review.merge(api, changeRequestId);     // needs the server's answer: never queued
  *   review.inbox();                               // what asks something of the user, unread first
  */
-import type { ApiClient } from '../api/client';
-import { withRequestCount } from '../api/request-count';
-import { isUnreachable } from '../api/errors';
+import type { ApiClient } from '../api';
+import { withRequestCount } from '../api';
+import { isUnreachable } from '../api';
 import type {
   ActionRecord,
   ActionState,
@@ -56,10 +56,10 @@ import { describeAction } from './words';
 export type { ActionInput } from './actions';
 export { type CadenceReport, ReviewCadence } from './cadence';
 export { LineCommentError, type LineTarget, type ThreadPlace } from './anchors';
-export { type BlockSpan, blockAt, blockForLine, blockSpans } from './blocks';
+export { blockAt, blockForLine, type BlockSpan, blockSpans } from './blocks';
 export { type AppliedSuggestion, applySuggestion, SuggestionError, suggestionOf } from './suggestion';
 export { type ChangeRequestFiles, changeRequestFiles, type PageFileChange, type PageFileDiff } from './page-files';
-export { type DiffRow, diffHunks, diffRows, type Hunk, lineCounts, splitLines, type WordRun, wordDiff } from './text-diff';
+export { diffHunks, type DiffRow, diffRows, type Hunk, lineCounts, splitLines, wordDiff, type WordRun } from './text-diff';
 export { documentText, markdownToDocument } from './document';
 export {
   BEFORE_DIR,
@@ -475,3 +475,4 @@ export class ReviewService {
     return { id: me.id, displayName: me.displayName ?? me.id };
   }
 }
+export { describeAction } from './words';

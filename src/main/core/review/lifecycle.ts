@@ -6,8 +6,8 @@
  * from the server's answer, word for word.
  */
 import type { ChangeRequestReviewStatus } from '@gitbook/api';
-import type { ApiClient } from '../api/client';
-import { ApiError, TokenRejectedError } from '../api/errors';
+import type { ApiClient } from '../api';
+import { ApiError, TokenRejectedError } from '../api';
 import type { ChangeRequestView, Mirror, RemoteChangeRequest, RemoteRequestedReviewer, RemoteReview } from '../mirror';
 import { documentText } from './document';
 

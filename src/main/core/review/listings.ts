@@ -11,8 +11,8 @@
  * `updatedAt`, one edited mid-listing would jump to a page already read and look deleted).
  */
 import type { ChangeRequestOrderBy, ChangeRequestStatus } from '@gitbook/api';
-import type { ApiClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import type { ApiClient } from '../api';
+import { ApiError } from '../api';
 import type { RemoteChangeRequest } from '../mirror';
 
 // The client's types are enums; the wire values are these strings.

@@ -11,8 +11,8 @@
  */
 import { toLocalLinks } from '../content';
 import type { Mirror, StoredRevisionPage } from '../mirror';
-import { LinkResolver } from '../sync/link-targets';
-import { pageFileFromServer } from '../sync/page-file';
+import { LinkResolver } from '../sync';
+import { pageFileFromServer } from '../sync';
 import { type LayoutPage, planLayout } from '../naming';
 import { lineCounts } from './text-diff';
 

@@ -11,7 +11,7 @@
  * comments of the change request, then the review. There is no comment-only review: finishing
  * with "comment" posts the comments (and the summary, as one more comment) and no review.
  */
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../api';
 import type { ActionRecord, CommentView, Mirror } from '../mirror';
 import { readChangeRequest } from './current';
 import { ActionNotPossibleError, blockersOf } from './lifecycle';

@@ -3,7 +3,7 @@
  * --add`). Online, the organization's members are listed (the API has no lookup by name);
  * offline, the members last listed, else everyone the mirror knows, answer.
  */
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../api';
 import type { Mirror, Person, RemoteUser } from '../mirror';
 
 export type Member = Person & { email: string | null };

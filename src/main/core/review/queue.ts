@@ -5,7 +5,7 @@
  * process sends it, and looked for on the server first when it may have
  * reached it already (after a crash or a lost answer).
  */
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../api';
 import type { ActionPayload, ActionRecord, Mirror, ReviewActionLog, ReviewStore } from '../mirror';
 import { actionIdOfLocal, CREATES, describeKind, isLocalId, localId, validateInput, type ActionInput } from './actions';
 import { oneLineSubject } from '../../../shared/subject';

@@ -9,8 +9,8 @@
  * organization and one per space, plus the comment lists of the `sweep` (see
  * below), plus one for the signed-in user.
  */
-import type { ApiClient } from '../api/client';
-import { withRequestCount } from '../api/request-count';
+import type { ApiClient } from '../api';
+import { withRequestCount } from '../api';
 import {
   changeRequestFingerprint,
   commentFingerprint,

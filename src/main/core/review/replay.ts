@@ -9,9 +9,9 @@
  * actions on the same comment, reply or change request, which keep their order behind it. An
  * unreachable server stops the replay with everything left queued.
  */
-import type { ApiClient } from '../api/client';
-import { ApiError, isUnreachable, NetworkError, TokenRejectedError } from '../api/errors';
-import { sleep } from '../api/signals';
+import type { ApiClient } from '../api';
+import { ApiError, isUnreachable, NetworkError, TokenRejectedError } from '../api';
+import { sleep } from '../api';
 import type { ActionClaim, ActionRecord, Mirror, RemoteUser } from '../mirror';
 import { actionIdOfLocal, isLocalId } from './actions';
 import { CLAIM_WAIT_MS, claimBy, describeClaimant, heldElsewhere, retryDelayMs } from './claims';

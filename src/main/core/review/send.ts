@@ -4,8 +4,8 @@
  * there instead of being sent a second time.
  */
 import type { ChangeRequestReviewStatus } from '@gitbook/api';
-import type { ApiClient } from '../api/client';
-import { ApiError } from '../api/errors';
+import type { ApiClient } from '../api';
+import { ApiError } from '../api';
 import type { ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReply, RemoteRequestedReviewer, RemoteReview, RemoteUser } from '../mirror';
 
 export type SendOutcome =

@@ -3,7 +3,7 @@
  * sections, site spaces and share links. Sites carry no change marker, so
  * each refresh lists them again: one request per organization plus four per site.
  */
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../api';
 import type { Mirror, RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from '../mirror';
 
 /** Lists and stores the organization's sites; returns how many there are. */

@@ -6,7 +6,7 @@
  *   for (const row of hunks[0].rows) row.kind;     // 'same' | 'removed' | 'added'
  *   wordDiff('a quick fox', 'a slow fox');         // [same 'a ', removed 'quick', added 'slow', same ' fox']
  */
-import { diff3 } from '../diff3';
+import { diffComm, diffIndices } from 'node-diff3';
 
 export interface DiffRow {
   kind: 'same' | 'removed' | 'added';
@@ -49,7 +49,7 @@ export function diffRows(before: string | null, after: string | null): DiffRow[]
   const same = (until: number) => {
     while (i < until) rows.push({ kind: 'same', text: a[i]!, oldLine: ++i, newLine: ++j });
   };
-  for (const region of diff3().diffIndices(a, b)) {
+  for (const region of diffIndices(a, b)) {
     const [aStart, aLength] = region.buffer1;
     const [bStart, bLength] = region.buffer2;
     same(aStart);
@@ -97,7 +97,7 @@ function toHunk(rows: DiffRow[], from: number, to: number): Hunk {
 export function lineCounts(before: string | null, after: string | null): { added: number; removed: number } {
   let added = 0;
   let removed = 0;
-  for (const region of diff3().diffIndices(splitLines(before).lines, splitLines(after).lines)) {
+  for (const region of diffIndices(splitLines(before).lines, splitLines(after).lines)) {
     removed += region.buffer1[1];
     added += region.buffer2[1];
   }
@@ -124,7 +124,7 @@ export function wordDiff(before: string, after: string): WordRun[] {
     else runs.push({ kind, text });
   };
   // node-diff3's typings leave out the common runs.
-  const parts = diff3().diffComm(a, b) as unknown as ({ common: string[] } | { buffer1: string[]; buffer2: string[] })[];
+  const parts = diffComm(a, b) as unknown as ({ common: string[] } | { buffer1: string[]; buffer2: string[] })[];
   for (const part of parts) {
     if ('common' in part) push('same', part.common.join(''));
     else {

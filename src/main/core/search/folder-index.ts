@@ -6,7 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import { isAbsolute, join, normalize, sep } from 'node:path';
 import type { Mirror } from '../mirror';
-import { relSpelledOnDisk } from '../sync/spelling';
+import { relSpelledOnDisk } from '../sync';
 import { pageDocument } from './page-document';
 import { syncedPageFiles } from './page-paths';
 

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ActionRecord, type AttentionRow, type FailureKind, type Mirror, type SpaceRow, UnsafeStatePathError } from '../mirror';
-import { describeAction } from '../review/words';
+import { describeAction } from '../review';
 import { changeCount, changedPaths, type HeldDelete, heldDeletes, type PendingEdits, pendingEdits } from '../sync';
 
 export interface SpaceFacts {

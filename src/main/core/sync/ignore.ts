@@ -4,7 +4,7 @@
  * (core/naming names it: `isRemoteCopy`).
  */
 // The constant alone, not the mirror's index (which loads better-sqlite3).
-import { STATE_DIR } from '../mirror/state-dir';
+import { STATE_DIR } from '../mirror';
 
 /** Editor temp files: vim swap files and its `4913` write probe, backups (`~`), Emacs locks (`.#`), our own temp files. */
 export function isTempName(name: string): boolean {

@@ -28,14 +28,17 @@ export { BACK_ONLINE, describeOffline, failureKind, recordFailed as recordAttemp
 export { OwnWrites } from './own-writes';
 export type { SyncProgress } from './progress';
 export { needsYou, type SpaceReport } from './report';
-export { resolveInside } from './safe-fs';
-export { readExtras, includeKey } from './extras-record';
-export { type ChangeRequestTarget, changeRequestTarget, keepUserSubject, startChangeRequest, pointPushesAt } from './targets';
+export { readFileInside, removeFileInside, resolveInside, writeFileAtomic, writeFileAtomicStat } from './safe-fs';
+export { includeKey, readExtras } from './extras-record';
+export { type ChangeRequestTarget, changeRequestTarget, keepUserSubject, pointPushesAt, startChangeRequest } from './targets';
 // A change request written out as a folder (core/review/checkout) is laid out and written as a sync lays out and writes main.
 export { sha256 } from './hash';
-export { pageFileFromServer } from './page-file';
+export { fileMeta, pageFileFromServer } from './page-file';
 export type { RemotePage } from './plan';
 export { ASSETS_FOLDER, planAssetPaths, planLayout } from '../naming';
 export { layoutTree } from './rebuild';
 export { flattenRevision, type RemoteFile } from './remote';
-export { removeFileInside, writeFileAtomic } from './safe-fs';
+export { LinkResolver } from './link-targets';
+export { forEachBounded } from './bounded';
+export { isIgnoredDir, isTempName } from './ignore';
+export { relSpelledOnDisk } from './spelling';

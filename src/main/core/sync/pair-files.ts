@@ -9,7 +9,7 @@
  *   change request brings it back instead of holding a second page with the same text.
  */
 import type { Mirror } from '../mirror';
-import { pairMoves, pairNearlySame, type Vanished } from './plan/pair-moves';
+import { pairMoves, pairNearlySame, type Vanished } from './plan';
 import { isNewPageKey } from './plan';
 import { GONE_REMOTELY, knownText } from './remote';
 

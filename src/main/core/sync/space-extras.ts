@@ -26,7 +26,7 @@ import {
   type VariableValue,
   variablesYaml,
 } from '../content';
-import { gitbookYaml } from '../content/frontmatter-yaml';
+import { gitbookYaml } from '../content';
 import type { Mirror } from '../mirror';
 import { pageDocument } from '../search';
 import {

@@ -8,7 +8,7 @@
  * changed, which a run does (and asking for one), so it stands for it once the translation has
  * run (`stats.runs`).
  */
-import type { ApiClient } from '../api/client';
+import type { ApiClient } from '../api';
 import type { Mirror, RemoteTranslation, TranslationRow } from '../mirror';
 
 export interface TranslationView {

@@ -3,7 +3,7 @@
  * columns already include pending actions, so what a user did offline shows
  * at once, flagged `pending`.
  */
-import { diff3 } from '../../diff3';
+import { diffIndices } from 'node-diff3';
 import type { Db } from '../database';
 import type {
   ChangeRequestDiff,
@@ -371,7 +371,7 @@ function lineCounts(before: string | null, after: string | null): { added: numbe
   const b = after === null || after === '' ? [] : after.split('\n');
   let added = 0;
   let removed = 0;
-  for (const hunk of diff3().diffIndices(a, b)) {
+  for (const hunk of diffIndices(a, b)) {
     removed += hunk.buffer1[1];
     added += hunk.buffer2[1];
   }

@@ -7,9 +7,9 @@
  * (the change request's version is then written again).
  */
 import { chmodSync, lstatSync, readFileSync } from 'node:fs';
-import type { ApiClient } from '../../api/client';
+import type { ApiClient } from '../../api';
 import { removeFileInside, resolveInside, sha256, writeFileAtomic } from '../../sync';
-import { forEachBounded } from '../../sync/bounded';
+import { forEachBounded } from '../../sync';
 import type { Wanted } from './side';
 
 /** Quire's own folder in a checkout: hidden, so `quire check` and `quire preview` leave it out. */

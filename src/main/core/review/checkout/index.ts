@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { ApiClient } from '../../api/client';
+import type { ApiClient } from '../../api';
 import { hasMirror, type Mirror, refuseSyncFolder, UnsafeSyncFolderError } from '../../mirror';
 import { readChangeRequest } from '../current';
 import { BEFORE_DIR, type ManifestPage, readManifest, writeFolder, writeManifest } from './folder';

@@ -6,10 +6,10 @@
  * side, or an earlier revision) is not fetched again.
  */
 import type { Revision } from '@gitbook/api';
-import type { ApiClient } from '../../api/client';
+import type { ApiClient } from '../../api';
 import { renderSummary, toLocalLinks } from '../../content';
 import { flattenRevision, layoutTree, pageFileFromServer, planAssetPaths, planLayout, type RemoteFile, type RemotePage } from '../../sync';
-import { forEachBounded } from '../../sync/bounded';
+import { forEachBounded } from '../../sync';
 
 export type Wanted = { kind: 'text'; text: string } | { kind: 'asset'; file: RemoteFile };
 

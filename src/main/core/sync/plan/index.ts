@@ -34,3 +34,4 @@ export function planSync(view: SpaceView, options: PlanOptions = {}): Plan {
   options.betweenSteps?.();
   return failSafe(laidOut, emit(laidOut));
 }
+export { pairMoves, pairNearlySame, type Vanished } from './pair-moves';

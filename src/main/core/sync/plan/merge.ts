@@ -19,7 +19,7 @@
  * both versions.
  */
 import { assemblePageFile, fitsHeading, frontmatterFor, type PageMeta, readPageFile, significantMeta } from '../../content';
-import { diff3 } from '../../diff3';
+import { diff3Merge } from 'node-diff3';
 
 export type MergeOutcome = { kind: 'merged'; text: string } | { kind: 'conflict'; reason: 'overlap' | 'too-costly' };
 
@@ -132,7 +132,7 @@ function mergeLines(local: string, base: string, remote: string, limits: MergeLi
   if (cost > limits.maxCost) return { kind: 'conflict', reason: 'too-costly' };
 
   const merged: string[] = a.slice(0, prefix);
-  for (const region of diff3().diff3Merge(ma, mo, mb, { excludeFalseConflicts: true })) {
+  for (const region of diff3Merge(ma, mo, mb, { excludeFalseConflicts: true })) {
     if (region.conflict) return { kind: 'conflict', reason: 'overlap' };
     if (region.ok) merged.push(...region.ok);
   }
