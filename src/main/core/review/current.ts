@@ -55,6 +55,6 @@ export async function readMergeRules(api: ApiClient, mirror: Mirror, spaceId: st
     if (org) mirror.catalog.upsertOrganization(org, org, at);
   });
   const named = (mirror.review.mergeRules(spaceId)?.rules ?? []).flatMap((r) => r.users ?? []);
-  const known = new Set(mirror.reviews.people().map((p) => p.id));
+  const known = new Set(mirror.reviewers.people().map((p) => p.id));
   if (named.some((id) => !known.has(id))) await membersOf(api, mirror, spaceId, signal);
 }

@@ -113,10 +113,10 @@ function ruleBlockers(mirror: Mirror, changeRequestId: string): Blocker[] {
   const me = mirror.review.me().id;
   const rules = config.rules ?? [];
   if (rules.some((r) => r.rule === 'allow_bypass' && (r.users ?? []).includes(me))) return [];
-  const current = mirror.reviews.reviews(changeRequestId).filter((r) => !r.outdated && r.reviewer.id !== cr.author?.id);
+  const current = mirror.reviewers.reviews(changeRequestId).filter((r) => !r.outdated && r.reviewer.id !== cr.author?.id);
   const approved = new Set(current.filter((r) => r.status === 'approved').map((r) => r.reviewer.id));
   const server = mirror.review.serverChangeRequest(changeRequestId);
-  const names = (ids: string[]) => ids.map((id) => mirror.reviews.people().find((p) => p.id === id)?.displayName ?? id).join(', ');
+  const names = (ids: string[]) => ids.map((id) => mirror.reviewers.people().find((p) => p.id === id)?.displayName ?? id).join(', ');
   const met: Record<string, (users: string[]) => boolean> = {
     require_at_least_one_review: () => current.length > 0,
     require_at_least_one_approved_review: () => approved.size > 0,
@@ -206,7 +206,7 @@ export async function submitReview(
   );
   const withText: RemoteReview = review.comment && body ? { ...review, comment: { ...review.comment, body: { markdown: body } } } : review;
   mirror.transaction(() => {
-    mirror.reviews.addReview(changeRequestId, withText);
+    mirror.reviewers.addReview(changeRequestId, withText);
     if (withText.comment) mirror.review.putComment(spaceId, changeRequestId, withText.comment);
   });
   await remember(api, mirror, spaceId, changeRequestId, cr);
@@ -219,5 +219,5 @@ export async function refreshReviewsOf(api: ApiClient, mirror: Mirror, spaceId: 
     api.listAll<RemoteReview>((c, q, p) => c.spaces.getReviewsByChangeRequestId(spaceId, changeRequestId, { ...q, format: 'markdown' }, p), { signal }),
     api.listAll<RemoteRequestedReviewer>((c, q, p) => c.spaces.getRequestedReviewersByChangeRequestId(spaceId, changeRequestId, q, p), { signal }),
   ]);
-  mirror.transaction(() => mirror.reviews.setReviews(changeRequestId, reviews, reviewers));
+  mirror.transaction(() => mirror.reviewers.setReviews(changeRequestId, reviews, reviewers));
 }
