@@ -74,6 +74,7 @@ export {
   readManifest as readCheckout,
 } from './checkout';
 export type { InboxItem, InboxReason } from './inbox';
+export { type ChangeRequestSummary, changeRequestSummary } from './summary';
 export { NotInInboxError, TRIAGE_GROUPS, type TriageGroup, type TriageItem } from './triage';
 export { ActionNotPossibleError, type Blocker, type BlockerCode, type LifecycleAction, type MergeOutcome, ServerRefusalError } from './lifecycle';
 export { type Member, pickPerson, UnknownPersonError } from './people';
