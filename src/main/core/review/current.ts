@@ -9,7 +9,7 @@ import type { ApiClient } from '../api/client';
 import type { Mirror, RemoteChangeRequest, RemoteUser } from '../mirror';
 import { membersOf } from './people';
 
-function spaceOf(mirror: Mirror, changeRequestId: string): string {
+function spaceOf(mirror: Pick<Mirror, 'reviewQueries'>, changeRequestId: string): string {
   const view = mirror.reviewQueries.changeRequest(changeRequestId);
   if (!view) throw new Error(`Change request ${changeRequestId} is not in the mirror; refresh review data first.`);
   return view.spaceId;
@@ -24,7 +24,7 @@ export async function readChangeRequest(api: ApiClient, mirror: Mirror, changeRe
 }
 
 /** Whose the change request is, as far as the mirror knows: the user's, someone else's, or not known (who the user is, or its author). */
-export function authorship(mirror: Mirror, changeRequestId: string): 'mine' | 'theirs' | 'unknown' {
+export function authorship(mirror: Pick<Mirror, 'review' | 'reviewQueries'>, changeRequestId: string): 'mine' | 'theirs' | 'unknown' {
   const author = mirror.reviewQueries.changeRequest(changeRequestId)?.author?.id;
   if (!mirror.review.knowsMe() || !author) return 'unknown';
   return author === mirror.review.me().id ? 'mine' : 'theirs';

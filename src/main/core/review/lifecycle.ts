@@ -106,7 +106,7 @@ export function blockersOf(mirror: Mirror, changeRequestId: string, action: Life
 }
 
 /** The space's merge rules read against what the mirror knows of the change request (reviews, state, subject, description). */
-function ruleBlockers(mirror: Mirror, changeRequestId: string): Blocker[] {
+function ruleBlockers(mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'reviewers'>, changeRequestId: string): Blocker[] {
   const cr = mirror.reviewQueries.changeRequest(changeRequestId)!;
   const config = mirror.review.mergeRules(cr.spaceId);
   if (config?.type !== 'rules') return [];
@@ -153,7 +153,13 @@ async function answered<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-async function remember(api: ApiClient, mirror: Mirror, spaceId: string, id: string, fallback: RemoteChangeRequest): Promise<void> {
+async function remember(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'review' | 'transaction'>,
+  spaceId: string,
+  id: string,
+  fallback: RemoteChangeRequest,
+): Promise<void> {
   const fresh = await api.call<RemoteChangeRequest>((c, p) => c.spaces.getChangeRequestById(spaceId, id, p)).catch(() => null);
   mirror.transaction(() => mirror.review.putChangeRequest(spaceId, fresh ?? fallback));
 }
@@ -214,7 +220,13 @@ export async function submitReview(
 }
 
 /** Lists one change request's reviews and requested reviewers into the mirror. */
-export async function refreshReviewsOf(api: ApiClient, mirror: Mirror, spaceId: string, changeRequestId: string, signal?: AbortSignal): Promise<void> {
+export async function refreshReviewsOf(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'reviewers' | 'transaction'>,
+  spaceId: string,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const [reviews, reviewers] = await Promise.all([
     api.listAll<RemoteReview>((c, q, p) => c.spaces.getReviewsByChangeRequestId(spaceId, changeRequestId, { ...q, format: 'markdown' }, p), { signal }),
     api.listAll<RemoteRequestedReviewer>((c, q, p) => c.spaces.getRequestedReviewersByChangeRequestId(spaceId, changeRequestId, q, p), { signal }),

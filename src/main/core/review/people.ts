@@ -9,7 +9,12 @@ import type { Mirror, Person, RemoteUser } from '../mirror';
 export type Member = Person & { email: string | null };
 
 /** Lists an organization's members into the mirror. */
-async function refreshMembers(api: ApiClient, mirror: Mirror, organizationId: string, signal?: AbortSignal): Promise<Member[]> {
+async function refreshMembers(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'reviewers' | 'transaction'>,
+  organizationId: string,
+  signal?: AbortSignal,
+): Promise<Member[]> {
   const members = await api.listAll<{ user: RemoteUser }>((c, q, p) => c.orgs.listMembersInOrganizationById(organizationId, q, p), { signal });
   mirror.transaction(() =>
     mirror.reviewers.setMembers(

@@ -7,7 +7,7 @@ import { isLocalId } from './actions';
 import type { SendOutcome } from './send';
 
 /** Writes what the server answered, and points later actions at ids the server assigned (call inside a transaction). */
-export function recordOutcome(mirror: Mirror, a: ActionRecord, outcome: SendOutcome): ActionRecord {
+export function recordOutcome(mirror: Pick<Mirror, 'review' | 'reviewActions' | 'reviewers'>, a: ActionRecord, outcome: SendOutcome): ActionRecord {
   const store = mirror.review;
   const actions = mirror.reviewActions;
   switch (outcome.type) {

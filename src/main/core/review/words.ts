@@ -13,14 +13,14 @@ function snippet(text: string | undefined, max = 40): string {
 }
 
 /** A comment or reply by what the user knows of it: its id once on the server, else its text. */
-function commentWords(mirror: Mirror, id: string | null): string {
+function commentWords(mirror: Pick<Mirror, 'reviewActions'>, id: string | null): string {
   if (!id) return 'a comment';
   if (!isLocalId(id)) return `comment ${id}`;
   const creator = mirror.reviewActions.action(actionIdOfLocal(id));
   return `your new comment “${snippet(creator?.payload.body)}” (not posted yet)`;
 }
 
-function changeRequestWords(mirror: Mirror, id: string | null): string {
+function changeRequestWords(mirror: Pick<Mirror, 'review'>, id: string | null): string {
   const n = id ? mirror.review.serverChangeRequest(id)?.number : undefined;
   return n !== undefined ? `change request #${n}` : 'a change request';
 }

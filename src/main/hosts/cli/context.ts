@@ -55,7 +55,7 @@ export class CliContext {
   }
 
   /** The API address this folder last synced with, if any. */
-  rememberedApiUrl(mirror: Mirror): string | null {
+  rememberedApiUrl(mirror: Pick<Mirror, 'catalog'>): string | null {
     const url = mirror.catalog.getMeta(API_URL_META);
     if (!url) return null;
     try {

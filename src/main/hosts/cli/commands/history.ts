@@ -99,7 +99,14 @@ function pageJson(mirror: Mirror, p: HistoryPage) {
 /** `2026-11-24 09:04` in UTC: stable, sortable, unambiguous. */
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 16);
 
-function formatVersions(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined, versions: VersionInfo[], target: string, dir: string): string {
+function formatVersions(
+  mirror: Pick<Mirror, 'catalog'>,
+  ref: PageRef,
+  page: HistoryPage | undefined,
+  versions: VersionInfo[],
+  target: string,
+  dir: string,
+): string {
   const file = fileInSyncFolder(mirror, ref.spaceId, ref.path) ?? ref.path ?? ref.pageKey;
   const space = mirror.catalog.space(ref.spaceId)?.title ?? ref.spaceId;
   const head = `${safeField(file)} — ${safeField(page?.title ?? '(untitled)')} (${ref.pageKey.startsWith('new:') ? 'a new page' : `page ${ref.pageKey}`} in ${safeField(space)})${page?.deleted ? ', deleted' : ''}`;

@@ -202,7 +202,7 @@ const REASON_WORDS: Record<InboxReason, string> = {
   'reply-to-me': 'replies to you',
 };
 
-function inboxLine(mirror: Mirror, i: InboxItem): string {
+function inboxLine(mirror: Pick<Mirror, 'content'>, i: InboxItem): string {
   const mark = i.unread ? 'new ' : '    ';
   const when = i.activityAt.slice(0, 16).replace('T', ' ');
   const why = i.reasons.map((r) => REASON_WORDS[r]).join(', ');
@@ -223,7 +223,7 @@ function reactionsText(list: CommentView['reactions']): string {
 }
 
 function formatText(
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'content'>,
   inbox: InboxItem[],
   changeRequests: ChangeRequestView[],
   comments: CommentView[],
