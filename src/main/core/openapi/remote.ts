@@ -125,7 +125,7 @@ async function localText(syncFolder: string, file: string): Promise<{ text: stri
 /** Pulls the latest version of each spec listed (or only `slug`) into the sync folder. */
 export async function pullSpecs(
   api: ApiClient,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'transaction'>,
   syncFolder: string,
   organizationId: string,
   specs: readonly RemoteOpenApiSpec[],

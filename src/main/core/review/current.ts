@@ -16,7 +16,12 @@ function spaceOf(mirror: Pick<Mirror, 'reviewQueries'>, changeRequestId: string)
 }
 
 /** Reads the change request from the server into the mirror, and returns it. */
-export async function readChangeRequest(api: ApiClient, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<RemoteChangeRequest> {
+export async function readChangeRequest(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'transaction'>,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<RemoteChangeRequest> {
   const spaceId = spaceOf(mirror, changeRequestId);
   const cr = await api.call<RemoteChangeRequest>((c, p) => c.spaces.getChangeRequestById(spaceId, changeRequestId, p), { signal });
   mirror.transaction(() => mirror.review.putChangeRequest(spaceId, cr));
@@ -31,7 +36,12 @@ export function authorship(mirror: Pick<Mirror, 'review' | 'reviewQueries'>, cha
 }
 
 /** Asks the server who the user is and the change request as it is now (both written to the mirror): whether it is the user's. */
-export async function confirmAuthorship(api: ApiClient, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<'mine' | 'theirs'> {
+export async function confirmAuthorship(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'transaction'>,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<'mine' | 'theirs'> {
   const [me, cr] = await Promise.all([
     api.call<RemoteUser>((c, p) => c.user.getAuthenticatedUser(p), { signal }),
     readChangeRequest(api, mirror, changeRequestId, signal),
@@ -45,7 +55,12 @@ export async function confirmAuthorship(api: ApiClient, mirror: Mirror, changeRe
  * inherits them) into the mirror, and the organization's members when a rule names someone the
  * mirror cannot name yet.
  */
-export async function readMergeRules(api: ApiClient, mirror: Mirror, spaceId: string, signal?: AbortSignal): Promise<void> {
+export async function readMergeRules(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewers' | 'transaction'>,
+  spaceId: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const space = await api.call<Space>((c, p) => c.spaces.getSpaceById(spaceId, {}, p), { signal });
   const inherits = !space.mergeRules || space.mergeRules.type === 'inherit';
   const org = inherits ? await api.call<Organization>((c, p) => c.orgs.getOrganizationById(space.organization, p), { signal }) : null;

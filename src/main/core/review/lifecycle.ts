@@ -56,7 +56,7 @@ const RULE_WORDS: Record<string, (users: string) => string> = {
 };
 
 /** Why `action` cannot be done on the change request now, as far as the mirror knows (empty: go ahead). */
-export function blockersOf(mirror: Mirror, changeRequestId: string, action: LifecycleAction): Blocker[] {
+export function blockersOf(mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'reviewers'>, changeRequestId: string, action: LifecycleAction): Blocker[] {
   const cr = mirror.reviewQueries.changeRequest(changeRequestId);
   if (!cr) return [{ code: 'unknown', message: 'it is not in the mirror; refresh review data first' }];
   const perms = mirror.review.spacePermissions(cr.spaceId) ?? {};
@@ -135,7 +135,7 @@ function ruleBlockers(mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'reviewe
 }
 
 /** The blockers that make sending pointless; `rule` ones are only the mirror's reading and are left to the server. */
-function refuseEarly(mirror: Mirror, changeRequestId: string, action: LifecycleAction): RemoteChangeRequest {
+function refuseEarly(mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'reviewers'>, changeRequestId: string, action: LifecycleAction): RemoteChangeRequest {
   const hard = blockersOf(mirror, changeRequestId, action).filter((b) => b.code !== 'rule' && b.code !== 'up-to-date');
   if (hard.length > 0) throw new ActionNotPossibleError(action, hard);
   return mirror.review.serverChangeRequest(changeRequestId)!;
@@ -171,7 +171,12 @@ export interface MergeOutcome {
 }
 
 /** Merges a change request into main: only ever by this explicit call, never by sync. */
-export async function mergeChangeRequest(api: ApiClient, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<MergeOutcome> {
+export async function mergeChangeRequest(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<MergeOutcome> {
   const cr = refuseEarly(mirror, changeRequestId, 'merge');
   const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
   const result = await answered(() =>
@@ -182,7 +187,12 @@ export async function mergeChangeRequest(api: ApiClient, mirror: Mirror, changeR
 }
 
 /** Brings main's latest changes into the change request. */
-export async function updateFromMain(api: ApiClient, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<MergeOutcome> {
+export async function updateFromMain(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<MergeOutcome> {
   const cr = refuseEarly(mirror, changeRequestId, 'update');
   const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
   const result = await answered(() =>
@@ -195,7 +205,7 @@ export async function updateFromMain(api: ApiClient, mirror: Mirror, changeReque
 /** Approves or requests changes, with an optional comment (posted as a comment of the change request). */
 export async function submitReview(
   api: ApiClient,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
   changeRequestId: string,
   status: 'approved' | 'changes-requested',
   body?: string,

@@ -78,7 +78,12 @@ export function pickPerson(candidates: readonly Member[], query: string): Member
 }
 
 /** The members of the space's organization: listed now when a client is given and the API answers, else as last listed. */
-export async function membersOf(api: ApiClient | null, mirror: Mirror, spaceId: string, signal?: AbortSignal): Promise<Member[]> {
+export async function membersOf(
+  api: ApiClient | null,
+  mirror: Pick<Mirror, 'catalog' | 'reviewers' | 'transaction'>,
+  spaceId: string,
+  signal?: AbortSignal,
+): Promise<Member[]> {
   const orgId = mirror.catalog.space(spaceId)?.organizationId ?? null;
   if (!orgId) return [];
   const known = mirror.reviewers.members(orgId);
@@ -90,7 +95,13 @@ export async function membersOf(api: ApiClient | null, mirror: Mirror, spaceId: 
 }
 
 /** The member of the space's organization a query names; the members are listed first when a client is given. */
-export async function findMember(api: ApiClient | null, mirror: Mirror, spaceId: string, query: string, signal?: AbortSignal): Promise<Member> {
+export async function findMember(
+  api: ApiClient | null,
+  mirror: Pick<Mirror, 'catalog' | 'reviewers' | 'transaction'>,
+  spaceId: string,
+  query: string,
+  signal?: AbortSignal,
+): Promise<Member> {
   // Unreachable: the members last listed (or else the people the mirror knows) answer instead.
   const members = await membersOf(api, mirror, spaceId, signal);
   return pickPerson(members.length > 0 ? members : mirror.reviewers.people(), query);

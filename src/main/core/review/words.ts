@@ -26,7 +26,7 @@ function changeRequestWords(mirror: Pick<Mirror, 'review'>, id: string | null): 
 }
 
 /** Where a new comment goes: a page (by its title), a change request, or both. */
-function placeWords(mirror: Mirror, a: ActionRecord): string {
+function placeWords(mirror: Pick<Mirror, 'content' | 'review'>, a: ActionRecord): string {
   const page = a.payload.pageId ? (mirror.content.page(a.spaceId, a.payload.pageId)?.title ?? null) : null;
   const cr = a.changeRequestId ? changeRequestWords(mirror, a.changeRequestId) : null;
   if (page !== null && cr) return `“${page}” in ${cr}`;

@@ -71,7 +71,7 @@ export function translationViews(mirror: Mirror, organizationId?: string): Trans
 }
 
 /** The translation writing into `spaceId`, as last listed, or null. */
-export function translationInto(mirror: Mirror, spaceId: string): TranslationView | null {
+export function translationInto(mirror: Pick<Mirror, 'catalog' | 'translations'>, spaceId: string): TranslationView | null {
   const row = mirror.translations.into(spaceId);
   return row ? translationView(mirror, row) : null;
 }
