@@ -72,7 +72,7 @@ describe('mirror migrations', () => {
       status: null,
     });
     expect(mirror.outbox.parkedChangeRequests('s1')).toEqual([]);
-    expect(mirror.reviews.seen()).toEqual(new Map());
+    expect(mirror.inboxMarks.seen()).toEqual(new Map());
     mirror.close();
   });
 

@@ -9,7 +9,7 @@ const DONE_META = (spaceId: string) => `history.baseline.${spaceId}`;
 const BASELINE_DETAIL = 'as last synced before history was kept';
 
 /** Records the synced text of every page of the synced spaces that has no history yet; returns how many. */
-export function recordSyncedBaselines(mirror: Mirror, now = new Date().toISOString()): number {
+export function recordSyncedBaselines(mirror: Pick<Mirror, 'catalog' | 'content' | 'history' | 'transaction'>, now = new Date().toISOString()): number {
   let recorded = 0;
   for (const space of mirror.catalog.selectedSpaces()) {
     if (mirror.catalog.getMeta(DONE_META(space.id)) !== undefined || space.lastSyncAt === null) continue;

@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 import type { Mirror, VersionInfo } from '../mirror';
 
 /** The page file at `path` of a space, relative to the sync folder (null: no path, or the space is gone). */
-export function fileInSyncFolder(mirror: Mirror, spaceId: string, path: string | null): string | null {
+export function fileInSyncFolder(mirror: Pick<Mirror, 'catalog'>, spaceId: string, path: string | null): string | null {
   const folder = mirror.catalog.space(spaceId)?.folder;
   return folder && path ? posix.join(folder, path) : null;
 }

@@ -19,7 +19,7 @@ import { PendingReviewStore } from './review/pending-reviews';
 import { CheckoutStore } from './review/checkouts';
 import { InboxMarkStore } from './review/inbox-marks';
 import { ReviewQueries } from './review/queries';
-import { ReviewsStore } from './review/reviews';
+import { ReviewerStore } from './review/reviewers';
 import { RevisionPageStore } from './review/revision-pages';
 import { CommentAnchorStore } from './review/anchors';
 import { SiteStore } from './review/sites';
@@ -91,7 +91,7 @@ export type { PendingReviewRow, PendingReviewStore } from './review/pending-revi
 export type { ViewedPageStore } from './review/viewed-pages';
 export type { CheckoutRow, CheckoutStore } from './review/checkouts';
 export type { InboxMark, InboxMarkStore } from './review/inbox-marks';
-export type { ReviewsStore } from './review/reviews';
+export type { ReviewerStore } from './review/reviewers';
 export type { CommentAnchor } from './review/anchors';
 export type { RevisionPageRow, RevisionTreePage, StoredRevisionPage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
@@ -109,27 +109,33 @@ export class Mirror {
   readonly log: SyncLog;
   /** The push side: the change request sync writes into, the outbox, refused changes, watcher records, holds. */
   readonly outbox: OutboxStore;
-  /** Change requests, comments and replies: the server's objects with pending review actions folded in. */
+  /*
+   * The review mirror (mirror/review/). Change requests, comments and replies are written by
+   * `review` and read by `reviewQueries`: a new field is a column (a migration), written in
+   * review/store.ts's materialize*, read in review/queries.ts, typed in review/types.ts.
+   */
+  /** Writes change requests, comments and replies: the server's objects, with the pending review actions folded in. */
   readonly review: ReviewStore;
-  /** The review actions a user took, in order, and where each stands. */
-  readonly reviewActions: ReviewActionLog;
-  /** The review questions the UI asks, answered from the mirror alone. */
+  /** Reads them for the views: change requests, comments and replies as views, a change request's diff, sites. */
   readonly reviewQueries: ReviewQueries;
-  /** Reviews and requested reviewers of change requests, organization members, the inbox's read marks. */
-  readonly reviews: ReviewsStore;
-  readonly sites: SiteStore;
-  /** Revisions' pages, for change request diffs. */
-  readonly revisionPages: RevisionPageStore;
+  /** The queue of review actions the user took, in order, and where each stands (queued, sending, done, refused). */
+  readonly reviewActions: ReviewActionLog;
+  /** Who reviews a change request: its reviews and requested reviewers, and the organizations' members. */
+  readonly reviewers: ReviewerStore;
   /** Reviews the user started and has not finished (their comments wait in reviewActions). */
   readonly pendingReviews: PendingReviewStore;
   /** Pages of change requests the user marked viewed. */
   readonly viewedPages: ViewedPageStore;
-  /** Inbox items pinned or snoozed. */
+  /** Inbox items the user read, pinned or snoozed. */
   readonly inboxMarks: InboxMarkStore;
-  /** Change requests written out as read-only folders. */
-  readonly checkouts: CheckoutStore;
   /** Where comments on a block were made, to place them at a line and tell when they are outdated. */
   readonly commentAnchors: CommentAnchorStore;
+  /** Revisions' pages, for change request diffs. */
+  readonly revisionPages: RevisionPageStore;
+  /** Change requests written out as read-only folders. */
+  readonly checkouts: CheckoutStore;
+  /** Organizations' sites, their sections and share links. */
+  readonly sites: SiteStore;
   /** Full-text search over pages (as the folder has them), comments and replies. */
   readonly search: SearchIndex;
   /** Every version of a page Quire pulled, merged, pushed, deleted, restored or overwrote. */
@@ -162,7 +168,7 @@ export class Mirror {
     this.history = new HistoryStore(db, paths);
     this.review = new ReviewStore(db, this.reviewActions, this.search);
     this.reviewQueries = new ReviewQueries(db, () => this.review.me().id);
-    this.reviews = new ReviewsStore(db, this.review, this.reviewActions);
+    this.reviewers = new ReviewerStore(db, this.review, this.reviewActions);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);
     this.openapi = new OpenApiStore(db);

@@ -44,7 +44,7 @@ export class LocalSpecs {
   ) {}
 
   /** The spec files of `root`: through the mirror's records when it has one, else its `.openapi/` folder. */
-  static of(root: string, mirror: Mirror | null): LocalSpecs {
+  static of(root: string, mirror: Pick<Mirror, 'catalog' | 'openapi'> | null): LocalSpecs {
     if (!mirror) {
       const own: OrgSpecs = { folder: OPENAPI_DIR, files: new Map() };
       return new LocalSpecs(

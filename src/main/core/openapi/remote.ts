@@ -47,7 +47,12 @@ export interface PublishResult {
 const now = () => new Date().toISOString();
 
 /** Lists the organization's specs and keeps them in the mirror. */
-export async function refreshSpecs(api: ApiClient, mirror: Mirror, organizationId: string, signal?: AbortSignal): Promise<RemoteOpenApiSpec[]> {
+export async function refreshSpecs(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'openapi' | 'transaction'>,
+  organizationId: string,
+  signal?: AbortSignal,
+): Promise<RemoteOpenApiSpec[]> {
   const specs = await api.listAll<RemoteOpenApiSpec>((c, query, params) => c.orgs.listOpenApiSpecs(organizationId, query, params), { signal });
   mirror.transaction(() => mirror.openapi.replaceSpecs(organizationId, specs, now()));
   return specs;
@@ -56,7 +61,7 @@ export async function refreshSpecs(api: ApiClient, mirror: Mirror, organizationI
 /** Lists a spec's versions (newest first, as the server lists them) and keeps them. */
 export async function refreshVersions(
   api: ApiClient,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'openapi' | 'transaction'>,
   organizationId: string,
   slug: string,
   signal?: AbortSignal,
@@ -69,7 +74,7 @@ export async function refreshVersions(
 }
 
 /** The folder of the sync folder the organization's spec files go in: given once, then kept. */
-export function specFolder(mirror: Mirror, organizationId: string): string {
+export function specFolder(mirror: Pick<Mirror, 'catalog' | 'openapi' | 'transaction'>, organizationId: string): string {
   const known = mirror.openapi.folder(organizationId);
   if (known) return known;
   const taken = new Set([...mirror.openapi.folders().values()].map((f) => f.toLowerCase()));
@@ -120,7 +125,7 @@ async function localText(syncFolder: string, file: string): Promise<{ text: stri
 /** Pulls the latest version of each spec listed (or only `slug`) into the sync folder. */
 export async function pullSpecs(
   api: ApiClient,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'transaction'>,
   syncFolder: string,
   organizationId: string,
   specs: readonly RemoteOpenApiSpec[],
@@ -192,7 +197,7 @@ export async function pullSpecs(
  */
 export async function publishSpec(
   api: ApiClient,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'openapi' | 'transaction'>,
   organizationId: string,
   slug: string,
   text: string,

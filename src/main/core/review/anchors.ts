@@ -125,7 +125,7 @@ function anchorFrom(comment: { id: string; pageId: string; nodeId: string }, rev
 }
 
 /** The revision a comment on a block was made on: the server's word, or (posted offline) the revision its line was read at. */
-function revisionOf(mirror: Mirror, commentId: string): string | null {
+function revisionOf(mirror: Pick<Mirror, 'review' | 'reviewActions'>, commentId: string): string | null {
   const server = mirror.review.serverComment(commentId)?.target?.revision;
   if (server) return server;
   const create = mirror.reviewActions.pendingFor('comment_id', commentId).find((a) => a.kind === 'postComment');

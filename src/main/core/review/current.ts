@@ -9,14 +9,19 @@ import type { ApiClient } from '../api';
 import type { Mirror, RemoteChangeRequest, RemoteUser } from '../mirror';
 import { membersOf } from './people';
 
-function spaceOf(mirror: Mirror, changeRequestId: string): string {
+function spaceOf(mirror: Pick<Mirror, 'reviewQueries'>, changeRequestId: string): string {
   const view = mirror.reviewQueries.changeRequest(changeRequestId);
   if (!view) throw new Error(`Change request ${changeRequestId} is not in the mirror; refresh review data first.`);
   return view.spaceId;
 }
 
 /** Reads the change request from the server into the mirror, and returns it. */
-export async function readChangeRequest(api: ApiClient, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<RemoteChangeRequest> {
+export async function readChangeRequest(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'transaction'>,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<RemoteChangeRequest> {
   const spaceId = spaceOf(mirror, changeRequestId);
   const cr = await api.call<RemoteChangeRequest>((c, p) => c.spaces.getChangeRequestById(spaceId, changeRequestId, p), { signal });
   mirror.transaction(() => mirror.review.putChangeRequest(spaceId, cr));
@@ -24,14 +29,19 @@ export async function readChangeRequest(api: ApiClient, mirror: Mirror, changeRe
 }
 
 /** Whose the change request is, as far as the mirror knows: the user's, someone else's, or not known (who the user is, or its author). */
-export function authorship(mirror: Mirror, changeRequestId: string): 'mine' | 'theirs' | 'unknown' {
+export function authorship(mirror: Pick<Mirror, 'review' | 'reviewQueries'>, changeRequestId: string): 'mine' | 'theirs' | 'unknown' {
   const author = mirror.reviewQueries.changeRequest(changeRequestId)?.author?.id;
   if (!mirror.review.knowsMe() || !author) return 'unknown';
   return author === mirror.review.me().id ? 'mine' : 'theirs';
 }
 
 /** Asks the server who the user is and the change request as it is now (both written to the mirror): whether it is the user's. */
-export async function confirmAuthorship(api: ApiClient, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<'mine' | 'theirs'> {
+export async function confirmAuthorship(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'transaction'>,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<'mine' | 'theirs'> {
   const [me, cr] = await Promise.all([
     api.call<RemoteUser>((c, p) => c.user.getAuthenticatedUser(p), { signal }),
     readChangeRequest(api, mirror, changeRequestId, signal),
@@ -45,7 +55,12 @@ export async function confirmAuthorship(api: ApiClient, mirror: Mirror, changeRe
  * inherits them) into the mirror, and the organization's members when a rule names someone the
  * mirror cannot name yet.
  */
-export async function readMergeRules(api: ApiClient, mirror: Mirror, spaceId: string, signal?: AbortSignal): Promise<void> {
+export async function readMergeRules(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewers' | 'transaction'>,
+  spaceId: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const space = await api.call<Space>((c, p) => c.spaces.getSpaceById(spaceId, {}, p), { signal });
   const inherits = !space.mergeRules || space.mergeRules.type === 'inherit';
   const org = inherits ? await api.call<Organization>((c, p) => c.orgs.getOrganizationById(space.organization, p), { signal }) : null;
@@ -55,6 +70,6 @@ export async function readMergeRules(api: ApiClient, mirror: Mirror, spaceId: st
     if (org) mirror.catalog.upsertOrganization(org, org, at);
   });
   const named = (mirror.review.mergeRules(spaceId)?.rules ?? []).flatMap((r) => r.users ?? []);
-  const known = new Set(mirror.reviews.people().map((p) => p.id));
+  const known = new Set(mirror.reviewers.people().map((p) => p.id));
   if (named.some((id) => !known.has(id))) await membersOf(api, mirror, spaceId, signal);
 }

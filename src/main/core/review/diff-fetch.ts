@@ -39,7 +39,12 @@ function flatten(pages: RemotePage[], parentId: string | null, out: RevisionTree
   return out;
 }
 
-async function ensureRevisionPages(api: ApiClient, mirror: Mirror, spaceId: string, revisionId: string): Promise<Map<string, RevisionPageRow>> {
+async function ensureRevisionPages(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'revisionPages'>,
+  spaceId: string,
+  revisionId: string,
+): Promise<Map<string, RevisionPageRow>> {
   const stored = mirror.revisionPages.pages(revisionId);
   if (stored.size > 0) return stored;
   const { pages } = await api.call<{ pages: RemotePage[] }>((c, params) => c.spaces.listPagesInRevisionById(spaceId, revisionId, { metadata: false }, params));
@@ -62,14 +67,26 @@ export async function pageDocumentAt(api: ApiClient, spaceId: string, revisionId
   return page.document ?? null;
 }
 
-async function ensureMarkdown(api: ApiClient, mirror: Mirror, spaceId: string, revisionId: string, page: RevisionPageRow): Promise<void> {
+async function ensureMarkdown(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'revisionPages'>,
+  spaceId: string,
+  revisionId: string,
+  page: RevisionPageRow,
+): Promise<void> {
   if (page.markdown !== null || page.type !== 'document') return;
   const fetched = await pageMarkdownAt(api, spaceId, revisionId, page.pageId);
   mirror.revisionPages.setMarkdown(revisionId, page.pageId, fetched.markdown ?? '');
 }
 
 /** The head's document of a page, stored once (its revision never changes). */
-export async function ensureDocument(api: ApiClient, mirror: Mirror, spaceId: string, revisionId: string, pageId: string): Promise<unknown> {
+export async function ensureDocument(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'revisionPages'>,
+  spaceId: string,
+  revisionId: string,
+  pageId: string,
+): Promise<unknown> {
   const stored = mirror.revisionPages.document(revisionId, pageId);
   if (stored !== null) return stored;
   const document = await pageDocumentAt(api, spaceId, revisionId, pageId);
@@ -78,7 +95,12 @@ export async function ensureDocument(api: ApiClient, mirror: Mirror, spaceId: st
 }
 
 /** Stores the page diff of one change request against its base; a no-op when already current. */
-export async function refreshDiff(api: ApiClient, mirror: Mirror, spaceId: string, cr: RemoteChangeRequest): Promise<boolean> {
+export async function refreshDiff(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'review' | 'revisionPages' | 'transaction'>,
+  spaceId: string,
+  cr: RemoteChangeRequest,
+): Promise<boolean> {
   const base = cr.revisionMergedAncestor ?? cr.revisionInitial;
   const head = cr.revision;
   if (!base || !head) return false;

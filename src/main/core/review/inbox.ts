@@ -36,7 +36,7 @@ const later = (a: string, b: string | null | undefined): string => (b && b > a ?
 export function buildInbox(mirror: Mirror): InboxItem[] {
   if (!mirror.review.knowsMe()) return [];
   const me = mirror.review.me();
-  const seen = mirror.reviews.seen();
+  const seen = mirror.inboxMarks.seen();
   const items: InboxItem[] = [];
   const add = (item: Omit<InboxItem, 'unread'>) => {
     const at = seen.get(item.key);
@@ -60,7 +60,7 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
       continue;
     }
     if (cr.author?.id !== me.id) continue;
-    const reviews = mirror.reviews.reviews(cr.id).filter((r) => r.reviewer.id !== me.id && !r.outdated);
+    const reviews = mirror.reviewers.reviews(cr.id).filter((r) => r.reviewer.id !== me.id && !r.outdated);
     if (reviews.length === 0) continue;
     const latest = reviews.reduce((a, b) => (b.at > a.at ? b : a));
     add({
@@ -106,7 +106,7 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
 
 /** Marks the items given read at the activity they show (an inbox just built: not built again). */
 export function markItemsRead(mirror: Mirror, items: readonly Pick<InboxItem, 'key' | 'activityAt'>[]): number {
-  mirror.transaction(() => mirror.reviews.markSeen(items.map((i) => ({ item: i.key, at: i.activityAt }))));
+  mirror.transaction(() => mirror.inboxMarks.markSeen(items.map((i) => ({ item: i.key, at: i.activityAt }))));
   return items.length;
 }
 

@@ -74,6 +74,7 @@ export {
   readManifest as readCheckout,
 } from './checkout';
 export type { InboxItem, InboxReason } from './inbox';
+export { type ChangeRequestSummary, changeRequestSummary } from './summary';
 export { NotInInboxError, TRIAGE_GROUPS, type TriageGroup, type TriageItem } from './triage';
 export { ActionNotPossibleError, type Blocker, type BlockerCode, type LifecycleAction, type MergeOutcome, ServerRefusalError } from './lifecycle';
 export { type Member, pickPerson, UnknownPersonError } from './people';
@@ -211,7 +212,7 @@ export class ReviewService {
   review(api: ApiClient, changeRequestId: string, status: 'approved' | 'changes-requested', body?: string, signal?: AbortSignal): Promise<ReviewView> {
     return this.exclusive(async () => {
       await submitReview(api, this.mirror, changeRequestId, status, body, signal);
-      return this.mirror.reviews.reviews(changeRequestId).at(-1)!;
+      return this.mirror.reviewers.reviews(changeRequestId).at(-1)!;
     });
   }
 
@@ -407,11 +408,11 @@ export class ReviewService {
   }
 
   reviews(changeRequestId: string): ReviewView[] {
-    return this.mirror.reviews.reviews(changeRequestId);
+    return this.mirror.reviewers.reviews(changeRequestId);
   }
 
   requestedReviewers(changeRequestId: string): RequestedReviewerView[] {
-    return this.mirror.reviews.requestedReviewers(changeRequestId);
+    return this.mirror.reviewers.requestedReviewers(changeRequestId);
   }
 
   /** Why an action cannot be done on the change request now, as far as the mirror knows (empty: go ahead). */

@@ -60,14 +60,14 @@ const RULE_WORDS: Record<string, (users: string) => string> = {
  * refreshed, or a sync pulled a main other than the one the change request is based on since
  * (review data may be older than the last pull).
  */
-export function behindMain(mirror: Mirror, cr: Pick<ChangeRequestView, 'spaceId' | 'outdated' | 'baseRevision'>): boolean {
+export function behindMain(mirror: Pick<Mirror, 'catalog'>, cr: Pick<ChangeRequestView, 'spaceId' | 'outdated' | 'baseRevision'>): boolean {
   if (cr.outdated) return true;
   const main = mirror.catalog.space(cr.spaceId)?.syncedRevision ?? null;
   return main !== null && cr.baseRevision !== null && cr.baseRevision !== main;
 }
 
 /** Why `action` cannot be done on the change request now, as far as the mirror knows (empty: go ahead). */
-export function blockersOf(mirror: Mirror, changeRequestId: string, action: LifecycleAction): Blocker[] {
+export function blockersOf(mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>, changeRequestId: string, action: LifecycleAction): Blocker[] {
   const cr = mirror.reviewQueries.changeRequest(changeRequestId);
   if (!cr) return [{ code: 'unknown', message: 'it is not in the mirror; refresh review data first' }];
   const perms = mirror.review.spacePermissions(cr.spaceId) ?? {};
@@ -117,17 +117,17 @@ export function blockersOf(mirror: Mirror, changeRequestId: string, action: Life
 }
 
 /** The space's merge rules read against what the mirror knows of the change request (reviews, state, subject, description). */
-function ruleBlockers(mirror: Mirror, changeRequestId: string): Blocker[] {
+function ruleBlockers(mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>, changeRequestId: string): Blocker[] {
   const cr = mirror.reviewQueries.changeRequest(changeRequestId)!;
   const config = mirror.review.mergeRules(cr.spaceId);
   if (config?.type !== 'rules') return [];
   const me = mirror.review.me().id;
   const rules = config.rules ?? [];
   if (rules.some((r) => r.rule === 'allow_bypass' && (r.users ?? []).includes(me))) return [];
-  const current = mirror.reviews.reviews(changeRequestId).filter((r) => !r.outdated && r.reviewer.id !== cr.author?.id);
+  const current = mirror.reviewers.reviews(changeRequestId).filter((r) => !r.outdated && r.reviewer.id !== cr.author?.id);
   const approved = new Set(current.filter((r) => r.status === 'approved').map((r) => r.reviewer.id));
   const server = mirror.review.serverChangeRequest(changeRequestId);
-  const names = (ids: string[]) => ids.map((id) => mirror.reviews.people().find((p) => p.id === id)?.displayName ?? id).join(', ');
+  const names = (ids: string[]) => ids.map((id) => mirror.reviewers.people().find((p) => p.id === id)?.displayName ?? id).join(', ');
   const met: Record<string, (users: string[]) => boolean> = {
     require_at_least_one_review: () => current.length > 0,
     require_at_least_one_approved_review: () => approved.size > 0,
@@ -146,7 +146,7 @@ function ruleBlockers(mirror: Mirror, changeRequestId: string): Blocker[] {
 }
 
 /** The blockers that make sending pointless; `rule` ones are only the mirror's reading and are left to the server. */
-function refuseEarly(mirror: Mirror, changeRequestId: string, action: LifecycleAction): RemoteChangeRequest {
+function refuseEarly(mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>, changeRequestId: string, action: LifecycleAction): RemoteChangeRequest {
   const hard = blockersOf(mirror, changeRequestId, action).filter((b) => b.code !== 'rule' && b.code !== 'up-to-date');
   if (hard.length > 0) throw new ActionNotPossibleError(action, hard);
   return mirror.review.serverChangeRequest(changeRequestId)!;
@@ -164,7 +164,13 @@ async function answered<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-async function remember(api: ApiClient, mirror: Mirror, spaceId: string, id: string, fallback: RemoteChangeRequest): Promise<void> {
+async function remember(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'review' | 'transaction'>,
+  spaceId: string,
+  id: string,
+  fallback: RemoteChangeRequest,
+): Promise<void> {
   const fresh = await api.call<RemoteChangeRequest>((c, p) => c.spaces.getChangeRequestById(spaceId, id, p)).catch(() => null);
   mirror.transaction(() => mirror.review.putChangeRequest(spaceId, fresh ?? fallback));
 }
@@ -176,7 +182,12 @@ export interface MergeOutcome {
 }
 
 /** Merges a change request into main: only ever by this explicit call, never by sync. */
-export async function mergeChangeRequest(api: ApiClient, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<MergeOutcome> {
+export async function mergeChangeRequest(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<MergeOutcome> {
   const cr = refuseEarly(mirror, changeRequestId, 'merge');
   const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
   const result = await answered(() =>
@@ -187,7 +198,12 @@ export async function mergeChangeRequest(api: ApiClient, mirror: Mirror, changeR
 }
 
 /** Brings main's latest changes into the change request. */
-export async function updateFromMain(api: ApiClient, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<MergeOutcome> {
+export async function updateFromMain(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<MergeOutcome> {
   const cr = refuseEarly(mirror, changeRequestId, 'update');
   const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
   const result = await answered(() =>
@@ -200,7 +216,7 @@ export async function updateFromMain(api: ApiClient, mirror: Mirror, changeReque
 /** Approves or requests changes, with an optional comment (posted as a comment of the change request). */
 export async function submitReview(
   api: ApiClient,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
   changeRequestId: string,
   status: 'approved' | 'changes-requested',
   body?: string,
@@ -217,7 +233,7 @@ export async function submitReview(
   );
   const withText: RemoteReview = review.comment && body ? { ...review, comment: { ...review.comment, body: { markdown: body } } } : review;
   mirror.transaction(() => {
-    mirror.reviews.addReview(changeRequestId, withText);
+    mirror.reviewers.addReview(changeRequestId, withText);
     if (withText.comment) mirror.review.putComment(spaceId, changeRequestId, withText.comment);
   });
   await remember(api, mirror, spaceId, changeRequestId, cr);
@@ -225,10 +241,16 @@ export async function submitReview(
 }
 
 /** Lists one change request's reviews and requested reviewers into the mirror. */
-export async function refreshReviewsOf(api: ApiClient, mirror: Mirror, spaceId: string, changeRequestId: string, signal?: AbortSignal): Promise<void> {
+export async function refreshReviewsOf(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'reviewers' | 'transaction'>,
+  spaceId: string,
+  changeRequestId: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const [reviews, reviewers] = await Promise.all([
     api.listAll<RemoteReview>((c, q, p) => c.spaces.getReviewsByChangeRequestId(spaceId, changeRequestId, { ...q, format: 'markdown' }, p), { signal }),
     api.listAll<RemoteRequestedReviewer>((c, q, p) => c.spaces.getRequestedReviewersByChangeRequestId(spaceId, changeRequestId, q, p), { signal }),
   ]);
-  mirror.transaction(() => mirror.reviews.setReviews(changeRequestId, reviews, reviewers));
+  mirror.transaction(() => mirror.reviewers.setReviews(changeRequestId, reviews, reviewers));
 }

@@ -55,7 +55,7 @@ export function diffRevisions(mirror: Mirror, changeRequestId: string): { spaceI
 }
 
 /** Where each page's file is in the folder's layout of a stored revision (names the folder gave them kept). */
-function layoutOf(mirror: Mirror, spaceId: string, pages: readonly StoredRevisionPage[]): ReadonlyMap<string, string | null> {
+function layoutOf(mirror: Pick<Mirror, 'folder'>, spaceId: string, pages: readonly StoredRevisionPage[]): ReadonlyMap<string, string | null> {
   const byParent = new Map<string | null, StoredRevisionPage[]>();
   for (const p of pages) byParent.set(p.parentId, [...(byParent.get(p.parentId) ?? []), p]);
   const nest = (parent: string | null): LayoutPage[] =>

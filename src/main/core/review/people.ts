@@ -9,15 +9,20 @@ import type { Mirror, Person, RemoteUser } from '../mirror';
 export type Member = Person & { email: string | null };
 
 /** Lists an organization's members into the mirror. */
-async function refreshMembers(api: ApiClient, mirror: Mirror, organizationId: string, signal?: AbortSignal): Promise<Member[]> {
+async function refreshMembers(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'reviewers' | 'transaction'>,
+  organizationId: string,
+  signal?: AbortSignal,
+): Promise<Member[]> {
   const members = await api.listAll<{ user: RemoteUser }>((c, q, p) => c.orgs.listMembersInOrganizationById(organizationId, q, p), { signal });
   mirror.transaction(() =>
-    mirror.reviews.setMembers(
+    mirror.reviewers.setMembers(
       organizationId,
       members.map((m) => m.user),
     ),
   );
-  return mirror.reviews.members(organizationId);
+  return mirror.reviewers.members(organizationId);
 }
 
 /** A name nobody matches, or several do: says who would, and what to give instead. */
@@ -73,10 +78,15 @@ export function pickPerson(candidates: readonly Member[], query: string): Member
 }
 
 /** The members of the space's organization: listed now when a client is given and the API answers, else as last listed. */
-export async function membersOf(api: ApiClient | null, mirror: Mirror, spaceId: string, signal?: AbortSignal): Promise<Member[]> {
+export async function membersOf(
+  api: ApiClient | null,
+  mirror: Pick<Mirror, 'catalog' | 'reviewers' | 'transaction'>,
+  spaceId: string,
+  signal?: AbortSignal,
+): Promise<Member[]> {
   const orgId = mirror.catalog.space(spaceId)?.organizationId ?? null;
   if (!orgId) return [];
-  const known = mirror.reviews.members(orgId);
+  const known = mirror.reviewers.members(orgId);
   if (!api) return known;
   return refreshMembers(api, mirror, orgId, signal).catch((err: unknown) => {
     if (signal?.aborted) throw err;
@@ -85,8 +95,14 @@ export async function membersOf(api: ApiClient | null, mirror: Mirror, spaceId: 
 }
 
 /** The member of the space's organization a query names; the members are listed first when a client is given. */
-export async function findMember(api: ApiClient | null, mirror: Mirror, spaceId: string, query: string, signal?: AbortSignal): Promise<Member> {
+export async function findMember(
+  api: ApiClient | null,
+  mirror: Pick<Mirror, 'catalog' | 'reviewers' | 'transaction'>,
+  spaceId: string,
+  query: string,
+  signal?: AbortSignal,
+): Promise<Member> {
   // Unreachable: the members last listed (or else the people the mirror knows) answer instead.
   const members = await membersOf(api, mirror, spaceId, signal);
-  return pickPerson(members.length > 0 ? members : mirror.reviews.people(), query);
+  return pickPerson(members.length > 0 ? members : mirror.reviewers.people(), query);
 }

@@ -7,7 +7,7 @@ import { isLocalId } from './actions';
 import type { SendOutcome } from './send';
 
 /** Writes what the server answered, and points later actions at ids the server assigned (call inside a transaction). */
-export function recordOutcome(mirror: Mirror, a: ActionRecord, outcome: SendOutcome): ActionRecord {
+export function recordOutcome(mirror: Pick<Mirror, 'review' | 'reviewActions' | 'reviewers'>, a: ActionRecord, outcome: SendOutcome): ActionRecord {
   const store = mirror.review;
   const actions = mirror.reviewActions;
   switch (outcome.type) {
@@ -51,15 +51,15 @@ export function recordOutcome(mirror: Mirror, a: ActionRecord, outcome: SendOutc
       actions.setActionState(a.id, 'done', { message: null });
       const crId = a.changeRequestId!;
       const added = new Set(outcome.added.map((r) => r.user?.id));
-      const kept = mirror.reviews.serverReviewers(crId).filter((r) => r.user?.id !== outcome.removed && !added.has(r.user?.id));
-      mirror.reviews.setReviews(crId, null, [...kept, ...outcome.added]);
+      const kept = mirror.reviewers.serverReviewers(crId).filter((r) => r.user?.id !== outcome.removed && !added.has(r.user?.id));
+      mirror.reviewers.setReviews(crId, null, [...kept, ...outcome.added]);
       store.materializeChangeRequest(crId);
       break;
     }
     case 'review': {
       const crId = a.changeRequestId!;
       actions.setActionState(a.id, 'done', { resultId: outcome.review.id, message: null });
-      mirror.reviews.addReview(crId, outcome.review);
+      mirror.reviewers.addReview(crId, outcome.review);
       if (outcome.review.comment) store.putComment(a.spaceId, crId, outcome.review.comment);
       store.materializeChangeRequest(crId);
       break;

@@ -183,7 +183,7 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
   // Reviews and review requests move a change request's updatedAt: those whose fingerprint moved (not the sweep's).
   const swept = new Set(relist.slice(relistedByFingerprint).map((cr) => cr.id));
   const reviewed = new Set(relist.filter((cr) => (cr.status === 'open' || cr.status === 'draft') && !swept.has(cr.id)).map((cr) => cr.id));
-  for (const cr of changeRequests) if ((cr.status === 'open' || cr.status === 'draft') && !mirror.reviews.reviewsKnown(cr.id)) reviewed.add(cr.id);
+  for (const cr of changeRequests) if ((cr.status === 'open' || cr.status === 'draft') && !mirror.reviewers.reviewsKnown(cr.id)) reviewed.add(cr.id);
   const reviewsListed = Promise.all([...reviewed].map((id) => refreshReviewsOf(api, mirror, spaceId, id, options.signal)));
   reviewsListed.catch(() => undefined); // awaited below
 

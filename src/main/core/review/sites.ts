@@ -7,7 +7,7 @@ import type { ApiClient } from '../api';
 import type { Mirror, RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from '../mirror';
 
 /** Lists and stores the organization's sites; returns how many there are. */
-export async function mirrorSites(api: ApiClient, mirror: Mirror, organizationId: string): Promise<number> {
+export async function mirrorSites(api: ApiClient, mirror: Pick<Mirror, 'sites' | 'transaction'>, organizationId: string): Promise<number> {
   const sites = await api.listAll<RemoteSite>((c, query, params) => c.orgs.listSites(organizationId, query, params));
   const parts: SiteParts[] = await Promise.all(
     sites.map(async (site) => {

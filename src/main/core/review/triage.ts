@@ -46,7 +46,7 @@ export function triage(mirror: Mirror, now: Date = new Date()): TriageItem[] {
   const marks = mirror.inboxMarks.marks();
   const items: Omit<TriageItem, 'pinned' | 'snoozed'>[] = [];
   const byKey = new Map(buildInbox(mirror).map((i) => [i.key, i]));
-  const seen = mirror.reviews.seen();
+  const seen = mirror.inboxMarks.seen();
 
   for (const cr of mirror.reviewQueries.changeRequests({ statuses: ['open', 'draft'] })) {
     const key = `cr:${cr.id}`;
@@ -58,7 +58,7 @@ export function triage(mirror: Mirror, now: Date = new Date()): TriageItem[] {
       continue;
     }
     if (cr.author?.id !== me) continue;
-    const reviews = mirror.reviews.reviews(cr.id).filter((r) => r.reviewer.id !== me && !r.outdated);
+    const reviews = mirror.reviewers.reviews(cr.id).filter((r) => r.reviewer.id !== me && !r.outdated);
     const lastReview = reviews.reduce<(typeof reviews)[number] | null>((a, b) => (a === null || b.at > a.at ? b : a), null);
     const activityAt = lastReview?.at ?? cr.updatedAt ?? cr.createdAt ?? '';
     const at = seen.get(key);
@@ -85,7 +85,7 @@ export function triage(mirror: Mirror, now: Date = new Date()): TriageItem[] {
       continue;
     }
     const reviewed = new Set(reviews.map((r) => r.reviewer.id));
-    const asked = mirror.reviews
+    const asked = mirror.reviewers
       .requestedReviewers(cr.id)
       .filter((r) => r.pending !== 'remove' && !reviewed.has(r.id))
       .map((r) => `a review from ${r.displayName} (asked)`);

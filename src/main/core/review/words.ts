@@ -13,20 +13,20 @@ function snippet(text: string | undefined, max = 40): string {
 }
 
 /** A comment or reply by what the user knows of it: its id once on the server, else its text. */
-function commentWords(mirror: Mirror, id: string | null): string {
+function commentWords(mirror: Pick<Mirror, 'reviewActions'>, id: string | null): string {
   if (!id) return 'a comment';
   if (!isLocalId(id)) return `comment ${id}`;
   const creator = mirror.reviewActions.action(actionIdOfLocal(id));
   return `your new comment “${snippet(creator?.payload.body)}” (not posted yet)`;
 }
 
-function changeRequestWords(mirror: Mirror, id: string | null): string {
+function changeRequestWords(mirror: Pick<Mirror, 'review'>, id: string | null): string {
   const n = id ? mirror.review.serverChangeRequest(id)?.number : undefined;
   return n !== undefined ? `change request #${n}` : 'a change request';
 }
 
 /** Where a new comment goes: a page (by its title), a change request, or both. */
-function placeWords(mirror: Mirror, a: ActionRecord): string {
+function placeWords(mirror: Pick<Mirror, 'content' | 'review'>, a: ActionRecord): string {
   const page = a.payload.pageId ? (mirror.content.page(a.spaceId, a.payload.pageId)?.title ?? null) : null;
   const cr = a.changeRequestId ? changeRequestWords(mirror, a.changeRequestId) : null;
   if (page !== null && cr) return `“${page}” in ${cr}`;

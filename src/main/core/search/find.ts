@@ -9,7 +9,7 @@ export type FolderSearchHit = SearchHit & {
 };
 
 /** Searches the mirror's index of a sync folder (see SearchIndex.search for the query syntax). */
-export function searchFolder(mirror: Mirror, query: string, options: SearchOptions = {}): FolderSearchHit[] {
+export function searchFolder(mirror: Pick<Mirror, 'catalog' | 'search'>, query: string, options: SearchOptions = {}): FolderSearchHit[] {
   const spaces = new Map(mirror.catalog.spaces().map((s) => [s.id, s]));
   return mirror.search.search(query, options).map((hit) => {
     const space = spaces.get(hit.spaceId);

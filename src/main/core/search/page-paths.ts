@@ -22,7 +22,7 @@ export function syncedPageFiles(mirror: Mirror, spaceId: string): PageFile[] {
 }
 
 /** The page's file now, or where it was last seen (a deleted page); null when nothing says. */
-export function pagePath(mirror: Mirror, spaceId: string, pageKey: string): string | null {
+export function pagePath(mirror: Pick<Mirror, 'content' | 'history' | 'search'>, spaceId: string, pageKey: string): string | null {
   const indexed = mirror.search.indexedPath(spaceId, pageKey);
   if (indexed !== undefined) return indexed;
   if (pageKey.startsWith('new:')) return pageKey.slice('new:'.length);
@@ -43,7 +43,7 @@ export function pageAtPath(mirror: Mirror, spaceId: string, path: string): { key
 }
 
 /** The page the records say has its file at `path` now. */
-export function currentKeyAt(mirror: Mirror, spaceId: string, path: string): string | null {
+export function currentKeyAt(mirror: Pick<Mirror, 'content' | 'search'>, spaceId: string, path: string): string | null {
   const indexed = mirror.search.indexedKeyAt(spaceId, path);
   if (indexed !== undefined) return indexed;
   const synced = mirror.content.pageAt(spaceId, path);

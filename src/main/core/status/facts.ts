@@ -81,11 +81,11 @@ export function stuckCount(s: SpaceFacts): number {
 export const PAUSED_META = 'sync.pausedAt';
 
 /** Pauses (or resumes) automatic sync of the folder, for every host that opens it. */
-export function setPaused(mirror: Mirror, paused: boolean, at = new Date().toISOString()): void {
+export function setPaused(mirror: Pick<Mirror, 'catalog'>, paused: boolean, at = new Date().toISOString()): void {
   mirror.catalog.setMeta(PAUSED_META, paused ? (pausedSince(mirror) ?? at) : '');
 }
 
-export function pausedSince(mirror: Mirror): string | null {
+export function pausedSince(mirror: Pick<Mirror, 'catalog'>): string | null {
   return mirror.catalog.getMeta(PAUSED_META) || null;
 }
 
@@ -184,7 +184,7 @@ function unsafeFacts(s: SpaceRow, unsafe: string | null): SpaceFacts {
  * A SUMMARY.md line held about a page, with the page's file: the title its file carries (a title
  * typed otherwise), or the file it names (one not there; its key, `new:<path>`, says which).
  */
-function withFile(mirror: Mirror, spaceId: string, a: AttentionRow): SpaceFacts['attention'][number] {
+function withFile(mirror: Pick<Mirror, 'folder'>, spaceId: string, a: AttentionRow): SpaceFacts['attention'][number] {
   if (a.key === null) return a;
   if (a.reason === 'page-missing' && a.key.startsWith('new:')) return { ...a, file: { path: a.key.slice('new:'.length), title: a.title ?? '' } };
   const node = a.reason === 'page-title' ? mirror.folder.node(spaceId, a.key) : undefined;
@@ -192,7 +192,7 @@ function withFile(mirror: Mirror, spaceId: string, a: AttentionRow): SpaceFacts[
 }
 
 /** The edits of a space the mirror knows of without looking at the folder (see FactsOptions). */
-function recordedEdits(mirror: Mirror, spaceId: string): SpaceFacts['pendingEdits'] {
+function recordedEdits(mirror: Pick<Mirror, 'content' | 'folder' | 'outbox'>, spaceId: string): SpaceFacts['pendingEdits'] {
   const modified = new Set<string>();
   const added = new Set<string>();
   const deleted = new Set<string>();

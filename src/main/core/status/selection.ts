@@ -10,10 +10,10 @@ const SPACE_CHOICE_META = 'sync.spaceChoice';
 /** `listed`: the spaces chosen (the mirror's selection); `all`: every space the token reaches. */
 export type SpaceSelection = 'all' | 'listed';
 
-export function spaceSelection(mirror: Mirror): SpaceSelection {
+export function spaceSelection(mirror: Pick<Mirror, 'catalog'>): SpaceSelection {
   return mirror.catalog.getMeta(SPACE_CHOICE_META) === 'listed' ? 'listed' : 'all';
 }
 
-export function rememberSpaceSelection(mirror: Mirror, selection: SpaceSelection): void {
+export function rememberSpaceSelection(mirror: Pick<Mirror, 'catalog'>, selection: SpaceSelection): void {
   mirror.catalog.setMeta(SPACE_CHOICE_META, selection);
 }

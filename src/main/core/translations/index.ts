@@ -24,7 +24,12 @@ export interface TranslationView {
 }
 
 /** Lists the organization's translations and keeps them. */
-export async function refreshTranslations(api: ApiClient, mirror: Mirror, organizationId: string, signal?: AbortSignal): Promise<RemoteTranslation[]> {
+export async function refreshTranslations(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'transaction' | 'translations'>,
+  organizationId: string,
+  signal?: AbortSignal,
+): Promise<RemoteTranslation[]> {
   const list = await api.listAll<RemoteTranslation>((c, query, params) => c.orgs.listTranslations(organizationId, query, params), { signal });
   mirror.transaction(() => mirror.translations.replace(organizationId, list, new Date().toISOString()));
   return list;
@@ -44,7 +49,7 @@ export async function runTranslation(
   return translationView(mirror, { organizationId, translation: now });
 }
 
-export function translationView(mirror: Mirror, row: TranslationRow): TranslationView {
+export function translationView(mirror: Pick<Mirror, 'catalog'>, row: TranslationRow): TranslationView {
   const t = row.translation;
   const title = (id: string) => mirror.catalog.space(id)?.title ?? null;
   const runs = t.stats?.runs ?? 0;
@@ -66,7 +71,7 @@ export function translationViews(mirror: Mirror, organizationId?: string): Trans
 }
 
 /** The translation writing into `spaceId`, as last listed, or null. */
-export function translationInto(mirror: Mirror, spaceId: string): TranslationView | null {
+export function translationInto(mirror: Pick<Mirror, 'catalog' | 'translations'>, spaceId: string): TranslationView | null {
   const row = mirror.translations.into(spaceId);
   return row ? translationView(mirror, row) : null;
 }

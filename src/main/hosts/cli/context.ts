@@ -32,7 +32,7 @@ export class CliContext {
    * QUIRE_TOKEN, one the keychain holds a token for (saved for that address at `quire login`).
    * The mirror alone never decides: it travels with the folder, and anyone may have edited it.
    */
-  apiUrlFor(mirror: Mirror, explicit?: string): string {
+  apiUrlFor(mirror: Pick<Mirror, 'catalog' | 'syncFolder'>, explicit?: string): string {
     if (explicit !== undefined) return normaliseApiUrl(explicit);
     const remembered = this.rememberedApiUrl(mirror);
     if (!remembered) throw new UsageError('missing --api <base_url> (this folder has not synced with any API yet)');
@@ -55,7 +55,7 @@ export class CliContext {
   }
 
   /** The API address this folder last synced with, if any. */
-  rememberedApiUrl(mirror: Mirror): string | null {
+  rememberedApiUrl(mirror: Pick<Mirror, 'catalog'>): string | null {
     const url = mirror.catalog.getMeta(API_URL_META);
     if (!url) return null;
     try {

@@ -75,7 +75,7 @@ export async function followCheckoutsAfterSync(api: ApiClient, mirror: Mirror, i
 }
 
 /** What following the folder's checkouts did, one line each. */
-export function sayFollowed(report: FollowReport, mirror: Mirror, io: CliIo): void {
+export function sayFollowed(report: FollowReport, mirror: Pick<Mirror, 'syncFolder'>, io: CliIo): void {
   for (const r of report.updated) {
     io.stdout(reportLine(r, mirror.syncFolder));
     sayKept(r, io);

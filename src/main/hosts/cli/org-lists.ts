@@ -24,7 +24,7 @@ export async function tryApi(ctx: { apiFor(mirror: Mirror): Promise<ApiClient> }
 }
 
 /** The organizations `--org` names (one), else every one the folder knows. */
-export function organizationsFor(mirror: Mirror, args: ParsedArgs, dir: string): OrganizationRow[] {
+export function organizationsFor(mirror: Pick<Mirror, 'catalog'>, args: ParsedArgs, dir: string): OrganizationRow[] {
   const all = mirror.catalog.organizations();
   if (all.length === 0) {
     throw new UsageError(`this folder knows no organization yet: run \`quire sync --dir ${shellWord(dir)} --once\` first.`, { usage: false });

@@ -14,7 +14,7 @@ import { retryTime } from '../../../shared/when';
 import { clipText } from '../../../shared/clip-text';
 
 /** The space a command acts in: `--space`, else the folder's only synced space. */
-export function spaceFor(mirror: Mirror, args: ParsedArgs): string {
+export function spaceFor(mirror: Pick<Mirror, 'catalog'>, args: ParsedArgs): string {
   const [given] = spaceFlags(args);
   const synced = mirror.catalog.selectedSpaces();
   if (given !== undefined) {
@@ -42,7 +42,7 @@ export function parseNumber(raw: string | undefined, what = 'a change request nu
  */
 export async function changeRequestFor(
   review: ReviewService,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'catalog'>,
   args: ParsedArgs,
   n: number,
   api: ApiClient | null,

@@ -12,6 +12,7 @@ import type {
 import { plural } from '../../../shared/plural';
 import type { MergeHold } from '../../core/check';
 import {
+  changeRequestSummary,
   type ChangeRequestView,
   type CommentView,
   type ReplyView,
@@ -102,13 +103,8 @@ export function changeRequestVM(
 ): ChangeRequestVM {
   const failure = failures.get(cr.id);
   return {
-    spaceId: cr.spaceId,
+    ...changeRequestSummary(cr),
     spaceTitle: spaceTitles.get(cr.spaceId) ?? cr.spaceId,
-    id: cr.id,
-    number: cr.number,
-    subject: cr.subject,
-    status: cr.status,
-    outdated: cr.outdated,
     comments: cr.comments,
     createdBy: person(cr.author),
     updatedAt: cr.updatedAt ?? cr.createdAt ?? '',

@@ -1,7 +1,7 @@
 /**
- * What the user did to inbox items beyond reading them (migration 24): pinned to the top of
- * their group, or snoozed — out of sight until a time, or until the item shows activity newer
- * than it had when snoozed, whichever comes first.
+ * What the user did to inbox items: read them (migration 14: the activity time each had then),
+ * pinned them to the top of their group, or snoozed them (migration 24) — out of sight until a
+ * time, or until the item shows activity newer than it had when snoozed, whichever comes first.
  */
 import type { Db } from '../database';
 import { statementCache } from './statements';
@@ -19,6 +19,19 @@ export class InboxMarkStore {
 
   constructor(db: Db) {
     this.sql = statementCache(db);
+  }
+
+  /** Marks inbox items as seen at the activity time each had. */
+  markSeen(items: readonly { item: string; at: string }[]): void {
+    for (const { item, at } of items) {
+      this.sql(`INSERT INTO review_inbox_seen (item, seen_at) VALUES (?, ?) ON CONFLICT (item) DO UPDATE SET seen_at = excluded.seen_at`).run(item, at);
+    }
+  }
+
+  /** What the user has seen of each inbox item: the activity time it had then. */
+  seen(): Map<string, string> {
+    const rows = this.sql(`SELECT item, seen_at FROM review_inbox_seen`).all() as { item: string; seen_at: string }[];
+    return new Map(rows.map((r) => [r.item, r.seen_at]));
   }
 
   marks(): Map<string, InboxMark> {

@@ -1,7 +1,7 @@
 /**
- * Writes of the review mirror. Every row keeps the server's object (in
- * server_json, or comment_sources / reply_sources) and effective columns: the server object with the pending
- * actions that touch it folded in. Rewriting either side goes through
+ * Writes of change requests, comments and replies (queries.ts reads them). Every row keeps the
+ * server's object (in server_json, or comment_sources / reply_sources) and effective columns: the
+ * server object with the pending actions that touch it folded in. Rewriting either side goes through
  * `materialize*`, so pending effects survive refreshes and restarts.
  *
  * The search index follows every comment and reply row written or deleted here (what search

@@ -109,6 +109,7 @@ export interface ChangeRequestView {
   subject: string;
   status: string;
   outdated: boolean;
+  /** Who made it: the API's `createdBy`, stored as `author_id`. Above the API it is the author, as a comment's is. */
   author: Person | null;
   createdAt: string | null;
   updatedAt: string | null;

@@ -57,7 +57,7 @@ function realOf(path: string): string {
 }
 
 /** Why `folder` cannot hold the checkout of `changeRequestId` for this sync folder (throws), else its absolute path. */
-export function checkoutFolder(mirror: Mirror, folder: string, changeRequestId: string): string {
+export function checkoutFolder(mirror: Pick<Mirror, 'syncFolder'>, folder: string, changeRequestId: string): string {
   const abs = resolve(folder);
   const sync = resolve(mirror.syncFolder);
   const [realAbs, realSync] = [realOf(abs), realOf(sync)];

@@ -1,5 +1,5 @@
 import type { Mirror } from '../../../core/mirror';
-import { type Blocker, type ChangeRequestView, ReviewService } from '../../../core/review';
+import { type Blocker, changeRequestSummary, type ChangeRequestView, ReviewService } from '../../../core/review';
 import { changeRequestTarget } from '../../../core/sync';
 import { dirFlag, flag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
@@ -97,12 +97,7 @@ async function list(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number
 }
 
 const listJson = (cr: ChangeRequestView) => ({
-  spaceId: cr.spaceId,
-  id: cr.id,
-  number: cr.number,
-  subject: cr.subject,
-  status: cr.status,
-  outdated: cr.outdated,
+  ...changeRequestSummary(cr),
   author: cr.author?.displayName ?? null,
   updatedAt: cr.updatedAt,
   comments: cr.comments,

@@ -105,7 +105,14 @@ function pageJson(mirror: Mirror, p: HistoryPage) {
   return { ...refJson(mirror, { spaceId: p.spaceId, pageKey: p.pageKey, path: p.path }, p), versions: p.versions, lastAt: p.lastAt, lastReason: p.lastReason };
 }
 
-function formatVersions(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined, versions: VersionInfo[], target: string, dir: string): string {
+function formatVersions(
+  mirror: Pick<Mirror, 'catalog'>,
+  ref: PageRef,
+  page: HistoryPage | undefined,
+  versions: VersionInfo[],
+  target: string,
+  dir: string,
+): string {
   const file = fileInSyncFolder(mirror, ref.spaceId, ref.path) ?? ref.path ?? ref.pageKey;
   const space = mirror.catalog.space(ref.spaceId)?.title ?? ref.spaceId;
   const head = `${safeField(file)} — ${safeField(page?.title ?? '(untitled)')} (${keyWords(ref.pageKey)} in ${safeField(space)})${page?.deleted ? ', deleted' : ''}`;

@@ -149,7 +149,7 @@ function groupsJson(items: TriageItem[]) {
   return Object.fromEntries(TRIAGE_GROUPS.map((g) => [g, items.filter((i) => !i.snoozed && i.group === g).map(itemJson)]));
 }
 
-function itemLine(mirror: Mirror, i: TriageItem): string {
+function itemLine(mirror: Pick<Mirror, 'catalog' | 'content'>, i: TriageItem): string {
   const marks = `${i.unread ? 'new ' : '    '}${i.pinned ? '[pinned] ' : ''}`;
   const at = when(i.activityAt || null);
   const by = i.by ? `${safeField(i.by.displayName)}, ` : '';

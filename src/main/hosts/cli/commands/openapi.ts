@@ -211,7 +211,13 @@ async function pull(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: Mirror
  * The organization a slug belongs to: `--org`, else the only one, else the one a pull of `file`
  * (relative to the sync folder) wrote it for, else the one whose specs hold it.
  */
-function organizationOf(mirror: Mirror, args: ParsedArgs, dir: string, slug: string, file: string | null = null): OrganizationRow {
+function organizationOf(
+  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'transaction'>,
+  args: ParsedArgs,
+  dir: string,
+  slug: string,
+  file: string | null = null,
+): OrganizationRow {
   const orgs = organizationsFor(mirror, args, dir);
   if (orgs.length === 1) return orgs[0]!;
   const pulledFor = file === null ? undefined : mirror.openapi.files().find((f) => f.slug === slug && f.path === file)?.organizationId;

@@ -1,6 +1,8 @@
 import type { ApiClient } from '../../../core/api';
 import type { Mirror } from '../../../core/mirror';
 import {
+  type ChangeRequestSummary,
+  changeRequestSummary,
   ReviewService,
   suggestionOf,
   type ChangeRequestView,
@@ -45,7 +47,7 @@ export interface ReviewJson {
     changeRequest: { id: string; number: number; subject: string } | null;
     commentId: string | null;
   }[];
-  changeRequests: { spaceId: string; id: string; number: number; subject: string; status: string; outdated: boolean }[];
+  changeRequests: ChangeRequestSummary[];
   comments: {
     id: string;
     spaceId: string;
@@ -89,14 +91,7 @@ function reviewJson(
       changeRequest: i.changeRequest ? { id: i.changeRequest.id, number: i.changeRequest.number, subject: i.changeRequest.subject } : null,
       commentId: i.comment?.id ?? null,
     })),
-    changeRequests: changeRequests.map((cr) => ({
-      spaceId: cr.spaceId,
-      id: cr.id,
-      number: cr.number,
-      subject: cr.subject,
-      status: cr.status,
-      outdated: cr.outdated,
-    })),
+    changeRequests: changeRequests.map(changeRequestSummary),
     comments: comments.map((c) => ({
       id: c.id,
       spaceId: c.spaceId,
@@ -207,7 +202,7 @@ const REASON_WORDS: Record<InboxReason, string> = {
   'reply-to-me': 'replies to you',
 };
 
-function inboxLine(mirror: Mirror, i: InboxItem): string {
+function inboxLine(mirror: Pick<Mirror, 'content'>, i: InboxItem): string {
   const mark = i.unread ? 'new ' : '    ';
   const at = when(i.activityAt);
   const why = i.reasons.map((r) => REASON_WORDS[r]).join(', ');
@@ -228,7 +223,7 @@ function reactionsText(list: CommentView['reactions']): string {
 }
 
 function formatText(
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'content'>,
   inbox: InboxItem[],
   changeRequests: ChangeRequestView[],
   comments: CommentView[],

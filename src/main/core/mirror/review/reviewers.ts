@@ -1,8 +1,8 @@
 /**
- * Reviews and requested reviewers of change requests (migration 14: the server's lists in
- * change_requests.reviews_json / reviewers_json), the members of each organization (to name a
- * reviewer), and what the user has seen of the inbox. Requested reviewers are shown as they will
- * be: the server's list with the review actions not sent yet folded in.
+ * Who reviews a change request: its reviews (approvals, requested changes) and requested reviewers
+ * (migration 14: the server's lists in change_requests.reviews_json / reviewers_json), and the
+ * members of each organization a reviewer is chosen from. Requested reviewers are shown as they
+ * will be: the server's list with the review actions not sent yet folded in.
  */
 import type { Db } from '../database';
 import type { ReviewActionLog } from './action-log';
@@ -10,7 +10,7 @@ import { statementCache } from './statements';
 import type { ReviewStore } from './store';
 import type { Person, RemoteRequestedReviewer, RemoteReview, RemoteUser, RequestedReviewerView, ReviewView } from './types';
 
-export class ReviewsStore {
+export class ReviewerStore {
   private readonly sql: ReturnType<typeof statementCache>;
 
   constructor(
@@ -124,19 +124,6 @@ export class ReviewsStore {
     return this.sql(`SELECT id, display_name AS displayName, email FROM review_users ORDER BY display_name, id`).all() as (Person & {
       email: string | null;
     })[];
-  }
-
-  /** Marks inbox items as seen at the activity time each had. */
-  markSeen(items: readonly { item: string; at: string }[]): void {
-    for (const { item, at } of items) {
-      this.sql(`INSERT INTO review_inbox_seen (item, seen_at) VALUES (?, ?) ON CONFLICT (item) DO UPDATE SET seen_at = excluded.seen_at`).run(item, at);
-    }
-  }
-
-  /** What the user has seen of each inbox item: the activity time it had then. */
-  seen(): Map<string, string> {
-    const rows = this.sql(`SELECT item, seen_at FROM review_inbox_seen`).all() as { item: string; seen_at: string }[];
-    return new Map(rows.map((r) => [r.item, r.seen_at]));
   }
 
   private nameOf(id: string): string {
