@@ -11,7 +11,8 @@
  *
  * Identity: a node is the page its key says, except a file whose page exists nowhere any more
  * (the server deleted it and the writer kept the file; or only a change request that is gone
- * had it), which is a new page again; and a new file saying what a new server page says is that
+ * had it; or the open one deleted it and a page above it, so it cannot be restored), which is a
+ * new page again; and a new file saying what a new server page says is that
  * page (say a change request merged before Quire learnt the ids it created).
  */
 import { samePageText } from '../../content';
@@ -93,13 +94,21 @@ export function identify(ctx: PlanContext): void {
     };
   };
 
+  /** A page, or one above it, is deleted in the open change request. */
+  const deletedAbove = (id: string | null): boolean => {
+    for (let p = id, n = 0; p !== null && n < 100; p = view.remote.page(p)?.parentId ?? null, n++) if (pushedOpen.get(p)?.deleted) return true;
+    return false;
+  };
   const newFiles: PageSides[] = [];
   for (const key of keys) {
     const s = sidesOf(key);
     const kind = s.kind;
     const keptAfterServerDelete = s.resolved?.kind === 'deleted-remotely' && !s.remote;
     const onlyInGoneRequest = !isNewPageKey(key) && !s.base && !s.remote && !s.pushed && kind === 'document';
-    if (s.local && (keptAfterServerDelete || onlyInGoneRequest)) {
+    // Back after its delete was pushed, but the page it stood under is deleted in the change
+    // request too: it cannot be restored where it was (revert_page), so it is added again.
+    const parentDeletedToo = s.pushed?.deleted === true && deletedAbove(s.remote?.parentId ?? s.base?.parentId ?? null);
+    if (s.local && (keptAfterServerDelete || onlyInGoneRequest || parentDeletedToo)) {
       const fresh = newPageKey(s.local.path);
       ctx.rekeyed.set(key, fresh);
       newFiles.push({ ...sidesOf(fresh), id: fresh, local: s.local });
