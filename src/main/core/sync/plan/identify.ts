@@ -18,6 +18,7 @@
 import { samePageText } from '../../content';
 import type { PlanContext } from './context';
 import type { PageSides } from './decide';
+import { pairNearlySame, type Vanished } from './pair-moves';
 import { isNewPageKey, newPageKey, type OpenConflict, type PushedPage } from './types';
 
 const NONE: ReadonlyMap<string, PushedPage> = new Map();
@@ -129,6 +130,16 @@ export function identify(ctx: PlanContext): void {
     const s = ctx.sides.get(id);
     return s?.remote?.kind === 'document' && !s.base && !s.local && !view.folder.node(id);
   });
+  const adopt = (id: string, file: PageSides): void => {
+    newFiles.splice(newFiles.indexOf(file), 1);
+    ctx.sides.set(id, { ...ctx.sides.get(id)!, local: file.local, adopted: true });
+    if (!isNewPageKey(file.id) || ctx.rekeyed.size > 0) {
+      for (const [from, to] of ctx.rekeyed) if (to === file.id) ctx.rekeyed.set(from, id);
+    }
+    // A new file the folder's tree knew by its path (its insert not confirmed) is that page now.
+    if (isNewPageKey(file.id) && view.folder.node(file.id)) ctx.rekeyed.set(file.id, id);
+  };
+  const unmatched: Vanished[] = [];
   if (newFiles.length > 0) {
     for (const id of newRemote) {
       const s = ctx.sides.get(id)!;
@@ -136,16 +147,14 @@ export function identify(ctx: PlanContext): void {
         ctx.plan.needBodies.push(id);
         continue;
       }
-      const i = newFiles.findIndex((f) => f.local !== undefined && samePageText(f.local.text, s.remoteText));
-      if (i < 0) continue;
-      const [file] = newFiles.splice(i, 1);
-      ctx.sides.set(id, { ...s, local: file!.local, adopted: true });
-      if (!isNewPageKey(file!.id) || ctx.rekeyed.size > 0) {
-        for (const [from, to] of ctx.rekeyed) if (to === file!.id) ctx.rekeyed.set(from, id);
-      }
-      // A new file the folder's tree knew by its path (its insert not confirmed) is that page now.
-      if (isNewPageKey(file!.id) && view.folder.node(file!.id)) ctx.rekeyed.set(file!.id, id);
+      const file = newFiles.find((f) => f.local !== undefined && samePageText(f.local.text, s.remoteText));
+      if (file) adopt(id, file);
+      else unmatched.push({ key: id, path: '', text: s.remoteText });
     }
+    // Or nearly the same (a file a pull wrote, then killed before recording it, edited since):
+    // that page too, the two texts a clash for the writer (decide.ts).
+    const files = newFiles.flatMap((f) => (f.local ? [{ path: f.local.path, text: f.local.text }] : []));
+    for (const [id, near] of pairNearlySame(unmatched, files)) adopt(id, newFiles.find((f) => f.local?.path === near.path)!);
   }
   for (const f of newFiles) {
     ctx.sides.set(f.id, f);
