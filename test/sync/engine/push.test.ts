@@ -218,7 +218,10 @@ describe('three-way merges', () => {
     const notes = fake.store.addPage(space.id, { title: 'Notes', markdown: 'Shared notes.\n\nKept by the team.\n' });
     // The pull wrote notes.md and was killed before recording it; the writer then edited it.
     const mine = '# Notes\n\nShared notes.\n\nMy own line.\n\nKept by the team.\n';
-    const notesFiles = () => readdirSync(dir).filter((f) => f.startsWith('notes')).sort();
+    const notesFiles = () =>
+      readdirSync(dir)
+        .filter((f) => f.startsWith('notes'))
+        .sort();
     write(dir, 'notes.md', mine);
 
     expect((await syncOnce(fake, root)).code).toBe(3);
