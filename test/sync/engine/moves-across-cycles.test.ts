@@ -8,7 +8,8 @@
  * - a file that disappears and one that appears with the same (or nearly the same) text, within
  *   a cycle or across two, is the same page: same id, one page in the change request;
  * - a deleted file whose delete is not pushed yet (or only sits in the open change request) is
- *   still a move candidate in the next cycle;
+ *   still a move candidate in the next cycle; one whose folder's page was deleted since is added
+ *   again (it cannot be restored where it was);
  * - an insert refused because its slug is taken is never sent again without the slug.
  */
 import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -144,6 +145,43 @@ describe('a file gone in one cycle and back under another name in the next', () 
     writeFileSync(join(dir, 'SUMMARY.md'), readFileSync(join(dir, 'SUMMARY.md'), 'utf8').replace('part-3.md', 'part-3-moved.md'));
     await engine.runCycle(saw(MOVED, 'SUMMARY.md'));
     expectOnePart3();
+  });
+
+  it('whose delete was pushed, then its folder’s page’s: pasted at the root, it reaches the change request once', async () => {
+    appendLine();
+    const text = readFileSync(join(dir, PART_3), 'utf8');
+    rmSync(join(dir, PART_3));
+    await engine.runCycle(saw(PART_3));
+    rmSync(join(dir, 'guides/alpha'), { recursive: true });
+    const deleting = new SyncEngine({
+      api: new ApiClient({ baseUrl: fake.url, token: fake.token }),
+      mirror,
+      root,
+      spaces: { ids: [space.id] },
+      allowMassDelete: true,
+    });
+    await deleting.runCycle(saw('guides/alpha/README.md', 'guides/alpha/part-1.md', 'guides/alpha/part-2.md'));
+    const [cr] = openChangeRequests(fake, space.id);
+    expect(fake.store.pages(space.id, { changeRequest: cr!.id }).map((p) => p.title)).toEqual(['Welcome', 'Guides']);
+
+    // Its old parent is gone from the change request: it cannot be restored where it was.
+    writeFileSync(join(dir, 'part-3.md'), text);
+    const report = await engine.runCycle(saw('part-3.md'));
+    expect(report.spaces[0]!.push?.refused ?? []).toEqual([]);
+    const pages = fake.store.pages(space.id, { changeRequest: cr!.id }).filter((p) => p.title === 'Part 3');
+    expect(pages.map((p) => [p.parentId, p.slug])).toEqual([[null, 'part-3']]);
+    expect(pages[0]!.markdown).toContain('Appended.');
+    // Nothing is left to send: the page is known.
+    fake.resetLog();
+    await engine.runCycle();
+    expect(contentBatches(fake)).toHaveLength(0);
+    // Merged, main holds it once, at the root; the folder keeps its one file.
+    fake.store.mergeChangeRequest(space.id, cr!.id);
+    await engine.runCycle();
+    const inMain = fake.store.pages(space.id).filter((p) => p.title === 'Part 3');
+    expect(inMain.map((p) => p.parentId)).toEqual([null]);
+    expect(readdirSync(dir).filter((f) => f.startsWith('part-3'))).toEqual(['part-3.md']);
+    expect(readFileSync(join(dir, 'part-3.md'), 'utf8')).toBe(text);
   });
 
   it('whose delete has not been pushed yet (the push failed): it is a move', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renameSync } from 'node:fs';
+import { readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeApi, SpaceRec } from '../../fake';
 import {
@@ -214,6 +214,30 @@ describe('three-way merges', () => {
     expect((await syncOnce(fake, root)).code).toBe(0);
     const [cr] = openChangeRequests(fake, space.id);
     expect(pageByTitle(fake, space.id, 'FAQ', cr!.id).markdown).toBe('My precious answers.\n');
+  });
+
+  it('a file a killed pull wrote for main’s new page, edited since, is that page: a clash, never a second page', async () => {
+    const notes = fake.store.addPage(space.id, { title: 'Notes', markdown: 'Shared notes.\n\nKept by the team.\n' });
+    // The pull wrote notes.md and was killed before recording it; the writer then edited it.
+    const mine = '# Notes\n\nShared notes.\n\nMy own line.\n\nKept by the team.\n';
+    const notesFiles = () =>
+      readdirSync(dir)
+        .filter((f) => f.startsWith('notes'))
+        .sort();
+    write(dir, 'notes.md', mine);
+
+    expect((await syncOnce(fake, root)).code).toBe(3);
+    expect(read(dir, 'notes.md')).toBe(mine);
+    expect(read(dir, 'notes.remote.md')).toContain('Kept by the team.');
+    expect(notesFiles()).toEqual(['notes.md', 'notes.remote.md']);
+    remove(dir, 'notes.remote.md'); // the writer keeps their file
+    const settled = await syncOnce(fake, root);
+    expect(settled.code, settled.stdout).toBe(0);
+    const [cr] = openChangeRequests(fake, space.id);
+    const inRequest = fake.store.pages(space.id, { changeRequest: cr!.id }).filter((p) => p.title === 'Notes');
+    expect(inRequest.map((p) => [p.id, p.markdown])).toEqual([[notes.id, 'Shared notes.\n\nMy own line.\n\nKept by the team.\n']]);
+    expect(JSON.parse((await status(root)).stdout).spaces[0].refused).toEqual([]);
+    expect(notesFiles()).toEqual(['notes.md']);
   });
 
   it('a page deleted here while edited on the server is a conflict, not a silent loss', async () => {

@@ -11,11 +11,13 @@
  *
  * Identity: a node is the page its key says, except a file whose page exists nowhere any more
  * (the server deleted it and the writer kept the file; or only a change request that is gone
- * had it), which is a new page again; and a new file saying what a new server page says is that
+ * had it; or the open one deleted it and a page above it, so it cannot be restored), which is a
+ * new page again; and a new file saying what a new server page says is that
  * page (say a change request merged before Quire learnt the ids it created).
  */
 import { samePageText } from '../../content';
 import type { PageSides } from './decide';
+import { pairNearlySame, type Vanished } from './pair-moves';
 import { rekeyedTree } from './rekeyed-tree';
 import type { Scope, Views } from './stages';
 import { isNewPageKey, newPageKey, type OpenConflict, type PlanOptions, type PushedPage, type SpaceView } from './types';
@@ -121,13 +123,22 @@ function settleIdentities(
   sides: Map<string, PageSides>,
   rekeyed: Map<string, string>,
 ): PageSides[] {
+  /** A page, or one above it, is deleted in the open change request. */
+  const deletedAbove = (id: string | null): boolean => {
+    const pushedOpen = view.changeRequest === 'open' ? view.pushed : NONE;
+    for (let p = id, n = 0; p !== null && n < 100; p = view.remote.page(p)?.parentId ?? null, n++) if (pushedOpen.get(p)?.deleted) return true;
+    return false;
+  };
   const newFiles: PageSides[] = [];
   for (const key of keys) {
     const s = sidesOf(key);
     const kind = s.kind;
     const keptAfterServerDelete = s.resolved?.kind === 'deleted-remotely' && !s.remote;
     const onlyInGoneRequest = !isNewPageKey(key) && !s.base && !s.remote && !s.pushed && kind === 'document';
-    if (s.local && (keptAfterServerDelete || onlyInGoneRequest)) {
+    // Back after its delete was pushed, but the page it stood under is deleted in the change
+    // request too: it cannot be restored where it was (revert_page), so it is added again.
+    const parentDeletedToo = s.pushed?.deleted === true && deletedAbove(s.remote?.parentId ?? s.base?.parentId ?? null);
+    if (s.local && (keptAfterServerDelete || onlyInGoneRequest || parentDeletedToo)) {
       const fresh = newPageKey(s.local.path);
       rekeyed.set(key, fresh);
       newFiles.push({ ...sidesOf(fresh), id: fresh, local: s.local });
@@ -158,6 +169,16 @@ function adoptNewFiles(
     const s = sides.get(id);
     return s?.remote?.kind === 'document' && !s.base && !s.local && !view.folder.node(id);
   });
+  const adopt = (id: string, file: PageSides): void => {
+    newFiles.splice(newFiles.indexOf(file), 1);
+    sides.set(id, { ...sides.get(id)!, local: file.local, adopted: true });
+    if (!isNewPageKey(file.id) || rekeyed.size > 0) {
+      for (const [from, to] of rekeyed) if (to === file.id) rekeyed.set(from, id);
+    }
+    // A new file the folder's tree knew by its path (its insert not confirmed) is that page now.
+    if (isNewPageKey(file.id) && view.folder.node(file.id)) rekeyed.set(file.id, id);
+  };
+  const unmatched: Vanished[] = [];
   if (newFiles.length > 0) {
     for (const id of newRemote) {
       const s = sides.get(id)!;
@@ -165,16 +186,14 @@ function adoptNewFiles(
         needBodies.push(id);
         continue;
       }
-      const i = newFiles.findIndex((f) => f.local !== undefined && samePageText(f.local.text, s.remoteText));
-      if (i < 0) continue;
-      const [file] = newFiles.splice(i, 1);
-      sides.set(id, { ...s, local: file!.local, adopted: true });
-      if (!isNewPageKey(file!.id) || rekeyed.size > 0) {
-        for (const [from, to] of rekeyed) if (to === file!.id) rekeyed.set(from, id);
-      }
-      // A new file the folder's tree knew by its path (its insert not confirmed) is that page now.
-      if (isNewPageKey(file!.id) && view.folder.node(file!.id)) rekeyed.set(file!.id, id);
+      const file = newFiles.find((f) => f.local !== undefined && samePageText(f.local.text, s.remoteText));
+      if (file) adopt(id, file);
+      else unmatched.push({ key: id, path: '', text: s.remoteText });
     }
+    // Or nearly the same (a file a pull wrote, then killed before recording it, edited since):
+    // that page too, the two texts a clash for the writer (decide.ts).
+    const files = newFiles.flatMap((f) => (f.local ? [{ path: f.local.path, text: f.local.text }] : []));
+    for (const [id, near] of pairNearlySame(unmatched, files)) adopt(id, newFiles.find((f) => f.local?.path === near.path)!);
   }
   for (const f of newFiles) sides.set(f.id, f);
   return needBodies;
