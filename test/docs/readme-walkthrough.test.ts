@@ -12,7 +12,8 @@
  * - `npm run --silent demo:sync -- <args>`: `tsx scripts/demo-sync.ts <args>`; with `--serve` it
  *   runs on (the sample API up) until the page says `<!-- walk-through: the sample API stops -->`,
  *   where it gets Ctrl-C (SIGINT);
- * - `export NAME=value` and `echo '<text>' >> <file>`, done here.
+ * - `export NAME=value`, `echo '<text>' >> <file>`, `mkdir <folder>` and `rm <file>...`, done here
+ *   (in the project folder).
  * A trailing `# comment` is not part of the command; `# exit N` in it is the exit code expected
  * (0 otherwise). `preview`, `ui` and `demo:sync -- --serve` run until Ctrl-C: each is compared once
  * it has printed as many lines as the page shows (`preview` and `ui` are then stopped).
@@ -25,7 +26,7 @@
  * when a pull takes over a second, and are left out of what was printed.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -227,6 +228,12 @@ describe('README.md, tried as written', () => {
           code = 0;
         } else if (w0 === 'echo' && step.words.length === 4 && w2 === '>>') {
           appendFileSync(join(projectDir, w3!), `${w1}\n`);
+          code = 0;
+        } else if (w0 === 'mkdir' && step.words.length === 2) {
+          mkdirSync(join(projectDir, w1!));
+          code = 0;
+        } else if (w0 === 'rm' && step.words.length >= 2) {
+          for (const file of step.words.slice(1)) rmSync(join(projectDir, file));
           code = 0;
         } else if (script && untilStopped) {
           const r = run([...script, ...args], projectDir, env);
