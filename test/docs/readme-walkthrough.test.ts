@@ -1,29 +1,32 @@
 /**
  * The README's walk-through, run as a reader runs it: "Two commands" (`npm run demo:sync`), then
- * every ```console block of README.md, in order, in one project folder, against the demo's sample
- * API. In a block, a `$ ` line is a command and the lines under it are what the terminal shows
- * (stdout and stderr, in the order printed). A README edit that drifts from what Quire prints
- * fails here, and so does a change in what Quire prints that the README does not follow.
+ * every ```console block of README.md (a writer's and a reviewer's five minutes), then those of
+ * docs/reviewers-guide.md (the rest of a reviewer's day) and docs/writers-guide.md (a writer's
+ * day), in that order, in one project folder, against the demo's sample API. In a block, a `$ `
+ * line is a command and the lines under it are what the terminal shows (stdout and stderr, in the
+ * order printed). An edit of these pages that drifts from what Quire
+ * prints fails here, and so does a change in what Quire prints that they do not follow.
  *
  * The commands a block may hold, each run as its own process, as npm runs it:
  * - `npm run --silent quire -- <args>`: `bin/quire.cjs <args>`;
  * - `npm run --silent demo:sync -- <args>`: `tsx scripts/demo-sync.ts <args>`; with `--serve` it
- *   runs on (the sample API up) until README.md says `<!-- walk-through: the sample API stops -->`,
+ *   runs on (the sample API up) until the page says `<!-- walk-through: the sample API stops -->`,
  *   where it gets Ctrl-C (SIGINT);
- * - `export NAME=value` and `echo '<text>' >> <file>`, done here.
+ * - `export NAME=value`, `echo '<text>' >> <file>`, `mkdir <folder>` and `rm <file>...`, done here
+ *   (in the project folder).
  * A trailing `# comment` is not part of the command; `# exit N` in it is the exit code expected
  * (0 otherwise). `preview`, `ui` and `demo:sync -- --serve` run until Ctrl-C: each is compared once
- * it has printed as many lines as README.md shows (`preview` and `ui` are then stopped).
+ * it has printed as many lines as the page shows (`preview` and `ui` are then stopped).
  *
  * What differs from run to run, and only that, is made the same on both sides (`normalise`): dates
  * and times (and how long ago they were), the port of a 127.0.0.1 address, the secret in a served address (`/s/<secret>/`), the
  * delay in a retry line (`in 0.4 s`), the id of a comment kept in a pending review (`local:<uuid>`),
- * and the project folder (written `~/quire` in README.md).
+ * and the project folder (written `~/quire` in the pages).
  * Progress lines between the first and the last (`Pulling Handbook: 1/2 pages`) are printed only
  * when a pull takes over a second, and are left out of what was printed.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,18 +34,21 @@ import { tempDir } from '../helpers/cli';
 import { buildCli } from '../helpers/cli-process';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const README = join(ROOT, 'README.md');
+/** The pages whose console blocks make the walk-through, in the order they run. */
+const PAGES = ['README.md', 'docs/reviewers-guide.md', 'docs/writers-guide.md'];
 /** What `npm run <script>` runs (package.json's scripts). */
 const SCRIPTS: Record<string, string[]> = {
   quire: [join(ROOT, 'bin/quire.cjs')],
   'demo:sync': [join(ROOT, 'node_modules/.bin/tsx'), join(ROOT, 'scripts/demo-sync.ts')],
 };
 const STOP_MARKER = '<!-- walk-through: the sample API stops -->';
-/** How long a command that runs until Ctrl-C may take to print what README.md shows (a guard: it fails the comparison, never passes it). */
+/** How long a command that runs until Ctrl-C may take to print what the page shows (a guard: it fails the comparison, never passes it). */
 const RUNNING_GUARD_MS = 30_000;
 
 interface Step {
-  /** The command line as README.md shows it (comment included). */
+  /** The page that shows it. */
+  page: string;
+  /** The command line as the page shows it (comment included). */
   line: string;
   words: string[];
   exit: number;
@@ -50,25 +56,24 @@ interface Step {
 }
 type Item = { kind: 'block'; steps: Step[]; at: number } | { kind: 'stop'; at: number };
 
-/** The walk-through: every console block of README.md with its commands, and where the sample API stops. */
-function walkThrough(readme: string): Item[] {
+/** The walk-through of one page: every console block with its commands, and where the sample API stops. */
+function walkThrough(readme: string, page: string): Item[] {
   const items: Item[] = [];
   for (const m of readme.matchAll(/^```console\n([\s\S]*?)^```$/gm)) {
     const steps: Step[] = [];
     for (const text of m[1]!.replace(/\n$/, '').split('\n')) {
-      if (text.startsWith('$ ')) steps.push(command(text.slice(2)));
-      else if (steps.length === 0) throw new Error(`README.md: a console block must start with a \`$ \` command, not: ${text}`);
+      if (text.startsWith('$ ')) steps.push(command(text.slice(2), page));
+      else if (steps.length === 0) throw new Error(`${page}: a console block must start with a \`$ \` command, not: ${text}`);
       else steps.at(-1)!.expected.push(text);
     }
     items.push({ kind: 'block', steps, at: m.index });
   }
-  const stop = readme.indexOf(STOP_MARKER);
-  if (stop >= 0) items.push({ kind: 'stop', at: stop });
+  for (const stop of readme.matchAll(new RegExp(STOP_MARKER, 'g'))) items.push({ kind: 'stop', at: stop.index });
   return items.sort((a, b) => a.at - b.at);
 }
 
 /** One command line: its words (single and double quotes, no other shell syntax) and the exit code its comment states. */
-function command(line: string): Step {
+function command(line: string, page: string): Step {
   const words: string[] = [];
   let comment = '';
   let i = 0;
@@ -84,11 +89,11 @@ function command(line: string): Step {
         const c = line[i]!;
         if (c === "'" || c === '"') {
           const end = line.indexOf(c, i + 1);
-          if (end < 0) throw new Error(`README.md: an unclosed quote in \`${line}\``);
+          if (end < 0) throw new Error(`${page}: an unclosed quote in \`${line}\``);
           word += line.slice(i + 1, end);
           i = end + 1;
         } else {
-          if ('\\$`;&|<*?'.includes(c)) throw new Error(`README.md: \`${c}\` outside quotes is more shell than this test runs: \`${line}\``);
+          if ('\\$`;&|<*?'.includes(c)) throw new Error(`${page}: \`${c}\` outside quotes is more shell than this test runs: \`${line}\``);
           word += c;
           i++;
         }
@@ -97,7 +102,7 @@ function command(line: string): Step {
     }
   }
   const exit = /\bexit (\d+)\b/.exec(comment);
-  return { line, words, exit: exit ? Number(exit[1]) : 0, expected: [] };
+  return { page, line, words, exit: exit ? Number(exit[1]) : 0, expected: [] };
 }
 
 /** The parts that differ from run to run, the same on both sides. */
@@ -188,8 +193,8 @@ afterAll(async () => {
 
 describe('README.md, tried as written', () => {
   it('prints what the README shows, command by command, on the demo', async () => {
-    const items = walkThrough(readFileSync(README, 'utf8'));
-    expect(items.filter((i) => i.kind === 'block').length, 'README.md has its walk-through in ```console blocks').toBeGreaterThan(0);
+    const items = PAGES.flatMap((page) => walkThrough(readFileSync(join(ROOT, page), 'utf8'), page));
+    expect(items.filter((i) => i.kind === 'block').length, 'the README and the guides have their walk-through in ```console blocks').toBeGreaterThan(0);
 
     // A fresh project folder, as a reader's: `quire-demo` is made in it.
     const projectDir = join(tempDir('quire-readme-'), 'quire');
@@ -224,6 +229,12 @@ describe('README.md, tried as written', () => {
         } else if (w0 === 'echo' && step.words.length === 4 && w2 === '>>') {
           appendFileSync(join(projectDir, w3!), `${w1}\n`);
           code = 0;
+        } else if (w0 === 'mkdir' && step.words.length === 2) {
+          mkdirSync(join(projectDir, w1!));
+          code = 0;
+        } else if (w0 === 'rm' && step.words.length >= 2) {
+          for (const file of step.words.slice(1)) rmSync(join(projectDir, file));
+          code = 0;
         } else if (script && untilStopped) {
           const r = run([...script, ...args], projectDir, env);
           terminal = r.terminal;
@@ -240,12 +251,12 @@ describe('README.md, tried as written', () => {
           terminal = r.terminal;
           code = await r.exited;
         } else {
-          throw new Error(`README.md: the walk-through runs \`${step.line}\`, which this test does not know how to run (see its header).`);
+          throw new Error(`${step.page}: the walk-through runs \`${step.line}\`, which this test does not know how to run (see its header).`);
         }
-        const what = `README.md: \`$ ${step.line}\``;
+        const what = `${step.page}: \`$ ${step.line}\``;
         expect.soft(normalise(terminal.lines, projectDir), what).toEqual(normalise(step.expected));
         expect.soft(code, `${what}: exit code (say \`# exit N\` after a command that exits with N)`).toBe(step.exit);
       }
     }
-  }, 180_000);
+  }, 360_000);
 });

@@ -191,9 +191,9 @@ describe('help and version', () => {
     );
   });
 
-  it('README’s usage block is what the help prints', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    const block = /## The command line[\s\S]*?```text\n([\s\S]*?)```/.exec(readme)?.[1];
+  it('the command reference’s usage block (docs/cli.md) is what the help prints', () => {
+    const reference = readFileSync('docs/cli.md', 'utf8');
+    const block = /## Every command[\s\S]*?```text\n([\s\S]*?)```/.exec(reference)?.[1];
     const lines = (Object.entries(COMMANDS) as [string, CommandSpec][]).flatMap(([name, spec]) => usageLines(name, spec));
     expect(block?.trimEnd().split('\n')).toEqual(lines);
   });
