@@ -10,30 +10,26 @@
  * change request is open, one request to see where it stands.
  */
 import { join } from 'node:path';
-import type { ApiClient } from '../api';
+import type { RemoteNow, Seen, SpaceCycle, SpaceSyncContext, SyncSpace, Touched } from './space-cycle';
 import { type Mirror, stagingDir } from '../mirror';
 import { describeActivity, movesActivity, pullActivity, pushActivity } from './activity';
 import { applyFileOps, type ApplyResult } from './apply';
 import { pullAssets } from './assets';
 import { dryRunOf } from './dry-run';
 import { followCycle, followPush, followWrites } from './find-hooks';
-import type { LinkResolver } from './link-targets';
 import { collectGarbage, LARGE_PULL } from './memory';
 import { recoverStaging } from './moves';
-import { type PushStore, pushStoreOf } from './outbox';
-import type { OwnWrites } from './own-writes';
-import { type ChangeRequestState, type HeldDeletes, type MassDeleteHold, type Plan, planSync, type PushOp } from './plan';
-import type { NameRules } from '../naming';
-import type { ProgressListener } from './progress';
-import { ChangeRequestGoneError, changeRequestInfo, type PushContext, pushChanges, rebaseChangeRequest, settleOutbox } from './push';
+import { pushStoreOf } from './outbox';
+import { type MassDeleteHold, type Plan, planSync, type PushOp } from './plan';
+import { ChangeRequestGoneError, changeRequestInfo, pushChanges, rebaseChangeRequest, settleOutbox } from './push';
 import { type PushHolds, pushHolds } from './push-holds';
-import { type ExtrasRecord, writeExtras } from './extras-record';
+import { writeExtras } from './extras-record';
 import { extrasHeld, extrasNeedTree, followExtrasEdits, pullExtras, seeExtras } from './space-extras';
 import { markVarsKeyMoved, varsKeyToMove } from './vars-key';
 import { matchFolder, type RebuiltRecord, rebuiltCount, recordRebuilt } from './rebuild';
 import { recordCycle } from './record';
 import { forEachBounded } from './bounded';
-import { diffRemote, fetchPageText, fetchRemoteTree, knownText, type RemoteDiff, type RemoteTree } from './remote';
+import { diffRemote, fetchPageText, fetchRemoteTree, knownText, type RemoteTree } from './remote';
 import type { DryRunReport, SpaceReport } from './report';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace, summaryAsRecorded } from './scan';
 import { adoptCreatedIds, afterPush, readAssets, recordUploadedAssets } from './space-push';
@@ -41,82 +37,7 @@ import { cycleView } from './space-view';
 import { followSubject } from './targets';
 import { summaryHeld, writeSummaryFile } from './summary-file';
 
-export interface SpaceSyncContext {
-  api: ApiClient;
-  mirror: Mirror;
-  root: string;
-  links: LinkResolver;
-  allowMassDelete: boolean;
-  push: boolean;
-  dryRun: boolean;
-  pushGuard?: (text: string, path: string) => string | null;
-  /** What the folder's volume holds in a name. */
-  names: NameRules;
-  /** Lay every folder out again (the folder was laid out under other rules, or by an older Quire). */
-  fullLayout: boolean;
-  /** Pages (by space id) whose files the writer asked to move to GitBook's path. */
-  toGitbook?: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Pages (by space id) whose deletes the writer lets through by name. */
-  allowDeletes?: ReadonlyMap<string, ReadonlySet<string>>;
-  signal?: AbortSignal;
-  onProgress?: ProgressListener;
-  ownWrites?: OwnWrites;
-}
-
-export interface SyncSpace {
-  id: string;
-  title: string;
-  folder: string;
-  syncedRevision: string | null;
-  remoteRevision: string;
-}
-
-/** What this space's cycle changed that files of other spaces may link to. */
-export interface Touched {
-  spaceId: string;
-  /** Pages whose file moved, appeared or went away. */
-  keys: string[];
-  /** The whole space is new here (its first sync): every link to it may change. */
-  firstSync: boolean;
-}
-
-/** One space's cycle: what every step reads, and what it reports. */
-interface SpaceCycle {
-  ctx: SpaceSyncContext;
-  space: SyncSpace;
-  spaceDir: string;
-  stagingDir: string;
-  store: PushStore;
-  pushCtx: PushContext;
-  startedAt: string;
-  report: SpaceReport;
-  touched: Touched;
-  /** Assets this cycle wrote from the server. */
-  pulledAssets: string[];
-  /** What an earlier cycle's mass-delete stop holds (plan/fail-safe.ts). */
-  held: HeldDeletes | undefined;
-}
-
-/** What the cycle sees before it plans. */
-interface Seen {
-  /** The folder has no tree recorded yet (a first sync here, or a lost mirror). */
-  firstSync: boolean;
-  changeRequest: { state: ChangeRequestState; baseRevision: string | null };
-  /** Main now, when it moved (or on a first sync, or once the change request is merged). */
-  remote: RemoteNow | null;
-  scan: ScanResult;
-  /** A lost record a dry run found again, not written (it plans as if it were: dryRunSpace). */
-  rebuilt: RebuiltRecord | null;
-  /** The space's includes and variables file as the writer left them (space-extras.ts). */
-  extras: ExtrasRecord;
-}
-
-interface RemoteNow {
-  tree: RemoteTree;
-  diff: RemoteDiff;
-  /** Texts fetched for the planner's decisions. */
-  bodies: Map<string, string>;
-}
+export type { SpaceSyncContext, SyncSpace, Touched } from './space-cycle';
 
 const BODY_WINDOW = 16;
 
