@@ -20,6 +20,7 @@ const UNIT_FOLDERS = [
   'test/sync/plan/',
   'test/sync/layout/',
   'test/hosts/electron/',
+  'test/sync/moves.test.ts',
 ];
 const NOT_UNIT = new Set([
   'test/api/pacing.test.ts', // paces real requests against the wall clock (several seconds)
