@@ -21,6 +21,7 @@ const UNIT_FOLDERS = [
   'test/sync/layout/',
   'test/hosts/electron/',
   'test/sync/moves.test.ts',
+  'test/sync/scan.test.ts',
 ];
 const NOT_UNIT = new Set([
   'test/api/pacing.test.ts', // paces real requests against the wall clock (several seconds)
