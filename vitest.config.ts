@@ -22,6 +22,7 @@ const UNIT_FOLDERS = [
   'test/hosts/electron/',
   'test/sync/moves.test.ts',
   'test/sync/scan.test.ts',
+  'test/sync/apply.test.ts',
 ];
 const NOT_UNIT = new Set([
   'test/api/pacing.test.ts', // paces real requests against the wall clock (several seconds)

@@ -4,15 +4,14 @@
  * cannot read for a delete, narrows to the watcher's paths and widens again when those see only
  * half of a rename.
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { mkdirSync, renameSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Mirror } from '../../src/main/core/mirror';
+import type { Mirror } from '../../src/main/core/mirror';
 import { sha256 } from '../../src/main/core/sync/hash';
 import { scanSpace, type ScanHint } from '../../src/main/core/sync/scan';
+import { keyOf, recordedFolder, SPACE, writeInside } from '../helpers/recorded-folder';
 
-const SPACE = 'space-1';
 let mirror: Mirror | undefined;
 
 afterEach(() => {
@@ -20,48 +19,14 @@ afterEach(() => {
   mirror = undefined;
 });
 
-/** A sync folder whose space folder holds `files`, each recorded in the mirror as the last cycle wrote it. */
-function recorded(files: Record<string, string>): { spaceDir: string; mirror: Mirror; scan: (hint?: ScanHint) => ReturnType<typeof scanSpace> } {
-  const root = mkdtempSync(join(tmpdir(), 'quire-scan-'));
-  const spaceDir = join(root, 'Handbook');
-  mkdirSync(spaceDir);
-  mirror = Mirror.open(root);
-  const m = mirror;
-  m.transaction(() => {
-    for (const [i, [path, text]] of Object.entries(files).entries()) {
-      write(spaceDir, path, text);
-      const st = statSync(join(spaceDir, path));
-      m.folder.upsert(SPACE, {
-        key: keyOf(path),
-        kind: 'document',
-        parentKey: null,
-        position: i,
-        title: path,
-        name: path.replace(/\.md$/, ''),
-        path,
-        folder: null,
-        href: null,
-        placedLocally: false,
-        pending: false,
-        pathKept: false,
-        textHash: sha256(text),
-        size: st.size,
-        mtimeMs: st.mtimeMs,
-        ino: String(st.ino),
-        fileHash: sha256(text),
-        linkMap: null,
-      });
-    }
-  });
-  return { spaceDir, mirror: m, scan: (hint = 'all') => scanSpace({ mirror: m, spaceId: SPACE, spaceDir, hint }) };
+function recorded(files: Record<string, string>) {
+  const folder = recordedFolder(files);
+  mirror = folder.mirror;
+  const scan = (hint: ScanHint = 'all') => scanSpace({ mirror: folder.mirror, spaceId: SPACE, spaceDir: folder.spaceDir, hint });
+  return { ...folder, scan };
 }
 
-const keyOf = (path: string) => `page-${path.replace(/\W/g, '-')}`;
-
-function write(spaceDir: string, path: string, text: string | Buffer): void {
-  mkdirSync(dirname(join(spaceDir, path)), { recursive: true });
-  writeFileSync(join(spaceDir, path), text);
-}
+const write = writeInside;
 
 /** What the planner hears of the folder. */
 const changes = (r: ReturnType<typeof scanSpace>) => ({
