@@ -23,6 +23,7 @@ const UNIT_FOLDERS = [
   'test/sync/moves.test.ts',
   'test/sync/scan.test.ts',
   'test/sync/apply.test.ts',
+  'test/review/queue.test.ts',
 ];
 const NOT_UNIT = new Set([
   'test/api/pacing.test.ts', // paces real requests against the wall clock (several seconds)
