@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { buildPage } from '../helpers/build-page';
@@ -35,7 +34,6 @@ export async function openHarness(): Promise<HarnessPage> {
     async close() {
       await browser.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }

@@ -86,7 +86,7 @@ describe('what the queue stores', () => {
     expect(queue.currentId(local)).toBe(local);
     const reply = queue.enqueue({ kind: 'reply', commentId: local, body: 'And more' });
     expect(reply).toMatchObject({ commentId: local, changeRequestId: 'cr-open' });
-    mirror.reviewActions.setActionState(post.id, 'sent', { resultId: 'c-server' });
+    mirror.reviewActions.setActionState(post.id, 'done', { resultId: 'c-server' });
     expect(queue.currentId(local)).toBe('c-server');
     expect(queue.currentId('c1')).toBe('c1');
   });
