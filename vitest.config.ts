@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -42,6 +43,12 @@ function testFiles(dir: string): string[] {
 }
 
 const all = testFiles(join('test'));
+/**
+ * Test files at once: the unit ones use the CPU, one a core; the integration ones mostly wait
+ * (for the processes, servers and browser they start), so one more than there are cores. Vitest
+ * would run one at a time on two cores.
+ */
+const CORES = availableParallelism();
 const isUnit = (f: string) => UNIT_FOLDERS.some((d) => f.startsWith(d)) && !NOT_UNIT.has(f);
 
 export default defineConfig({
@@ -55,8 +62,18 @@ export default defineConfig({
     pool: 'forks',
     setupFiles: ['test/fake/vitest-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: all.filter(isUnit) } },
-      { extends: true, test: { name: 'integration', include: all.filter((f) => !isUnit(f)) } },
+      // The unit project first (groupOrder), so its time is its own.
+      { extends: true, test: { name: 'unit', include: all.filter(isUnit), maxWorkers: CORES, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: all.filter((f) => !isUnit(f)),
+          globalSetup: ['test/global-setup.ts'],
+          maxWorkers: CORES + 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });
