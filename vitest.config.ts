@@ -62,8 +62,9 @@ export default defineConfig({
     pool: 'forks',
     setupFiles: ['test/fake/vitest-setup.ts'],
     projects: [
-      // The unit project first (groupOrder), so its time is its own.
-      { extends: true, test: { name: 'unit', include: all.filter(isUnit), maxWorkers: CORES, sequence: { groupOrder: 0 } } },
+      // The unit project first (groupOrder), so its time is its own. Its files share a worker's
+      // loaded modules (isolate: false halves its CPU time): a unit test mocks no module (vi.mock).
+      { extends: true, test: { name: 'unit', include: all.filter(isUnit), maxWorkers: CORES, isolate: false, sequence: { groupOrder: 0 } } },
       {
         extends: true,
         test: {

@@ -1,8 +1,14 @@
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Mirror } from '../../src/main/core/mirror';
+import { ApiClient } from '../../src/main/core/api';
+import { type ApplyContext, applyFileOps, type WrittenPage } from '../../src/main/core/sync/apply';
 import { sha256 } from '../../src/main/core/sync/hash';
+import { LinkResolver } from '../../src/main/core/sync/link-targets';
+import { OwnWrites } from '../../src/main/core/sync/own-writes';
+import type { FileOp, Plan } from '../../src/main/core/sync/plan';
+import { scanSpace } from '../../src/main/core/sync/scan';
 
 export const SPACE = 'space-1';
 
@@ -56,4 +62,38 @@ export function recordedFolder(files: Record<string, string>): RecordedFolder {
     }
   });
   return { root, spaceDir, mirror };
+}
+
+const opened: Mirror[] = [];
+
+/** Closes the mirrors `scannedFolder` opened (for afterEach). */
+export function closeScannedFolders(): void {
+  for (const m of opened.splice(0)) m.close();
+}
+
+/** A recorded folder, scanned as a cycle scans it before applying; `apply` then carries out file operations on it. */
+export function scannedFolder(files: Record<string, string>) {
+  const folder = recordedFolder(files);
+  opened.push(folder.mirror);
+  const scan = scanSpace({ mirror: folder.mirror, spaceId: SPACE, spaceDir: folder.spaceDir, hint: 'all' });
+  const heard: WrittenPage[] = [];
+  const ownWrites = new OwnWrites();
+  const ctx: ApplyContext = {
+    // No operation here fetches a text (each carries its own): a client nothing answers.
+    api: new ApiClient({ baseUrl: 'http://127.0.0.1:9', token: 'unused', maxAttempts: 1 }),
+    mirror: folder.mirror,
+    spaceId: SPACE,
+    spaceTitle: 'Handbook',
+    spaceDir: folder.spaceDir,
+    stagingDir: join(folder.root, '.quire', 'staging', SPACE),
+    links: new LinkResolver(folder.mirror),
+    seen: scan.seen,
+    remotePage: () => undefined,
+    onWritten: (page) => heard.push(page),
+    ownWrites,
+  };
+  // Apply reads only the plan's file operations.
+  const apply = (fileOps: FileOp[]) => applyFileOps(ctx, { fileOps } as Plan);
+  const read = (path: string) => readFileSync(join(folder.spaceDir, path), 'utf8');
+  return { ...folder, apply, read, heard, ownWrites };
 }
