@@ -2,21 +2,13 @@
 // groups files into modules (core/<name>, hosts/<name>, shared, renderer; the planner folder
 // core/sync/plan on its own), and renders the module-to-module edges as Mermaid between the
 // graph markers. `--check` only compares, and exits 1 when the doc is out of date.
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, normalize, relative, sep } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+import { importsOf, sourceFiles } from './imports.mjs';
 
 const DOC = 'docs/architecture.md';
 const START = '<!-- graph:start (npm run docs:graph) -->';
 const END = '<!-- graph:end -->';
-const EXTENSIONS = ['.ts', '.tsx', '/index.ts', '/index.tsx'];
-
-function sourceFiles(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** The module a source file belongs to, e.g. src/main/core/sync/engine.ts -> core/sync. */
 function moduleOf(file) {
@@ -26,26 +18,11 @@ function moduleOf(file) {
   return parts.length > 3 ? `${parts[1]}/${parts[2]}` : parts[1];
 }
 
-function resolveImport(from, specifier) {
-  const base = normalize(join(dirname(from), specifier));
-  for (const ext of ['', ...EXTENSIONS]) {
-    const candidate = base + ext;
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // try the next form
-    }
-  }
-  return null;
-}
-
 function edges() {
   const found = new Map();
   for (const file of sourceFiles('src')) {
-    const text = readFileSync(file, 'utf8');
-    for (const match of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
-      const target = resolveImport(file, match[1] ?? match[2]);
-      if (!target?.startsWith(`src${sep}`)) continue;
+    for (const { target } of importsOf(file)) {
+      if (!target.startsWith(`src${sep}`)) continue;
       const a = moduleOf(file);
       const b = moduleOf(target);
       if (a !== b) found.set(`${a} --> ${b}`, [a, b]);

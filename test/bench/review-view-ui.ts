@@ -7,7 +7,6 @@
  *
  *   npx tsx test/bench/review-view-ui.ts 5 50     # a quick run with fewer change requests and comments
  */
-import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { buildPage } from '../helpers/build-page';
 import { launchBrowser } from '../helpers/chromium';
@@ -79,7 +78,6 @@ export async function benchReviewViewUi(changeRequests = 50, comments = 500): Pr
   } finally {
     await browser.close();
     await stack.close();
-    await rm(rendererDir, { recursive: true, force: true });
   }
 }
 

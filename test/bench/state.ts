@@ -8,7 +8,6 @@
  * The space chosen first holds PAGES pages, so reading the facts (the folder's pending edits)
  * costs what it costs on a real folder. `QUIRE_BENCH_STATE_PAGES` changes the size.
  */
-import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { buildPage } from '../helpers/build-page';
 import { launchBrowser } from '../helpers/chromium';
@@ -117,7 +116,6 @@ export async function benchState(): Promise<Record<string, string | number>> {
   } finally {
     await browser.close();
     await stack.close();
-    await rm(rendererDir, { recursive: true, force: true });
   }
 }
 

@@ -6,7 +6,6 @@
  * The data goes the real way: fake API -> sync and review refresh into the
  * mirror -> service -> WebSocket -> renderer.
  */
-import { rm } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { buildPage } from '../helpers/build-page';
 import { launchBrowser } from '../helpers/chromium';
@@ -171,7 +170,6 @@ export async function benchUi(): Promise<Record<string, string | number>> {
   } finally {
     await browser.close();
     await stack.close();
-    await rm(rendererDir, { recursive: true, force: true });
   }
 }
 

@@ -5,9 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { ErrorCode, EventMap, EventName, RequestName } from '../../src/shared/contract';
 import type { PageGlobals } from '../helpers/page-globals';
-import { openHarness, type HarnessPage } from './harness-page';
+import { type Answers, harnessBridge, openHarness, type HarnessPage } from './harness-page';
 import * as fx from './fixtures';
 
 let harness: HarnessPage;
@@ -22,8 +21,6 @@ afterAll(async () => {
   await harness?.close();
 });
 
-type Answers = Partial<Record<RequestName, unknown>>;
-
 const BASE: Answers = {
   'session.get': fx.signedIn,
   'sync.status': fx.status(),
@@ -36,30 +33,7 @@ const BASE: Answers = {
   'sites.list': [],
 };
 
-async function mount(answers: Answers = {}, hash = ''): Promise<void> {
-  // Sent as one JSON string: much faster than letting playwright serialise thousands of objects.
-  await page.evaluate(
-    ({ json, hash }) => {
-      const g = globalThis as unknown as PageGlobals;
-      const bridge = g.harness.reset();
-      g.location.hash = hash;
-      for (const [name, value] of Object.entries(JSON.parse(json) as Record<string, unknown>)) bridge.respond(name as never, value);
-      g.harness.mount();
-    },
-    { json: JSON.stringify({ ...BASE, ...answers }), hash },
-  );
-}
-
-const calls = (name?: RequestName) =>
-  page.evaluate((n) => (globalThis as unknown as PageGlobals).harness.bridge.calls.filter((c) => !n || c.name === n), name) as Promise<
-    { name: string; params: unknown }[]
-  >;
-const respond = (name: RequestName, value: unknown) =>
-  page.evaluate(([n, v]) => (globalThis as unknown as PageGlobals).harness.bridge.respond(n as never, v), [name, value] as const);
-const fail = (name: RequestName, code: ErrorCode, message: string) =>
-  page.evaluate(([n, c, m]) => (globalThis as unknown as PageGlobals).harness.bridge.fail(n as never, c as never, m), [name, code, message] as const);
-const emit = <E extends EventName>(name: E, payload: EventMap[E]) =>
-  page.evaluate(([n, p]) => (globalThis as unknown as PageGlobals).harness.bridge.emit(n as never, p as never), [name, payload] as const);
+const { mount, calls, respond, fail, emit } = harnessBridge(() => page, BASE, '');
 
 describe('sign-in', () => {
   it('sends the trimmed address and token, and shows the host’s error', async () => {

@@ -8,9 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { ActOutcomeVM, ErrorCode, RequestName } from '../../src/shared/contract';
-import type { PageGlobals } from '../helpers/page-globals';
-import { openHarness, type HarnessPage } from './harness-page';
+import type { ActOutcomeVM, RequestName } from '../../src/shared/contract';
+import { type Answers, harnessBridge, openHarness, type HarnessPage } from './harness-page';
 import * as fx from './fixtures';
 import * as rx from './review-fixtures';
 
@@ -26,8 +25,6 @@ afterAll(async () => {
   await harness?.close();
 });
 
-type Answers = Partial<Record<RequestName, unknown>>;
-
 const BASE: Answers = {
   'session.get': fx.signedIn,
   'sync.status': fx.status(),
@@ -41,29 +38,9 @@ const BASE: Answers = {
   'review.comments': [],
 };
 
-async function mount(answers: Answers = {}, hash = '#review'): Promise<void> {
-  // Sent as one JSON string: much faster than letting playwright serialise thousands of objects.
-  await page.evaluate(
-    ({ json, hash }) => {
-      const g = globalThis as unknown as PageGlobals;
-      const bridge = g.harness.reset();
-      g.location.hash = hash;
-      for (const [name, value] of Object.entries(JSON.parse(json) as Record<string, unknown>)) bridge.respond(name as never, value);
-      g.harness.mount();
-    },
-    { json: JSON.stringify({ ...BASE, ...answers }), hash },
-  );
-}
+const { mount, calls, respond, fail } = harnessBridge(() => page, BASE, '#review');
 
-const calls = (name?: RequestName) =>
-  page.evaluate((n) => (globalThis as unknown as PageGlobals).harness.bridge.calls.filter((c) => !n || c.name === n), name) as Promise<
-    { name: string; params: unknown }[]
-  >;
 const paramsOf = async (name: RequestName) => (await calls(name)).map((c) => c.params);
-const respond = (name: RequestName, value: unknown) =>
-  page.evaluate(([n, v]) => (globalThis as unknown as PageGlobals).harness.bridge.respond(n as never, v), [name, value] as const);
-const fail = (name: RequestName, code: ErrorCode, message: string) =>
-  page.evaluate(([n, c, m]) => (globalThis as unknown as PageGlobals).harness.bridge.fail(n as never, c as never, m), [name, code, message] as const);
 const outcome = (o: ActOutcomeVM['outcome'], patch: Partial<ActOutcomeVM> = {}): ActOutcomeVM => ({
   outcome: o,
   message: null,

@@ -9,11 +9,11 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { ApiClient } from '../../../src/main/core/api';
 import { Mirror } from '../../../src/main/core/mirror';
 import { checkOut } from '../../../src/main/core/review';
-import { MemoryTokenStore } from '../../../src/main/core/secrets';
-import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { QuireService } from '../../../src/main/hosts/service';
 import { startFakeApi, type FakeApi } from '../../fake';
 import { seedDemo, type DemoSeed } from '../../fake/seed';
 import '../../fake/vitest-setup';
+import { openService, signInAndSync } from '../../helpers/service';
 
 let fake: FakeApi;
 let dir: string;
@@ -24,18 +24,12 @@ beforeEach(async () => {
   fake = await startFakeApi();
   demo = seedDemo(fake.store);
   dir = await mkdtemp(join(tmpdir(), 'quire-checkout-service-'));
-  service = await createQuireService({
+  service = await openService({
     apiUrl: fake.url,
     folder: dir,
-    tokens: new MemoryTokenStore(),
-    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-    syncIntervalMs: 0,
     api: { maxAttempts: 1, timeoutMs: 5000 },
   });
-  await service.request('session.signIn', { apiUrl: fake.url, token: fake.token });
-  await service.request('catalog.refresh', {});
-  await service.request('spaces.select', { spaceIds: [demo.handbook.id], selected: true });
-  expect((await service.syncOnce()).state).toBe('in-sync');
+  await signInAndSync(service, fake, [demo.handbook.id]);
 });
 
 afterEach(async () => {

@@ -8,9 +8,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../src/main/core/secrets';
-import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { QuireService } from '../../../src/main/hosts/service';
 import { startFakeApi } from '../../fake';
+import { openService } from '../../helpers/service';
 
 let dirs: string[];
 let service: QuireService | null;
@@ -32,12 +32,9 @@ async function damagedFolder(): Promise<string> {
 }
 
 const open = (folder: string) =>
-  createQuireService({
+  openService({
     apiUrl: 'https://api.example.com',
     folder,
-    tokens: new MemoryTokenStore(),
-    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-    syncIntervalMs: 0,
   });
 
 function expectSetAside(message: string | null, folder: string) {
@@ -63,13 +60,10 @@ it('the line stays in the status bar through the first sync, which starts the fr
     const org = fake.store.addOrg({ title: 'Acme' });
     fake.store.addSpace(org.id, { title: 'Handbook', pages: [{ title: 'Intro', markdown: 'Hi.\n' }] });
     const folder = await damagedFolder();
-    service = await createQuireService({
+    service = await openService({
       apiUrl: fake.url,
       folder,
       token: fake.token,
-      tokens: new MemoryTokenStore(),
-      host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-      syncIntervalMs: 0,
     });
     const notice = service.status().message;
     expectSetAside(notice, folder);

@@ -7,10 +7,10 @@ import Database from 'better-sqlite3';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../src/main/core/secrets';
-import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { QuireService } from '../../../src/main/hosts/service';
 import type { FakeApi } from '../../fake';
 import { contentBatches, syncedGuideEachTest, write } from '../../helpers/sync';
+import { openService } from '../../helpers/service';
 
 let fake: FakeApi;
 let root: string;
@@ -26,13 +26,10 @@ afterEach(async () => {
 });
 
 const open = () =>
-  createQuireService({
+  openService({
     apiUrl: fake.url,
     folder: root,
     token: fake.token,
-    tokens: new MemoryTokenStore(),
-    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-    syncIntervalMs: 0,
     api: { maxAttempts: 1 },
   });
 

@@ -6,10 +6,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../src/main/core/secrets';
-import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { QuireService } from '../../../src/main/hosts/service';
 import { dispatch, type PushedEvent } from '../../../src/shared/contract';
 import { startFakeApi, type FakeApi } from '../../fake';
+import { openService, signInAndSync } from '../../helpers/service';
 
 let fake: FakeApi;
 let dir: string;
@@ -34,19 +34,13 @@ beforeEach(async () => {
   fake.store.addComment(space.id, { body: 'Which gizmo version?', page: pageId, by: fake.store.addUser({ displayName: 'Rita' }).id });
   dir = await mkdtemp(join(tmpdir(), 'quire-service-find-'));
   events = [];
-  service = await createQuireService({
+  service = await openService({
     apiUrl: fake.url,
     folder: dir,
-    tokens: new MemoryTokenStore(),
-    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-    syncIntervalMs: 0,
     api: { maxAttempts: 1, timeoutMs: 5000 },
   });
   service.subscribe((e) => events.push(e));
-  await service.request('session.signIn', { apiUrl: fake.url, token: fake.token });
-  await service.request('catalog.refresh', {});
-  await service.request('spaces.select', { spaceIds: [spaceId], selected: true });
-  expect((await service.syncOnce()).state).toBe('in-sync');
+  await signInAndSync(service, fake, [spaceId]);
   const folder = (await service.request('catalog.get', {})).spaces[0]!.folder!;
   spaceDir = join(dir, folder);
 });

@@ -8,10 +8,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../src/main/core/secrets';
-import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { QuireService } from '../../../src/main/hosts/service';
 import { startFakeApi, type FakeApi } from '../../fake';
 import { holdingProxy, openChangeRequests, pageByTitle } from '../../helpers/sync';
+import { openService } from '../../helpers/service';
 
 const isContentBatch = (m: string, p: string) => m === 'POST' && /\/change-requests\/[^/]+\/content$/.test(p);
 const PULLED = '# Setup\n\nInstall the gizmo.\n';
@@ -36,12 +36,9 @@ beforeEach(async () => {
   });
   proxy = await holdingProxy(fake.url, { match: isContentBatch, when: 'before' });
   dir = await mkdtemp(join(tmpdir(), 'quire-service-restore-'));
-  service = await createQuireService({
+  service = await openService({
     apiUrl: proxy.url,
     folder: dir,
-    tokens: new MemoryTokenStore(),
-    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-    syncIntervalMs: 0,
     api: { maxAttempts: 1, timeoutMs: 10_000 },
     log: (line) => {
       for (const w of [...waiters]) {

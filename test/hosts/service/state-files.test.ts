@@ -8,11 +8,11 @@ import { mkdtempSync, readdirSync, renameSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../src/main/core/secrets';
-import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { QuireService } from '../../../src/main/hosts/service';
 import type { FakeApi } from '../../fake';
 import { syncedGuideEachTest, write } from '../../helpers/sync';
 import { snapshotTree } from '../../helpers/tree';
+import { openService } from '../../helpers/service';
 
 let fake: FakeApi;
 let root: string;
@@ -28,13 +28,10 @@ afterEach(async () => {
 });
 
 const open = (folder: string) =>
-  createQuireService({
+  openService({
     apiUrl: fake.url,
     folder,
     token: fake.token,
-    tokens: new MemoryTokenStore(),
-    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-    syncIntervalMs: 0,
     api: { maxAttempts: 1 },
   });
 

@@ -6,10 +6,10 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../src/main/core/secrets';
-import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { QuireService } from '../../../src/main/hosts/service';
 import type { FakeApi } from '../../fake';
 import { folderLockElsewhere, syncedGuideEachTest, write } from '../../helpers/sync';
+import { openService } from '../../helpers/service';
 
 let fake: FakeApi;
 let root: string;
@@ -25,13 +25,10 @@ afterEach(async () => {
 });
 
 const open = () =>
-  createQuireService({
+  openService({
     apiUrl: fake.url,
     folder: root,
     token: fake.token,
-    tokens: new MemoryTokenStore(),
-    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-    syncIntervalMs: 0,
     api: { maxAttempts: 1 },
   });
 

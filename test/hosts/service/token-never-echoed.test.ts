@@ -7,11 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../src/main/core/secrets';
-import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { QuireService } from '../../../src/main/hosts/service';
 import type { PushedEvent } from '../../../src/shared/contract';
 import { startFakeApi, type FakeApi } from '../../fake';
 import { rewritingProxy, type RewritingProxy } from '../../helpers/rewriting-proxy';
+import { openService } from '../../helpers/service';
 
 let fake: FakeApi;
 let proxy: RewritingProxy;
@@ -38,12 +38,9 @@ beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'quire-service-redact-'));
   events.length = 0;
   hostLog.length = 0;
-  service = await createQuireService({
+  service = await openService({
     apiUrl: proxy.url,
     folder: dir,
-    tokens: new MemoryTokenStore(),
-    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-    syncIntervalMs: 0,
     api: { maxAttempts: 1, timeoutMs: 5000 },
     log: (line) => hostLog.push(line),
   });

@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { MemoryTokenStore } from '../../../src/main/core/secrets';
-import { createQuireService, type QuireService } from '../../../src/main/hosts/service';
+import type { QuireService } from '../../../src/main/hosts/service';
 import { snapshotTree } from '../../helpers/tree';
+import { openService } from '../../helpers/service';
 
 let service: QuireService | null = null;
 const savedHome = process.env.HOME;
@@ -19,12 +19,9 @@ afterEach(async () => {
 });
 
 const open = (folder: string) =>
-  createQuireService({
+  openService({
     apiUrl: 'https://api.example.com',
     folder,
-    tokens: new MemoryTokenStore(),
-    host: { kind: 'web', openExternal: async () => undefined, openPath: async () => undefined },
-    syncIntervalMs: 0,
   });
 
 it('a home folder: refused on start, and when chosen in the settings; a folder inside it is fine', async () => {

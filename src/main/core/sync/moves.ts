@@ -35,6 +35,7 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
     return [];
   }
   const restored: string[] = [];
+  let stranded = false;
   for (const m of Array.isArray(journal?.moves) ? journal.moves : []) {
     // A file waits under its move's number (runMoves): any other name is no journal of Quire's, and may lead anywhere.
     if (typeof m?.staged !== 'string' || !STAGED_NAME.test(m.staged) || typeof m.from !== 'string' || typeof m.to !== 'string') continue;
@@ -46,26 +47,19 @@ export async function recoverStaging(spaceDir: string, stagingDir: string): Prom
       ))
     )
       continue;
-    let target: string | null = null;
-    for (const candidate of [m.to, m.from, `${m.from.replace(/\.md$/i, '')}.recovered-${m.staged}.md`]) {
-      const abs = resolveInside(spaceDir, candidate);
-      if (
-        !(await fsp.stat(abs).then(
-          () => true,
-          () => false,
-        ))
-      ) {
-        target = candidate;
+    const candidates = [m.to, m.from, `${m.from.replace(/\.md$/i, '')}.recovered-${m.staged}.md`];
+    let placed: string | undefined;
+    for (const candidate of candidates) {
+      if (await placeStaged(spaceDir, staged, candidate)) {
+        placed = candidate;
         break;
       }
     }
-    if (target === null) continue;
-    const abs = resolveInside(spaceDir, target);
-    await fsp.mkdir(dirname(abs), { recursive: true });
-    await fsp.rename(staged, abs);
-    restored.push(target);
+    if (placed === undefined) stranded = true;
+    else restored.push(placed);
   }
-  await fsp.rm(join(stagingDir, JOURNAL), { force: true });
+  // What could not be placed anywhere stays staged, with the journal, for the next run.
+  if (!stranded) await fsp.rm(join(stagingDir, JOURNAL), { force: true });
   return restored;
 }
 
@@ -90,6 +84,7 @@ export async function runMoves(spaceDir: string, stagingDir: string, moves: read
       outcome.failed.push({ move: m, ...((err as NodeJS.ErrnoException).code === 'ENOENT' ? {} : { error: explainFsError(err, 'move', m.from) }) });
     }
   }
+  let stranded = false;
   for (const m of staged) {
     let target = m.to;
     try {
@@ -107,14 +102,35 @@ export async function runMoves(spaceDir: string, stagingDir: string, moves: read
       else outcome.failed.push({ move: m });
     } catch (err) {
       outcome.failed.push({ move: m, error: explainFsError(err, 'move', m.from) });
+      if (!(await placeStaged(spaceDir, join(stagingDir, m.staged), m.from))) stranded = true;
     }
   }
-  await fsp.rm(join(stagingDir, JOURNAL), { force: true });
+  // A file that could go neither forward nor back waits in the staging folder with the journal: recoverStaging places it next run.
+  if (!stranded) await fsp.rm(join(stagingDir, JOURNAL), { force: true });
   await pruneEmptyDirs(
     spaceDir,
     moves.map((m) => m.from),
   );
   return outcome;
+}
+
+/** Moves a staged file to `path` in the space folder when nothing is there and it can be put there; false when it stays staged. */
+async function placeStaged(spaceDir: string, staged: string, path: string): Promise<boolean> {
+  try {
+    const dest = resolveInside(spaceDir, path);
+    if (
+      await fsp.stat(dest).then(
+        () => true,
+        () => false,
+      )
+    )
+      return false;
+    await fsp.mkdir(dirname(dest), { recursive: true });
+    await fsp.rename(staged, dest);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Removes folders left empty by moves, never the space folder itself. */
