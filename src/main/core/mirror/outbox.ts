@@ -13,7 +13,6 @@ import type { Db } from './database';
 import { statementCache } from './review/statements';
 
 import type {
-  ChangeRequestRowState,
   ChangeRequestRow,
   ParkedChangeRequest,
   OutboxState,

@@ -67,7 +67,11 @@ export function behindMain(mirror: Pick<Mirror, 'catalog'>, cr: Pick<ChangeReque
 }
 
 /** Why `action` cannot be done on the change request now, as far as the mirror knows (empty: go ahead). */
-export function blockersOf(mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>, changeRequestId: string, action: LifecycleAction): Blocker[] {
+export function blockersOf(
+  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>,
+  changeRequestId: string,
+  action: LifecycleAction,
+): Blocker[] {
   const cr = mirror.reviewQueries.changeRequest(changeRequestId);
   if (!cr) return [{ code: 'unknown', message: 'it is not in the mirror; refresh review data first' }];
   const perms = mirror.review.spacePermissions(cr.spaceId) ?? {};
@@ -146,7 +150,11 @@ function ruleBlockers(mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries
 }
 
 /** The blockers that make sending pointless; `rule` ones are only the mirror's reading and are left to the server. */
-function refuseEarly(mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>, changeRequestId: string, action: LifecycleAction): RemoteChangeRequest {
+function refuseEarly(
+  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>,
+  changeRequestId: string,
+  action: LifecycleAction,
+): RemoteChangeRequest {
   const hard = blockersOf(mirror, changeRequestId, action).filter((b) => b.code !== 'rule' && b.code !== 'up-to-date');
   if (hard.length > 0) throw new ActionNotPossibleError(action, hard);
   return mirror.review.serverChangeRequest(changeRequestId)!;
