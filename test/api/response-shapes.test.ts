@@ -66,3 +66,39 @@ it('lets extra fields and absent optional ones through', async () => {
   const ok = await answer({ ...spaceBody('s1'), somethingNew: { deep: [1] }, emoji: null }, (api, p) => api.spaces.getSpaceById('s1', {}, p));
   expect(ok).toMatchObject({ id: 's1', somethingNew: { deep: [1] } });
 });
+
+it.each([
+  [
+    "the organization's change requests, one without its space",
+    { items: [{ id: 'cr1', number: 1, status: 'open' }] },
+    ((api, p) => api.orgs.listChangeRequestsForOrganization('o1', {}, p)) as Parameters<typeof answer>[1],
+    'GET /orgs/o1/change-requests: ',
+    '`items[0].space` is missing (expected a string)',
+  ],
+  [
+    'members, one without its user',
+    { items: [{ id: 'm1', role: 'admin' }] },
+    ((api, p) => api.orgs.listMembersInOrganizationById('o1', {}, p)) as Parameters<typeof answer>[1],
+    'GET /orgs/o1/members: ',
+    '`items[0].user` is missing (expected an object)',
+  ],
+  [
+    'reviews, one whose reviewer has no id',
+    { items: [{ id: 'rv1', status: 'approved', reviewer: { displayName: 'Ann' }, createdAt: '2026-01-01T00:00:00Z' }] },
+    ((api, p) => api.spaces.getReviewsByChangeRequestId('s1', 'cr1', {}, p)) as Parameters<typeof answer>[1],
+    'GET /spaces/s1/change-requests/cr1/reviews: ',
+    '`items[0].reviewer.id` is missing (expected a string)',
+  ],
+  [
+    'requested reviewers, one whose user is a string',
+    { items: [{ kind: 'user', user: 'u1' }] },
+    ((api, p) => api.spaces.getRequestedReviewersByChangeRequestId('s1', 'cr1', {}, p)) as Parameters<typeof answer>[1],
+    'GET /spaces/s1/change-requests/cr1/requested-reviewers: ',
+    '`items[0].user` is a string (expected an object)',
+  ],
+])('%s', async (_what, body, call, request, problem) => {
+  const error = await answer(body, call);
+  expect(error).toBeInstanceOf(UnexpectedResponseError);
+  expect((error as Error).message).toContain(request);
+  expect((error as Error).message).toContain(problem);
+});

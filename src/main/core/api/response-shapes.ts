@@ -5,7 +5,7 @@
  * proxy that answers 200 with something else is stopped with one line naming the field.
  * Requests not listed here pass unchecked.
  */
-import { array, type Check, lazy, list, number, object, optional, ShapeProblem, string } from './shape';
+import { array, boolean, type Check, lazy, list, number, object, optional, ShapeProblem, string } from './shape';
 
 const user = object({ id: string, displayName: optional(string) });
 
@@ -39,6 +39,16 @@ const pageWithBody: Check<unknown> = (value, at) => {
 };
 
 const changeRequest = object({ id: string, number: number, status: string, subject: optional(string) });
+
+/** The organization's listing: each change request names its space (listings.ts files it by that). */
+const changeRequestOfOrganization = object({ id: string, number: number, status: string, subject: optional(string), space: string });
+
+const member = object({ user });
+
+const review = object({ id: string, reviewer: user, status: string, outdated: optional(boolean), revision: optional(string), createdAt: string });
+
+/** A user or a team asked to review (`kind` says which). */
+const requestedReviewer = object({ kind: optional(string), user: optional(user), team: optional(object({ id: string })) });
 
 const reply = object({ id: string, postedBy: user, postedAt: string, body: optional(object({ markdown: optional(string) })) });
 
@@ -87,6 +97,9 @@ const ID = '[^/]+';
 const ROUTES: [string, string, Check<unknown>][] = [
   ['GET', '/user', user],
   ['GET', '/orgs', list(organization)],
+  ['GET', `/orgs/${ID}`, organization],
+  ['GET', `/orgs/${ID}/members`, list(member)],
+  ['GET', `/orgs/${ID}/change-requests`, list(changeRequestOfOrganization)],
   ['GET', `/orgs/${ID}/spaces`, list(space)],
   ['GET', `/orgs/${ID}/collections`, list(collection)],
   ['GET', `/orgs/${ID}/sites`, list(site)],
@@ -113,6 +126,9 @@ const ROUTES: [string, string, Check<unknown>][] = [
   ['PATCH', `/spaces/${ID}/change-requests/${ID}`, changeRequest],
   ['POST', `/spaces/${ID}/change-requests/${ID}/merge`, mergeOrUpdate],
   ['POST', `/spaces/${ID}/change-requests/${ID}/update`, mergeOrUpdate],
+  ['GET', `/spaces/${ID}/change-requests/${ID}/reviews`, list(review)],
+  ['POST', `/spaces/${ID}/change-requests/${ID}/reviews`, review],
+  ['GET', `/spaces/${ID}/change-requests/${ID}/requested-reviewers`, list(requestedReviewer)],
   ['GET', `/spaces/${ID}/change-requests/${ID}/content`, revision],
   ['POST', `/spaces/${ID}/change-requests/${ID}/content`, contentBatch],
   ['GET', `/spaces/${ID}/change-requests/${ID}/content/page/${ID}`, pageWithBody],

@@ -24,11 +24,23 @@ import { pushStoreOf } from './outbox';
 import { surelyNotApplied } from './request-state';
 import type { Held, PushOp } from './plan';
 import { pageTitleOf } from '../content';
-import type { SpaceTargetVM } from '../../../shared/view-models';
 import { oneLineSubject, subjectProblem } from '../../../shared/subject';
 
-/** Which change request receives a space's edits (the hosts' view adds the space's title). */
-export type ChangeRequestTarget = Omit<SpaceTargetVM, 'spaceTitle'>;
+/** Which change request receives a space's edits (the hosts' view, SpaceTargetVM, adds the space's title). */
+export interface ChangeRequestTarget {
+  spaceId: string;
+  /** none: the next push opens one; new: the next push opens the one asked for; open: `number` receives them. */
+  state: 'none' | 'new' | 'creating' | 'open';
+  changeRequestId: string | null;
+  number: number | null;
+  subject: string | null;
+  /** The user chose it (new / use). */
+  chosen: boolean;
+  subjectByUser: boolean;
+  pages: number;
+  /** Change requests the space's pushes went to before, still open. */
+  setAside: { changeRequestId: string; number: number | null; subject: string; pages: number }[];
+}
 
 export function changeRequestTarget(mirror: Mirror, spaceId: string): ChangeRequestTarget {
   const store = pushStoreOf(mirror);

@@ -106,7 +106,10 @@ export async function checkOut(api: ApiClient, mirror: Mirror, changeRequestId: 
     get: (id) => mirror.checkouts.document(abs, id),
     stored: (revisionId, pageId) => {
       let pages = revisions.get(revisionId);
-      if (!pages) revisions.set(revisionId, (pages = mirror.revisionPages.pages(revisionId)));
+      if (!pages) {
+        pages = mirror.revisionPages.pages(revisionId);
+        revisions.set(revisionId, pages);
+      }
       return pages.get(pageId)?.markdown ?? null;
     },
     used: new Map(),
