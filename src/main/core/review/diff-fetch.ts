@@ -39,12 +39,11 @@ function flatten(pages: RemotePage[], parentId: string | null, out: RevisionTree
   return out;
 }
 
-async function ensureRevisionPages(api: ApiClient, mirror: Mirror, spaceId: string, revisionId: string): Promise<Map<string, RevisionPageRow>> {
-  const stored = mirror.revisionPages.pages(revisionId);
-  if (stored.size > 0) return stored;
+/** Fetches and stores a revision's page list, unless it is stored already (revisions never change). */
+async function ensureRevisionPages(api: ApiClient, mirror: Mirror, spaceId: string, revisionId: string): Promise<void> {
+  if (mirror.revisionPages.has(revisionId)) return;
   const { pages } = await api.call<{ pages: RemotePage[] }>((c, params) => c.spaces.listPagesInRevisionById(spaceId, revisionId, { metadata: false }, params));
   mirror.revisionPages.insertPages(spaceId, revisionId, flatten(pages, null));
-  return mirror.revisionPages.pages(revisionId);
 }
 
 /** A page's markdown at a revision, references in stable form. */
@@ -83,24 +82,23 @@ export async function refreshDiff(api: ApiClient, mirror: Mirror, spaceId: strin
   const head = cr.revision;
   if (!base || !head) return false;
   const fingerprint = `${base}..${head}`;
-  const [basePages, headPages] = await Promise.all([ensureRevisionPages(api, mirror, spaceId, base), ensureRevisionPages(api, mirror, spaceId, head)]);
-  const baseTree = new Map(mirror.revisionPages.tree(base).map((p) => [p.pageId, p]));
-  const headTree = new Map(mirror.revisionPages.tree(head).map((p) => [p.pageId, p]));
+  await Promise.all([ensureRevisionPages(api, mirror, spaceId, base), ensureRevisionPages(api, mirror, spaceId, head)]);
+  // Each revision's pages read once (a change request's head is a whole tree: 20,000 rows in a large space).
+  const basePages = mirror.revisionPages.diffRows(base);
+  const headPages = mirror.revisionPages.diffRows(head);
   const fetches: Promise<unknown>[] = [];
   for (const [id, after] of headPages) {
     const before = basePages.get(id);
     const sameBody = before !== undefined && before.documentId === after.documentId && before.documentId !== null;
-    const b = baseTree.get(id);
-    const h = headTree.get(id);
     // The same body under another title or other fields: its file still differs (its heading, its frontmatter).
-    const sameFile = sameBody && b?.title === h?.title && JSON.stringify(b?.fields) === JSON.stringify(h?.fields);
+    const sameFile = sameBody && before.title === after.title && (before.fields || '{}') === (after.fields || '{}');
     if (sameFile) continue;
     if (before && !sameBody) fetches.push(ensureMarkdown(api, mirror, spaceId, base, before));
     fetches.push(
       ensureMarkdown(api, mirror, spaceId, head, after).then(() => {
         // One body, fetched once: the base's is the head's.
         if (before && sameBody && before.markdown === null) {
-          const markdown = mirror.revisionPages.pages(head).get(id)?.markdown ?? null;
+          const markdown = mirror.revisionPages.markdown(head, id);
           if (markdown !== null) mirror.revisionPages.setMarkdown(base, id, markdown);
         }
       }),

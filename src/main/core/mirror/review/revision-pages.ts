@@ -12,6 +12,12 @@ export interface RevisionPageRow {
   markdown: string | null;
 }
 
+/** A stored page of a revision as a diff compares it: `fields` as stored (JSON text). */
+export interface RevisionDiffRow extends RevisionPageRow {
+  title: string;
+  fields: string | null;
+}
+
 /** A page of a revision's tree, flattened (depth-first order gives its position). */
 export interface RevisionTreePage {
   id: string;
@@ -48,6 +54,30 @@ export class RevisionPageStore {
       .prepare(`SELECT page_id AS pageId, document_id AS documentId, type, markdown FROM review_revision_pages WHERE revision_id = ?`)
       .all(revisionId) as RevisionPageRow[];
     return new Map(rows.map((p) => [p.pageId, p]));
+  }
+
+  /**
+   * What a diff compares of each stored page of a revision, by id, in one read: its fields as
+   * stored (JSON text, equal exactly when the fields are); empty when it was never fetched.
+   */
+  diffRows(revisionId: string): Map<string, RevisionDiffRow> {
+    const rows = this.db
+      .prepare(`SELECT page_id AS pageId, document_id AS documentId, type, markdown, title, fields FROM review_revision_pages WHERE revision_id = ?`)
+      .all(revisionId) as RevisionDiffRow[];
+    return new Map(rows.map((p) => [p.pageId, p]));
+  }
+
+  /** Whether a revision's pages are stored. */
+  has(revisionId: string): boolean {
+    return this.db.prepare(`SELECT 1 FROM review_revision_pages WHERE revision_id = ? LIMIT 1`).get(revisionId) !== undefined;
+  }
+
+  /** A page's markdown at a revision, when fetched. */
+  markdown(revisionId: string, pageId: string): string | null {
+    const row = this.db.prepare(`SELECT markdown FROM review_revision_pages WHERE revision_id = ? AND page_id = ?`).get(revisionId, pageId) as
+      | { markdown: string | null }
+      | undefined;
+    return row?.markdown ?? null;
   }
 
   /** Stores a revision's page tree (markdown comes later, page by page). */
