@@ -83,29 +83,24 @@ export async function refreshDiff(api: ApiClient, mirror: Mirror, spaceId: strin
   if (!base || !head) return false;
   const fingerprint = `${base}..${head}`;
   await Promise.all([ensureRevisionPages(api, mirror, spaceId, base), ensureRevisionPages(api, mirror, spaceId, head)]);
-  // Each revision's pages read once (a change request's head is a whole tree: 20,000 rows in a large space).
-  const basePages = mirror.revisionPages.diffRows(base);
-  const headPages = mirror.revisionPages.diffRows(head);
+  const { changed, gone } = mirror.revisionPages.differing(base, head);
   const fetches: Promise<unknown>[] = [];
-  for (const [id, after] of headPages) {
-    const before = basePages.get(id);
-    const sameBody = before !== undefined && before.documentId === after.documentId && before.documentId !== null;
-    // The same body under another title or other fields: its file still differs (its heading, its frontmatter).
-    const sameFile = sameBody && before.title === after.title && (before.fields || '{}') === (after.fields || '{}');
-    if (sameFile) continue;
+  for (const { after, before } of changed) {
+    const sameBody = before !== null && before.documentId === after.documentId && before.documentId !== null;
+    // The same body under another title or other fields is among them: its file still differs (its heading, its frontmatter).
     if (before && !sameBody) fetches.push(ensureMarkdown(api, mirror, spaceId, base, before));
     fetches.push(
       ensureMarkdown(api, mirror, spaceId, head, after).then(() => {
         // One body, fetched once: the base's is the head's.
         if (before && sameBody && before.markdown === null) {
-          const markdown = mirror.revisionPages.markdown(head, id);
-          if (markdown !== null) mirror.revisionPages.setMarkdown(base, id, markdown);
+          const markdown = mirror.revisionPages.markdown(head, after.pageId);
+          if (markdown !== null) mirror.revisionPages.setMarkdown(base, after.pageId, markdown);
         }
       }),
     );
-    if (after.type === 'document' && !sameBody) fetches.push(ensureDocument(api, mirror, spaceId, head, id));
+    if (after.type === 'document' && !sameBody) fetches.push(ensureDocument(api, mirror, spaceId, head, after.pageId));
   }
-  for (const [id, before] of basePages) if (!headPages.has(id)) fetches.push(ensureMarkdown(api, mirror, spaceId, base, before));
+  for (const before of gone) fetches.push(ensureMarkdown(api, mirror, spaceId, base, before));
   await Promise.all(fetches);
   mirror.transaction(() => mirror.review.setDiffFingerprint(cr.id, fingerprint));
   return true;
