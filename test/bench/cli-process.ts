@@ -66,10 +66,19 @@ export interface LiveCli {
 
 /** Starts the CLI with `args` (the fake's log is reset: its requests are this run's). */
 export function startCli(fake: FakeApi, args: string[]): LiveCli {
+  return startNode(fake, [...CLI_NODE_FLAGS, '--require', REPORT_USAGE, CLI, ...args], cliEnv({ ...process.env, QUIRE_TOKEN: fake.token }), `quire ${args[0]}`);
+}
+
+/** Runs another Node script as its own process against the fake, measured as the CLI is (the token in QUIRE_TOKEN). */
+export function runScript(fake: FakeApi, script: string, args: string[]): Promise<CliRun> {
+  return startNode(fake, ['--require', REPORT_USAGE, script, ...args], { ...process.env, QUIRE_TOKEN: fake.token }, script).exited;
+}
+
+function startNode(fake: FakeApi, argv: string[], env: NodeJS.ProcessEnv, name: string): LiveCli {
   fake.resetLog();
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [...CLI_NODE_FLAGS, '--require', REPORT_USAGE, CLI, ...args], {
-    env: cliEnv({ ...process.env, QUIRE_TOKEN: fake.token }),
+  const child: ChildProcess = spawn(process.execPath, argv, {
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -83,7 +92,7 @@ export function startCli(fake: FakeApi, args: string[]): LiveCli {
       const ms = performance.now() - started;
       const statsLine = /QUIRE_BENCH (.*)/.exec(stderr);
       const ok = code === 0 || (stopping && signal === 'SIGINT');
-      if (!ok || !statsLine) return reject(new Error(`quire ${args[0]} exited ${code ?? signal}: ${stderr.slice(-2000)}`));
+      if (!ok || !statsLine) return reject(new Error(`${name} exited ${code ?? signal}: ${stderr.slice(-2000)}`));
       const stats = JSON.parse(statsLine[1]!) as { maxRssMb: number; cpuMs: number };
       resolve({
         ms,

@@ -16,12 +16,14 @@ import { benchIndexUpkeep } from './index-upkeep';
 import { benchStartup } from './startup';
 import { benchManySpaces } from './many-spaces';
 import { benchBigSpace } from './big-space';
+import { benchSimplestClient } from './simplest-client';
 
 type Section = { title: string; run: () => Promise<Record<string, string | number>> };
 
 const sections: Section[] = [
   { title: 'Start-up (the installed command: to its first request; status and search)', run: benchStartup },
   { title: 'Sync (2,000 pages of ~3 KB: 20 ms latency, a rate limit, 150 ms latency)', run: benchSync },
+  { title: 'First pull against the simplest client (1 x 2,000 and 200 x 10 pages of ~3 KB, 20 ms latency)', run: benchSimplestClient },
   { title: 'Sync of many spaces (200 x 10 and 50 x 40 pages of ~3 KB, 20 ms latency)', run: benchManySpaces },
   { title: 'Sync of a 20,000-page space (~3 KB a page, 20 ms latency)', run: benchBigSpace },
   { title: 'Push (local edits into a change request)', run: benchPush },

@@ -39,17 +39,11 @@ function flatten(pages: RemotePage[], parentId: string | null, out: RevisionTree
   return out;
 }
 
-async function ensureRevisionPages(
-  api: ApiClient,
-  mirror: Pick<Mirror, 'revisionPages'>,
-  spaceId: string,
-  revisionId: string,
-): Promise<Map<string, RevisionPageRow>> {
-  const stored = mirror.revisionPages.pages(revisionId);
-  if (stored.size > 0) return stored;
+/** Fetches and stores a revision's page list, unless it is stored already (revisions never change). */
+async function ensureRevisionPages(api: ApiClient, mirror: Mirror, spaceId: string, revisionId: string): Promise<void> {
+  if (mirror.revisionPages.has(revisionId)) return;
   const { pages } = await api.call<{ pages: RemotePage[] }>((c, params) => c.spaces.listPagesInRevisionById(spaceId, revisionId, { metadata: false }, params));
   mirror.revisionPages.insertPages(spaceId, revisionId, flatten(pages, null));
-  return mirror.revisionPages.pages(revisionId);
 }
 
 /** A page's markdown at a revision, references in stable form. */
@@ -67,26 +61,14 @@ export async function pageDocumentAt(api: ApiClient, spaceId: string, revisionId
   return page.document ?? null;
 }
 
-async function ensureMarkdown(
-  api: ApiClient,
-  mirror: Pick<Mirror, 'revisionPages'>,
-  spaceId: string,
-  revisionId: string,
-  page: RevisionPageRow,
-): Promise<void> {
+async function ensureMarkdown(api: ApiClient, mirror: Mirror, spaceId: string, revisionId: string, page: RevisionPageRow): Promise<void> {
   if (page.markdown !== null || page.type !== 'document') return;
   const fetched = await pageMarkdownAt(api, spaceId, revisionId, page.pageId);
   mirror.revisionPages.setMarkdown(revisionId, page.pageId, fetched.markdown ?? '');
 }
 
 /** The head's document of a page, stored once (its revision never changes). */
-export async function ensureDocument(
-  api: ApiClient,
-  mirror: Pick<Mirror, 'revisionPages'>,
-  spaceId: string,
-  revisionId: string,
-  pageId: string,
-): Promise<unknown> {
+export async function ensureDocument(api: ApiClient, mirror: Mirror, spaceId: string, revisionId: string, pageId: string): Promise<unknown> {
   const stored = mirror.revisionPages.document(revisionId, pageId);
   if (stored !== null) return stored;
   const document = await pageDocumentAt(api, spaceId, revisionId, pageId);
@@ -95,41 +77,30 @@ export async function ensureDocument(
 }
 
 /** Stores the page diff of one change request against its base; a no-op when already current. */
-export async function refreshDiff(
-  api: ApiClient,
-  mirror: Pick<Mirror, 'review' | 'revisionPages' | 'transaction'>,
-  spaceId: string,
-  cr: RemoteChangeRequest,
-): Promise<boolean> {
+export async function refreshDiff(api: ApiClient, mirror: Mirror, spaceId: string, cr: RemoteChangeRequest): Promise<boolean> {
   const base = cr.revisionMergedAncestor ?? cr.revisionInitial;
   const head = cr.revision;
   if (!base || !head) return false;
   const fingerprint = `${base}..${head}`;
-  const [basePages, headPages] = await Promise.all([ensureRevisionPages(api, mirror, spaceId, base), ensureRevisionPages(api, mirror, spaceId, head)]);
-  const baseTree = new Map(mirror.revisionPages.tree(base).map((p) => [p.pageId, p]));
-  const headTree = new Map(mirror.revisionPages.tree(head).map((p) => [p.pageId, p]));
+  await Promise.all([ensureRevisionPages(api, mirror, spaceId, base), ensureRevisionPages(api, mirror, spaceId, head)]);
+  const { changed, gone } = mirror.revisionPages.differing(base, head);
   const fetches: Promise<unknown>[] = [];
-  for (const [id, after] of headPages) {
-    const before = basePages.get(id);
-    const sameBody = before !== undefined && before.documentId === after.documentId && before.documentId !== null;
-    const b = baseTree.get(id);
-    const h = headTree.get(id);
-    // The same body under another title or other fields: its file still differs (its heading, its frontmatter).
-    const sameFile = sameBody && b?.title === h?.title && JSON.stringify(b?.fields) === JSON.stringify(h?.fields);
-    if (sameFile) continue;
+  for (const { after, before } of changed) {
+    const sameBody = before !== null && before.documentId === after.documentId && before.documentId !== null;
+    // The same body under another title or other fields is among them: its file still differs (its heading, its frontmatter).
     if (before && !sameBody) fetches.push(ensureMarkdown(api, mirror, spaceId, base, before));
     fetches.push(
       ensureMarkdown(api, mirror, spaceId, head, after).then(() => {
         // One body, fetched once: the base's is the head's.
         if (before && sameBody && before.markdown === null) {
-          const markdown = mirror.revisionPages.pages(head).get(id)?.markdown ?? null;
-          if (markdown !== null) mirror.revisionPages.setMarkdown(base, id, markdown);
+          const markdown = mirror.revisionPages.markdown(head, after.pageId);
+          if (markdown !== null) mirror.revisionPages.setMarkdown(base, after.pageId, markdown);
         }
       }),
     );
-    if (after.type === 'document' && !sameBody) fetches.push(ensureDocument(api, mirror, spaceId, head, id));
+    if (after.type === 'document' && !sameBody) fetches.push(ensureDocument(api, mirror, spaceId, head, after.pageId));
   }
-  for (const [id, before] of basePages) if (!headPages.has(id)) fetches.push(ensureMarkdown(api, mirror, spaceId, base, before));
+  for (const before of gone) fetches.push(ensureMarkdown(api, mirror, spaceId, base, before));
   await Promise.all(fetches);
   mirror.transaction(() => mirror.review.setDiffFingerprint(cr.id, fingerprint));
   return true;

@@ -19,6 +19,7 @@ import { openapiAndTranslations } from './v22-openapi-translations';
 import { pendingReviews } from './v23-pending-reviews';
 import { triageAndCheckouts } from './v24-triage-checkouts';
 import { reviewLines } from './v25-review-lines';
+import { pagesByType } from './v26-pages-by-type';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   pendingReviews,
   triageAndCheckouts,
   reviewLines,
+  pagesByType,
 ];

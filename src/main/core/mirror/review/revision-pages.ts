@@ -50,6 +50,54 @@ export class RevisionPageStore {
     return new Map(rows.map((p) => [p.pageId, p]));
   }
 
+  /**
+   * The pages whose file may differ between two stored revisions, found by SQLite (a change
+   * request's head is a whole tree, 20,000 rows in a large space, of which an edit changes one):
+   * each page of `head` but those with the same body (document), title and fields in `base`,
+   * beside what `base` has of it; and the pages only `base` has.
+   */
+  differing(base: string, head: string): { changed: { after: RevisionPageRow; before: RevisionPageRow | null }[]; gone: RevisionPageRow[] } {
+    type Joined = RevisionPageRow & { bPageId: string | null; bDocumentId: string | null; bType: string | null; bMarkdown: string | null };
+    const joined = this.db
+      .prepare(
+        `SELECT h.page_id AS pageId, h.document_id AS documentId, h.type, h.markdown,
+                b.page_id AS bPageId, b.document_id AS bDocumentId, b.type AS bType, b.markdown AS bMarkdown
+         FROM review_revision_pages h
+         LEFT JOIN review_revision_pages b ON b.revision_id = @base AND b.page_id = h.page_id
+         WHERE h.revision_id = @head
+           AND NOT (b.document_id IS NOT NULL AND b.document_id = h.document_id AND b.title = h.title
+                    AND coalesce(nullif(b.fields, ''), '{}') = coalesce(nullif(h.fields, ''), '{}'))`,
+      )
+      .all({ base, head }) as Joined[];
+    const gone = this.db
+      .prepare(
+        `SELECT b.page_id AS pageId, b.document_id AS documentId, b.type, b.markdown FROM review_revision_pages b
+         WHERE b.revision_id = @base
+           AND NOT EXISTS (SELECT 1 FROM review_revision_pages h WHERE h.revision_id = @head AND h.page_id = b.page_id)`,
+      )
+      .all({ base, head }) as RevisionPageRow[];
+    return {
+      changed: joined.map((r) => ({
+        after: { pageId: r.pageId, documentId: r.documentId, type: r.type, markdown: r.markdown },
+        before: r.bPageId === null ? null : { pageId: r.bPageId, documentId: r.bDocumentId, type: r.bType!, markdown: r.bMarkdown },
+      })),
+      gone,
+    };
+  }
+
+  /** Whether a revision's pages are stored. */
+  has(revisionId: string): boolean {
+    return this.db.prepare(`SELECT 1 FROM review_revision_pages WHERE revision_id = ? LIMIT 1`).get(revisionId) !== undefined;
+  }
+
+  /** A page's markdown at a revision, when fetched. */
+  markdown(revisionId: string, pageId: string): string | null {
+    const row = this.db.prepare(`SELECT markdown FROM review_revision_pages WHERE revision_id = ? AND page_id = ?`).get(revisionId, pageId) as
+      | { markdown: string | null }
+      | undefined;
+    return row?.markdown ?? null;
+  }
+
   /** Stores a revision's page tree (markdown comes later, page by page). */
   insertPages(spaceId: string, revisionId: string, pages: readonly RevisionTreePage[]): void {
     const insert = this.db.prepare(
