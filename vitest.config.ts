@@ -44,9 +44,8 @@ function testFiles(dir: string): string[] {
 
 const all = testFiles(join('test'));
 /**
- * Test files at once: the unit ones use the CPU, one a core; the integration ones mostly wait
- * (for the processes, servers and browser they start), so one more than there are cores. Vitest
- * would run one at a time on two cores.
+ * Test files at once: one a core (vitest would run one at a time on two cores). Not more: the
+ * tests that bound how long a command takes would then wait for each other's CPU.
  */
 const CORES = availableParallelism();
 const isUnit = (f: string) => UNIT_FOLDERS.some((d) => f.startsWith(d)) && !NOT_UNIT.has(f);
@@ -71,7 +70,7 @@ export default defineConfig({
           name: 'integration',
           include: all.filter((f) => !isUnit(f)),
           globalSetup: ['test/global-setup.ts'],
-          maxWorkers: CORES + 1,
+          maxWorkers: CORES,
           sequence: { groupOrder: 1 },
         },
       },
