@@ -5,7 +5,6 @@
  * text is recorded (`local`) and committed before the file is replaced, and a file that turns
  * out to belong to another page is never replaced (the version goes beside it instead).
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { type Mirror, UnsafeStatePathError, type VersionInfo } from '../mirror';
@@ -94,7 +93,7 @@ export async function readText(spaceDir: string, rel: string): Promise<string | 
 export async function writeFileReplacing(spaceDir: string, rel: string, text: string, beforeReplace: () => Promise<void>): Promise<void> {
   const abs = resolveInside(spaceDir, rel);
   await fsp.mkdir(dirname(abs), { recursive: true });
-  const temp = join(dirname(abs), `.quire-tmp-${randomBytes(6).toString('hex')}`);
+  const temp = join(dirname(abs), `.quire-tmp-${process.getBuiltinModule('node:crypto').randomBytes(6).toString('hex')}`);
   try {
     await fsp.writeFile(temp, text, { flag: 'wx' });
     await beforeReplace();

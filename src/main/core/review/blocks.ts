@@ -12,7 +12,6 @@
  *   const spans = blockSpans(fileText, document);
  *   blockAt(spans, 12);           // the innermost block holding line 12, or null
  */
-import { createHash } from 'node:crypto';
 import { blockAt, blockForLine, type LineSpan } from '../../../shared/line-blocks';
 import { readPageFile } from '../content';
 
@@ -57,7 +56,10 @@ export function blockFingerprint(node: unknown): string {
         .map(([k, v]) => [k, strip(v)]),
     );
   };
-  return createHash('sha1')
+  // node:crypto loads with the first hash (it brings Node's streams): `quire status` never loads it.
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha1')
     .update(JSON.stringify(strip(node)))
     .digest('hex')
     .slice(0, 16);
