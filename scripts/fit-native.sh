@@ -7,8 +7,8 @@
 # against that Node's own headers.
 # Usage: bash scripts/fit-native.sh [path/to/node]
 set -euo pipefail
-cd "$(dirname "$0")/.."
 node=$(readlink -f "$(command -v "${1:-node}")")
+cd "$(dirname "$0")/.."
 prefix=$(dirname "$(dirname "$node")")
 abi=$("$node" -p process.versions.modules)
 kept=node_modules/.cache/quire-native
