@@ -225,7 +225,9 @@ export class Transport {
       }
       const certificateCode = findCode(error, CERTIFICATE_CODE);
       if (certificateCode) {
-        const reason = this.o.redact(error instanceof Error ? error.message : String(error));
+        // OpenSSL's reason, without the advice Node 24 adds after a semicolon (to run Node.js with
+        // --use-system-ca): a `quire` user cannot; the error says what they can do instead.
+        const reason = this.o.redact((error instanceof Error ? error.message : String(error)).split(';')[0]!);
         throw new UntrustedServerError(where, { origin: url.origin, certificateCode, reason, cause: error });
       }
       const kind = classifyConnectionFailure(error);
