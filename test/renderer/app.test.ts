@@ -168,7 +168,8 @@ describe('status bar', () => {
     await page.getByRole('heading', { name: 'Conflicts' }).waitFor();
     await respond('sync.setPaused', fx.status({ seq: 3 }));
     await banner.getByRole('button', { name: 'Resume' }).click();
-    expect((await calls('sync.setPaused'))[0]!.params).toEqual({ paused: false });
+    // The click returns before the app has asked the host: wait for the request.
+    await expect.poll(async () => (await calls('sync.setPaused'))[0]?.params).toEqual({ paused: false });
     await emit(
       'sync.status',
       fx.status({
@@ -188,7 +189,7 @@ describe('status bar', () => {
     await respond('sync.setPaused', fx.status({ paused: true, state: 'paused' }));
     await page.getByRole('button', { name: 'Sync now' }).click();
     await page.getByRole('button', { name: 'Pause' }).click();
-    expect((await calls()).map((c) => c.name)).toEqual(expect.arrayContaining(['sync.now', 'sync.setPaused']));
+    await expect.poll(async () => (await calls()).map((c) => c.name)).toEqual(expect.arrayContaining(['sync.now', 'sync.setPaused']));
     expect((await calls('sync.setPaused'))[0]!.params).toEqual({ paused: true });
   });
 
