@@ -130,12 +130,12 @@ describe('status bar', () => {
     ];
     await emit('sync.status', fx.status({ state: 'needs-you', seq: 2, reasons }));
     const banner = page.getByTestId('state-banner');
-    expect(await banner.locator('.reason').count()).toBe(3);
     const pages = banner.locator('[data-kind="held-page"]');
     await pages.getByText('3 pages not pushed: x.md, y.md, z.md').waitFor();
+    expect(await banner.locator('.reason').count()).toBe(3);
     expect(await pages.getByRole('button', { name: 'Show the file' }).count()).toBe(0);
     await pages.getByRole('button', { name: 'More' }).click();
-    expect(await pages.getByRole('button', { name: 'Show the file' }).count()).toBe(3);
+    await expect.poll(() => pages.getByRole('button', { name: 'Show the file' }).count()).toBe(3);
 
     const stop = banner.locator('[data-kind="mass-delete"]');
     expect(await stop.getByText('a.md (“A”) — deleted here').count()).toBe(0);
@@ -143,7 +143,8 @@ describe('status bar', () => {
     await stop.getByText('a.md (“A”) — deleted here').waitFor();
     await respond('sync.allowDeletes', fx.status({ seq: 3 }));
     await stop.getByRole('button', { name: 'Let these 2 deletes through' }).click();
-    expect((await calls('sync.allowDeletes'))[0]!.params).toEqual({ spaceId: 's1', pageIds: ['pA', 'pB'] });
+    // The click returns before the app has asked the host: wait for the request.
+    await expect.poll(async () => (await calls('sync.allowDeletes'))[0]?.params).toEqual({ spaceId: 's1', pageIds: ['pA', 'pB'] });
 
     await respond('history.restoreDeleted', { restored: ['handbook/gone.md'], missing: [] });
     await banner.locator('[data-kind="refused"]').getByRole('button', { name: 'Restore the file' }).click();
