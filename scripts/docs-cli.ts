@@ -3,7 +3,8 @@
  * `file`) from the commands' own declarations (src/main/hosts/cli/commands.ts), with the code
  * that writes `quire --help` and `quire <command> --help`, so the reference is what the parser
  * accepts and what the help prints. The text between the markers is replaced; the rest of the
- * file is written by hand. `--check` only compares, and exits 1 when the reference is out of date
+ * file is written by hand. README.md's list of the commands (one line each) is written the same
+ * way, between its own markers. `--check` only compares, and exits 1 when the reference is out of date
  * or when a link between README.md and the pages of docs/ leads to no file or no heading.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,9 @@ import type { CommandSpec } from '../src/main/hosts/cli/spec';
 
 const START = '<!-- cli:start (npm run docs:cli) -->';
 const END = '<!-- cli:end -->';
+/** README.md's list of the commands, one line each, between these. */
+const LIST_START = '<!-- commands:start (npm run docs:cli) -->';
+const LIST_END = '<!-- commands:end -->';
 
 /** The reference: every usage line, then each command's help as `quire <command> --help` prints it. */
 function reference(commands: Readonly<Record<string, CommandSpec>>): string {
@@ -23,6 +27,25 @@ function reference(commands: Readonly<Record<string, CommandSpec>>): string {
     lines.push('', `## quire ${name}`, '', `${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}.`, '', '```text', commandHelp(name, spec), '```');
   }
   return lines.join('\n');
+}
+
+/** One line per command for the README: its verbs, its summary, and where its whole help is. */
+function commandList(commands: Readonly<Record<string, CommandSpec>>): string {
+  return Object.entries(commands)
+    .map(([name, spec]) => {
+      const verbs = Object.keys(spec.verbs ?? {}).map((verb) => `\`quire ${name} ${verb}\``);
+      const what = `${spec.summary[0]!.toUpperCase()}${spec.summary.slice(1)}`;
+      return `- \`quire ${name}\`${verbs.length > 0 ? ` (${verbs.join(', ')})` : ''}: ${what} ([help](docs/cli.md#${anchor(`quire ${name}`)})).`;
+    })
+    .join('\n');
+}
+
+/** `text` with what stands between `start` and `end` replaced by `body`, or null without both markers. */
+function between(text: string, start: string, end: string, body: string): string | null {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from) return null;
+  return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
 }
 
 /** A heading's anchor as GitHub writes it: lower case, punctuation dropped, spaces as `-`. */
@@ -74,20 +97,27 @@ function brokenLinks(): string[] {
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const doc = args.find((a) => a !== '--check') ?? 'docs/cli.md';
-const text = readFileSync(doc, 'utf8');
-const start = text.indexOf(START);
-const end = text.indexOf(END);
-if (start === -1 || end < start) {
-  console.error(`${doc} has no reference markers (${START} … ${END}); put them where the reference goes.`);
-  process.exit(1);
+const targets = [
+  { file: doc, start: START, end: END, body: reference(COMMANDS), what: 'the command reference' },
+  { file: 'README.md', start: LIST_START, end: LIST_END, body: commandList(COMMANDS), what: 'the list of commands' },
+];
+let stale = false;
+const broken = check ? brokenLinks() : [];
+for (const line of broken) console.error(line);
+for (const t of targets) {
+  const text = readFileSync(t.file, 'utf8');
+  const next = between(text, t.start, t.end, t.body);
+  if (next === null) {
+    console.error(`${t.file} has no markers for ${t.what} (${t.start} … ${t.end}); put them where it goes.`);
+    process.exit(1);
+  }
+  if (next === text) continue;
+  if (check) {
+    console.error(`${t.file}: ${t.what} is out of date with src/main/hosts/cli/commands.ts. Run \`npm run docs:cli\` and commit it.`);
+    stale = true;
+  } else {
+    writeFileSync(t.file, next);
+    console.log(`${t.file}: ${t.what} updated.`);
+  }
 }
-const next = `${text.slice(0, start + START.length)}\n${reference(COMMANDS)}\n${text.slice(end)}`;
-if (check) {
-  const broken = brokenLinks();
-  for (const line of broken) console.error(line);
-  if (next !== text) console.error(`${doc}: the command reference is out of date with src/main/hosts/cli/commands.ts. Run \`npm run docs:cli\` and commit it.`);
-  if (broken.length > 0 || next !== text) process.exit(1);
-} else if (next !== text) {
-  writeFileSync(doc, next);
-  console.log(`${doc}: command reference updated.`);
-}
+if (broken.length > 0 || stale) process.exit(1);

@@ -42,6 +42,12 @@ describe('docs:cli --check', () => {
     );
   });
 
+  it("fails when the README's list of commands is not what the commands declare", () => {
+    const stale = checkCopy(change('README.md', '- `quire logout`: ', '- `quire signout`: '));
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toContain('README.md: the list of commands is out of date with src/main/hosts/cli/commands.ts. Run `npm run docs:cli` and commit it.');
+  });
+
   it('fails on a link to no file, or to no heading of a file', () => {
     const broken = checkCopy((dir) => {
       change('README.md', '(docs/refusals.md)', '(docs/refused.md)')(dir);
