@@ -3,7 +3,7 @@
 // loader at run time, faster start-up, less memory. Packages in plain
 // JavaScript are bundled too, so the code cache covers them (the API client alone
 // is 230 KB to compile); native ones stay in node_modules (NATIVE), and packages
-// loaded by createRequire at run time (katex, highlight.js; yaml for OpenAPI files) are not bundled.
+// loaded by createRequire at run time (katex, highlight.js) are not bundled.
 // One CommonJS file, not ES modules split into chunks: the launcher compiles it
 // with V8's code cache (bin/quire.cjs), which Node 20 offers for a script and not
 // for an ES module, and Node's ES module loader costs a start of its own (each

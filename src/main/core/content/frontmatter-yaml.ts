@@ -132,7 +132,7 @@ export function readFrontmatter(source: string): ReadBlock {
     throw new FrontmatterYamlError(firstLine, 'syntax', pos?.line, pos?.col);
   }
   const duplicate = firstDuplicateKey(doc.contents);
-  if (duplicate !== null) throw new FrontmatterYamlError('Map keys must be unique', 'syntax', lineOf(source, duplicate));
+  if (duplicate !== null) throw new FrontmatterYamlError('Map keys must be unique', 'syntax', lineOf(source, duplicate.offset));
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 100 });
@@ -156,8 +156,8 @@ export function parseYamlMapping(source: string): Record<string, unknown> | null
   }
 }
 
-/** Offset of the first key that repeats one of its map (any depth), or null. One pass. */
-function firstDuplicateKey(root: unknown): number | null {
+/** The first key that repeats one of its map (any depth): where it is and its name; or null. One pass, no recursion. */
+export function firstDuplicateKey(root: unknown): { offset: number; name: string } | null {
   const { isMap, isSeq, isScalar, isPair } = yaml;
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -167,9 +167,11 @@ function firstDuplicateKey(root: unknown): number | null {
       for (const pair of node.items) {
         if (!isPair(pair)) continue;
         const key = pair.key as Node | null;
-        const name = isScalar(key) ? `s:${String(key.value)}` : `n:${String(key)}`;
-        if (seen.has(name)) return (key as Node | null)?.range?.[0] ?? 0;
-        seen.add(name);
+        const name = isScalar(key) ? String(key.value) : String(key);
+        // A scalar key and a mapping key that print alike are two keys.
+        const seenAs = `${isScalar(key) ? 's' : 'n'}:${name}`;
+        if (seen.has(seenAs)) return { offset: key?.range?.[0] ?? 0, name };
+        seen.add(seenAs);
         stack.push(pair.value);
       }
     } else if (isSeq(node)) {

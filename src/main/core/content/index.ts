@@ -79,7 +79,7 @@ export {
   writtenExpressions,
 } from './variables';
 export { parseTag, type TagSyntax } from './tag-syntax';
-export { gitbookYaml } from './frontmatter-yaml';
+export { firstDuplicateKey, gitbookYaml } from './frontmatter-yaml';
 export { htmlBlockStart, isTagOnlyLine } from './line-syntax';
 export { isIntegrationBlock } from './blocks';
 export { lexMarkdown } from './markdown-lex';

@@ -85,7 +85,8 @@ export interface OpenOptions {
 
 export type { OpenApiFileRow, OpenApiStore, OrgList, RemoteOpenApiSpec, RemoteOpenApiVersion } from './openapi';
 export type { RemoteTranslation, TranslationRow, TranslationStore } from './translations';
-export type { AttentionRow, OutboxRow, OutboxStore, PushedFile, PushedPageRow } from './outbox';
+export type { OutboxStore } from './outbox';
+export type { AttentionRow, OutboxRow, PushedFile, PushedPageRow } from './outbox-rows';
 export type { ReviewActionLog } from './review/action-log';
 export type { PendingReviewRow, PendingReviewStore } from './review/pending-reviews';
 export type { ViewedPageStore } from './review/viewed-pages';

@@ -26,21 +26,6 @@ import type {
   LocalEditRow,
 } from './outbox-rows';
 
-export type {
-  ChangeRequestRowState,
-  ChangeRequestRow,
-  ParkedChangeRequest,
-  OutboxState,
-  OutboxRow,
-  PushedPageRow,
-  PushedFile,
-  RefusedChange,
-  HoldRow,
-  HeldDeletesRow,
-  AttentionRow,
-  LocalEditRow,
-} from './outbox-rows';
-
 /** The recorded pages of a stop; none when there are none, or what is there is not a list of ids. */
 function heldDeletesOf(json: string | null): HeldDeletesRow {
   const ids = (v: unknown): string[] => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : []);

@@ -14,8 +14,9 @@
  * Limits, checked before the text is parsed: 16 MiB, and mappings and lists nested at most 256
  * deep (the parser builds values by recursion; a real specification nests a few dozen levels).
  */
-import { createRequire } from 'node:module';
+import * as yaml from 'yaml';
 import type { CST, Node, Pair, YAMLMap } from 'yaml';
+import { firstDuplicateKey } from '../content';
 
 export const MAX_SPEC_BYTES = 16 * 1024 * 1024;
 export const MAX_SPEC_DEPTH = 256;
@@ -24,12 +25,6 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 
 export type SpecText =
   | { ok: true; spec: Record<string, unknown>; kind: 'openapi' | 'swagger'; version: string; format: 'json' | 'yaml' }
   | { ok: false; line: number | null; reason: string };
-
-type YamlModule = typeof import('yaml');
-const load = createRequire(import.meta.url);
-let yamlModule: YamlModule | undefined;
-/** Loaded with the first specification read: commands that read none do not pay for it. */
-const yaml = (): YamlModule => (yamlModule ??= load('yaml') as YamlModule);
 
 class Refusal {
   constructor(
@@ -52,20 +47,21 @@ function readChecked(text: string): SpecText {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_SPEC_BYTES) throw new Refusal(null, `it is ${Math.ceil(bytes / 1024 / 1024)} MB, and Quire reads at most ${MAX_SPEC_BYTES / 1024 / 1024} MB`);
   if (text.trim() === '') throw new Refusal(1, 'the file is empty');
-  const y = yaml();
-  const counter = new y.LineCounter();
+
+  const counter = new yaml.LineCounter();
   const lineOf = (offset: number | undefined): number | null => (offset === undefined ? null : counter.linePos(offset).line);
   checkDepth(text);
-  const doc = y.parseDocument(text, { uniqueKeys: false, prettyErrors: true, lineCounter: counter });
+  const doc = yaml.parseDocument(text, { uniqueKeys: false, prettyErrors: true, lineCounter: counter });
   const error = doc.errors[0];
   if (error) {
     const reason = (error.message.split('\n')[0] ?? error.message).replace(/ at line \d+, column \d+:?$/, '');
     throw new Refusal(error.linePos?.[0].line ?? null, reason);
   }
-  if (doc.contents !== null && !y.isMap(doc.contents))
+  if (doc.contents !== null && !yaml.isMap(doc.contents))
     throw new Refusal(lineOf(doc.contents.range?.[0]) ?? 1, 'the file is not a mapping of keys (such as `openapi: 3.1.0`)');
-  const top = (doc.contents ?? new y.YAMLMap()) as YAMLMap;
-  checkDuplicates(top, lineOf);
+  const top = (doc.contents ?? new yaml.YAMLMap()) as YAMLMap;
+  const duplicate = firstDuplicateKey(top);
+  if (duplicate !== null) throw new Refusal(lineOf(duplicate.offset), `the key ${duplicate.name} is given twice in the same mapping`);
   let spec: unknown;
   try {
     spec = doc.toJS({ maxAliasCount: 100 });
@@ -78,7 +74,7 @@ function readChecked(text: string): SpecText {
 
 /** Mappings and lists nested deeper than MAX_SPEC_DEPTH, found on the syntax tree (built without recursion). */
 function checkDepth(text: string): void {
-  const { Parser, CST } = yaml();
+  const { Parser, CST } = yaml;
   for (const token of new Parser().parse(text)) {
     if (token.type !== 'document' || !token.value) continue;
     const stack: { node: CST.Token; depth: number }[] = [{ node: token.value, depth: 1 }];
@@ -93,36 +89,14 @@ function checkDepth(text: string): void {
   }
 }
 
-/** A key given twice in one mapping (any depth), found in one pass. */
-function checkDuplicates(root: Node, lineOf: (offset: number | undefined) => number | null): void {
-  const { isMap, isSeq, isScalar, isPair } = yaml();
-  const stack: unknown[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (isMap(node)) {
-      const seen = new Set<string>();
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
-        const key = pair.key as Node | null;
-        const name = isScalar(key) ? String(key.value) : String(key);
-        if (seen.has(name)) throw new Refusal(lineOf(key?.range?.[0]), `the key ${name} is given twice in the same mapping`);
-        seen.add(name);
-        stack.push(pair.value);
-      }
-    } else if (isSeq(node)) {
-      for (const item of node.items) stack.push(item);
-    }
-  }
-}
-
 /** What the key `name` of `map` holds: its pair, or undefined. */
 function pairOf(map: YAMLMap, name: string): Pair<Node, Node | null> | undefined {
-  const { isScalar } = yaml();
+  const { isScalar } = yaml;
   return map.items.find((p) => isScalar(p.key) && String(p.key.value) === name) as Pair<Node, Node | null> | undefined;
 }
 
 function checkStructure(top: YAMLMap, lineOf: (offset: number | undefined) => number | null): { kind: 'openapi' | 'swagger'; version: string } {
-  const { isMap, isScalar } = yaml();
+  const { isMap, isScalar } = yaml;
   const at = (node: Node | null | undefined): number | null => lineOf(node?.range?.[0]);
   const scalarText = (node: Node | null | undefined): string | null => (isScalar(node) ? String(node.source ?? node.value) : null);
   const openapi = pairOf(top, 'openapi');

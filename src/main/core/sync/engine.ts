@@ -48,8 +48,6 @@ export interface SyncEngineOptions {
   signal?: AbortSignal;
   /** Let a cycle delete more than half of a space's pages (the fail-safe stops and asks otherwise). */
   allowMassDelete?: boolean;
-  /** Pages (page ids, by space id) whose deletes the writer lets through by name: the fail-safe does not count them. */
-  allowDeletes?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Send local edits into change requests. Default true. */
   push?: boolean;
   /** Plan and report, change nothing: no file, no mirror row, only read requests. */
@@ -76,7 +74,7 @@ export type PushGuard = (text: string, path: string) => string | null;
  */
 export interface CycleRequest {
   changed: 'all' | readonly string[];
-  /** Held deletes let through by name for this cycle only (the app's banner), by space; beside the engine's own. */
+  /** Pages (page ids, by space id) whose held deletes the writer lets through by name, in this cycle only: the fail-safe does not count them. */
   allowDeletes?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
@@ -140,7 +138,6 @@ export class SyncEngine {
 
     const links = new LinkResolver(mirror);
     const names = this.nameRules(dryRun);
-    const allowDeletes = hint.allowDeletes ?? this.options.allowDeletes;
     const fullLayout = layoutOutdated(mirror, names);
     const reports: SpaceReport[] = [];
     const touched: Touched[] = [];
@@ -158,7 +155,7 @@ export class SyncEngine {
       ...(this.options.pushGuard ? { pushGuard: this.options.pushGuard } : {}),
       ...(this.options.ownWrites ? { ownWrites: this.options.ownWrites } : {}),
       ...(this.options.toGitbook ? { toGitbook: this.options.toGitbook } : {}),
-      ...(allowDeletes ? { allowDeletes } : {}),
+      ...(hint.allowDeletes ? { allowDeletes: hint.allowDeletes } : {}),
       ...(signal ? { signal } : {}),
       ...(onProgress ? { onProgress } : {}),
     };

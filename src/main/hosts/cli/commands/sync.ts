@@ -12,6 +12,7 @@ import {
   needsYou,
   SyncEngine,
   type CycleReport,
+  type CycleRequest,
   BACK_ONLINE,
   describeOffline,
   type SpaceChoice,
@@ -133,15 +134,16 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
       },
       signal: io.signal,
       allowMassDelete: allowDeletes,
-      ...(allowedDeletes.size > 0 ? { allowDeletes: allowedDeletes } : {}),
       pushGuard,
       dryRun,
       ...(toGitbook.size > 0 ? { toGitbook } : {}),
     });
 
+    // The deletes named by --allow-delete go through in this one cycle.
+    const cycle: CycleRequest = allowedDeletes.size > 0 ? { changed: 'all', allowDeletes: allowedDeletes } : { changed: 'all' };
     if (dryRun) {
       // Reads only: no lock needed, nothing written; the plan is printed per space and page.
-      const report = await engine.runCycle();
+      const report = await engine.runCycle(cycle);
       io.stdout(has(args, 'json') ? JSON.stringify(dryRunJson(report), null, 2) : describeDryRun(report));
       return needsYou(report) ? EXIT.conflicts : EXIT.ok;
     }
@@ -161,7 +163,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     };
     try {
       // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
-      report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle());
+      report = await withFolderTurn(dir, 'quire sync --once', io, () => engine.runCycle(cycle));
     } catch (err) {
       onPull = null;
       await Promise.allSettled(beside);
