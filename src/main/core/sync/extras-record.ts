@@ -32,6 +32,8 @@ export interface IncludeRecord {
   stable: string;
   seen: FileSeen | null;
   state: FileState;
+  /** Main has a newer document the server failed to give (a 5xx): the file stays as it was, and the next cycle asks again. */
+  behind?: true;
 }
 
 export interface VarsRecord {

@@ -141,7 +141,7 @@ export function extrasHeld(record: ExtrasRecord): Held[] {
 
 /** A file the writer deleted is written again from main's revision: the cycle asks for it. */
 export function extrasNeedTree(record: ExtrasRecord): boolean {
-  return record.includes.some((i) => i.state === 'missing') || record.vars?.state === 'missing';
+  return record.includes.some((i) => i.state === 'missing' || i.behind) || record.vars?.state === 'missing';
 }
 
 /** The name GitBook's Git Sync gives a reusable content's file: its title in lower case, words joined by `-` (dots kept). */
@@ -184,6 +184,7 @@ export async function pullExtras(ctx: ExtrasContext, tree: RemoteTree | null, re
   if (!tree && record.includes.length === 0) return;
   const written: { rec: IncludeRecord; text: string; pulled: boolean }[] = [];
   const gone: IncludeRecord[] = [];
+  const failed: { rec: IncludeRecord; status: number }[] = [];
   let includes = record.includes;
   if (tree) {
     const byId = new Map(record.includes.map((i) => [i.id, i]));
@@ -206,12 +207,20 @@ export async function pullExtras(ctx: ExtrasContext, tree: RemoteTree | null, re
       }
       const fetch = !old || old.document !== rc.document;
       const body = fetch ? await fetchBody(ctx, tree.revision.id, rc) : rec.stable;
+      if (body instanceof ApiError) {
+        // The server failed this one (after the client's retries): the space's pages do not wait for it.
+        failed.push({ rec, status: body.status });
+        const kept = old && old.seen !== null ? (await writeInclude(ctx, old, false)).rec : rec; // never written: nothing to keep
+        includes.push({ ...kept, behind: true });
+        continue;
+      }
       if (body === null) {
         // Gone between the revision and its document: the file stays as it was (written again if deleted here), asked for again when main moves.
         if (old) includes.push((await writeInclude(ctx, old, false)).rec);
         continue;
       }
-      const next = { ...rec, title: rc.title, document: rc.document, stable: body };
+      const { behind: _, ...current } = rec;
+      const next = { ...current, title: rc.title, document: rc.document, stable: body };
       const outcome = await writeInclude(ctx, next, fetch || old?.title !== rc.title || relink);
       includes.push(outcome.rec);
       if (outcome.text !== null) written.push({ rec: outcome.rec, text: outcome.text, pulled: fetch || old?.title !== rc.title });
@@ -251,12 +260,21 @@ export async function pullExtras(ctx: ExtrasContext, tree: RemoteTree | null, re
         });
     }
     for (const old of gone) mirror.search.removePage(spaceId, includeKey(old.id));
+    for (const f of failed)
+      mirror.log.add(
+        'retry',
+        `GitBook answered ${f.status} for the reusable content “${f.rec.title}”: ${f.rec.path} stays as it was; the next sync asks again`,
+        spaceId,
+      );
     writeExtras(mirror, spaceId, { includes, vars });
   });
 }
 
-/** The reusable content's document as GitBook markdown (references stable); null when the server no longer has it (404). */
-async function fetchBody(ctx: ExtrasContext, revisionId: string, rc: RemoteTree['reusableContents'][number]): Promise<string | null> {
+/**
+ * The reusable content's document as GitBook markdown (references stable); null when the server
+ * no longer has it (404); the error when the server failed it (5xx, after the client's retries).
+ */
+async function fetchBody(ctx: ExtrasContext, revisionId: string, rc: RemoteTree['reusableContents'][number]): Promise<string | null | ApiError> {
   if (rc.document === null) return '';
   let document: unknown;
   try {
@@ -266,6 +284,7 @@ async function fetchBody(ctx: ExtrasContext, revisionId: string, rc: RemoteTree[
     );
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
+    if (err instanceof ApiError && err.status >= 500) return err;
     throw err;
   }
   return documentToMarkdown(document, { pageTitle: (page, space) => ctx.mirror.content.page(space ?? ctx.spaceId, page)?.title ?? null });
