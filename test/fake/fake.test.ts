@@ -341,7 +341,7 @@ describe('merging and updating change requests', () => {
     expect(changes.mergedFrom.id).toBe(cr.id);
   });
 
-  it('outdated turns true when main moves on, update brings main in, and both-side edits follow the change request', async () => {
+  it('outdated turns true when main moves on, update brings main in, and both-side edits follow the change request, reported as conflicts', async () => {
     const { space, welcome, guides } = seedSpace();
     const cr = fake.store.addChangeRequest(space.id, { changes: [{ operation: 'update_page', page: welcome.id, document: { markdown: 'From CR' } }] });
     expect((await call(`/spaces/${space.id}/change-requests/${cr.id}`)).body.outdated).toBe(false);
@@ -350,12 +350,16 @@ describe('merging and updating change requests', () => {
     fake.store.editPage(space.id, guides.id, { title: 'Guides (renamed on main)' });
     expect((await call(`/spaces/${space.id}/change-requests/${cr.id}`)).body.outdated).toBe(true);
 
+    expect(fake.store.updateConflicts(space.id, cr.id)).toEqual([welcome.id]); // the title main gave Guides is not one
     const updated = await post(`/spaces/${space.id}/change-requests/${cr.id}/update`, undefined);
-    expect(updated.body.result).toBe('update');
+    expect(updated.body.result).toBe('conflicts');
     const after = (await call(`/spaces/${space.id}/change-requests/${cr.id}`)).body;
     expect(after).toMatchObject({ outdated: false, revision: updated.body.revision, revisionMergedAncestor: fake.store.space(space.id).revisionId });
     expect(fake.store.pageMarkdown(space.id, welcome.id, { changeRequest: cr.id })).toBe('From CR\n');
     expect(fake.store.page(space.id, guides.id, { changeRequest: cr.id }).title).toBe('Guides (renamed on main)');
+
+    fake.store.editPage(space.id, guides.id, { markdown: 'Only main changed this.' });
+    expect((await post(`/spaces/${space.id}/change-requests/${cr.id}/update`, undefined)).body.result).toBe('update');
   });
 
   it("keeps pages added on both sides, the change request's first, and de-duplicates clashing slugs", () => {

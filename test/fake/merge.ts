@@ -14,7 +14,10 @@
  *   by suffixing the later page's slug (`-2`, `-3`, ...).
  * - Files, reusable contents and the space's variables merge by the same one-side/both-sides rule.
  *
- * The merge never reports conflicts, so the API's `result` is always `merge` / `update`.
+ * The merge itself never stops on a conflict. An update (rebase) answers `result: 'conflicts'`
+ * when a page had the same field changed to different values on both sides, or was deleted on
+ * one side and changed on the other (`conflictingPages`): the change request's side is kept,
+ * and GitBook's editor is where the writer settles it.
  */
 import type { FileRec, PageRec, ReusableContentRec, RevisionRec, VariablesRec } from './model';
 import { childIdsOf } from './tree';
@@ -93,6 +96,23 @@ export function mergeRevisions(base: RevisionRec, ours: RevisionRec, theirs: Rev
   }
   const variables = JSON.stringify(base.variables) === JSON.stringify(theirs.variables) ? ours.variables : theirs.variables;
   return { pages, children, files, reusableContents, variables };
+}
+
+/** Pages main (`ours`) and the change request (`theirs`) both changed since `base`, in the same field and differently, or one deleted and the other changed. */
+export function conflictingPages(base: RevisionRec, ours: RevisionRec, theirs: RevisionRec): string[] {
+  const out: string[] = [];
+  for (const [id, b] of base.pages) {
+    const o = ours.pages.get(id);
+    const t = theirs.pages.get(id);
+    if (samePage(b, o) || samePage(b, t) || samePage(o, t)) continue;
+    if (!o || !t) {
+      out.push(id);
+      continue;
+    }
+    const fields = [...CONTENT_KEYS, 'parentId'] as const;
+    if (fields.some((k) => b[k] !== o[k] && b[k] !== t[k] && o[k] !== t[k])) out.push(id);
+  }
+  return out;
 }
 
 function mergePage(b: PageRec | undefined, o: PageRec | undefined, t: PageRec | undefined): PageRec | undefined {

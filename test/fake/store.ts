@@ -35,7 +35,7 @@ import { blobKeyFor, guessContentType } from './batch-files';
 import { hasNode } from './document';
 import { documentIdFor, normaliseBody } from './markdown';
 import { DEFAULT_MARKDOWN, type MarkdownSettings } from './markdown-settings';
-import { mergeRevisions } from './merge';
+import { conflictingPages, mergeRevisions } from './merge';
 import { FakeOpenAPISpecs } from './openapi-specs';
 import { FakeReviews } from './reviews';
 import { FakeTranslations } from './translations';
@@ -510,6 +510,14 @@ export class FakeStore {
     space.updatedAt = revision.createdAt;
     Object.assign(cr, { status: 'merged', revisionMerged: revision.id, mergedAt: revision.createdAt, mergedBy: by, updatedAt: revision.createdAt });
     return revision;
+  }
+
+  /** Pages an update of the change request from main would find changed on both sides (`conflictingPages`); none when it is up to date. */
+  updateConflicts(spaceId: string, idOrNumber: string | number): string[] {
+    const cr = this.changeRequest(spaceId, idOrNumber);
+    if (!this.isOutdated(cr)) return [];
+    const main = this.revision(spaceId, this.space(spaceId).revisionId);
+    return conflictingPages(this.revision(spaceId, this.baseRevisionId(cr)), main, this.revision(spaceId, cr.revisionId));
   }
 
   /** Brings main's changes into a change request. Returns the change request's new revision. */

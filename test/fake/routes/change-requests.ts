@@ -62,8 +62,9 @@ export const changeRequestRoutes: RouteTable = {
   },
 
   updateChangeRequest: ({ store, param }) => {
+    const conflicts = store.updateConflicts(param('spaceId'), param('changeRequestId'));
     const revision = store.updateChangeRequest(param('spaceId'), param('changeRequestId'));
-    return ok({ revision: revision.id, result: 'update' });
+    return ok({ revision: revision.id, result: conflicts.length > 0 ? 'conflicts' : 'update' });
   },
 
   getRevisionOfChangeRequestById: changeRequestReads.revision,

@@ -50,7 +50,11 @@ export interface SpaceReport {
   rebuilt?: number;
   dryRun?: DryRunReport;
   error?: string;
-  /** Why the edits went into another change request than before (the previous one was merged, closed, or is under review). */
+  /**
+   * What the writer should know of the change request: why the edits went into another one than
+   * before (the previous one was merged, closed, or is under review), or that main's changes
+   * came into it with conflicts GitBook's editor settles.
+   */
   notice?: string;
 }
 

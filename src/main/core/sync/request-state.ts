@@ -76,24 +76,35 @@ export async function changeRequestInfo(ctx: PushContext): Promise<{ state: Chan
   }
 }
 
+/** A rebase done: whether GitBook found pages changed on both sides (`conflicts`), which its editor settles, with the words that say so. */
+export interface Rebased {
+  conflicts: string | null;
+}
+
 /**
  * Brings main's newer changes into the open change request (the API's "update", a rebase;
  * never a merge into main), so pages added to main since it was opened can be edited in
- * it. Changes refused before may go through now: they are tried again.
+ * it. Changes refused before may go through now: they are tried again. Null: not done.
  */
-export async function rebaseChangeRequest(ctx: PushContext): Promise<boolean> {
+export async function rebaseChangeRequest(ctx: PushContext): Promise<Rebased | null> {
   const row = ctx.store.changeRequest(ctx.spaceId);
-  if (row?.state !== 'open' || row.changeRequestId === null) return false;
+  if (row?.state !== 'open' || row.changeRequestId === null) return null;
   const crId = row.changeRequestId;
+  let answer: { result?: unknown };
   try {
-    await ctx.api.call((c, p) => c.spaces.updateChangeRequest(ctx.spaceId, crId, p), { signal: ctx.signal });
+    answer = await ctx.api.call<{ result?: unknown }>((c, p) => c.spaces.updateChangeRequest(ctx.spaceId, crId, p), { signal: ctx.signal });
   } catch (err) {
-    if (err instanceof ApiError && err.status < 500) return false;
+    if (err instanceof ApiError && err.status < 500) return null;
     throw err;
   }
   ctx.store.clearAllRefused(ctx.spaceId);
+  if (answer?.result === 'conflicts') {
+    const conflicts = `main's latest changes came into change request #${row.number} with conflicts (a page changed there and on main): settle them in the change request in GitBook's editor before it is merged`;
+    ctx.mirror.log.add('conflict', conflicts, ctx.spaceId);
+    return { conflicts };
+  }
   ctx.mirror.log.add('info', `brought main's latest changes into change request #${row.number}`, ctx.spaceId);
-  return true;
+  return { conflicts: null };
 }
 
 /** A create whose answer was lost: adopt the change request it made (found by author, subject and time), or forget the attempt. */

@@ -412,8 +412,10 @@ async function pushPlan(c: SpaceCycle, seen: Seen, plan: Plan, goes: readonly Pu
   // Main moved since the change request was based on it: bring that in first, so pages main
   // gained since can be edited in it (and changes refused for that go through).
   const mainRevision = seen.remote?.tree.revision.id ?? c.space.syncedRevision;
-  if (plan.push.length > 0 && state === 'open' && !plan.clearPushed && baseRevision !== null && mainRevision && baseRevision !== mainRevision)
-    await rebaseChangeRequest(c.pushCtx);
+  if (plan.push.length > 0 && state === 'open' && !plan.clearPushed && baseRevision !== null && mainRevision && baseRevision !== mainRevision) {
+    const rebased = await rebaseChangeRequest(c.pushCtx);
+    if (rebased?.conflicts) c.report.notice = rebased.conflicts;
+  }
   // A place-only change of a page whose server text was fetched while writing records that text.
   const ops = goes.map((op) => (op.op === 'update' && op.record === null ? { ...op, record: mirror.content.baseText(spaceId, op.id) } : op));
   if (ops.length === 0) {
