@@ -30,6 +30,7 @@ it('says that main came into the change request with conflicts, and where to set
     /Guide: main's latest changes came into change request #1 with conflicts .*: settle them in the change request in GitBook's editor/,
   );
   expect(run.stdout).not.toMatch(/brought main's latest changes/);
+  expect(run.stdout).toMatch(/^0 of 1 space in sync, .*; 1 conflict needs you: see/); // the page main and the writer both changed
   const log = await quire(['log', '--dir', root], { env: {} });
   expect(log.stdout).toMatch(/came into change request #1 with conflicts/);
   expect(fake.store.pageMarkdown(space.id, install.id, { changeRequest: fake.store.changeRequestsOf(space.id)[0]!.id })).toContain('as the writer has it');

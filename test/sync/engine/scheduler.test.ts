@@ -11,7 +11,7 @@ import { ContinuousSync } from '../../../src/main/core/sync/continuous';
 import type { CycleReport, CycleRequest } from '../../../src/main/core/sync/engine';
 import { tempDir } from '../../helpers/cli';
 
-const EMPTY: CycleReport = { spaces: [], conflicts: 0, held: 0, missing: 0, unreadable: 0, notPushed: 0, requests: 0, dryRun: false };
+const EMPTY: CycleReport = { spaces: [], inSync: 0, conflicts: 0, held: 0, missing: 0, unreadable: 0, notPushed: 0, requests: 0, dryRun: false };
 
 let root: string;
 let mirror: Mirror;

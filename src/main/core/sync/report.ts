@@ -60,6 +60,8 @@ export interface SpaceReport {
 
 export interface CycleReport {
   spaces: SpaceReport[];
+  /** Spaces with nothing that needs the writer: no open conflict, stop, missing folder, error, path left alone or change not pushed. */
+  inSync: number;
   conflicts: number;
   /** Spaces stopped by the mass-delete fail-safe. */
   held: number;

@@ -374,7 +374,9 @@ export function describe(report: CycleReport, dir: string): string {
   const pushed = report.spaces.filter((s) => s.push && s.push.changes > 0);
   const status = `\`quire status --dir ${shellWord(dir)}\``;
   const parts = [
-    `${plural(report.spaces.length, 'space')} in sync`,
+    report.inSync === report.spaces.length
+      ? `${plural(report.spaces.length, 'space')} in sync`
+      : `${report.inSync} of ${plural(report.spaces.length, 'space')} in sync`,
     pulledPages > 0 ? `${plural(pulledPages, 'page')} pulled from main` : 'nothing new on main',
   ];
   for (const s of pushed) {
