@@ -140,6 +140,8 @@ it('an entry listed before its file exists is kept and said, then places the fil
   await within(10_000, 'the page pushed where SUMMARY.md lists it', () => crChildren('Getting Started').includes('Upgrade guide'));
   expect(crChildren(null)).not.toContain('Upgrade guide');
   await within(5_000, 'in sync', async () => (await status()).state === 'in-sync');
+  // The change request is named after the page's title as SUMMARY.md gives it, not its file name.
+  expect(fake.store.changeRequestsOf(space.id).map((cr) => cr.subject)).toEqual(['Add ‘Upgrade guide’']);
   expect(summary()).toMatch(NESTED);
   sync.child.kill('SIGTERM');
   expect((await sync.exited).code).toBe(0);

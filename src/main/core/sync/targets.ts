@@ -141,7 +141,11 @@ export function subjectItemsOfRecord(mirror: Mirror, spaceId: string): SubjectIt
   const items: SubjectItem[] = [];
   for (const p of store.pushedPages(spaceId).values()) {
     const base = mirror.content.basePage(spaceId, p.id);
-    const title = (p.text !== null ? pageTitleOf(p.text) : null) ?? base?.title ?? p.name ?? (p.path ? titleOfPath(p.path) : p.id);
+    // A page new in the change request has no title on main: SUMMARY.md's entry names it, before its
+    // file name (found by its path: right after the push, its node may still be under its new-page key).
+    const key = base || !p.path ? undefined : (mirror.folder.byPath(spaceId, p.path) ?? p.id);
+    const listed = key === undefined ? undefined : mirror.folder.node(spaceId, key)?.title;
+    const title = (p.text !== null ? pageTitleOf(p.text) : null) ?? base?.title ?? (listed || null) ?? p.name ?? (p.path ? titleOfPath(p.path) : p.id);
     if (p.deleted) {
       if (base) items.push({ verb: 'delete', title: base.title || title });
     } else if (!base) items.push({ verb: 'add', title });
