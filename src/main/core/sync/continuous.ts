@@ -98,12 +98,11 @@ export class ContinuousSync {
   }
 
   /**
-   * Runs a first cycle (which may create the space folders) unless paused, then watches the
-   * folder, then runs another over everything (what was saved before the watcher was ready).
+   * Watches the folder, then runs a first cycle over everything (unless paused): what was saved
+   * before the watch was set, that cycle's scan sees; what is saved after, the watch reports. So
+   * one cycle over everything at the start, not one before the watch and one after it.
    */
   async start(): Promise<void> {
-    if (this.stopped) return;
-    if (!this.isPaused) await this.syncNow();
     if (this.stopped) return;
     try {
       this.watcher = await FolderWatcher.start({
@@ -124,8 +123,7 @@ export class ContinuousSync {
       await this.watcher?.close();
       return;
     }
-    this.needAll = true;
-    if (!this.isPaused) this.autoCycle();
+    if (!this.isPaused) await this.syncNow();
     else this.armTimer();
   }
 
