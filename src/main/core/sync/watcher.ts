@@ -63,6 +63,8 @@ export class FolderWatcher {
   /** Paths something happened to, waiting to stay unchanged for `stability` ms: the timer, and the file's size and mtime when last looked at. */
   private readonly settling = new Map<string, { timer: NodeJS.Timeout; seen: string | null }>();
   private readonly stability: number;
+  /** Waiting for nothing to settle (`idle`). */
+  private readonly quiet: (() => void)[] = [];
   private closed = false;
 
   private constructor(private readonly options: FolderWatcherOptions) {
@@ -81,10 +83,22 @@ export class FolderWatcher {
     return watcher;
   }
 
+  /**
+   * Resolves once everything the OS reported until now has been looked at and told (or found
+   * to be nothing): the files a cycle just wrote, say. At once when closed.
+   */
+  async idle(): Promise<void> {
+    // What the OS queued before now is read in the event loop's next poll phase: let it in first.
+    await new Promise<void>((resolve) => setTimeout(() => setImmediate(resolve), 0));
+    if (this.closed || this.settling.size === 0) return;
+    await new Promise<void>((resolve) => this.quiet.push(resolve));
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const { timer } of this.settling.values()) clearTimeout(timer);
     this.settling.clear();
+    for (const resolve of this.quiet.splice(0)) resolve();
     for (const folder of this.folders.values()) folder.watch.close();
     this.folders.clear();
   }
@@ -161,7 +175,13 @@ export class FolderWatcher {
   private settle(path: string, seen: string | null): void {
     const waiting = this.settling.get(path);
     if (waiting) clearTimeout(waiting.timer);
-    const timer = setTimeout(() => this.settled(path), this.stability);
+    const timer = setTimeout(() => {
+      try {
+        this.settled(path);
+      } finally {
+        if (this.settling.size === 0) for (const resolve of this.quiet.splice(0)) resolve();
+      }
+    }, this.stability);
     this.settling.set(path, { timer, seen: waiting && seen === null ? waiting.seen : seen });
   }
 
