@@ -50,10 +50,9 @@ async function until(test: () => boolean, ms: number, what: string): Promise<voi
 
 /**
  * Continuous sync left alone, with `idleWindows` windows of idle after its start-up. Its start is
- * work, not idle: the first cycle looks at all 20,000 files, the watcher lists every folder and
- * watches each, and a cycle over everything follows (for what was saved before the watch was
- * set). So the start-up's CPU is its own figure, from the spawn to SETTLE_MS later; idle is what
- * each of the next windows of 20 s costs after it.
+ * work, not idle: the watcher lists every folder and watches each, then one cycle over
+ * everything looks at all 20,000 files. So the start-up's CPU is its own figure, from the spawn
+ * to SETTLE_MS later; idle is what each of the next windows of 20 s costs after it.
  */
 async function continuous(
   fake: FakeApi,

@@ -106,10 +106,11 @@ beforeEach(async () => {
     intervalMs: 50,
     signal: abort.signal,
   });
-  await sync.start();
-  await cyclesDone(2); // the first cycle (the pull), then the one over everything once the watcher is ready
-  // On a loaded machine the watcher may be ready only after a timer cycle: the start-up is over
-  // once a cycle was told exactly what changed.
+  await sync.start(); // the watch set, then the one cycle over everything (the pull)
+  // The pull wrote while the folder was watched: the start-up is over once the watcher has told
+  // each of those writes (the engine's own, not saves) and a cycle has taken what it told.
+  await sync.settled();
+  await sync.syncNow();
   await cyclesUntil(() => cycles.some((c) => c.request.changed !== 'all'));
 });
 
@@ -122,7 +123,7 @@ afterEach(async () => {
 
 it('an idle cycle looks at nothing in the space folder and asks the server one question', async () => {
   const folder = `${root}${sep}guide`;
-  // The cycle over everything (once the watcher was ready) read the folder: the count sees what the sync looks at.
+  // The start-up's cycle over everything read the folder: the count sees what the sync looks at.
   expect(fsLog.paths.filter((p) => p.startsWith(`${folder}${sep}`)).length).toBeGreaterThan(0);
   const prune = vi.spyOn(mirror.history, 'prune');
   fsLog.paths.length = 0;

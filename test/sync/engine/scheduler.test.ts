@@ -89,13 +89,13 @@ afterEach(async () => {
   mirror.close();
 });
 
-it('tells the first cycles to look at everything, then each cycle the paths saved since the last, a burst as one cycle', async () => {
+it('tells the first cycle to look at everything, then each cycle the paths saved since the last, a burst as one cycle', async () => {
   await start();
-  expect(requests).toEqual([{ changed: 'all' }, { changed: 'all' }]); // before the watcher, and for what was saved until it was ready
+  expect(requests).toEqual([{ changed: 'all' }]); // once the watch is set: what was saved before it, this cycle sees
 
   for (const name of ['faq.md', 'new.md', 'faq.md']) writeFileSync(join(root, 'guide', name), `# ${name} ${Date.now()}\n`);
-  await until(() => requests.length === 3);
-  expect(requests[2]).toEqual({ changed: ['guide/faq.md', 'guide/new.md'] });
+  await until(() => requests.length === 2);
+  expect(requests[1]).toEqual({ changed: ['guide/faq.md', 'guide/new.md'] });
   expect(
     mirror.outbox
       .localEdits('space')
@@ -116,17 +116,17 @@ it('after a failed cycle, and at least every fullScanEveryMs, the next cycle loo
   await start();
   fail = new Error('offline');
   writeFileSync(join(root, 'guide/faq.md'), '# FAQ\n\nFirst.\n');
-  await until(() => requests.length === 3);
-  expect(requests[2]).toEqual({ changed: ['guide/faq.md'] });
+  await until(() => requests.length === 2);
+  expect(requests[1]).toEqual({ changed: ['guide/faq.md'] });
   fail = null;
   await sync.syncNow();
-  expect(requests[3]).toEqual({ changed: 'all' });
+  expect(requests[2]).toEqual({ changed: 'all' });
 
   await sync.syncNow();
-  expect(requests[4]).toEqual({ changed: [] }); // the interval's poll: nothing changed here
+  expect(requests[3]).toEqual({ changed: [] }); // the interval's poll: nothing changed here
   clock += 60_000;
   await sync.syncNow();
-  expect(requests[5]).toEqual({ changed: 'all' });
+  expect(requests[4]).toEqual({ changed: 'all' });
 });
 
 it('paused: edits are recorded but no cycle runs; sync now still runs one; resume runs one for what was saved', async () => {
@@ -152,19 +152,19 @@ it('sync now during a cycle runs one more after it, never two at once; stop lets
   let release!: () => void;
   hold = new Promise((r) => (release = r));
   const first = sync.syncNow();
-  await until(() => requests.length === 3);
+  await until(() => requests.length === 2);
   const second = sync.syncNow();
   const third = sync.syncNow();
-  expect(requests).toHaveLength(3); // still the one cycle
+  expect(requests).toHaveLength(2); // still the one cycle
   release();
   hold = null;
   await Promise.all([first, second, third]);
-  expect(requests).toHaveLength(4); // both asks satisfied by one more cycle
+  expect(requests).toHaveLength(3); // both asks satisfied by one more cycle
 
   let finish!: () => void;
   hold = new Promise((r) => (finish = r));
   void sync.syncNow();
-  await until(() => requests.length === 5);
+  await until(() => requests.length === 4);
   let stopped = false;
   const stopping = sync.stop().then(() => (stopped = true));
   await Promise.resolve();

@@ -6,7 +6,7 @@
  *
  * Each cycle is told what the watcher saw since the last one: `{ changed: paths }` relative
  * to the sync folder with `/`, or `{ changed: 'all' }` when it cannot be sure — the first
- * cycles, after a watcher error, after a failed cycle, when too much changed to list, and
+ * cycle, after a watcher error, after a failed cycle, when too much changed to list, and
  * every few minutes as a safety net. Each settled edit is also recorded in the mirror as
  * soon as it is seen (status shows it). While the API cannot be reached, cycles are tried
  * again every few seconds (OFFLINE_RETRY_MS), not at the interval.
@@ -98,12 +98,11 @@ export class ContinuousSync {
   }
 
   /**
-   * Runs a first cycle (which may create the space folders) unless paused, then watches the
-   * folder, then runs another over everything (what was saved before the watcher was ready).
+   * Watches the folder, then runs a first cycle over everything (unless paused): what was saved
+   * before the watch was set, that cycle's scan sees; what is saved after, the watch reports. So
+   * one cycle over everything at the start, not one before the watch and one after it.
    */
   async start(): Promise<void> {
-    if (this.stopped) return;
-    if (!this.isPaused) await this.syncNow();
     if (this.stopped) return;
     try {
       this.watcher = await FolderWatcher.start({
@@ -124,9 +123,16 @@ export class ContinuousSync {
       await this.watcher?.close();
       return;
     }
-    this.needAll = true;
-    if (!this.isPaused) this.autoCycle();
+    if (!this.isPaused) await this.syncNow();
     else this.armTimer();
+  }
+
+  /**
+   * Resolves once the watcher has told every edit the OS reported until now (the files the
+   * start-up's cycle wrote, told apart from saves, say); at once without a watcher.
+   */
+  settled(): Promise<void> {
+    return this.watcher?.idle() ?? Promise.resolve();
   }
 
   /** Runs a cycle now (paused or not), or right after the running one; resolves once it has run. */
