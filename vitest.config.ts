@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects over one list of test files, so every test is in exactly one of them.
+ * Projects over one list of test files, so every test is in exactly one of them.
  * `unit`: the fast tests, pure or on temp files and loopback sockets only — no keychain, no
  * browser, no mount, no spawned process, no wall-clock pacing (`npm run test:unit`, seconds).
- * `integration`: the rest — the fake API end to end, the CLI, the service, the web host,
- * Chromium, kill and disk faults, the keychain. `npm test` runs both.
+ * `integration` and `integration-timed`: the rest — the fake API end to end, the CLI, the
+ * service, the web host, Chromium, kill and disk faults, the keychain (`npm run test:integration`
+ * runs both). `npm test` runs them all, in that order.
  */
 const UNIT_FOLDERS = [
   'test/api/',
