@@ -62,13 +62,15 @@ const TIMED = new Set([
   'test/hosts/preview/live-reload.test.ts',
   'test/hosts/service/continuous.test.ts',
   'test/hosts/service/service.test.ts',
+  'test/renderer/find.test.ts', // as many searches as typing pauses: keystrokes 20 ms apart
   'test/sync/engine/continuous.test.ts',
 ]);
 /**
- * The other integration files mostly wait (for the processes they start, the sync's timers and
- * polls, Chromium), so three a core run at once: on two cores that halves the project's time.
+ * The other integration files spend much of their time waiting (for the processes they start, the
+ * sync's timers and polls, Chromium), so two a core run at once. More gain nothing: the waits are
+ * then covered and the project is bound by its CPU time.
  */
-const WAITING_FILES_PER_CORE = 3;
+const WAITING_FILES_PER_CORE = 2;
 
 export default defineConfig({
   test: {
