@@ -58,6 +58,7 @@ const TIMED = new Set([
   'test/hosts/cli/dead-api.test.ts',
   'test/hosts/cli/offline.test.ts',
   'test/hosts/cli/retry-after.test.ts',
+  'test/hosts/cli/slow-server.test.ts', // 200 ms must do for the fake's quick answers
   'test/hosts/cli/summary-on-save.test.ts',
   'test/hosts/preview/live-reload.test.ts',
   'test/hosts/service/continuous.test.ts',
