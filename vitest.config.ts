@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects over one list of test files, so every test is in exactly one of them.
+ * Projects over one list of test files, so every test is in exactly one of them.
  * `unit`: the fast tests, pure or on temp files and loopback sockets only — no keychain, no
  * browser, no mount, no spawned process, no wall-clock pacing (`npm run test:unit`, seconds).
- * `integration`: the rest — the fake API end to end, the CLI, the service, the web host,
- * Chromium, kill and disk faults, the keychain. `npm test` runs both.
+ * `integration` and `integration-timed`: the rest — the fake API end to end, the CLI, the
+ * service, the web host, Chromium, kill and disk faults, the keychain (`npm run test:integration`
+ * runs both). `npm test` runs them all, in that order.
  */
 const UNIT_FOLDERS = [
   'test/api/',
@@ -43,12 +44,34 @@ function testFiles(dir: string): string[] {
 }
 
 const all = testFiles(join('test'));
-/**
- * Test files at once: one a core (vitest would run one at a time on two cores). Not more: the
- * tests that bound how long a command takes would then wait for each other's CPU.
- */
 const CORES = availableParallelism();
 const isUnit = (f: string) => UNIT_FOLDERS.some((d) => f.startsWith(d)) && !NOT_UNIT.has(f);
+/**
+ * The integration files that bound how long something takes on the wall clock (a command answers
+ * at once, Offline is said within a second, a save shows within a second, requests keep their
+ * pace): they run after the others, one file a core, so no other file's work stretches the time
+ * they measure.
+ */
+const TIMED = new Set([
+  'test/api/pacing.test.ts',
+  'test/hosts/cli/folder-lock-at-once.test.ts',
+  'test/hosts/cli/dead-api.test.ts',
+  'test/hosts/cli/offline.test.ts',
+  'test/hosts/cli/retry-after.test.ts',
+  'test/hosts/cli/slow-server.test.ts', // 200 ms must do for the fake's quick answers
+  'test/hosts/cli/summary-on-save.test.ts',
+  'test/hosts/preview/live-reload.test.ts',
+  'test/hosts/service/continuous.test.ts',
+  'test/hosts/service/service.test.ts',
+  'test/renderer/find.test.ts', // as many searches as typing pauses: keystrokes 20 ms apart
+  'test/sync/engine/continuous.test.ts',
+]);
+/**
+ * The other integration files spend much of their time waiting (for the processes they start, the
+ * sync's timers and polls, Chromium), so two a core run at once. More gain nothing: the waits are
+ * then covered and the project is bound by its CPU time.
+ */
+const WAITING_FILES_PER_CORE = 2;
 
 export default defineConfig({
   test: {
@@ -68,10 +91,20 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: all.filter((f) => !isUnit(f)),
+          include: all.filter((f) => !isUnit(f) && !TIMED.has(f)),
+          globalSetup: ['test/global-setup.ts'],
+          maxWorkers: CORES * WAITING_FILES_PER_CORE,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-timed',
+          include: all.filter((f) => TIMED.has(f)),
           globalSetup: ['test/global-setup.ts'],
           maxWorkers: CORES,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

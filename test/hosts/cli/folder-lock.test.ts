@@ -2,90 +2,23 @@
  * One engine per folder (issue 9, item 1), with real processes: while one `quire sync` holds a
  * folder (its cycle held mid-request by a proxy), a second `sync --once` waits briefly, then
  * says who holds it and exits 1 — and nothing is pushed twice; continuous mode waits for its
- * turn; `quire restore` writes nothing until the holder is done (or gives up as `--once` does);
- * `status` and `review` never wait; a lock left by a killed process never blocks.
+ * turn; `quire restore` writes nothing until the holder is done (or gives up as `--once` does).
+ * The commands that never wait are in folder-lock-at-once.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
-import { quire, tempDir } from '../../helpers/cli';
-import { contentBatches, holdingProxy, openChangeRequests, pageByTitle, read, seedGuide, syncOnce, write } from '../../helpers/sync';
+import { expect, it } from 'vitest';
+import type { FakeApi, SpaceRec } from '../../fake';
+import { quire } from '../../helpers/cli';
+import { folderHolderEachTest, type FolderHolderWorld } from '../../helpers/folder-holder';
+import { contentBatches, openChangeRequests, pageByTitle, read, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let space: SpaceRec;
 let root: string;
-/** Every process a test started: killed afterwards, even when the test failed halfway. */
-const started: Running[] = [];
-
-beforeEach(async () => {
-  fake = await startFakeApi();
-  space = seedGuide(fake);
-  root = tempDir();
-  expect((await syncOnce(fake, root)).code).toBe(0);
+let quireProcess: FolderHolderWorld['quireProcess'];
+let holderMidPush: FolderHolderWorld['holderMidPush'];
+folderHolderEachTest((world) => {
+  ({ fake, space, root, quireProcess, holderMidPush } = world);
 });
-afterEach(async () => {
-  for (const p of started.splice(0)) p.kill('SIGKILL');
-  await fake.close();
-});
-
-interface Running {
-  pid: number;
-  output(): { stdout: string; stderr: string };
-  /** Resolves once stdout or stderr matches. */
-  saw(pattern: RegExp): Promise<void>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
-  kill(signal: NodeJS.Signals): void;
-}
-
-function quireProcess(...args: string[]): Running {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/hosts/cli/main.ts', ...args], {
-    env: { ...process.env, QUIRE_TOKEN: fake.token },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  const watchers: { pattern: RegExp; resolve: () => void }[] = [];
-  const check = () => {
-    for (const w of [...watchers]) if (w.pattern.test(stdout) || w.pattern.test(stderr)) w.resolve();
-  };
-  child.stdout.on('data', (d: Buffer) => {
-    stdout += d.toString();
-    check();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    check();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  );
-  const running: Running = {
-    pid: child.pid!,
-    output: () => ({ stdout, stderr }),
-    saw: (pattern) =>
-      new Promise((resolve, reject) => {
-        void exited.then(() => (pattern.test(stdout) || pattern.test(stderr) ? resolve() : reject(new Error(`exited without ${pattern}: ${stderr}`))));
-        watchers.push({ pattern, resolve });
-        check();
-      }),
-    exited,
-    kill: (signal) => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    },
-  };
-  started.push(running);
-  return running;
-}
-
-const isContentBatch = (m: string, p: string) => m === 'POST' && /\/change-requests\/[^/]+\/content$/.test(p);
-
-/** A `quire sync --once` holding the folder, stopped by a proxy just before its push reaches the server. */
-async function holderMidPush() {
-  const proxy = await holdingProxy(fake.url, { match: isContentBatch, when: 'before' });
-  const holder = quireProcess('sync', '--api', proxy.url, '--dir', root, '--once');
-  await Promise.race([proxy.held, holder.exited.then((r) => Promise.reject(new Error(`the holder ended early: ${r.stderr}`)))]);
-  return { proxy, holder };
-}
 
 it('a second `sync --once` waits briefly, says who holds the folder, exits 1, and pushes nothing twice', async () => {
   write(root, 'guide/recipes.md', '# Recipes\n\nA new page.\n');
@@ -174,36 +107,4 @@ it('`quire restore` writes once the sync holding the folder is done, not in the 
   // The holder pushed the text it read before the restore; the restored one is the next sync's edit.
   const [cr] = openChangeRequests(fake, space.id);
   expect(pageByTitle(fake, space.id, 'FAQ', cr!.id).markdown).toBe('A rewrite, pushed by the sync that holds the folder.\n');
-}, 60_000);
-
-it('`status` and `review` never wait for the folder', async () => {
-  write(root, 'guide/faq.md', '# FAQ\n\nPending.\n');
-  const { proxy, holder } = await holderMidPush();
-  try {
-    const started = Date.now();
-    const status = await quire(['status', '--dir', root]);
-    const review = await quire(['review', '--dir', root], { env: { QUIRE_TOKEN: fake.token } });
-    expect(status.code).toBe(0);
-    expect(review.code).toBe(0);
-    expect(Date.now() - started).toBeLessThan(4_000); // well under the 5 s a sync would wait
-    proxy.release();
-    await holder.exited;
-  } finally {
-    await proxy.close();
-  }
-}, 60_000);
-
-it('a lock left by a killed process does not block the next run', async () => {
-  write(root, 'guide/faq.md', '# FAQ\n\nWritten before the crash.\n');
-  const { proxy, holder } = await holderMidPush();
-  holder.kill('SIGKILL');
-  expect((await holder.exited).signal).toBe('SIGKILL');
-  await proxy.close();
-
-  const started = Date.now();
-  const next = await syncOnce(fake, root);
-  expect(next.code).toBe(0);
-  expect(next.stderr).not.toContain('Another Quire');
-  expect(Date.now() - started).toBeLessThan(4_000);
-  expect(pageByTitle(fake, space.id, 'FAQ', openChangeRequests(fake, space.id)[0]!.id).markdown).toBe('Written before the crash.\n');
 }, 60_000);

@@ -8,8 +8,8 @@
  * SIGTERM once it has said so) — and the process never holds more than 200 MB (peak RSS, read as
  * it exits), bombs on every page at once included.
  *
- * A failing API (issue 18, item 8): the first retry is on stderr while the command still runs; a
- * dead one (nothing listens) is said at once, without retries (issue 28, item 3).
+ * A failing API (issue 18, item 8): the first retry is on stderr while the command still runs. A
+ * dead one, said at once: dead-api.test.ts.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
@@ -18,7 +18,6 @@ import { buildCli, killStarted, startQuire } from '../../helpers/cli-process';
 import { bomb, endlessBody, endlessPages } from '../../helpers/hostile-answers';
 import { rewritingProxy, type Rewrite, type RewritingProxy } from '../../helpers/rewriting-proxy';
 import { seedGuide } from '../../helpers/sync';
-import { closedPortUrl } from '../../api/scripted-server';
 
 const MAX_RSS_MB = 200;
 const CONTENT = /^\/v1\/spaces\/[^/]+\/content$/;
@@ -131,14 +130,4 @@ it('says the first retry on stderr while it still tries a failing API', async ()
   expect(quire.child.exitCode).toBe(null); // said as the retry was decided, not at the end
   quire.child.kill('SIGINT');
   expect((await quire.exited).code).toBe(130);
-}, 30_000);
-
-it('says a dead API at once: a refused connection is not retried (issue 28, item 3)', async () => {
-  const started = Date.now();
-  const run = await startQuire(['sync', '--api', await closedPortUrl(), '--dir', tempDir(), '--once'], { QUIRE_TOKEN: fake.token }).exited;
-
-  expect(run.code).toBe(1);
-  expect(run.stderr).not.toMatch(/retrying/);
-  expect(run.stderr).toMatch(/GET \/orgs: could not reach the API \(connection failed: .*ECONNREFUSED.*\)\. Check your connection/);
-  expect(Date.now() - started).toBeLessThan(5_000);
 }, 30_000);

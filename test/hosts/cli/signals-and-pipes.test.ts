@@ -5,13 +5,17 @@
  * `quire review` over many change requests prints no MaxListenersExceededWarning.
  */
 import { spawn } from 'node:child_process';
+import { CLI, CLI_NODE_FLAGS, cliEnv } from '../../bench/cli-process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Mirror } from '../../../src/main/core/mirror';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../fake';
 import { quire, tempDir } from '../../helpers/cli';
 import { holdingProxy } from '../../helpers/sync';
+import { buildCli } from '../../helpers/cli-process';
+
+beforeAll(() => buildCli(), 120_000);
 
 let fake: FakeApi;
 let dir: string;
@@ -24,8 +28,8 @@ afterEach(async () => {
 });
 
 function quireProcess(args: string[], stdio: 'pipe' | 'ignore' = 'pipe') {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/hosts/cli/main.ts', ...args], {
-    env: { ...process.env, QUIRE_TOKEN: fake.token },
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, ...args], {
+    env: cliEnv({ ...process.env, QUIRE_TOKEN: fake.token }),
     stdio: ['ignore', stdio, 'pipe'],
   });
   let stderr = '';

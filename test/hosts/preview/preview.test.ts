@@ -1,8 +1,7 @@
 /**
  * `quire preview` in Debian's chromium: every GitBook block rendered as GitBook shows it, the
  * check's problems on the page, the writer's raw HTML unable to run or send the page away, the
- * secret's path guarding every request (and no cookie ever carrying it), and live reload: a save
- * shows in the open page within a second.
+ * secret's path guarding every request (and no cookie ever carrying it). Live reload: live-reload.test.ts.
  * Screenshots land in test-artifacts/e2e (and docs/screenshots with QUIRE_DOCS_SCREENSHOTS=1).
  */
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -451,26 +450,6 @@ describe('quire preview in a browser', () => {
     expect((await page.request.get(`${server.url}.quire/mirror.db`)).status()).toBe(404);
     expect((await page.request.get(`${server.url}..%2F..%2Fetc%2Fpasswd`)).status()).toBe(404);
     expect((await get(port, `${base}README.md`, {}, 'POST')).status).toBe(405);
-  });
-
-  it('shows a save in the open page within a second, keeping the scroll position', async () => {
-    await open('guide/install.md');
-    await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 300));
-    const before = await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY);
-    const file = join(dir, 'guide', 'install.md');
-    const saved = Date.now();
-    writeFileSync(file, readFileSync(file, 'utf8').replace('Get the archive from the', 'Download the signed archive from the'));
-    await page.getByText('Download the signed archive from the').waitFor({ timeout: 5000 });
-    const latency = Date.now() - saved;
-    console.log(`preview live reload: save to browser in ${latency} ms`);
-    expect(latency).toBeLessThan(1000);
-    expect(await page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBe(before);
-
-    writeFileSync(join(dir, 'SUMMARY.md'), readFileSync(join(dir, 'SUMMARY.md'), 'utf8').replace('[Install]', '[Installing Lumen]'));
-    await page.getByRole('navigation', { name: 'Table of contents' }).getByText('Installing Lumen').waitFor();
-    writeFileSync(file, `${readFileSync(file, 'utf8')}\nA [new broken link](gone.md).\n`);
-    await page.locator('.pv-problem[data-code="broken-link"]').waitFor();
-    expect(browser.pageErrors).toEqual([]);
   });
 });
 

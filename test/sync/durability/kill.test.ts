@@ -3,11 +3,15 @@
  * its writes is in flight; the next run must neither lose an edit nor create a second
  * change request (nor a second copy of a new page).
  */
-import { expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { CLI, CLI_NODE_FLAGS, cliEnv } from '../../bench/cli-process';
 import { readdirSync } from 'node:fs';
 import type { FakeApi, SpaceRec } from '../../fake';
 import { holdingProxy, openChangeRequests, pageByTitle, read, syncOnce, syncedGuideEachTest, write } from '../../helpers/sync';
+import { buildCli } from '../../helpers/cli-process';
+
+beforeAll(() => buildCli(), 120_000);
 
 let fake: FakeApi;
 let root: string;
@@ -20,8 +24,8 @@ syncedGuideEachTest((world) => {
 
 /** Runs the CLI as its own process through `proxyUrl`, kills it with SIGKILL once the proxy holds a request. */
 async function killMidRequest(proxy: { url: string; held: Promise<void> }): Promise<NodeJS.Signals | null> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/hosts/cli/main.ts', 'sync', '--api', proxy.url, '--dir', root, '--once'], {
-    env: { ...process.env, QUIRE_TOKEN: fake.token },
+  const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, 'sync', '--api', proxy.url, '--dir', root, '--once'], {
+    env: cliEnv({ ...process.env, QUIRE_TOKEN: fake.token }),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -3,8 +3,9 @@
  * saves into one push; as the `quire sync` process, it keeps pulling until SIGTERM, then stops
  * cleanly.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { CLI, CLI_NODE_FLAGS, cliEnv } from '../../bench/cli-process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../../../src/main/core/api';
@@ -15,6 +16,9 @@ import { SyncEngine, type CycleReport } from '../../../src/main/core/sync/engine
 import { startFakeApi, type FakeApi, type SpaceRec } from '../../fake';
 import { tempDir } from '../../helpers/cli';
 import { contentBatches, openChangeRequests, pageByTitle, seedGuide } from '../../helpers/sync';
+import { buildCli } from '../../helpers/cli-process';
+
+beforeAll(() => buildCli(), 120_000);
 
 describe('in process: ContinuousSync over the engine', () => {
   let fake: FakeApi;
@@ -161,8 +165,8 @@ describe('the `quire sync` process', () => {
     const org = fake.store.addOrg({ title: 'Acme' });
     fake.store.addSpace(org.id, { title: 'Guide', pages: [{ title: 'Home', markdown: 'hi\n' }] });
     const dir = tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/hosts/cli/main.ts', 'sync', '--api', fake.url, '--dir', dir, '--interval', '5'], {
-      env: { ...process.env, QUIRE_TOKEN: fake.token },
+    const child = spawn(process.execPath, [...CLI_NODE_FLAGS, CLI, 'sync', '--api', fake.url, '--dir', dir, '--interval', '5'], {
+      env: cliEnv({ ...process.env, QUIRE_TOKEN: fake.token }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
