@@ -9,10 +9,6 @@ export DEBIAN_FRONTEND=noninteractive
 as_root apt-get update -qq
 as_root apt-get install -y -qq --no-install-recommends build-essential python3 pkg-config \
   libsecret-1-dev libsecret-1-0 gnome-keyring dbus dbus-x11 chromium fonts-noto-color-emoji exfat-fuse exfatprogs >/dev/null
-# Native modules build against the installed Node's headers where it has them (as in CI), not
-# headers downloaded from nodejs.org. Electron's and Playwright's own binaries are not needed
-# to run or test Quire here.
-if [ -f "$(dirname "$(dirname "$(command -v node)")")/include/node/node.h" ]; then
-  export npm_config_nodedir="$(dirname "$(dirname "$(command -v node)")")"
-fi
-ELECTRON_SKIP_BINARY_DOWNLOAD=1 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund
+# npm on a Node every dependency supports (Node 24 from the npm registry on Node 20), the native
+# modules built for this one, as in CI: scripts/npm-install.sh says how.
+bash scripts/npm-install.sh install
