@@ -68,10 +68,11 @@ const TIMED = new Set([
 ]);
 /**
  * The other integration files spend much of their time waiting (for the processes they start, the
- * sync's timers and polls, Chromium), so two a core run at once. More gain nothing: the waits are
- * then covered and the project is bound by its CPU time.
+ * sync's timers and polls, Chromium), yet run one a core: at two, Chromium's renders in one file
+ * and another file's processes stretched a banner's render past the browser tests' waits in a CI
+ * run, for about a minute saved.
  */
-const WAITING_FILES_PER_CORE = 2;
+const WAITING_FILES_PER_CORE = 1;
 
 export default defineConfig({
   test: {

@@ -26,7 +26,8 @@ export async function openHarness(): Promise<HarnessPage> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const browser = await launchBrowser();
   const page = browser.page;
-  page.setDefaultTimeout(5000);
+  // As long as a poll waits (vitest.config.ts): on a loaded machine a render can take seconds.
+  page.setDefaultTimeout(10_000);
   await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
   await page.waitForFunction(() => !!(globalThis as unknown as PageGlobals).harness);
   return {
