@@ -4,7 +4,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { ApiClient } from '../../../core/api';
 import { LineCommentError, ReviewService, type ActionInput, type ActResult } from '../../../core/review';
 import { errorMessage } from '../messages';
-import { applyCommand } from './comment-apply';
+import { applyCommand } from '../comment-apply';
 import { dirFlag, flag, has, spaceFlags, UsageError, type ParsedArgs } from '../args';
 import { EXIT, type CliIo } from '../io';
 import { bodyFlag, changeRequestFor, describeOutcome, parseNumber, postName, spaceFor, tryApi } from '../review-lookup';

@@ -9,7 +9,7 @@ import { act, ACTIONS, type CrContext } from '../cr-actions';
 import { holdWords, localHolds } from '../cr-merge';
 import { plural } from '../../../../shared/plural';
 import { checkout } from '../cr-checkout';
-import { run as runDiff } from './cr-diff';
+import { run as runDiff } from '../cr-diff';
 import { when } from '../../../../shared/when';
 
 const STATUSES = ['open', 'draft', 'archived', 'merged', 'all'] as const;

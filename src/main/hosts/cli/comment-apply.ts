@@ -5,14 +5,14 @@
  * queued offline). A suggestion whose lines changed since it was made is refused in one line,
  * and nothing is written.
  */
-import type { ApiClient } from '../../../core/api';
-import type { Mirror } from '../../../core/mirror';
-import { applySuggestion, ReviewService, SuggestionError } from '../../../core/review';
-import { withFolderTurn } from '../folder-turn';
-import { EXIT, type CliIo } from '../io';
-import { errorMessage } from '../messages';
-import { describeOutcome } from '../review-lookup';
-import { safeField } from '../terminal-text';
+import type { ApiClient } from '../../core/api';
+import type { Mirror } from '../../core/mirror';
+import { applySuggestion, ReviewService, SuggestionError } from '../../core/review';
+import { withFolderTurn } from './folder-turn';
+import { EXIT, type CliIo } from './io';
+import { errorMessage } from './messages';
+import { describeOutcome } from './review-lookup';
+import { safeField } from './terminal-text';
 
 export async function applyCommand(
   mirror: Mirror,

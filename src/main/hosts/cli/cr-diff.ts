@@ -7,13 +7,13 @@
  * server.
  */
 import { isAbsolute, relative } from 'node:path';
-import { diffHunks, type Hunk, type PageFileDiff, ReviewService, splitLines, wordDiff } from '../../../core/review';
-import { dirFlag, flag, has, UsageError, type ParsedArgs } from '../args';
-import { EXIT, type CliIo, type Styled, writeStyled } from '../io';
-import { errorMessage } from '../messages';
-import { changeRequestFor, parseNumber, tryApi } from '../review-lookup';
-import { safeField } from '../terminal-text';
-import type { CrContext } from '../cr-actions';
+import { diffHunks, type Hunk, type PageFileDiff, ReviewService, splitLines, wordDiff } from '../../core/review';
+import { dirFlag, flag, has, UsageError, type ParsedArgs } from './args';
+import { EXIT, type CliIo, type Styled, writeStyled } from './io';
+import { errorMessage } from './messages';
+import { changeRequestFor, parseNumber, tryApi } from './review-lookup';
+import { safeField } from './terminal-text';
+import type { CrContext } from './cr-actions';
 
 export async function run(rest: string[], args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number> {
   if (rest.length !== 1) throw new UsageError('quire cr diff needs one change request number');
