@@ -292,9 +292,8 @@ interface CycleTarget {
 /** The cycle's report: each space's, in the catalog's order, and the totals. */
 function cycleReport(mirror: Mirror, targets: readonly CycleTarget[], reports: SpaceReport[], requests: number, dryRun: boolean): CycleReport {
   reports.sort((a, b) => targets.findIndex((t) => t.id === a.spaceId) - targets.findIndex((t) => t.id === b.spaceId));
-  const conflicted = new Set(
-    dryRun ? reports.filter((r) => (r.dryRun?.conflicts.length ?? 0) > 0).map((r) => r.spaceId) : mirror.content.conflicts().map((c) => c.spaceId),
-  );
+  const open = dryRun ? [] : mirror.content.conflicts();
+  const conflicted = new Set(dryRun ? reports.filter((r) => (r.dryRun?.conflicts.length ?? 0) > 0).map((r) => r.spaceId) : open.map((c) => c.spaceId));
   const settled = (r: SpaceReport) =>
     !r.held &&
     !r.dryRun?.massDelete &&
@@ -306,7 +305,7 @@ function cycleReport(mirror: Mirror, targets: readonly CycleTarget[], reports: S
   return {
     spaces: reports,
     inSync: reports.filter(settled).length,
-    conflicts: dryRun ? reports.reduce((n, r) => n + (r.dryRun?.conflicts.length ?? 0), 0) : mirror.content.conflicts().length,
+    conflicts: dryRun ? reports.reduce((n, r) => n + (r.dryRun?.conflicts.length ?? 0), 0) : open.length,
     held: reports.filter((r) => r.held || r.dryRun?.massDelete).length,
     missing: reports.filter((r) => r.missingFolder).length,
     unreadable: reports.reduce((n, r) => n + r.unreadable.length, 0),
