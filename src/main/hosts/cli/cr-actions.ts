@@ -40,6 +40,18 @@ export interface Session {
   io: CliIo;
 }
 
+/** The folder's mirror, its review service and the API when one can be had (else why not): `use` runs with them, and the mirror is closed after. */
+export async function withSession<T>(args: ParsedArgs, io: CliIo, ctx: CrContext, use: (s: Session) => Promise<T>): Promise<T> {
+  const dir = dirFlag(args);
+  const mirror = ctx.openMirror(dir);
+  try {
+    const { api, why } = await tryApi(ctx, mirror);
+    return await use({ dir, mirror, review: new ReviewService(mirror), api, why, args, io });
+  } finally {
+    mirror.close();
+  }
+}
+
 export async function act(action: Action, rest: string[], args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number> {
   const arity = action === 'new' ? 0 : action === 'viewed' ? 2 : 1;
   if (rest.length !== arity)
@@ -48,13 +60,9 @@ export async function act(action: Action, rest: string[], args: ParsedArgs, io: 
     );
   const n = action === 'new' ? 0 : parseNumber(rest[0]);
   checkFlags(action, args);
-  const dir = dirFlag(args);
-  const mirror = ctx.openMirror(dir);
-  try {
-    const { api, why } = await tryApi(ctx, mirror);
-    const s: Session = { dir, mirror, review: new ReviewService(mirror), api, why, args, io };
+  return withSession(args, io, ctx, async (s) => {
     if (action === 'new') return await startNew(s);
-    const cr = await changeRequestFor(s.review, mirror, args, n, api, io.signal);
+    const cr = await changeRequestFor(s.review, s.mirror, args, n, s.api, io.signal);
     switch (action) {
       case 'review':
         if (!['approve', 'request-changes', 'comment'].some((m) => has(args, m))) return await pendingReview(s, cr);
@@ -88,9 +96,7 @@ export async function act(action: Action, rest: string[], args: ParsedArgs, io: 
       case 'use':
         return await use(s, cr);
     }
-  } finally {
-    mirror.close();
-  }
+  });
 }
 
 /** Usage errors before anything is opened or sent. */

@@ -5,12 +5,12 @@
  */
 import { type ApiClient, NetworkError } from '../../core/api';
 import type { Mirror } from '../../core/mirror';
-import { CheckoutRefusedError, type CheckoutReport, checkOut, type FollowReport, followCheckouts, ReviewService } from '../../core/review';
-import { dirFlag, flag, UsageError, type ParsedArgs } from './args';
-import type { CrContext } from './cr-actions';
+import { CheckoutRefusedError, type CheckoutReport, checkOut, type FollowReport, followCheckouts } from '../../core/review';
+import { flag, UsageError, type ParsedArgs } from './args';
+import { type CrContext, withSession } from './cr-actions';
 import { EXIT, type CliIo } from './io';
 import { errorMessage } from './messages';
-import { changeRequestFor, parseNumber, tryApi } from './review-lookup';
+import { changeRequestFor, parseNumber } from './review-lookup';
 import { safeField, shellWord } from './terminal-text';
 import { plural } from '../../../shared/plural';
 
@@ -19,11 +19,7 @@ export async function checkout(rest: string[], args: ParsedArgs, io: CliIo, ctx:
   const n = parseNumber(rest[0]);
   const to = flag(args, 'to');
   if (to === undefined || to.trim() === '') throw new UsageError('quire cr checkout needs --to <folder>: the folder to write the change request into');
-  const dir = dirFlag(args);
-  const mirror = ctx.openMirror(dir);
-  try {
-    const review = new ReviewService(mirror);
-    const { api, why } = await tryApi(ctx, mirror);
+  return withSession(args, io, ctx, async ({ dir, mirror, review, api, why }) => {
     const cr = await changeRequestFor(review, mirror, args, n, api, io.signal);
     if (!api) {
       io.stderr(`Checking out #${cr.number} needs the server's content, and Quire cannot ask it now (${safeField(why ?? 'offline')}). Nothing was written.`);
@@ -45,9 +41,7 @@ export async function checkout(rest: string[], args: ParsedArgs, io: CliIo, ctx:
     io.stdout(reportLine(report, dir));
     sayKept(report, io);
     return EXIT.ok;
-  } finally {
-    mirror.close();
-  }
+  });
 }
 
 function reportLine(r: CheckoutReport, syncDir: string): string {

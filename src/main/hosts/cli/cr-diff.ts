@@ -7,23 +7,19 @@
  * server.
  */
 import { isAbsolute, relative } from 'node:path';
-import { diffHunks, type Hunk, type PageFileDiff, ReviewService, splitLines, wordDiff } from '../../core/review';
-import { dirFlag, flag, has, UsageError, type ParsedArgs } from './args';
+import { diffHunks, type Hunk, type PageFileDiff, splitLines, wordDiff } from '../../core/review';
+import { flag, has, UsageError, type ParsedArgs } from './args';
 import { EXIT, type CliIo, type Styled, writeStyled } from './io';
 import { errorMessage } from './messages';
-import { changeRequestFor, parseNumber, tryApi } from './review-lookup';
+import { changeRequestFor, parseNumber } from './review-lookup';
 import { safeField } from './terminal-text';
-import type { CrContext } from './cr-actions';
+import { type CrContext, withSession } from './cr-actions';
 
 export async function run(rest: string[], args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number> {
   if (rest.length !== 1) throw new UsageError('quire cr diff needs one change request number');
   const n = parseNumber(rest[0]);
   if (has(args, 'stat') && has(args, 'word')) throw new UsageError('--stat and --word do not go together: choose one');
-  const dir = dirFlag(args);
-  const mirror = ctx.openMirror(dir);
-  try {
-    const review = new ReviewService(mirror);
-    const { api, why } = await tryApi(ctx, mirror);
+  return withSession(args, io, ctx, async ({ dir, mirror, review, api, why }) => {
     const cr = await changeRequestFor(review, mirror, args, n, api, io.signal);
     let problem = why;
     if (api) {
@@ -58,9 +54,7 @@ export async function run(rest: string[], args: ParsedArgs, io: CliIo, ctx: CrCo
     if (has(args, 'stat')) printStat(io, pages);
     else for (const page of pages) printPage(io, page, has(args, 'word'), io.colour?.() ?? false);
     return EXIT.ok;
-  } finally {
-    mirror.close();
-  }
+  });
 }
 
 /** The page `--page` names: its file in the change request or at its base (from the sync folder or its space folder), or its page id. */
