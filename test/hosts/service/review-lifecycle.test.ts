@@ -71,6 +71,21 @@ describe('review data is there when the Review view opens', () => {
     expect(target).toMatchObject({ spaceTitle: 'Handbook', state: 'open', number: mine!.number, subject: 'Edit ‘Install’', chosen: false, pages: 1 });
   });
 
+  it('the writer’s own change request opens with the diff of its latest push, which the sync did not fetch', async () => {
+    const folder = (await service.request('catalog.get', {})).spaces.find((s) => s.id === handbook())!.folder!;
+    const install = join(dir, folder, 'getting-started', 'install.md');
+    await appendFile(install, '\nOne more line.\n');
+    await service.syncOnce();
+    const mine = (await service.request('review.attention', {})).find((cr) => cr.reasons.includes('mine'))!;
+    const ref = { spaceId: handbook(), changeRequestId: mine.id };
+    expect((await service.request('review.changeRequest', ref)).diff.map((p) => p.after)).toEqual([expect.stringContaining('One more line.')]);
+    await appendFile(install, '\nAnd a second one.\n');
+    fake.resetLog();
+    await service.syncOnce();
+    expect(fake.requests.filter((r) => r.path.endsWith('/pages'))).toEqual([]);
+    expect((await service.request('review.changeRequest', ref)).diff.map((p) => p.after)).toEqual([expect.stringContaining('And a second one.')]);
+  });
+
   it('refresh now brings what changed on the server; offline it answers with the state as it was', async () => {
     fake.store.addComment(handbook(), { body: 'Fresh from the web', by: demo.users.alex.id });
     const before = (await service.request('review.state', {})).refreshedAt;

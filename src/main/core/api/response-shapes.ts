@@ -67,6 +67,7 @@ const mergeOrUpdate = object({ revision: optional(string), result: optional(stri
 
 /** A content batch's answer (compat=false): only what push.ts reads back. */
 const contentBatch = object({
+  changeRequest: optional(object({ revision: optional(string) })),
   changes: optional(array(object({ object: string }))),
   insertedFiles: optional(array(object({ id: string, name: string }))),
 });

@@ -208,6 +208,20 @@ export class OutboxStore<Change = unknown, Effect = unknown> {
     ).run(spaceId, subject, at);
   }
 
+  /** The change request's head after a batch Quire sent into it (its answer's revision). */
+  setPushedRevision(spaceId: string, revision: string): void {
+    this.sql(`UPDATE sync_change_requests SET pushed_revision = ? WHERE space_id = ?`).run(revision, spaceId);
+  }
+
+  /** The change request the space pushes into, and its head after Quire's last batch; null before one. */
+  pushedHead(spaceId: string): { changeRequestId: string; revision: string } | null {
+    const row = this.sql(
+      `SELECT change_request_id AS changeRequestId, pushed_revision AS revision FROM sync_change_requests
+         WHERE space_id = ? AND change_request_id IS NOT NULL AND pushed_revision IS NOT NULL`,
+    ).get(spaceId) as { changeRequestId: string; revision: string } | undefined;
+    return row ?? null;
+  }
+
   markOpen(spaceId: string, id: string, number: number): void {
     this.sql(`UPDATE sync_change_requests SET change_request_id = ?, number = ?, state = 'open' WHERE space_id = ?`).run(id, number, spaceId);
   }

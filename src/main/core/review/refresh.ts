@@ -5,7 +5,7 @@
  * only what those lists show has changed: the comments of a change request
  * whose `updatedAt` or open-comment count moved, the replies of a comment whose
  * reply count or latest replier moved, and page diffs of change requests whose
- * revisions moved. With nothing changed that is two list requests per
+ * revisions moved (not by this folder's own push alone: that diff is fetched when opened). With nothing changed that is two list requests per
  * organization and one per space, plus the comment lists of the `sweep` (see
  * below), plus one for the signed-in user.
  */
@@ -227,6 +227,7 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
   ctx.report.reviewsListed += reviewed.size;
 
   for (const cr of diffs) {
+    if (ownEditOnly(mirror, spaceId, cr)) continue;
     options.signal?.throwIfAborted();
     await refreshDiff(api, mirror, spaceId, cr);
     ctx.report.diffsFetched += 1;
@@ -234,6 +235,18 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
   // Where new threads on a block were made (most cost nothing: made on a revision just stored).
   const reviewable = [...relist, ...diffs].filter((cr) => cr.status === 'open' || cr.status === 'draft');
   for (const id of new Set(reviewable.map((cr) => cr.id))) await ensureAnchors(api, mirror, id, options.signal);
+}
+
+/**
+ * The change request this folder's sync writes into, at the head its own last push made, with no
+ * thread on a line (whose line now its head's files tell): its diff is the writer's own edit,
+ * fetched when opened, not after each push — a head's page list is the whole tree (15 MB over
+ * 20,000 pages, for a one-page edit).
+ */
+function ownEditOnly(mirror: Mirror, spaceId: string, cr: RemoteChangeRequest): boolean {
+  const own = mirror.outbox.pushedHead(spaceId);
+  if (own?.changeRequestId !== cr.id || own.revision !== cr.revision) return false;
+  return !mirror.reviewQueries.comments({ changeRequestId: cr.id, status: 'all' }).some((c) => c.nodeId !== null);
 }
 
 /**

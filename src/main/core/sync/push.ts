@@ -164,6 +164,7 @@ async function sendBatch(s: Session, planned: PlannedChange[]): Promise<void> {
   }
 
   const result = answer as {
+    changeRequest?: { revision?: string };
     changes?: { object: string; ref?: string; page?: { id?: string } | string }[];
     insertedFiles?: { id: string; name: string }[];
   } | null;
@@ -188,6 +189,8 @@ async function sendBatch(s: Session, planned: PlannedChange[]): Promise<void> {
   const at = nowIso(ctx);
   ctx.store.transaction(() => {
     ctx.store.finish(seq, 'applied', at, { response: { changes: result?.changes?.length ?? null } });
+    const head = result?.changeRequest?.revision;
+    if (head !== undefined) ctx.store.setPushedRevision(ctx.spaceId, head);
     applyEffects(ctx.store, ctx.spaceId, effects, refs, at, fileIds);
     for (const e of effects) {
       if (e.type === 'files') report.uploaded.push(...e.files.map((f) => f.path));

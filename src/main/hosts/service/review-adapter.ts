@@ -267,7 +267,9 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         throw new QuireError('not-found', 'That change request is not in the mirror. Run a sync to fetch review data, then try again.');
       }
       let files = review.changeRequestFiles(changeRequestId);
-      if (!files && online()) {
+      // Fetched when missing, or when the change request moved since (a push of this folder's own moves it without a fetch: review/refresh.ts).
+      const current = files !== null && files.baseRevision === cr.baseRevision && files.headRevision === cr.revision;
+      if (!current && online()) {
         await review.loadChangeRequestDiff(api, changeRequestId).catch((e: unknown) => log(`change request diff: ${describeError(e)}`));
         files = review.changeRequestFiles(changeRequestId);
       }

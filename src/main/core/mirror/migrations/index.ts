@@ -20,6 +20,7 @@ import { pendingReviews } from './v23-pending-reviews';
 import { triageAndCheckouts } from './v24-triage-checkouts';
 import { reviewLines } from './v25-review-lines';
 import { pagesByType } from './v26-pages-by-type';
+import { pushedRevision } from './v27-pushed-revision';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   triageAndCheckouts,
   reviewLines,
   pagesByType,
+  pushedRevision,
 ];
