@@ -16,7 +16,7 @@ import type { ChangeRequestState, PushOp } from './plan';
 
 export interface PushContext {
   api: ApiClient;
-  mirror: Mirror;
+  mirror: Pick<Mirror, 'content' | 'log' | 'review'>;
   store: PushStore;
   spaceId: string;
   signal?: AbortSignal;
