@@ -15,7 +15,7 @@ import { LinkResolver } from '../sync';
 import { fileMeta } from '../sync';
 import { type BlockSpan, blockFingerprint, blockForLine, blockSpans, findBlock } from './blocks';
 import { ensureDocument, pageDocumentAt, pageMarkdownAt } from './diff-fetch';
-import { composePageFile, diffRevisions, RevisionFiles } from './page-files';
+import { composePageFile, diffRevisions, type HeadFileStores, RevisionFiles } from './page-files';
 
 /** Why a line cannot take a comment (said to the user as it is): the line itself, or what Quire does not have without the server. */
 export class LineCommentError extends Error {
@@ -47,19 +47,19 @@ interface HeadPage {
 }
 
 /** The change request's current revision as files, from the mirror; null when its content was never fetched. */
-function headFiles(mirror: Mirror, changeRequestId: string): RevisionFiles | null {
+function headFiles(mirror: HeadFileStores, changeRequestId: string): RevisionFiles | null {
   const revisions = diffRevisions(mirror, changeRequestId);
   return revisions ? new RevisionFiles(mirror, revisions.spaceId, revisions.head) : null;
 }
 
-function storedHead(mirror: Mirror, changeRequestId: string, pageId: string, files = headFiles(mirror, changeRequestId)): HeadPage | null {
+function storedHead(mirror: HeadFileStores, changeRequestId: string, pageId: string, files = headFiles(mirror, changeRequestId)): HeadPage | null {
   const file = files?.file(pageId);
   if (!files || !file) return null;
   return { revisionId: files.revisionId, path: file.path, text: file.text, document: mirror.revisionPages.document(files.revisionId, pageId) };
 }
 
 /** The blocks of pages of the change request with their lines in their files there now (none for a page whose blocks the mirror lacks). */
-export function headBlocks(mirror: Mirror, changeRequestId: string, pageIds: readonly string[]): Map<string, BlockSpan[]> {
+export function headBlocks(mirror: HeadFileStores, changeRequestId: string, pageIds: readonly string[]): Map<string, BlockSpan[]> {
   const files = headFiles(mirror, changeRequestId);
   return new Map(
     pageIds.map((id) => {

@@ -33,7 +33,7 @@ export interface InboxItem {
 
 const later = (a: string, b: string | null | undefined): string => (b && b > a ? b : a);
 
-export function buildInbox(mirror: Mirror): InboxItem[] {
+export function buildInbox(mirror: Pick<Mirror, 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers'>): InboxItem[] {
   if (!mirror.review.knowsMe()) return [];
   const me = mirror.review.me();
   const seen = mirror.inboxMarks.seen();
@@ -105,7 +105,7 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
 }
 
 /** Marks the items given read at the activity they show (an inbox just built: not built again). */
-export function markItemsRead(mirror: Mirror, items: readonly Pick<InboxItem, 'key' | 'activityAt'>[]): number {
+export function markItemsRead(mirror: Pick<Mirror, 'inboxMarks' | 'transaction'>, items: readonly Pick<InboxItem, 'key' | 'activityAt'>[]): number {
   mirror.transaction(() => mirror.inboxMarks.markSeen(items.map((i) => ({ item: i.key, at: i.activityAt }))));
   return items.length;
 }

@@ -42,7 +42,7 @@ export interface FinishedReview {
 
 export class PendingReviews {
   constructor(
-    private readonly mirror: Mirror,
+    private readonly mirror: Pick<Mirror, 'catalog' | 'pendingReviews' | 'review' | 'reviewActions' | 'reviewQueries' | 'reviewers' | 'transaction'>,
     private readonly queue: ActionQueue,
   ) {}
 

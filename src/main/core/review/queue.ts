@@ -24,7 +24,7 @@ export class ActionQueue {
   private readonly store: ReviewStore;
   private readonly actions: ReviewActionLog;
 
-  constructor(private readonly mirror: Mirror) {
+  constructor(private readonly mirror: Pick<Mirror, 'pendingReviews' | 'review' | 'reviewActions' | 'reviewers' | 'transaction'>) {
     this.store = mirror.review;
     this.actions = mirror.reviewActions;
   }

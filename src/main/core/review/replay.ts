@@ -64,7 +64,7 @@ export class Replay {
   private readonly report: ReplayReport = { sent: [], refused: [], delayed: [], remaining: 0, stoppedBy: null };
 
   constructor(
-    private readonly mirror: Mirror,
+    private readonly mirror: Pick<Mirror, 'review' | 'reviewActions' | 'reviewers' | 'transaction'>,
     /** This queue's claims' id. */
     private readonly run: string,
   ) {}

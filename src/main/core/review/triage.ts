@@ -40,7 +40,10 @@ export class NotInInboxError extends Error {
 const latest = (a: string, b: string | null | undefined): string => (b && b > a ? b : a);
 
 /** Every inbox item with its group and marks: the groups in order, pinned then unread then newest first; snoozed ones last. */
-export function triage(mirror: Mirror, now: Date = new Date()): TriageItem[] {
+export function triage(
+  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers'>,
+  now: Date = new Date(),
+): TriageItem[] {
   if (!mirror.review.knowsMe()) return [];
   const me = mirror.review.me().id;
   const marks = mirror.inboxMarks.marks();
@@ -118,28 +121,39 @@ export function triage(mirror: Mirror, now: Date = new Date()): TriageItem[] {
   );
 }
 
-function find(mirror: Mirror, key: string): TriageItem {
+function find(mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers'>, key: string): TriageItem {
   const item = triage(mirror).find((i) => i.key === key);
   if (!item) throw new NotInInboxError('it is not in your inbox now (merged, closed or resolved, or nothing asks for you there)');
   return item;
 }
 
 /** Pins an inbox item to the top of its group, or unpins it. */
-export function pinItem(mirror: Mirror, key: string, pinned: boolean): TriageItem {
+export function pinItem(
+  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  key: string,
+  pinned: boolean,
+): TriageItem {
   find(mirror, key);
   mirror.transaction(() => mirror.inboxMarks.setPinned(key, pinned));
   return find(mirror, key);
 }
 
 /** Snoozes an inbox item until `until` (ISO), or, without one, until it changes. */
-export function snoozeItem(mirror: Mirror, key: string, until: string | null): TriageItem {
+export function snoozeItem(
+  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  key: string,
+  until: string | null,
+): TriageItem {
   const item = find(mirror, key);
   mirror.transaction(() => mirror.inboxMarks.snooze(key, item.changeMark, until));
   return find(mirror, key);
 }
 
 /** Brings a snoozed item back now. */
-export function unsnoozeItem(mirror: Mirror, key: string): TriageItem {
+export function unsnoozeItem(
+  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  key: string,
+): TriageItem {
   find(mirror, key);
   mirror.transaction(() => mirror.inboxMarks.unsnooze(key));
   return find(mirror, key);

@@ -34,7 +34,7 @@ function placeWords(mirror: Pick<Mirror, 'content' | 'review'>, a: ActionRecord)
   return cr ?? 'the space';
 }
 
-export function describeAction(mirror: Mirror, a: ActionRecord): string {
+export function describeAction(mirror: Pick<Mirror, 'content' | 'review' | 'reviewActions'>, a: ActionRecord): string {
   const comment = () => commentWords(mirror, a.commentId);
   const cr = () => changeRequestWords(mirror, a.changeRequestId);
   const who = a.payload.displayName ?? a.payload.userId ?? 'someone';

@@ -95,7 +95,13 @@ export function checkoutFolder(mirror: Pick<Mirror, 'syncFolder'>, folder: strin
 }
 
 /** Writes the change request's latest revision (and main at its base) into `folder`, or brings the checkout there to it. */
-export async function checkOut(api: ApiClient, mirror: Mirror, changeRequestId: string, folder: string, signal?: AbortSignal): Promise<CheckoutReport> {
+export async function checkOut(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'checkouts' | 'review' | 'reviewQueries' | 'revisionPages' | 'syncFolder' | 'transaction'>,
+  changeRequestId: string,
+  folder: string,
+  signal?: AbortSignal,
+): Promise<CheckoutReport> {
   const abs = checkoutFolder(mirror, folder, changeRequestId);
   const cr = await readChangeRequest(api, mirror, changeRequestId, signal);
   const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
@@ -181,7 +187,11 @@ export interface FollowReport {
  * Brings every checkout of this sync folder to its change request's revision as the mirror has
  * it now (after a refresh): only those whose revision moved are read from the server.
  */
-export async function followCheckouts(api: ApiClient, mirror: Mirror, signal?: AbortSignal): Promise<FollowReport> {
+export async function followCheckouts(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'checkouts' | 'review' | 'reviewQueries' | 'revisionPages' | 'syncFolder' | 'transaction'>,
+  signal?: AbortSignal,
+): Promise<FollowReport> {
   const out: FollowReport = { updated: [], dropped: [], failed: [] };
   for (const row of mirror.checkouts.list()) {
     const cr = mirror.review.serverChangeRequest(row.changeRequestId);
