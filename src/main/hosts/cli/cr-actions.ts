@@ -27,7 +27,7 @@ const REVIEW_MODES = ['approve', 'request-changes', 'comment', 'start', 'pending
 
 export interface CrContext {
   openMirror(dir: string): Mirror;
-  apiFor(mirror: Mirror): Promise<ApiClient>;
+  apiFor(mirror: Pick<Mirror, 'catalog' | 'syncFolder'>): Promise<ApiClient>;
 }
 
 export interface Session {

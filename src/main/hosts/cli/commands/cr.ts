@@ -36,7 +36,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<
 }
 
 /** Refreshes review data when the API answers; otherwise says the list is the mirror's, as of when. */
-async function refreshed(review: ReviewService, mirror: Mirror, dir: string, io: CliIo, ctx: CrContext) {
+async function refreshed(review: ReviewService, mirror: Pick<Mirror, 'catalog' | 'syncFolder'>, dir: string, io: CliIo, ctx: CrContext) {
   const { api, why } = await tryApi(ctx, mirror);
   let problem = why;
   if (api) {

@@ -197,7 +197,7 @@ function selectionLine(selection: 'all' | 'listed', spaces: SpaceStatus[]): stri
     : `Spaces: ${names} — every space the token reaches (--space with a space id keeps sync to some).`;
 }
 
-function translationOf(mirror: Mirror, spaceId: string): SpaceStatus['translation'] {
+function translationOf(mirror: Pick<Mirror, 'catalog' | 'translations'>, spaceId: string): SpaceStatus['translation'] {
   const t = translationInto(mirror, spaceId);
   if (!t) return null;
   const { id, source, language, status, lastRunAt } = t;
@@ -205,7 +205,7 @@ function translationOf(mirror: Mirror, spaceId: string): SpaceStatus['translatio
 }
 
 /** The change request holding the space's edits while it is open, and its pages. */
-function heldEditsOf(mirror: Mirror, spaceId: string, cr: ReturnType<Mirror['outbox']['changeRequest']>): HeldEdits | null {
+function heldEditsOf(mirror: Pick<Mirror, 'outbox'>, spaceId: string, cr: ReturnType<Mirror['outbox']['changeRequest']>): HeldEdits | null {
   if (!cr?.changeRequestId) return null;
   const pages = [...mirror.outbox.pushedPages(spaceId).values()]
     .map((p) => ({ path: p.path, deleted: p.deleted }))
