@@ -33,7 +33,7 @@ const ACTIONS: (keyof ChangeRequestActionsVM & LifecycleAction)[] = ['merge', 'u
 /** The review core seen through the contract's view models. */
 export interface ReviewAdapter {
   /** What the request handlers of review-lifecycle.ts act on. */
-  readonly core: { review: ReviewService; api: ApiClient; mirror: Mirror };
+  readonly core: { review: ReviewService; api: ApiClient; mirror: Pick<Mirror, 'reviewActions'> };
   /** What review after a sync cycle did (core/continuous runs it on its cadence); null: it failed. */
   reviewed(report: CadenceReport | null): void;
   /** Checkouts brought up to date after a sync cycle, said in the log. */
