@@ -125,8 +125,8 @@ function anchorFrom(comment: { id: string; pageId: string; nodeId: string }, rev
 }
 
 /** The revision a comment on a block was made on: the server's word, or (posted offline) the revision its line was read at. */
-function revisionOf(mirror: Pick<Mirror, 'review' | 'reviewActions'>, commentId: string): string | null {
-  const server = mirror.review.serverComment(commentId)?.target?.revision;
+function revisionOf(mirror: Pick<Mirror, 'reviewActions' | 'reviewRecords'>, commentId: string): string | null {
+  const server = mirror.reviewRecords.serverComment(commentId)?.target?.revision;
   if (server) return server;
   const create = mirror.reviewActions.pendingFor('comment_id', commentId).find((a) => a.kind === 'postComment');
   return create?.payload.revisionId ?? null;
@@ -138,9 +138,9 @@ function revisionOf(mirror: Pick<Mirror, 'review' | 'reviewActions'>, commentId:
  * costs nothing), else from the server when `api` is given (two requests per comment, once).
  */
 export async function ensureAnchors(api: ApiClient | null, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<number> {
-  const cr = mirror.reviewQueries.changeRequest(changeRequestId);
+  const cr = mirror.reviewViews.changeRequest(changeRequestId);
   if (!cr) return 0;
-  const onBlocks = mirror.reviewQueries
+  const onBlocks = mirror.reviewViews
     .comments({ changeRequestId, status: 'all' })
     .filter((c): c is typeof c & { pageId: string; nodeId: string } => c.nodeId !== null && c.pageId !== null);
   const known = mirror.commentAnchors.anchors(onBlocks.map((c) => c.id));
@@ -194,7 +194,7 @@ export interface ThreadPlace {
 
 /** Where each thread on a block of the change request shows now, from the mirror alone. */
 export function threadPlaces(mirror: Mirror, changeRequestId: string): Map<string, ThreadPlace> {
-  const onBlocks = mirror.reviewQueries
+  const onBlocks = mirror.reviewViews
     .comments({ changeRequestId, status: 'all' })
     .filter((c): c is typeof c & { pageId: string; nodeId: string } => c.nodeId !== null && c.pageId !== null);
   const anchors = mirror.commentAnchors.anchors(onBlocks.map((c) => c.id));

@@ -33,9 +33,9 @@ export interface InboxItem {
 
 const later = (a: string, b: string | null | undefined): string => (b && b > a ? b : a);
 
-export function buildInbox(mirror: Pick<Mirror, 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers'>): InboxItem[] {
-  if (!mirror.review.knowsMe()) return [];
-  const me = mirror.review.me();
+export function buildInbox(mirror: Pick<Mirror, 'history' | 'inboxMarks' | 'reviewRecords' | 'reviewViews' | 'reviewers'>): InboxItem[] {
+  if (!mirror.reviewRecords.knowsMe()) return [];
+  const me = mirror.reviewRecords.me();
   const seen = mirror.inboxMarks.seen();
   const items: InboxItem[] = [];
   const add = (item: Omit<InboxItem, 'unread'>) => {
@@ -43,7 +43,7 @@ export function buildInbox(mirror: Pick<Mirror, 'history' | 'inboxMarks' | 'revi
     items.push({ ...item, unread: at === undefined || item.activityAt > at });
   };
 
-  const changeRequests = mirror.reviewQueries.changeRequests({ statuses: ['open', 'draft'] });
+  const changeRequests = mirror.reviewViews.changeRequests({ statuses: ['open', 'draft'] });
   const byId = new Map(changeRequests.map((cr) => [cr.id, cr]));
   for (const cr of changeRequests) {
     if (cr.reviewRequested) {
@@ -76,8 +76,8 @@ export function buildInbox(mirror: Pick<Mirror, 'history' | 'inboxMarks' | 'revi
   }
 
   const myPages = mirror.history.pushedPageKeys();
-  const comments = mirror.reviewQueries.comments({ status: 'open' });
-  const replies = mirror.reviewQueries.repliesFor(comments.map((c) => c.id));
+  const comments = mirror.reviewViews.comments({ status: 'open' });
+  const replies = mirror.reviewViews.repliesFor(comments.map((c) => c.id));
   const mentionsMe = mentionTest(me.displayName ?? '', me.email, me.id);
   for (const c of comments) {
     const thread = replies.get(c.id) ?? [];

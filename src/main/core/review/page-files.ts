@@ -46,12 +46,12 @@ export interface ChangeRequestFiles {
 
 /** The stored base and head revisions of a change request's diff; null when never fetched. */
 export function diffRevisions(
-  mirror: Pick<Mirror, 'review' | 'reviewQueries'>,
+  mirror: Pick<Mirror, 'reviewRecords' | 'reviewViews'>,
   changeRequestId: string,
 ): { spaceId: string; base: string; head: string } | null {
-  const view = mirror.reviewQueries.changeRequest(changeRequestId);
+  const view = mirror.reviewViews.changeRequest(changeRequestId);
   if (!view) return null;
-  const fingerprint = mirror.review.changeRequestStates(view.spaceId).get(changeRequestId)?.diffFingerprint;
+  const fingerprint = mirror.reviewRecords.changeRequestStates(view.spaceId).get(changeRequestId)?.diffFingerprint;
   if (!fingerprint) return null;
   const [base = '', head = ''] = fingerprint.split('..');
   return { spaceId: view.spaceId, base, head };
@@ -114,7 +114,7 @@ const isFile = (p: StoredRevisionPage): boolean => p.type !== 'group' && p.type 
 const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 
 /** The stores a change request's pages are read from as files: its revisions, and the folder's records its links resolve against. */
-export type HeadFileStores = Pick<Mirror, 'catalog' | 'content' | 'folder' | 'outbox' | 'review' | 'reviewQueries' | 'revisionPages'>;
+export type HeadFileStores = Pick<Mirror, 'catalog' | 'content' | 'folder' | 'outbox' | 'reviewRecords' | 'reviewViews' | 'revisionPages'>;
 
 /** The change request's changed pages as files; null when its content was never fetched. */
 export function changeRequestFiles(mirror: HeadFileStores, changeRequestId: string): ChangeRequestFiles | null {

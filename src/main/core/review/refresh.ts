@@ -19,7 +19,7 @@ import {
   type RemoteComment,
   type RemoteReply,
   type RemoteUser,
-  type ReviewStore,
+  type ReviewRecords,
 } from '../mirror';
 import { ensureAnchors } from './anchors';
 import { refreshDiff } from './diff-fetch';
@@ -71,7 +71,7 @@ export interface RefreshReport {
 interface Context {
   api: ApiClient;
   mirror: Mirror;
-  store: ReviewStore;
+  store: ReviewRecords;
   options: RefreshOptions;
   report: RefreshReport;
 }
@@ -82,7 +82,7 @@ export function refreshReview(api: ApiClient, mirror: Mirror, options: RefreshOp
 }
 
 async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOptions, requests: () => number): Promise<RefreshReport> {
-  const store = mirror.review;
+  const store = mirror.reviewRecords;
   const started = performance.now();
   const report: RefreshReport = {
     spaces: 0,

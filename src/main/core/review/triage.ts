@@ -41,17 +41,17 @@ const latest = (a: string, b: string | null | undefined): string => (b && b > a 
 
 /** Every inbox item with its group and marks: the groups in order, pinned then unread then newest first; snoozed ones last. */
 export function triage(
-  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers'>,
+  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'reviewRecords' | 'reviewViews' | 'reviewers'>,
   now: Date = new Date(),
 ): TriageItem[] {
-  if (!mirror.review.knowsMe()) return [];
-  const me = mirror.review.me().id;
+  if (!mirror.reviewRecords.knowsMe()) return [];
+  const me = mirror.reviewRecords.me().id;
   const marks = mirror.inboxMarks.marks();
   const items: Omit<TriageItem, 'pinned' | 'snoozed'>[] = [];
   const byKey = new Map(buildInbox(mirror).map((i) => [i.key, i]));
   const seen = mirror.inboxMarks.seen();
 
-  for (const cr of mirror.reviewQueries.changeRequests({ statuses: ['open', 'draft'] })) {
+  for (const cr of mirror.reviewViews.changeRequests({ statuses: ['open', 'draft'] })) {
     const key = `cr:${cr.id}`;
     const listed = byKey.get(key);
     const mark = (group: TriageGroup, item: InboxItem, waitingOn: string[] = []) =>
@@ -121,7 +121,7 @@ export function triage(
   );
 }
 
-function find(mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers'>, key: string): TriageItem {
+function find(mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'reviewRecords' | 'reviewViews' | 'reviewers'>, key: string): TriageItem {
   const item = triage(mirror).find((i) => i.key === key);
   if (!item) throw new NotInInboxError('it is not in your inbox now (merged, closed or resolved, or nothing asks for you there)');
   return item;
@@ -129,7 +129,7 @@ function find(mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'revie
 
 /** Pins an inbox item to the top of its group, or unpins it. */
 export function pinItem(
-  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'reviewRecords' | 'reviewViews' | 'reviewers' | 'transaction'>,
   key: string,
   pinned: boolean,
 ): TriageItem {
@@ -140,7 +140,7 @@ export function pinItem(
 
 /** Snoozes an inbox item until `until` (ISO), or, without one, until it changes. */
 export function snoozeItem(
-  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'reviewRecords' | 'reviewViews' | 'reviewers' | 'transaction'>,
   key: string,
   until: string | null,
 ): TriageItem {
@@ -151,7 +151,7 @@ export function snoozeItem(
 
 /** Brings a snoozed item back now. */
 export function unsnoozeItem(
-  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  mirror: Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'reviewRecords' | 'reviewViews' | 'reviewers' | 'transaction'>,
   key: string,
 ): TriageItem {
   find(mirror, key);

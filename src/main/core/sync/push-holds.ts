@@ -26,7 +26,7 @@ export interface PushHolds {
 
 /** `assetsGone`: the assets deleted from the folder; `dryRun`: read only, the mirror left as it is. */
 export function pushHolds(
-  ctx: { mirror: Pick<Mirror, 'content' | 'folder' | 'outbox' | 'review'>; spaceId: string; pushGuard?: PushGuard | undefined; dryRun: boolean },
+  ctx: { mirror: Pick<Mirror, 'content' | 'folder' | 'outbox' | 'reviewRecords'>; spaceId: string; pushGuard?: PushGuard | undefined; dryRun: boolean },
   plan: Plan,
   assetsGone: readonly string[],
 ): PushHolds {

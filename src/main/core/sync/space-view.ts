@@ -35,7 +35,7 @@ export interface ViewSources {
 
 /** What a cycle's views of a space are made from (space-sync.ts). */
 export interface CycleSources {
-  mirror: Pick<Mirror, 'content' | 'folder' | 'outbox' | 'review'>;
+  mirror: Pick<Mirror, 'content' | 'folder' | 'outbox' | 'reviewRecords'>;
   links: LinkResolver;
   spaceId: string;
   spaceDir: string;

@@ -42,7 +42,7 @@ export interface ChangeRequestTarget {
   setAside: { changeRequestId: string; number: number | null; subject: string; pages: number }[];
 }
 
-export function changeRequestTarget(mirror: Pick<Mirror, 'outbox' | 'review'>, spaceId: string): ChangeRequestTarget {
+export function changeRequestTarget(mirror: Pick<Mirror, 'outbox' | 'reviewRecords'>, spaceId: string): ChangeRequestTarget {
   const store = pushStoreOf(mirror);
   const row = store.changeRequest(spaceId);
   return {
@@ -62,8 +62,8 @@ export function changeRequestTarget(mirror: Pick<Mirror, 'outbox' | 'review'>, s
   };
 }
 
-const closed = (mirror: Pick<Mirror, 'review'>, changeRequestId: string): boolean => {
-  const status = mirror.review.serverChangeRequest(changeRequestId)?.status;
+const closed = (mirror: Pick<Mirror, 'reviewRecords'>, changeRequestId: string): boolean => {
+  const status = mirror.reviewRecords.serverChangeRequest(changeRequestId)?.status;
   return status === 'merged' || status === 'archived';
 };
 
@@ -75,7 +75,7 @@ const closed = (mirror: Pick<Mirror, 'review'>, changeRequestId: string): boolea
  */
 export async function startChangeRequest(
   api: ApiClient | null,
-  mirror: Pick<Mirror, 'log' | 'outbox' | 'review' | 'transaction'>,
+  mirror: Pick<Mirror, 'log' | 'outbox' | 'reviewRecords' | 'transaction'>,
   spaceId: string,
   given: string | null,
 ): Promise<ChangeRequestTarget> {
@@ -101,7 +101,7 @@ export async function startChangeRequest(
     mirror.transaction(() => {
       store.markOpen(spaceId, cr.id, cr.number);
       store.setStatusSeen(spaceId, cr.status);
-      mirror.review.putChangeRequest(spaceId, cr);
+      mirror.reviewRecords.putChangeRequest(spaceId, cr);
       mirror.log.add('pushed', `opened change request #${cr.number}: ${subject}`, spaceId);
     });
   }
@@ -114,7 +114,7 @@ export async function startChangeRequest(
  * it is open or a draft, and the user's; and holds the folder's lock.
  */
 export function pointPushesAt(
-  mirror: Pick<Mirror, 'log' | 'outbox' | 'review' | 'transaction'>,
+  mirror: Pick<Mirror, 'log' | 'outbox' | 'reviewRecords' | 'transaction'>,
   spaceId: string,
   cr: { id: string; number: number; subject: string; status: string },
 ): ChangeRequestTarget {
@@ -172,7 +172,7 @@ export function subjectItemsOfRecord(mirror: Pick<Mirror, 'content' | 'folder' |
  */
 export async function followSubject(
   api: ApiClient,
-  mirror: Pick<Mirror, 'content' | 'folder' | 'log' | 'outbox' | 'review' | 'transaction'>,
+  mirror: Pick<Mirror, 'content' | 'folder' | 'log' | 'outbox' | 'reviewRecords' | 'transaction'>,
   spaceId: string,
   signal?: AbortSignal,
 ): Promise<void> {
@@ -191,7 +191,7 @@ export async function followSubject(
     const updated = await api.call<ChangeRequest>((c, p) => c.spaces.updateChangeRequestById(spaceId, id, { subject }, p), { signal });
     mirror.transaction(() => {
       store.setSubject(spaceId, subject, false);
-      if (updated && typeof updated === 'object') mirror.review.putChangeRequest(spaceId, updated);
+      if (updated && typeof updated === 'object') mirror.reviewRecords.putChangeRequest(spaceId, updated);
     });
   } catch (err) {
     mirror.log.add('info', `could not update the subject of change request #${row.number}: ${(err as Error).message}`, spaceId);
@@ -204,7 +204,7 @@ export async function followSubject(
  * the server has, not new pages: heldForOtherChangeRequests keeps them back. Reads only (a dry
  * run plans with it too).
  */
-export function pushedForPlan(mirror: Pick<Mirror, 'content' | 'outbox' | 'review'>, spaceId: string): Map<string, PushedPageRow> {
+export function pushedForPlan(mirror: Pick<Mirror, 'content' | 'outbox' | 'reviewRecords'>, spaceId: string): Map<string, PushedPageRow> {
   const store = pushStoreOf(mirror);
   const pushed = store.pushedPages(spaceId);
   for (const [id, { row }] of onlyInOthers(mirror, spaceId, false)) if (!pushed.has(id)) pushed.set(id, row);
@@ -216,7 +216,7 @@ export function pushedForPlan(mirror: Pick<Mirror, 'content' | 'outbox' | 'revie
  * number. `prune`: forget change requests set aside that were merged or archived since.
  */
 function onlyInOthers(
-  mirror: Pick<Mirror, 'content' | 'outbox' | 'review'>,
+  mirror: Pick<Mirror, 'content' | 'outbox' | 'reviewRecords'>,
   spaceId: string,
   prune: boolean,
 ): Map<string, { number: number | null; row: PushedPageRow }> {
@@ -241,7 +241,7 @@ function onlyInOthers(
  * forget the ones set aside that are closed now (never in a dry run, which writes nothing).
  */
 export function heldForOtherChangeRequests(
-  mirror: Pick<Mirror, 'content' | 'outbox' | 'review'>,
+  mirror: Pick<Mirror, 'content' | 'outbox' | 'reviewRecords'>,
   spaceId: string,
   ops: readonly PushOp[],
   prune = true,

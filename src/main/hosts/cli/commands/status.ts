@@ -116,7 +116,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
       const trusted = f.unsafe === null;
       const held = trusted ? heldEditsOf(mirror, f.spaceId, cr) : null;
       const open = new Set(
-        mirror.reviewQueries
+        mirror.reviewViews
           .changeRequests({ spaceId: f.spaceId, statuses: ['open'] })
           .map((c) => c.id)
           .concat(held ? [held.id] : []),

@@ -1,5 +1,6 @@
 /**
- * Read-only questions the UI asks, answered from the mirror alone. Effective
+ * The review records (records.ts writes them) read as the views show them: the read-only
+ * questions the UI asks, answered from the mirror alone. Effective
  * columns already include pending actions, so what a user did offline shows
  * at once, flagged `pending`.
  */
@@ -80,7 +81,7 @@ function reactionsOf(raw: string, meId: string): Reaction[] {
   return list.map((r) => ({ emoji: r.emoji, count: r.count, users: r.users, mine: r.users.some((u) => u.id === meId) }));
 }
 
-export class ReviewQueries {
+export class ReviewViews {
   constructor(
     private readonly db: Db,
     private readonly meId: () => string,
