@@ -30,7 +30,7 @@ export async function readChangeRequest(
 
 /** Whose the change request is, as far as the mirror knows: the user's, someone else's, or not known (who the user is, or its author). */
 export function authorship(mirror: Pick<Mirror, 'reviewRecords' | 'reviewViews'>, changeRequestId: string): 'mine' | 'theirs' | 'unknown' {
-  const author = mirror.reviewViews.changeRequest(changeRequestId)?.author?.id;
+  const author = mirror.reviewViews.changeRequest(changeRequestId)?.createdBy?.id;
   if (!mirror.reviewRecords.knowsMe() || !author) return 'unknown';
   return author === mirror.reviewRecords.me().id ? 'mine' : 'theirs';
 }

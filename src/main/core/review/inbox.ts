@@ -51,7 +51,7 @@ export function buildInbox(mirror: Pick<Mirror, 'history' | 'inboxMarks' | 'revi
         key: `cr:${cr.id}`,
         reasons: ['review-requested'],
         activityAt: cr.updatedAt ?? cr.createdAt ?? '',
-        by: cr.author,
+        by: cr.createdBy,
         spaceId: cr.spaceId,
         changeRequest: cr,
         comment: null,
@@ -59,7 +59,7 @@ export function buildInbox(mirror: Pick<Mirror, 'history' | 'inboxMarks' | 'revi
       });
       continue;
     }
-    if (cr.author?.id !== me.id) continue;
+    if (cr.createdBy?.id !== me.id) continue;
     const reviews = mirror.reviewers.reviews(cr.id).filter((r) => r.reviewer.id !== me.id && !r.outdated);
     if (reviews.length === 0) continue;
     const latest = reviews.reduce((a, b) => (b.at > a.at ? b : a));
@@ -85,7 +85,7 @@ export function buildInbox(mirror: Pick<Mirror, 'history' | 'inboxMarks' | 'revi
     const others = [c, ...thread].filter((p) => p.author !== null && p.author.id !== me.id);
     if (others.length === 0) continue;
     const reasons: InboxReason[] = [];
-    if (cr && cr.author?.id === me.id) reasons.push('comment-on-my-change-request');
+    if (cr && cr.createdBy?.id === me.id) reasons.push('comment-on-my-change-request');
     if (c.pageId && myPages.get(c.spaceId)?.has(c.pageId)) reasons.push('comment-on-my-page');
     if (others.some((p) => mentionsMe(p.body))) reasons.push('mention');
     if (c.author?.id === me.id) reasons.push('reply-to-me');

@@ -128,7 +128,7 @@ function ruleBlockers(mirror: Pick<Mirror, 'catalog' | 'reviewRecords' | 'review
   const me = mirror.reviewRecords.me().id;
   const rules = config.rules ?? [];
   if (rules.some((r) => r.rule === 'allow_bypass' && (r.users ?? []).includes(me))) return [];
-  const current = mirror.reviewers.reviews(changeRequestId).filter((r) => !r.outdated && r.reviewer.id !== cr.author?.id);
+  const current = mirror.reviewers.reviews(changeRequestId).filter((r) => !r.outdated && r.reviewer.id !== cr.createdBy?.id);
   const approved = new Set(current.filter((r) => r.status === 'approved').map((r) => r.reviewer.id));
   const server = mirror.reviewRecords.serverChangeRequest(changeRequestId);
   const names = (ids: string[]) => ids.map((id) => mirror.reviewers.people().find((p) => p.id === id)?.displayName ?? id).join(', ');
@@ -141,7 +141,7 @@ function ruleBlockers(mirror: Pick<Mirror, 'catalog' | 'reviewRecords' | 'review
     require_up_to_date_change_request: () => !cr.outdated,
     require_change_request_subject: () => cr.subject.trim() !== '',
     require_change_request_description: () => documentText(server?.description) !== null,
-    require_author_to_merge: () => cr.author?.id === me,
+    require_author_to_merge: () => cr.createdBy?.id === me,
   };
   return rules.flatMap((r) => {
     const check = met[r.rule];

@@ -60,7 +60,7 @@ export function triage(
       mark('needs-review', listed);
       continue;
     }
-    if (cr.author?.id !== me) continue;
+    if (cr.createdBy?.id !== me) continue;
     const reviews = mirror.reviewers.reviews(cr.id).filter((r) => r.reviewer.id !== me && !r.outdated);
     const lastReview = reviews.reduce<(typeof reviews)[number] | null>((a, b) => (a === null || b.at > a.at ? b : a), null);
     const activityAt = lastReview?.at ?? cr.updatedAt ?? cr.createdAt ?? '';

@@ -244,7 +244,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         .changeRequests({ statuses: ['open', 'draft'] })
         .map((cr) => {
           const reasons = [...(needing.get(cr.id) ?? [])];
-          if (cr.author?.id === me) reasons.push('mine');
+          if (cr.createdBy?.id === me) reasons.push('mine');
           if (reasons.length === 0) reasons.push('open');
           return changeRequestVM(cr, reasons, spaceTitles, fail);
         })
@@ -335,7 +335,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       const mine = new Set(
         review
           .changeRequests()
-          .filter((cr) => cr.author?.id === me)
+          .filter((cr) => cr.createdBy?.id === me)
           .map((cr) => cr.id),
       );
       const all = review.comments({ status: 'all', includeClosedChangeRequests: true });

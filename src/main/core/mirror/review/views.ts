@@ -203,7 +203,7 @@ export class ReviewViews {
       subject: r.subject,
       status: r.status,
       outdated: r.outdated === 1,
-      author: person(r.author_id, r.author_name),
+      createdBy: person(r.author_id, r.author_name),
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       revision: r.revision,
@@ -245,7 +245,7 @@ export class ReviewViews {
       .map((cr) => {
         const reasons: NeedingUser['reasons'] = [];
         if (cr.reviewRequested) reasons.push('review-requested');
-        if (cr.outdated && cr.author?.id === meId) reasons.push('outdated');
+        if (cr.outdated && cr.createdBy?.id === meId) reasons.push('outdated');
         return { ...cr, reasons };
       })
       .filter((cr) => cr.reasons.length > 0);
