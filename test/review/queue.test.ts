@@ -21,7 +21,7 @@ let queue: ActionQueue;
 /** A mirror as a refresh leaves it: an open and a merged change request, a comment of Alice's with a reply, one the user may not edit. */
 beforeEach(() => {
   mirror = Mirror.open(mkdtempSync(join(tmpdir(), 'quire-queue-')));
-  const { review } = mirror;
+  const { reviewRecords: review } = mirror;
   mirror.transaction(() => {
     review.putChangeRequest(SPACE, { id: 'cr-open', number: 1, status: 'open', subject: 'Rewrite', space: SPACE });
     review.putChangeRequest(SPACE, { id: 'cr-merged', number: 2, status: 'merged', subject: 'Typo', space: SPACE });

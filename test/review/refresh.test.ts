@@ -30,7 +30,7 @@ describe('review refresh', () => {
     expect(open).toMatchObject({
       spaceId: w.space.id,
       number: seeded.open.number,
-      author: { id: w.bob.id, displayName: 'Bob Writer' },
+      createdBy: { id: w.bob.id, displayName: 'Bob Writer' },
       comments: 1,
       outdated: true, // main moved on when "Typo fix" was merged
       pending: false,

@@ -9,7 +9,7 @@ const view: ChangeRequestView = {
   subject: 'Better setup',
   status: 'open',
   outdated: true,
-  author: { id: 'u1', displayName: 'Alex' },
+  createdBy: { id: 'u1', displayName: 'Alex' },
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-02T00:00:00.000Z',
   revision: 'r2',

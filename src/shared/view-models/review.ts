@@ -14,7 +14,7 @@ export interface ChangeRequestVM {
   status: string;
   outdated: boolean;
   comments: number;
-  /** Its author (the core's `ChangeRequestView.author`): the contract keeps the API's name, which the app's views and tests read. */
+  /** Who made it: the API's name, as the core's `ChangeRequestView` has it. */
   createdBy: UserVM | null;
   updatedAt: string;
   reasons: AttentionReason[];

@@ -35,7 +35,7 @@ export interface LoadedFolder {
 }
 
 /** Spaces, page and file ids as the mirror knows them. */
-export function mirrorFacts(mirror: Mirror): MirrorFacts {
+export function mirrorFacts(mirror: Pick<Mirror, 'catalog' | 'content'>): MirrorFacts {
   const spaceFolders = new Map<string, string>();
   const pages = new Map<string, Map<string, string | null>>();
   const files = new Map<string, Map<string, string>>();
@@ -141,11 +141,11 @@ function discoverSpaces(root: string): FoundSpace[] {
 }
 
 /** Reads the spaces of `root` into an index; `spaceIds` narrows what is checked (it needs the mirror). */
-export function loadFolder(root: string, mirror: Mirror | null, spaceIds: readonly string[] = []): LoadedFolder {
+export function loadFolder(root: string, mirror: Pick<Mirror, 'catalog' | 'content' | 'openapi'> | null, spaceIds: readonly string[] = []): LoadedFolder {
   return atOnce(loadingFolder(root, mirror, spaceIds));
 }
 
-function* loadingFolder(root: string, mirror: Mirror | null, spaceIds: readonly string[]): Steps<LoadedFolder> {
+function* loadingFolder(root: string, mirror: Pick<Mirror, 'catalog' | 'content' | 'openapi'> | null, spaceIds: readonly string[]): Steps<LoadedFolder> {
   const facts = mirror ? mirrorFacts(mirror) : null;
   let found: FoundSpace[];
   if (mirror) {
@@ -185,7 +185,7 @@ function* loadingFolder(root: string, mirror: Mirror | null, spaceIds: readonly 
 }
 
 /** Checks a folder on disk. Throws CheckSetupError when there is nothing it can check. */
-export function checkFolder(root: string, mirror: Mirror | null, spaceIds: readonly string[] = []): FolderCheck {
+export function checkFolder(root: string, mirror: Pick<Mirror, 'catalog' | 'content' | 'openapi'> | null, spaceIds: readonly string[] = []): FolderCheck {
   return atOnce(checkingFolder(root, mirror, spaceIds));
 }
 
@@ -195,14 +195,14 @@ export function checkFolder(root: string, mirror: Mirror | null, spaceIds: reado
  */
 export function checkFolderInTurns(
   root: string,
-  mirror: Mirror | null,
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'openapi'> | null,
   spaceIds: readonly string[],
   options: { signal?: AbortSignal; onProgress?: (p: StepProgress) => void },
 ): Promise<FolderCheck> {
   return inTurns(checkingFolder(root, mirror, spaceIds), options);
 }
 
-function* checkingFolder(root: string, mirror: Mirror | null, spaceIds: readonly string[]): Steps<FolderCheck> {
+function* checkingFolder(root: string, mirror: Pick<Mirror, 'catalog' | 'content' | 'openapi'> | null, spaceIds: readonly string[]): Steps<FolderCheck> {
   const { index, selected } = yield* loadingFolder(root, mirror, spaceIds);
   const spaces = yield* checkingSpaces(index, selected);
   return { root, spaces, counts: countBySeverity(spaces.flatMap((s) => s.problems)) };

@@ -29,7 +29,11 @@ export interface MergeHold {
 }
 
 /** The local reasons not to merge a change request of `spaceId` that changes `pages` now (empty: none). */
-export function mergeHolds(mirror: Mirror, spaceId: string, pages: readonly ChangedPage[]): MergeHold[] {
+export function mergeHolds(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'openapi' | 'syncFolder'>,
+  spaceId: string,
+  pages: readonly ChangedPage[],
+): MergeHold[] {
   const space = mirror.catalog.space(spaceId);
   if (!space || space.folder === null || pages.length === 0) return [];
   const conflicts = mirror.content.conflicts(spaceId);

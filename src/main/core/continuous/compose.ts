@@ -184,7 +184,7 @@ export function continuousSync(options: ContinuousOptions): ContinuousSync {
 }
 
 /** Going offline, in the folder's log (the mirror itself may be what failed: the host says it beside). */
-function logLine(mirror: Mirror, line: string): void {
+function logLine(mirror: Pick<Mirror, 'log'>, line: string): void {
   try {
     mirror.log.add('retry', line);
   } catch {

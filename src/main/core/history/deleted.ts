@@ -73,7 +73,7 @@ export async function deletedPages(mirror: Mirror, root: string, options: { sinc
 
 /** Puts each page back from its latest version kept (the text it had when deleted); those without one are `missing`. */
 export async function restoreDeleted(
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'history' | 'search' | 'transaction'>,
   root: string,
   pages: readonly DeletedPage[],
 ): Promise<{ restored: (RestoreResult & { page: DeletedPage })[]; missing: DeletedPage[] }> {

@@ -35,7 +35,11 @@ export class VersionNotFoundError extends Error {
 }
 
 /** Writes version `version` of a page back into its space folder (see the module comment). */
-export async function restoreVersion(mirror: Mirror, root: string, request: RestoreTarget & { version: number; now?: () => string }): Promise<RestoreResult> {
+export async function restoreVersion(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'history' | 'search' | 'transaction'>,
+  root: string,
+  request: RestoreTarget & { version: number; now?: () => string },
+): Promise<RestoreResult> {
   const now = request.now ?? (() => new Date().toISOString());
   const ref: PageRef = 'target' in request ? findPage(mirror, root, request.target, request.cwd) : refOf(mirror, request.spaceId, request.pageKey);
   const { spaceId, pageKey } = ref;

@@ -22,7 +22,7 @@ export class PageNotFoundError extends Error {
 const looksLikePath = (target: string) => /[/\\]/.test(target) || /\.md$/i.test(target);
 
 /** The page `target` names in the sync folder `root`; throws PageNotFoundError saying what to give instead. */
-export function findPage(mirror: Mirror, root: string, target: string, cwd = process.cwd()): PageRef {
+export function findPage(mirror: Pick<Mirror, 'catalog' | 'content' | 'history' | 'search'>, root: string, target: string, cwd = process.cwd()): PageRef {
   const spaces = mirror.catalog.spaces();
   if (target.startsWith('new:') || !looksLikePath(target)) {
     const holders = spaces.filter(
@@ -58,6 +58,6 @@ export function findPage(mirror: Mirror, root: string, target: string, cwd = pro
   );
 }
 
-export function refOf(mirror: Mirror, spaceId: string, pageKey: string): PageRef {
+export function refOf(mirror: Pick<Mirror, 'content' | 'history' | 'search'>, spaceId: string, pageKey: string): PageRef {
   return { spaceId, pageKey, path: pagePath(mirror, spaceId, pageKey) };
 }

@@ -18,12 +18,12 @@ import { ReviewActionLog } from './review/action-log';
 import { PendingReviewStore } from './review/pending-reviews';
 import { CheckoutStore } from './review/checkouts';
 import { InboxMarkStore } from './review/inbox-marks';
-import { ReviewQueries } from './review/queries';
+import { ReviewViews } from './review/views';
 import { ReviewerStore } from './review/reviewers';
 import { RevisionPageStore } from './review/revision-pages';
 import { CommentAnchorStore } from './review/anchors';
 import { SiteStore } from './review/sites';
-import { ReviewStore } from './review/store';
+import { ReviewRecords } from './review/records';
 import { ViewedPageStore } from './review/viewed-pages';
 import { SearchIndex } from './search';
 import { STATE_DIR } from './state-dir';
@@ -96,7 +96,7 @@ export type { ReviewerStore } from './review/reviewers';
 export type { CommentAnchor } from './review/anchors';
 export type { RevisionPageRow, RevisionTreePage, StoredRevisionPage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
-export { changeRequestFingerprint, commentFingerprint, type ReviewStore } from './review/store';
+export { changeRequestFingerprint, commentFingerprint, type ReviewRecords } from './review/records';
 export type * from './review/types';
 
 /** Thrown to roll back `Mirror.undone`'s transaction. */
@@ -111,14 +111,15 @@ export class Mirror {
   /** The push side: the change request sync writes into, the outbox, refused changes, watcher records, holds. */
   readonly outbox: OutboxStore;
   /*
-   * The review mirror (mirror/review/). Change requests, comments and replies are written by
-   * `review` and read by `reviewQueries`: a new field is a column (a migration), written in
-   * review/store.ts's materialize*, read in review/queries.ts, typed in review/types.ts.
+   * The review mirror (mirror/review/). Change requests, comments and replies are records,
+   * written by `reviewRecords` and read as views by `reviewViews`: a new field is a column (a
+   * migration), written in review/records.ts's materialize*, read in review/views.ts, typed in
+   * review/types.ts (its `*View`).
    */
-  /** Writes change requests, comments and replies: the server's objects, with the pending review actions folded in. */
-  readonly review: ReviewStore;
-  /** Reads them for the views: change requests, comments and replies as views, a change request's diff, sites. */
-  readonly reviewQueries: ReviewQueries;
+  /** Change requests, comments and replies as records: the server's objects, with the pending review actions folded in (writes them). */
+  readonly reviewRecords: ReviewRecords;
+  /** The same records read as the views show them: change requests, comments and replies, a change request's diff, sites' trees. */
+  readonly reviewViews: ReviewViews;
   /** The queue of review actions the user took, in order, and where each stands (queued, sending, done, refused). */
   readonly reviewActions: ReviewActionLog;
   /** Who reviews a change request: its reviews and requested reviewers, and the organizations' members. */
@@ -167,9 +168,9 @@ export class Mirror {
     this.reviewActions = new ReviewActionLog(db);
     this.search = new SearchIndex(db, paths);
     this.history = new HistoryStore(db, paths);
-    this.review = new ReviewStore(db, this.reviewActions, this.search);
-    this.reviewQueries = new ReviewQueries(db, () => this.review.me().id);
-    this.reviewers = new ReviewerStore(db, this.review, this.reviewActions);
+    this.reviewRecords = new ReviewRecords(db, this.reviewActions, this.search);
+    this.reviewViews = new ReviewViews(db, () => this.reviewRecords.me().id);
+    this.reviewers = new ReviewerStore(db, this.reviewRecords, this.reviewActions);
     this.sites = new SiteStore(db);
     this.revisionPages = new RevisionPageStore(db);
     this.openapi = new OpenApiStore(db);

@@ -99,7 +99,7 @@ export type PulledState = 'not-pulled' | 'as-pulled' | 'edited' | 'missing';
 
 /** The file a pull wrote for a spec, and whether it was edited here since. */
 export async function pulledFile(
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'openapi'>,
   syncFolder: string,
   organizationId: string,
   slug: string,

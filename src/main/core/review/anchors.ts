@@ -15,7 +15,7 @@ import { LinkResolver } from '../sync';
 import { fileMeta } from '../sync';
 import { type BlockSpan, blockFingerprint, blockForLine, blockSpans, findBlock } from './blocks';
 import { ensureDocument, pageDocumentAt, pageMarkdownAt } from './diff-fetch';
-import { composePageFile, diffRevisions, RevisionFiles } from './page-files';
+import { composePageFile, diffRevisions, type HeadFileStores, RevisionFiles } from './page-files';
 
 /** Why a line cannot take a comment (said to the user as it is): the line itself, or what Quire does not have without the server. */
 export class LineCommentError extends Error {
@@ -47,19 +47,19 @@ interface HeadPage {
 }
 
 /** The change request's current revision as files, from the mirror; null when its content was never fetched. */
-function headFiles(mirror: Mirror, changeRequestId: string): RevisionFiles | null {
+function headFiles(mirror: HeadFileStores, changeRequestId: string): RevisionFiles | null {
   const revisions = diffRevisions(mirror, changeRequestId);
   return revisions ? new RevisionFiles(mirror, revisions.spaceId, revisions.head) : null;
 }
 
-function storedHead(mirror: Mirror, changeRequestId: string, pageId: string, files = headFiles(mirror, changeRequestId)): HeadPage | null {
+function storedHead(mirror: HeadFileStores, changeRequestId: string, pageId: string, files = headFiles(mirror, changeRequestId)): HeadPage | null {
   const file = files?.file(pageId);
   if (!files || !file) return null;
   return { revisionId: files.revisionId, path: file.path, text: file.text, document: mirror.revisionPages.document(files.revisionId, pageId) };
 }
 
 /** The blocks of pages of the change request with their lines in their files there now (none for a page whose blocks the mirror lacks). */
-export function headBlocks(mirror: Mirror, changeRequestId: string, pageIds: readonly string[]): Map<string, BlockSpan[]> {
+export function headBlocks(mirror: HeadFileStores, changeRequestId: string, pageIds: readonly string[]): Map<string, BlockSpan[]> {
   const files = headFiles(mirror, changeRequestId);
   return new Map(
     pageIds.map((id) => {
@@ -125,8 +125,8 @@ function anchorFrom(comment: { id: string; pageId: string; nodeId: string }, rev
 }
 
 /** The revision a comment on a block was made on: the server's word, or (posted offline) the revision its line was read at. */
-function revisionOf(mirror: Pick<Mirror, 'review' | 'reviewActions'>, commentId: string): string | null {
-  const server = mirror.review.serverComment(commentId)?.target?.revision;
+function revisionOf(mirror: Pick<Mirror, 'reviewActions' | 'reviewRecords'>, commentId: string): string | null {
+  const server = mirror.reviewRecords.serverComment(commentId)?.target?.revision;
   if (server) return server;
   const create = mirror.reviewActions.pendingFor('comment_id', commentId).find((a) => a.kind === 'postComment');
   return create?.payload.revisionId ?? null;
@@ -138,9 +138,9 @@ function revisionOf(mirror: Pick<Mirror, 'review' | 'reviewActions'>, commentId:
  * costs nothing), else from the server when `api` is given (two requests per comment, once).
  */
 export async function ensureAnchors(api: ApiClient | null, mirror: Mirror, changeRequestId: string, signal?: AbortSignal): Promise<number> {
-  const cr = mirror.reviewQueries.changeRequest(changeRequestId);
+  const cr = mirror.reviewViews.changeRequest(changeRequestId);
   if (!cr) return 0;
-  const onBlocks = mirror.reviewQueries
+  const onBlocks = mirror.reviewViews
     .comments({ changeRequestId, status: 'all' })
     .filter((c): c is typeof c & { pageId: string; nodeId: string } => c.nodeId !== null && c.pageId !== null);
   const known = mirror.commentAnchors.anchors(onBlocks.map((c) => c.id));
@@ -194,7 +194,7 @@ export interface ThreadPlace {
 
 /** Where each thread on a block of the change request shows now, from the mirror alone. */
 export function threadPlaces(mirror: Mirror, changeRequestId: string): Map<string, ThreadPlace> {
-  const onBlocks = mirror.reviewQueries
+  const onBlocks = mirror.reviewViews
     .comments({ changeRequestId, status: 'all' })
     .filter((c): c is typeof c & { pageId: string; nodeId: string } => c.nodeId !== null && c.pageId !== null);
   const anchors = mirror.commentAnchors.anchors(onBlocks.map((c) => c.id));

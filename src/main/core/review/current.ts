@@ -9,8 +9,8 @@ import type { ApiClient } from '../api';
 import type { Mirror, RemoteChangeRequest, RemoteUser } from '../mirror';
 import { membersOf } from './people';
 
-function spaceOf(mirror: Pick<Mirror, 'reviewQueries'>, changeRequestId: string): string {
-  const view = mirror.reviewQueries.changeRequest(changeRequestId);
+function spaceOf(mirror: Pick<Mirror, 'reviewViews'>, changeRequestId: string): string {
+  const view = mirror.reviewViews.changeRequest(changeRequestId);
   if (!view) throw new Error(`Change request ${changeRequestId} is not in the mirror; refresh review data first.`);
   return view.spaceId;
 }
@@ -18,27 +18,27 @@ function spaceOf(mirror: Pick<Mirror, 'reviewQueries'>, changeRequestId: string)
 /** Reads the change request from the server into the mirror, and returns it. */
 export async function readChangeRequest(
   api: ApiClient,
-  mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'transaction'>,
+  mirror: Pick<Mirror, 'reviewRecords' | 'reviewViews' | 'transaction'>,
   changeRequestId: string,
   signal?: AbortSignal,
 ): Promise<RemoteChangeRequest> {
   const spaceId = spaceOf(mirror, changeRequestId);
   const cr = await api.call<RemoteChangeRequest>((c, p) => c.spaces.getChangeRequestById(spaceId, changeRequestId, p), { signal });
-  mirror.transaction(() => mirror.review.putChangeRequest(spaceId, cr));
+  mirror.transaction(() => mirror.reviewRecords.putChangeRequest(spaceId, cr));
   return cr;
 }
 
 /** Whose the change request is, as far as the mirror knows: the user's, someone else's, or not known (who the user is, or its author). */
-export function authorship(mirror: Pick<Mirror, 'review' | 'reviewQueries'>, changeRequestId: string): 'mine' | 'theirs' | 'unknown' {
-  const author = mirror.reviewQueries.changeRequest(changeRequestId)?.author?.id;
-  if (!mirror.review.knowsMe() || !author) return 'unknown';
-  return author === mirror.review.me().id ? 'mine' : 'theirs';
+export function authorship(mirror: Pick<Mirror, 'reviewRecords' | 'reviewViews'>, changeRequestId: string): 'mine' | 'theirs' | 'unknown' {
+  const author = mirror.reviewViews.changeRequest(changeRequestId)?.createdBy?.id;
+  if (!mirror.reviewRecords.knowsMe() || !author) return 'unknown';
+  return author === mirror.reviewRecords.me().id ? 'mine' : 'theirs';
 }
 
 /** Asks the server who the user is and the change request as it is now (both written to the mirror): whether it is the user's. */
 export async function confirmAuthorship(
   api: ApiClient,
-  mirror: Pick<Mirror, 'review' | 'reviewQueries' | 'transaction'>,
+  mirror: Pick<Mirror, 'reviewRecords' | 'reviewViews' | 'transaction'>,
   changeRequestId: string,
   signal?: AbortSignal,
 ): Promise<'mine' | 'theirs'> {
@@ -46,7 +46,7 @@ export async function confirmAuthorship(
     api.call<RemoteUser>((c, p) => c.user.getAuthenticatedUser(p), { signal }),
     readChangeRequest(api, mirror, changeRequestId, signal),
   ]);
-  mirror.transaction(() => mirror.review.setMe(me));
+  mirror.transaction(() => mirror.reviewRecords.setMe(me));
   return cr.createdBy?.id === me.id ? 'mine' : 'theirs';
 }
 
@@ -57,7 +57,7 @@ export async function confirmAuthorship(
  */
 export async function readMergeRules(
   api: ApiClient,
-  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewers' | 'transaction'>,
+  mirror: Pick<Mirror, 'catalog' | 'reviewRecords' | 'reviewers' | 'transaction'>,
   spaceId: string,
   signal?: AbortSignal,
 ): Promise<void> {
@@ -69,7 +69,7 @@ export async function readMergeRules(
     mirror.catalog.upsertSpace(space, space);
     if (org) mirror.catalog.upsertOrganization(org, org, at);
   });
-  const named = (mirror.review.mergeRules(spaceId)?.rules ?? []).flatMap((r) => r.users ?? []);
+  const named = (mirror.reviewRecords.mergeRules(spaceId)?.rules ?? []).flatMap((r) => r.users ?? []);
   const known = new Set(mirror.reviewers.people().map((p) => p.id));
   if (named.some((id) => !known.has(id))) await membersOf(api, mirror, spaceId, signal);
 }

@@ -102,6 +102,6 @@ export async function refreshDiff(api: ApiClient, mirror: Mirror, spaceId: strin
   }
   for (const before of gone) fetches.push(ensureMarkdown(api, mirror, spaceId, base, before));
   await Promise.all(fetches);
-  mirror.transaction(() => mirror.review.setDiffFingerprint(cr.id, fingerprint));
+  mirror.transaction(() => mirror.reviewRecords.setDiffFingerprint(cr.id, fingerprint));
   return true;
 }

@@ -33,9 +33,9 @@ export interface InboxItem {
 
 const later = (a: string, b: string | null | undefined): string => (b && b > a ? b : a);
 
-export function buildInbox(mirror: Mirror): InboxItem[] {
-  if (!mirror.review.knowsMe()) return [];
-  const me = mirror.review.me();
+export function buildInbox(mirror: Pick<Mirror, 'history' | 'inboxMarks' | 'reviewRecords' | 'reviewViews' | 'reviewers'>): InboxItem[] {
+  if (!mirror.reviewRecords.knowsMe()) return [];
+  const me = mirror.reviewRecords.me();
   const seen = mirror.inboxMarks.seen();
   const items: InboxItem[] = [];
   const add = (item: Omit<InboxItem, 'unread'>) => {
@@ -43,7 +43,7 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
     items.push({ ...item, unread: at === undefined || item.activityAt > at });
   };
 
-  const changeRequests = mirror.reviewQueries.changeRequests({ statuses: ['open', 'draft'] });
+  const changeRequests = mirror.reviewViews.changeRequests({ statuses: ['open', 'draft'] });
   const byId = new Map(changeRequests.map((cr) => [cr.id, cr]));
   for (const cr of changeRequests) {
     if (cr.reviewRequested) {
@@ -51,7 +51,7 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
         key: `cr:${cr.id}`,
         reasons: ['review-requested'],
         activityAt: cr.updatedAt ?? cr.createdAt ?? '',
-        by: cr.author,
+        by: cr.createdBy,
         spaceId: cr.spaceId,
         changeRequest: cr,
         comment: null,
@@ -59,7 +59,7 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
       });
       continue;
     }
-    if (cr.author?.id !== me.id) continue;
+    if (cr.createdBy?.id !== me.id) continue;
     const reviews = mirror.reviewers.reviews(cr.id).filter((r) => r.reviewer.id !== me.id && !r.outdated);
     if (reviews.length === 0) continue;
     const latest = reviews.reduce((a, b) => (b.at > a.at ? b : a));
@@ -76,8 +76,8 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
   }
 
   const myPages = mirror.history.pushedPageKeys();
-  const comments = mirror.reviewQueries.comments({ status: 'open' });
-  const replies = mirror.reviewQueries.repliesFor(comments.map((c) => c.id));
+  const comments = mirror.reviewViews.comments({ status: 'open' });
+  const replies = mirror.reviewViews.repliesFor(comments.map((c) => c.id));
   const mentionsMe = mentionTest(me.displayName ?? '', me.email, me.id);
   for (const c of comments) {
     const thread = replies.get(c.id) ?? [];
@@ -85,7 +85,7 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
     const others = [c, ...thread].filter((p) => p.author !== null && p.author.id !== me.id);
     if (others.length === 0) continue;
     const reasons: InboxReason[] = [];
-    if (cr && cr.author?.id === me.id) reasons.push('comment-on-my-change-request');
+    if (cr && cr.createdBy?.id === me.id) reasons.push('comment-on-my-change-request');
     if (c.pageId && myPages.get(c.spaceId)?.has(c.pageId)) reasons.push('comment-on-my-page');
     if (others.some((p) => mentionsMe(p.body))) reasons.push('mention');
     if (c.author?.id === me.id) reasons.push('reply-to-me');
@@ -105,7 +105,7 @@ export function buildInbox(mirror: Mirror): InboxItem[] {
 }
 
 /** Marks the items given read at the activity they show (an inbox just built: not built again). */
-export function markItemsRead(mirror: Mirror, items: readonly Pick<InboxItem, 'key' | 'activityAt'>[]): number {
+export function markItemsRead(mirror: Pick<Mirror, 'inboxMarks' | 'transaction'>, items: readonly Pick<InboxItem, 'key' | 'activityAt'>[]): number {
   mirror.transaction(() => mirror.inboxMarks.markSeen(items.map((i) => ({ item: i.key, at: i.activityAt }))));
   return items.length;
 }

@@ -146,11 +146,11 @@ export class ReviewService {
   /** Fetches a change request's page diff if the mirror lacks it, then answers from the mirror. */
   loadChangeRequestDiff(api: ApiClient, changeRequestId: string): Promise<ChangeRequestDiff | null> {
     return this.exclusive(async () => {
-      const cr = this.mirror.review.serverChangeRequest(changeRequestId);
+      const cr = this.mirror.reviewRecords.serverChangeRequest(changeRequestId);
       if (!cr) throw new Error(`Change request ${changeRequestId} is not in the mirror; refresh review data first.`);
-      const view = this.mirror.reviewQueries.changeRequest(changeRequestId)!;
+      const view = this.mirror.reviewViews.changeRequest(changeRequestId)!;
       await refreshDiff(api, this.mirror, view.spaceId, cr);
-      return this.mirror.reviewQueries.changeRequestDiff(changeRequestId);
+      return this.mirror.reviewViews.changeRequestDiff(changeRequestId);
     });
   }
 
@@ -248,7 +248,7 @@ export class ReviewService {
 
   /** Lists one change request's reviews and requested reviewers again. */
   refreshReviews(api: ApiClient, changeRequestId: string, signal?: AbortSignal): Promise<void> {
-    const cr = this.mirror.reviewQueries.changeRequest(changeRequestId);
+    const cr = this.mirror.reviewViews.changeRequest(changeRequestId);
     if (!cr) return Promise.resolve();
     return this.exclusive(() => refreshReviewsOf(api, this.mirror, cr.spaceId, changeRequestId, signal));
   }
@@ -334,47 +334,47 @@ export class ReviewService {
   // ---- queries (mirror only) -----------------------------------------------
 
   unresolvedComments(filter: CommentFilter = {}): CommentView[] {
-    return this.mirror.reviewQueries.unresolvedComments(filter);
+    return this.mirror.reviewViews.unresolvedComments(filter);
   }
 
   comments(filter: CommentFilter & { status?: 'open' | 'resolved' | 'all' } = {}): CommentView[] {
-    return this.mirror.reviewQueries.comments(filter);
+    return this.mirror.reviewViews.comments(filter);
   }
 
   comment(id: string): CommentView | undefined {
-    return this.mirror.reviewQueries.comment(this.queue.currentId(id));
+    return this.mirror.reviewViews.comment(this.queue.currentId(id));
   }
 
   /** What an id names: a comment, or a reply (with its comment); null when the mirror has neither. */
   findPost(id: string): { commentId: string; replyId: string | null } | null {
     const current = this.queue.currentId(id);
-    if (this.mirror.reviewQueries.comment(current)) return { commentId: current, replyId: null };
-    const commentId = this.mirror.review.replyComment(current);
+    if (this.mirror.reviewViews.comment(current)) return { commentId: current, replyId: null };
+    const commentId = this.mirror.reviewRecords.replyComment(current);
     return commentId ? { commentId, replyId: current } : null;
   }
 
   replies(commentId: string): ReplyView[] {
-    return this.mirror.reviewQueries.replies(this.queue.currentId(commentId));
+    return this.mirror.reviewViews.replies(this.queue.currentId(commentId));
   }
 
   repliesFor(commentIds: string[]): Map<string, ReplyView[]> {
-    return this.mirror.reviewQueries.repliesFor(commentIds);
+    return this.mirror.reviewViews.repliesFor(commentIds);
   }
 
   changeRequests(filter: { spaceId?: string; statuses?: string[] } = {}): ChangeRequestView[] {
-    return this.mirror.reviewQueries.changeRequests(filter);
+    return this.mirror.reviewViews.changeRequests(filter);
   }
 
   changeRequest(id: string): ChangeRequestView | undefined {
-    return this.mirror.reviewQueries.changeRequest(id);
+    return this.mirror.reviewViews.changeRequest(id);
   }
 
   needingUser(): NeedingUser[] {
-    return this.mirror.reviewQueries.needingUser();
+    return this.mirror.reviewViews.needingUser();
   }
 
   changeRequestDiff(changeRequestId: string): ChangeRequestDiff | null {
-    return this.mirror.reviewQueries.changeRequestDiff(changeRequestId);
+    return this.mirror.reviewViews.changeRequestDiff(changeRequestId);
   }
 
   /** The change request's changed pages as the folder's files, before and after (page-files.ts); null when its content was never fetched. */
@@ -422,7 +422,7 @@ export class ReviewService {
 
   /** The description as text (null when it has none), an edit not sent yet included. */
   description(changeRequestId: string): string | null {
-    return documentText(this.mirror.review.effectiveChangeRequest(changeRequestId)?.description);
+    return documentText(this.mirror.reviewRecords.effectiveChangeRequest(changeRequestId)?.description);
   }
 
   /** What asks something of the user, unread first. */
@@ -462,17 +462,17 @@ export class ReviewService {
 
   /** When review state was last refreshed from the server, or null. */
   refreshedAt(): string | null {
-    return this.mirror.review.refreshedAt();
+    return this.mirror.reviewRecords.refreshedAt();
   }
 
   siteTrees(organizationId?: string): SiteTree[] {
-    return this.mirror.reviewQueries.siteTrees(organizationId);
+    return this.mirror.reviewViews.siteTrees(organizationId);
   }
 
   /** The signed-in user as of the last refresh, or null before the first. */
   me(): { id: string; displayName: string } | null {
-    if (!this.mirror.review.knowsMe()) return null;
-    const me = this.mirror.review.me();
+    if (!this.mirror.reviewRecords.knowsMe()) return null;
+    const me = this.mirror.reviewRecords.me();
     return { id: me.id, displayName: me.displayName ?? me.id };
   }
 }

@@ -68,13 +68,13 @@ export function behindMain(mirror: Pick<Mirror, 'catalog'>, cr: Pick<ChangeReque
 
 /** Why `action` cannot be done on the change request now, as far as the mirror knows (empty: go ahead). */
 export function blockersOf(
-  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>,
+  mirror: Pick<Mirror, 'catalog' | 'reviewRecords' | 'reviewViews' | 'reviewers'>,
   changeRequestId: string,
   action: LifecycleAction,
 ): Blocker[] {
-  const cr = mirror.reviewQueries.changeRequest(changeRequestId);
+  const cr = mirror.reviewViews.changeRequest(changeRequestId);
   if (!cr) return [{ code: 'unknown', message: 'it is not in the mirror; refresh review data first' }];
-  const perms = mirror.review.spacePermissions(cr.spaceId) ?? {};
+  const perms = mirror.reviewRecords.spacePermissions(cr.spaceId) ?? {};
   const out: Blocker[] = [];
   const deny = (perm: string, what: string) => {
     if (perms[perm] === false) out.push({ code: 'no-permission', message: `you do not have permission to ${what} in this space` });
@@ -121,16 +121,16 @@ export function blockersOf(
 }
 
 /** The space's merge rules read against what the mirror knows of the change request (reviews, state, subject, description). */
-function ruleBlockers(mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>, changeRequestId: string): Blocker[] {
-  const cr = mirror.reviewQueries.changeRequest(changeRequestId)!;
-  const config = mirror.review.mergeRules(cr.spaceId);
+function ruleBlockers(mirror: Pick<Mirror, 'catalog' | 'reviewRecords' | 'reviewViews' | 'reviewers'>, changeRequestId: string): Blocker[] {
+  const cr = mirror.reviewViews.changeRequest(changeRequestId)!;
+  const config = mirror.reviewRecords.mergeRules(cr.spaceId);
   if (config?.type !== 'rules') return [];
-  const me = mirror.review.me().id;
+  const me = mirror.reviewRecords.me().id;
   const rules = config.rules ?? [];
   if (rules.some((r) => r.rule === 'allow_bypass' && (r.users ?? []).includes(me))) return [];
-  const current = mirror.reviewers.reviews(changeRequestId).filter((r) => !r.outdated && r.reviewer.id !== cr.author?.id);
+  const current = mirror.reviewers.reviews(changeRequestId).filter((r) => !r.outdated && r.reviewer.id !== cr.createdBy?.id);
   const approved = new Set(current.filter((r) => r.status === 'approved').map((r) => r.reviewer.id));
-  const server = mirror.review.serverChangeRequest(changeRequestId);
+  const server = mirror.reviewRecords.serverChangeRequest(changeRequestId);
   const names = (ids: string[]) => ids.map((id) => mirror.reviewers.people().find((p) => p.id === id)?.displayName ?? id).join(', ');
   const met: Record<string, (users: string[]) => boolean> = {
     require_at_least_one_review: () => current.length > 0,
@@ -141,7 +141,7 @@ function ruleBlockers(mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries
     require_up_to_date_change_request: () => !cr.outdated,
     require_change_request_subject: () => cr.subject.trim() !== '',
     require_change_request_description: () => documentText(server?.description) !== null,
-    require_author_to_merge: () => cr.author?.id === me,
+    require_author_to_merge: () => cr.createdBy?.id === me,
   };
   return rules.flatMap((r) => {
     const check = met[r.rule];
@@ -151,13 +151,13 @@ function ruleBlockers(mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries
 
 /** The blockers that make sending pointless; `rule` ones are only the mirror's reading and are left to the server. */
 function refuseEarly(
-  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers'>,
+  mirror: Pick<Mirror, 'catalog' | 'reviewRecords' | 'reviewViews' | 'reviewers'>,
   changeRequestId: string,
   action: LifecycleAction,
 ): RemoteChangeRequest {
   const hard = blockersOf(mirror, changeRequestId, action).filter((b) => b.code !== 'rule' && b.code !== 'up-to-date');
   if (hard.length > 0) throw new ActionNotPossibleError(action, hard);
-  return mirror.review.serverChangeRequest(changeRequestId)!;
+  return mirror.reviewRecords.serverChangeRequest(changeRequestId)!;
 }
 
 /** A 4xx the server gave as an answer (not a rejected token, not a rate limit): a refusal with its message. */
@@ -174,13 +174,13 @@ async function answered<T>(send: () => Promise<T>): Promise<T> {
 
 async function remember(
   api: ApiClient,
-  mirror: Pick<Mirror, 'review' | 'transaction'>,
+  mirror: Pick<Mirror, 'reviewRecords' | 'transaction'>,
   spaceId: string,
   id: string,
   fallback: RemoteChangeRequest,
 ): Promise<void> {
   const fresh = await api.call<RemoteChangeRequest>((c, p) => c.spaces.getChangeRequestById(spaceId, id, p)).catch(() => null);
-  mirror.transaction(() => mirror.review.putChangeRequest(spaceId, fresh ?? fallback));
+  mirror.transaction(() => mirror.reviewRecords.putChangeRequest(spaceId, fresh ?? fallback));
 }
 
 export interface MergeOutcome {
@@ -192,12 +192,12 @@ export interface MergeOutcome {
 /** Merges a change request into main: only ever by this explicit call, never by sync. */
 export async function mergeChangeRequest(
   api: ApiClient,
-  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  mirror: Pick<Mirror, 'catalog' | 'reviewRecords' | 'reviewViews' | 'reviewers' | 'transaction'>,
   changeRequestId: string,
   signal?: AbortSignal,
 ): Promise<MergeOutcome> {
   const cr = refuseEarly(mirror, changeRequestId, 'merge');
-  const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
+  const spaceId = cr.space ?? mirror.reviewViews.changeRequest(changeRequestId)!.spaceId;
   const result = await answered(() =>
     api.call<{ revision: string; result: string }>((c, p) => c.spaces.mergeChangeRequest(spaceId, changeRequestId, p), { signal }),
   );
@@ -208,12 +208,12 @@ export async function mergeChangeRequest(
 /** Brings main's latest changes into the change request. */
 export async function updateFromMain(
   api: ApiClient,
-  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  mirror: Pick<Mirror, 'catalog' | 'reviewRecords' | 'reviewViews' | 'reviewers' | 'transaction'>,
   changeRequestId: string,
   signal?: AbortSignal,
 ): Promise<MergeOutcome> {
   const cr = refuseEarly(mirror, changeRequestId, 'update');
-  const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
+  const spaceId = cr.space ?? mirror.reviewViews.changeRequest(changeRequestId)!.spaceId;
   const result = await answered(() =>
     api.call<{ revision: string; result: string }>((c, p) => c.spaces.updateChangeRequest(spaceId, changeRequestId, p), { signal }),
   );
@@ -224,14 +224,14 @@ export async function updateFromMain(
 /** Approves or requests changes, with an optional comment (posted as a comment of the change request). */
 export async function submitReview(
   api: ApiClient,
-  mirror: Pick<Mirror, 'catalog' | 'review' | 'reviewQueries' | 'reviewers' | 'transaction'>,
+  mirror: Pick<Mirror, 'catalog' | 'reviewRecords' | 'reviewViews' | 'reviewers' | 'transaction'>,
   changeRequestId: string,
   status: 'approved' | 'changes-requested',
   body?: string,
   signal?: AbortSignal,
 ): Promise<RemoteReview> {
   const cr = refuseEarly(mirror, changeRequestId, 'review');
-  const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
+  const spaceId = cr.space ?? mirror.reviewViews.changeRequest(changeRequestId)!.spaceId;
   const comment = body?.trim() ? { comment: { markdown: body } } : {};
   const review = await answered(() =>
     api.call<RemoteReview>(
@@ -242,7 +242,7 @@ export async function submitReview(
   const withText: RemoteReview = review.comment && body ? { ...review, comment: { ...review.comment, body: { markdown: body } } } : review;
   mirror.transaction(() => {
     mirror.reviewers.addReview(changeRequestId, withText);
-    if (withText.comment) mirror.review.putComment(spaceId, changeRequestId, withText.comment);
+    if (withText.comment) mirror.reviewRecords.putComment(spaceId, changeRequestId, withText.comment);
   });
   await remember(api, mirror, spaceId, changeRequestId, cr);
   return withText;

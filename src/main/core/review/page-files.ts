@@ -45,10 +45,13 @@ export interface ChangeRequestFiles {
 }
 
 /** The stored base and head revisions of a change request's diff; null when never fetched. */
-export function diffRevisions(mirror: Mirror, changeRequestId: string): { spaceId: string; base: string; head: string } | null {
-  const view = mirror.reviewQueries.changeRequest(changeRequestId);
+export function diffRevisions(
+  mirror: Pick<Mirror, 'reviewRecords' | 'reviewViews'>,
+  changeRequestId: string,
+): { spaceId: string; base: string; head: string } | null {
+  const view = mirror.reviewViews.changeRequest(changeRequestId);
   if (!view) return null;
-  const fingerprint = mirror.review.changeRequestStates(view.spaceId).get(changeRequestId)?.diffFingerprint;
+  const fingerprint = mirror.reviewRecords.changeRequestStates(view.spaceId).get(changeRequestId)?.diffFingerprint;
   if (!fingerprint) return null;
   const [base = '', head = ''] = fingerprint.split('..');
   return { spaceId: view.spaceId, base, head };
@@ -88,7 +91,7 @@ export class RevisionFiles {
   private read: { byId: Map<string, StoredRevisionPage>; paths: ReadonlyMap<string, string | null>; links: LinkResolver } | null = null;
 
   constructor(
-    private readonly mirror: Mirror,
+    private readonly mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'outbox' | 'revisionPages'>,
     readonly spaceId: string,
     readonly revisionId: string,
   ) {}
@@ -110,8 +113,11 @@ const isFile = (p: StoredRevisionPage): boolean => p.type !== 'group' && p.type 
 
 const folderOf = (path: string): string => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 
+/** The stores a change request's pages are read from as files: its revisions, and the folder's records its links resolve against. */
+export type HeadFileStores = Pick<Mirror, 'catalog' | 'content' | 'folder' | 'outbox' | 'reviewRecords' | 'reviewViews' | 'revisionPages'>;
+
 /** The change request's changed pages as files; null when its content was never fetched. */
-export function changeRequestFiles(mirror: Mirror, changeRequestId: string): ChangeRequestFiles | null {
+export function changeRequestFiles(mirror: HeadFileStores, changeRequestId: string): ChangeRequestFiles | null {
   const revisions = diffRevisions(mirror, changeRequestId);
   if (!revisions) return null;
   const { spaceId, base, head } = revisions;

@@ -42,7 +42,7 @@ export interface FinishedReview {
 
 export class PendingReviews {
   constructor(
-    private readonly mirror: Mirror,
+    private readonly mirror: Pick<Mirror, 'catalog' | 'pendingReviews' | 'reviewActions' | 'reviewRecords' | 'reviewViews' | 'reviewers' | 'transaction'>,
     private readonly queue: ActionQueue,
   ) {}
 
@@ -51,7 +51,7 @@ export class PendingReviews {
     const row = this.mirror.pendingReviews.of(changeRequestId);
     if (!row) return null;
     const comments = this.kept(row.id)
-      .map((a) => (a.commentId ? this.mirror.reviewQueries.comment(a.commentId) : undefined))
+      .map((a) => (a.commentId ? this.mirror.reviewViews.comment(a.commentId) : undefined))
       .filter((c): c is CommentView => c !== undefined);
     return { id: row.id, changeRequestId, startedAt: row.startedAt, comments };
   }
@@ -60,7 +60,7 @@ export class PendingReviews {
   start(changeRequestId: string, now = new Date().toISOString()): PendingReview {
     return this.mirror.transaction(() => {
       if (!this.mirror.pendingReviews.of(changeRequestId)) {
-        const cr = this.mirror.reviewQueries.changeRequest(changeRequestId);
+        const cr = this.mirror.reviewViews.changeRequest(changeRequestId);
         if (!cr) throw new Error(`Change request ${changeRequestId} is not in the mirror; refresh review data first.`);
         const blockers = blockersOf(this.mirror, changeRequestId, 'review');
         if (blockers.length > 0) throw new ActionNotPossibleError('review', blockers);

@@ -6,7 +6,7 @@
  * reached it already (after a crash or a lost answer).
  */
 import type { ApiClient } from '../api';
-import type { ActionPayload, ActionRecord, Mirror, ReviewActionLog, ReviewStore } from '../mirror';
+import type { ActionPayload, ActionRecord, Mirror, ReviewActionLog, ReviewRecords } from '../mirror';
 import { actionIdOfLocal, CREATES, describeKind, isLocalId, localId, validateInput, type ActionInput } from './actions';
 import { oneLineSubject } from '../../../shared/subject';
 import { describeClaimant, heldElsewhere } from './claims';
@@ -21,11 +21,11 @@ export class ActionQueue {
   /** This queue's id in the claims it takes (claims.ts). */
   private readonly run = process.getBuiltinModule('node:crypto').randomUUID();
 
-  private readonly store: ReviewStore;
+  private readonly store: ReviewRecords;
   private readonly actions: ReviewActionLog;
 
-  constructor(private readonly mirror: Mirror) {
-    this.store = mirror.review;
+  constructor(private readonly mirror: Pick<Mirror, 'pendingReviews' | 'reviewActions' | 'reviewRecords' | 'reviewers' | 'transaction'>) {
+    this.store = mirror.reviewRecords;
     this.actions = mirror.reviewActions;
   }
 

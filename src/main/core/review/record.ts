@@ -2,13 +2,13 @@
  * What a sent action leaves in the mirror: the server's copy of what it created or changed, the
  * action marked done, and later actions pointed at the ids the server gave.
  */
-import type { ActionRecord, Mirror, ReviewStore } from '../mirror';
+import type { ActionRecord, Mirror, ReviewRecords } from '../mirror';
 import { isLocalId } from './actions';
 import type { SendOutcome } from './send';
 
 /** Writes what the server answered, and points later actions at ids the server assigned (call inside a transaction). */
-export function recordOutcome(mirror: Pick<Mirror, 'review' | 'reviewActions' | 'reviewers'>, a: ActionRecord, outcome: SendOutcome): ActionRecord {
-  const store = mirror.review;
+export function recordOutcome(mirror: Pick<Mirror, 'reviewActions' | 'reviewRecords' | 'reviewers'>, a: ActionRecord, outcome: SendOutcome): ActionRecord {
+  const store = mirror.reviewRecords;
   const actions = mirror.reviewActions;
   switch (outcome.type) {
     case 'comment': {
@@ -75,7 +75,7 @@ export function recordOutcome(mirror: Pick<Mirror, 'review' | 'reviewActions' | 
 }
 
 /** Takes a reply we deleted off its comment's server copy, so counts are right before the next refresh. */
-function uncountReply(store: ReviewStore, commentId: string): void {
+function uncountReply(store: ReviewRecords, commentId: string): void {
   const server = store.serverComment(commentId);
   const where = store.commentLocation(commentId);
   if (!server || !where) return;
@@ -83,7 +83,7 @@ function uncountReply(store: ReviewStore, commentId: string): void {
 }
 
 /** Adds a reply we posted to its comment's server copy, so counts are right before the next refresh. */
-function countReply(store: ReviewStore, commentId: string, reply: { postedAt: string; postedBy: { id: string } }): void {
+function countReply(store: ReviewRecords, commentId: string, reply: { postedAt: string; postedBy: { id: string } }): void {
   const server = store.serverComment(commentId);
   const where = store.commentLocation(commentId);
   if (!server || !where) return;

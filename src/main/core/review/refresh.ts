@@ -19,7 +19,7 @@ import {
   type RemoteComment,
   type RemoteReply,
   type RemoteUser,
-  type ReviewStore,
+  type ReviewRecords,
 } from '../mirror';
 import { ensureAnchors } from './anchors';
 import { refreshDiff } from './diff-fetch';
@@ -71,7 +71,7 @@ export interface RefreshReport {
 interface Context {
   api: ApiClient;
   mirror: Mirror;
-  store: ReviewStore;
+  store: ReviewRecords;
   options: RefreshOptions;
   report: RefreshReport;
 }
@@ -82,7 +82,7 @@ export function refreshReview(api: ApiClient, mirror: Mirror, options: RefreshOp
 }
 
 async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOptions, requests: () => number): Promise<RefreshReport> {
-  const store = mirror.review;
+  const store = mirror.reviewRecords;
   const started = performance.now();
   const report: RefreshReport = {
     spaces: 0,
@@ -243,10 +243,10 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
  * fetched when opened, not after each push — a head's page list is the whole tree (15 MB over
  * 20,000 pages, for a one-page edit).
  */
-function ownEditOnly(mirror: Mirror, spaceId: string, cr: RemoteChangeRequest): boolean {
+function ownEditOnly(mirror: Pick<Mirror, 'outbox' | 'reviewViews'>, spaceId: string, cr: RemoteChangeRequest): boolean {
   const own = mirror.outbox.pushedHead(spaceId);
   if (own?.changeRequestId !== cr.id || own.revision !== cr.revision) return false;
-  return !mirror.reviewQueries.comments({ changeRequestId: cr.id, status: 'all' }).some((c) => c.nodeId !== null);
+  return !mirror.reviewViews.comments({ changeRequestId: cr.id, status: 'all' }).some((c) => c.nodeId !== null);
 }
 
 /**

@@ -64,7 +64,7 @@ export class Replay {
   private readonly report: ReplayReport = { sent: [], refused: [], delayed: [], remaining: 0, stoppedBy: null };
 
   constructor(
-    private readonly mirror: Mirror,
+    private readonly mirror: Pick<Mirror, 'reviewActions' | 'reviewRecords' | 'reviewers' | 'transaction'>,
     /** This queue's claims' id. */
     private readonly run: string,
   ) {}
@@ -113,12 +113,12 @@ export class Replay {
   /** Who "me" is decides what a reconciliation may claim as ours: learnt before anything is sent. */
   private async learnMe(api: ApiClient, signal?: AbortSignal): Promise<boolean> {
     const { mirror } = this;
-    if (mirror.review.knowsMe()) return true;
+    if (mirror.reviewRecords.knowsMe()) return true;
     try {
       const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params), { signal });
       mirror.transaction(() => {
-        mirror.review.setMe(me);
-        for (const a of mirror.reviewActions.actions(['queued', 'sending'])) mirror.review.materializeTargetsOf(a);
+        mirror.reviewRecords.setMe(me);
+        for (const a of mirror.reviewActions.actions(['queued', 'sending'])) mirror.reviewRecords.materializeTargetsOf(a);
       });
       return true;
     } catch (err) {
@@ -159,7 +159,9 @@ export class Replay {
     const { mirror, report } = this;
     let sending = !lookFirst;
     try {
-      let outcome = lookFirst ? await reconcile(api, next, mirror.review.me(), mirror.reviewActions.claimedIds(), mirror.review.mirroredIds()) : null;
+      let outcome = lookFirst
+        ? await reconcile(api, next, mirror.reviewRecords.me(), mirror.reviewActions.claimedIds(), mirror.reviewRecords.mirroredIds())
+        : null;
       if (!outcome) {
         if (lookFirst) mirror.transaction(() => mirror.reviewActions.sendingAgain(next.id, new Date().toISOString()));
         sending = true;
@@ -222,7 +224,7 @@ export class Replay {
     const { mirror } = this;
     return mirror.transaction(() => {
       mirror.reviewActions.setActionState(a.id, 'refused', { message });
-      mirror.review.materializeTargetsOf(a);
+      mirror.reviewRecords.materializeTargetsOf(a);
       return mirror.reviewActions.action(a.id)!;
     });
   }

@@ -63,7 +63,7 @@ export async function applySuggestion(
   commentId: string,
   now: () => string = () => new Date().toISOString(),
 ): Promise<AppliedSuggestion> {
-  const comment = mirror.reviewQueries.comment(commentId);
+  const comment = mirror.reviewViews.comment(commentId);
   if (!comment) throw new SuggestionError(`No comment ${commentId} in the mirror.`, 'none');
   const suggestion = suggestionOf(comment.body);
   if (suggestion === null) throw new SuggestionError('That comment suggests no change (it holds no ```suggestion block).', 'none');

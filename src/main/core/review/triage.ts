@@ -37,18 +37,21 @@ export class NotInInboxError extends Error {
   override name = 'NotInInboxError';
 }
 
+/** What triage reads: the inbox (review records and views, who reviews, the marks, the pages the user pushed) and what blocks a merge. */
+type TriageStores = Pick<Mirror, 'catalog' | 'history' | 'inboxMarks' | 'reviewRecords' | 'reviewViews' | 'reviewers'>;
+
 const latest = (a: string, b: string | null | undefined): string => (b && b > a ? b : a);
 
 /** Every inbox item with its group and marks: the groups in order, pinned then unread then newest first; snoozed ones last. */
-export function triage(mirror: Mirror, now: Date = new Date()): TriageItem[] {
-  if (!mirror.review.knowsMe()) return [];
-  const me = mirror.review.me().id;
+export function triage(mirror: TriageStores, now: Date = new Date()): TriageItem[] {
+  if (!mirror.reviewRecords.knowsMe()) return [];
+  const me = mirror.reviewRecords.me().id;
   const marks = mirror.inboxMarks.marks();
   const items: Omit<TriageItem, 'pinned' | 'snoozed'>[] = [];
   const byKey = new Map(buildInbox(mirror).map((i) => [i.key, i]));
   const seen = mirror.inboxMarks.seen();
 
-  for (const cr of mirror.reviewQueries.changeRequests({ statuses: ['open', 'draft'] })) {
+  for (const cr of mirror.reviewViews.changeRequests({ statuses: ['open', 'draft'] })) {
     const key = `cr:${cr.id}`;
     const listed = byKey.get(key);
     const mark = (group: TriageGroup, item: InboxItem, waitingOn: string[] = []) =>
@@ -57,7 +60,7 @@ export function triage(mirror: Mirror, now: Date = new Date()): TriageItem[] {
       mark('needs-review', listed);
       continue;
     }
-    if (cr.author?.id !== me) continue;
+    if (cr.createdBy?.id !== me) continue;
     const reviews = mirror.reviewers.reviews(cr.id).filter((r) => r.reviewer.id !== me && !r.outdated);
     const lastReview = reviews.reduce<(typeof reviews)[number] | null>((a, b) => (a === null || b.at > a.at ? b : a), null);
     const activityAt = lastReview?.at ?? cr.updatedAt ?? cr.createdAt ?? '';
@@ -118,28 +121,28 @@ export function triage(mirror: Mirror, now: Date = new Date()): TriageItem[] {
   );
 }
 
-function find(mirror: Mirror, key: string): TriageItem {
+function find(mirror: TriageStores, key: string): TriageItem {
   const item = triage(mirror).find((i) => i.key === key);
   if (!item) throw new NotInInboxError('it is not in your inbox now (merged, closed or resolved, or nothing asks for you there)');
   return item;
 }
 
 /** Pins an inbox item to the top of its group, or unpins it. */
-export function pinItem(mirror: Mirror, key: string, pinned: boolean): TriageItem {
+export function pinItem(mirror: TriageStores & Pick<Mirror, 'transaction'>, key: string, pinned: boolean): TriageItem {
   find(mirror, key);
   mirror.transaction(() => mirror.inboxMarks.setPinned(key, pinned));
   return find(mirror, key);
 }
 
 /** Snoozes an inbox item until `until` (ISO), or, without one, until it changes. */
-export function snoozeItem(mirror: Mirror, key: string, until: string | null): TriageItem {
+export function snoozeItem(mirror: TriageStores & Pick<Mirror, 'transaction'>, key: string, until: string | null): TriageItem {
   const item = find(mirror, key);
   mirror.transaction(() => mirror.inboxMarks.snooze(key, item.changeMark, until));
   return find(mirror, key);
 }
 
 /** Brings a snoozed item back now. */
-export function unsnoozeItem(mirror: Mirror, key: string): TriageItem {
+export function unsnoozeItem(mirror: TriageStores & Pick<Mirror, 'transaction'>, key: string): TriageItem {
   find(mirror, key);
   mirror.transaction(() => mirror.inboxMarks.unsnooze(key));
   return find(mirror, key);

@@ -31,8 +31,8 @@ function fingerprint(p: PageChange): string {
 }
 
 /** The change request's pages with their marks; null while its pages were never fetched. */
-export function viewedPages(mirror: Pick<Mirror, 'reviewQueries' | 'viewedPages'>, changeRequestId: string): ViewedSummary | null {
-  const diff = mirror.reviewQueries.changeRequestDiff(changeRequestId);
+export function viewedPages(mirror: Pick<Mirror, 'reviewViews' | 'viewedPages'>, changeRequestId: string): ViewedSummary | null {
+  const diff = mirror.reviewViews.changeRequestDiff(changeRequestId);
   if (!diff) return null;
   const marks = mirror.viewedPages.marks(changeRequestId);
   const pages = diff.pages.map((p) => {
@@ -45,13 +45,13 @@ export function viewedPages(mirror: Pick<Mirror, 'reviewQueries' | 'viewedPages'
 
 /** Marks a page of the change request viewed (as it is now), or not; throws when the change request does not change it. */
 export function markViewed(
-  mirror: Pick<Mirror, 'reviewQueries' | 'transaction' | 'viewedPages'>,
+  mirror: Pick<Mirror, 'reviewViews' | 'transaction' | 'viewedPages'>,
   changeRequestId: string,
   pageId: string,
   viewed: boolean,
   now = new Date().toISOString(),
 ): ViewedSummary {
-  const page = mirror.reviewQueries.changeRequestDiff(changeRequestId)?.pages.find((p) => p.pageId === pageId);
+  const page = mirror.reviewViews.changeRequestDiff(changeRequestId)?.pages.find((p) => p.pageId === pageId);
   if (!page) throw new Error(`Page ${pageId} is not one the change request changes (as last fetched).`);
   mirror.transaction(() => {
     if (viewed) mirror.viewedPages.mark(changeRequestId, pageId, fingerprint(page), now);

@@ -20,13 +20,13 @@ function commentWords(mirror: Pick<Mirror, 'reviewActions'>, id: string | null):
   return `your new comment “${snippet(creator?.payload.body)}” (not posted yet)`;
 }
 
-function changeRequestWords(mirror: Pick<Mirror, 'review'>, id: string | null): string {
-  const n = id ? mirror.review.serverChangeRequest(id)?.number : undefined;
+function changeRequestWords(mirror: Pick<Mirror, 'reviewRecords'>, id: string | null): string {
+  const n = id ? mirror.reviewRecords.serverChangeRequest(id)?.number : undefined;
   return n !== undefined ? `change request #${n}` : 'a change request';
 }
 
 /** Where a new comment goes: a page (by its title), a change request, or both. */
-function placeWords(mirror: Pick<Mirror, 'content' | 'review'>, a: ActionRecord): string {
+function placeWords(mirror: Pick<Mirror, 'content' | 'reviewRecords'>, a: ActionRecord): string {
   const page = a.payload.pageId ? (mirror.content.page(a.spaceId, a.payload.pageId)?.title ?? null) : null;
   const cr = a.changeRequestId ? changeRequestWords(mirror, a.changeRequestId) : null;
   if (page !== null && cr) return `“${page}” in ${cr}`;
@@ -34,7 +34,7 @@ function placeWords(mirror: Pick<Mirror, 'content' | 'review'>, a: ActionRecord)
   return cr ?? 'the space';
 }
 
-export function describeAction(mirror: Mirror, a: ActionRecord): string {
+export function describeAction(mirror: Pick<Mirror, 'content' | 'reviewActions' | 'reviewRecords'>, a: ActionRecord): string {
   const comment = () => commentWords(mirror, a.commentId);
   const cr = () => changeRequestWords(mirror, a.changeRequestId);
   const who = a.payload.displayName ?? a.payload.userId ?? 'someone';

@@ -13,7 +13,7 @@ import { syncedPageFiles } from './page-paths';
 const BATCH = 500;
 
 /** Indexes every synced page of the space from its file (files that are gone are skipped); returns how many. */
-export async function indexSpaceFolder(mirror: Mirror, root: string, spaceId: string): Promise<number> {
+export async function indexSpaceFolder(mirror: Pick<Mirror, 'catalog' | 'content' | 'search' | 'transaction'>, root: string, spaceId: string): Promise<number> {
   const folder = mirror.catalog.space(spaceId)?.folder;
   if (!folder) return 0;
   const spaceDir = join(root, folder);
@@ -44,7 +44,7 @@ function isInside(rel: string): boolean {
 }
 
 /** Indexes the synced spaces the index has not seen whole yet; returns how many pages. */
-export async function indexNewSpaces(mirror: Mirror, root: string): Promise<number> {
+export async function indexNewSpaces(mirror: Pick<Mirror, 'catalog' | 'content' | 'search' | 'transaction'>, root: string): Promise<number> {
   let pages = 0;
   for (const space of mirror.catalog.selectedSpaces()) {
     if (space.folder && !mirror.search.spaceIndexed(space.id)) pages += await indexSpaceFolder(mirror, root, space.id);

@@ -14,7 +14,7 @@ export interface PageFile {
 }
 
 /** The page files of a space as last synced. */
-export function syncedPageFiles(mirror: Mirror, spaceId: string): PageFile[] {
+export function syncedPageFiles(mirror: Pick<Mirror, 'content'>, spaceId: string): PageFile[] {
   return mirror.content
     .pages(spaceId)
     .filter((p) => p.path !== null && p.type === 'document')
@@ -35,7 +35,7 @@ export function pagePath(mirror: Pick<Mirror, 'content' | 'history' | 'search'>,
  * The page whose file is at `path` now (its page id, or `new:<path>` for a file not yet a
  * page), else the page whose file was last seen there; null when no record knows the path.
  */
-export function pageAtPath(mirror: Mirror, spaceId: string, path: string): { key: string; current: boolean } | null {
+export function pageAtPath(mirror: Pick<Mirror, 'content' | 'history' | 'search'>, spaceId: string, path: string): { key: string; current: boolean } | null {
   const current = currentKeyAt(mirror, spaceId, path);
   if (current) return { key: current, current: true };
   const earlier = mirror.history.keyAtPath(spaceId, path);

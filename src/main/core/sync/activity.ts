@@ -46,7 +46,7 @@ function listFiles(paths: readonly string[]): { files: string[]; moreFiles: numb
 }
 
 export interface PullActivityInput {
-  mirror: Mirror;
+  mirror: Pick<Mirror, 'content' | 'folder'>;
   spaceId: string;
   plan: Plan;
   applied: ApplyResult;
@@ -103,7 +103,7 @@ export function pullActivity(input: PullActivityInput): LogActivity | null {
 }
 
 /** Files a cycle moved without main (plan/kept-paths.ts), one entry per why: as the writer asked, or laid out anew. */
-export function movesActivity(mirror: Mirror, spaceId: string, plan: Plan, applied: ApplyResult): LogActivity[] {
+export function movesActivity(mirror: Pick<Mirror, 'folder'>, spaceId: string, plan: Plan, applied: ApplyResult): LogActivity[] {
   const out: LogActivity[] = [];
   for (const by of ['asked', 'layout'] as const) {
     const list = new PageList();
@@ -120,7 +120,12 @@ export function movesActivity(mirror: Mirror, spaceId: string, plan: Plan, appli
  * What a push sent and the server applied, read once it is recorded (new pages carry the ids the
  * server gave them). Null when nothing was applied.
  */
-export function pushActivity(mirror: Mirror, spaceId: string, ops: readonly PushOp[], sent: PushReport): LogActivity | null {
+export function pushActivity(
+  mirror: Pick<Mirror, 'content' | 'folder' | 'outbox'>,
+  spaceId: string,
+  ops: readonly PushOp[],
+  sent: PushReport,
+): LogActivity | null {
   const list = new PageList();
   const idOf = (key: string) => sent.created.get(key) ?? key;
   const titleOf = (key: string): string | null =>

@@ -27,7 +27,7 @@ export interface PulledAssets {
 
 export async function pullAssets(
   api: ApiClient,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'content' | 'folder' | 'outbox' | 'transaction'>,
   spaceId: string,
   spaceDir: string,
   files: readonly RemoteFile[],
@@ -99,7 +99,7 @@ export async function pullAssets(
 }
 
 /** Assets deleted here that main still has: each kept on the server (the API cannot delete a file), and who still uses it. */
-export function deletedAssets(mirror: Mirror, spaceId: string, spaceDir: string): { path: string; fileId: string; usedBy: string[] }[] {
+export function deletedAssets(mirror: Pick<Mirror, 'folder'>, spaceId: string, spaceDir: string): { path: string; fileId: string; usedBy: string[] }[] {
   const out: { path: string; fileId: string; usedBy: string[] }[] = [];
   const usable = assetsFolderOf(spaceDir);
   for (const a of mirror.folder.assets(spaceId)) {
@@ -111,7 +111,7 @@ export function deletedAssets(mirror: Mirror, spaceId: string, spaceDir: string)
 }
 
 /** Deleted assets pages still show: a problem to report (an image would silently break). */
-export function deletedAssetsInUse(mirror: Mirror, spaceId: string, gone: readonly string[]): Held[] {
+export function deletedAssetsInUse(mirror: Pick<Mirror, 'folder'>, spaceId: string, gone: readonly string[]): Held[] {
   if (gone.length === 0) return [];
   const byPath = new Map(mirror.folder.assets(spaceId).map((a) => [a.path, a.fileId]));
   return gone.flatMap((path) => {
@@ -121,7 +121,7 @@ export function deletedAssetsInUse(mirror: Mirror, spaceId: string, gone: readon
   });
 }
 
-function usersOf(mirror: Mirror, spaceId: string, fileId: string): string[] {
+function usersOf(mirror: Pick<Mirror, 'folder'>, spaceId: string, fileId: string): string[] {
   return mirror.folder.linking(spaceId, [fileId]).flatMap((l) => {
     const path = mirror.folder.node(l.spaceId, l.key)?.path;
     return path ? [l.spaceId === spaceId ? path : `${path} (another space)`] : [];

@@ -25,7 +25,12 @@ export interface Catalog {
  * names one the mirror does not know yet, so an idle refresh costs one request per
  * organization.
  */
-export async function refreshCatalog(api: ApiClient, mirror: Mirror, only?: string[], options: { store?: boolean; now?: number } = {}): Promise<Catalog> {
+export async function refreshCatalog(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'transaction'>,
+  only?: string[],
+  options: { store?: boolean; now?: number } = {},
+): Promise<Catalog> {
   const store = options.store ?? true;
   const at = new Date(options.now ?? Date.now()).toISOString();
   const shape = (s: Space): CatalogSpace => ({ id: s.id, title: s.title, revision: s.revision });

@@ -30,14 +30,14 @@ export class ConflictNotFoundError extends Error {
   override name = 'ConflictNotFoundError';
 }
 
-function spaceDirOf(mirror: Mirror, root: string, spaceId: string): string {
+function spaceDirOf(mirror: Pick<Mirror, 'catalog'>, root: string, spaceId: string): string {
   const space = mirror.catalog.space(spaceId);
   if (space?.folderRefused) throw new UnsafeStatePathError(spaceId, space.folderRefused);
   if (!space?.folder) throw new ConflictNotFoundError(`Space ${spaceId} has no folder in this mirror; run a sync first.`);
   return join(root, space.folder);
 }
 
-function findConflict(mirror: Mirror, spaceId: string, path: string): ConflictRow {
+function findConflict(mirror: Pick<Mirror, 'content'>, spaceId: string, path: string): ConflictRow {
   const row = mirror.content.conflicts(spaceId).find((c) => c.path === path);
   if (!row) throw new ConflictNotFoundError(`There is no open conflict on ${path}; it may have been resolved already.`);
   return row;
@@ -53,7 +53,7 @@ async function readOrNull(dir: string, rel: string | null): Promise<string | nul
 }
 
 /** The writer's, the server's and the common version of a conflict. */
-export async function readConflict(mirror: Mirror, root: string, spaceId: string, path: string): Promise<ConflictTexts> {
+export async function readConflict(mirror: Pick<Mirror, 'catalog' | 'content'>, root: string, spaceId: string, path: string): Promise<ConflictTexts> {
   const row = findConflict(mirror, spaceId, path);
   const dir = spaceDirOf(mirror, root, spaceId);
   const kind = row.kind as ConflictKind;
@@ -75,7 +75,13 @@ export async function readConflict(mirror: Mirror, root: string, spaceId: string
  * deletion), 'theirs' takes the server's (its text, or its deletion). The next cycle
  * pushes what 'mine' kept.
  */
-export async function resolveConflict(mirror: Mirror, root: string, spaceId: string, path: string, choice: ConflictChoice): Promise<void> {
+export async function resolveConflict(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'log' | 'transaction'>,
+  root: string,
+  spaceId: string,
+  path: string,
+  choice: ConflictChoice,
+): Promise<void> {
   const row = findConflict(mirror, spaceId, path);
   const dir = spaceDirOf(mirror, root, spaceId);
   const kind = row.kind as ConflictKind;

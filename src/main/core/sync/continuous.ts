@@ -32,7 +32,7 @@ const OFFLINE_RETRY_MS = [500, 1000, 2000, 4000] as const;
 const MAX_LISTED_CHANGES = 10_000;
 
 export interface ContinuousSyncOptions {
-  mirror: Mirror;
+  mirror: Pick<Mirror, 'catalog' | 'outbox'>;
   root: string;
   runCycle: (request: CycleRequest) => Promise<CycleReport>;
   /** Time between cycles when nothing happens locally (to see the server's changes). 0: no timer. */

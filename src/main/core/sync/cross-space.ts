@@ -14,7 +14,12 @@ import type { LinkResolver } from './link-targets';
 import { resolveInside, writeFileAtomicStat } from './safe-fs';
 import type { Touched } from './space-sync';
 
-export async function relinkAcrossSpaces(mirror: Mirror, root: string, links: LinkResolver, touched: readonly Touched[]): Promise<number> {
+export async function relinkAcrossSpaces(
+  mirror: Pick<Mirror, 'content' | 'folder' | 'outbox'>,
+  root: string,
+  links: LinkResolver,
+  touched: readonly Touched[],
+): Promise<number> {
   const dependents = new Map<string, { spaceId: string; key: string }>();
   for (const t of touched) {
     const found = t.firstSync ? mirror.folder.linkingSpace(t.spaceId) : mirror.folder.linking(t.spaceId, t.keys);
@@ -41,7 +46,7 @@ export async function relinkAcrossSpaces(mirror: Mirror, root: string, links: Li
 }
 
 /** The stable text a node's file holds, when its recorded hash says which one it is. */
-function stableTextOf(mirror: Mirror, spaceId: string, key: string, textHash: string): string | null {
+function stableTextOf(mirror: Pick<Mirror, 'content' | 'outbox'>, spaceId: string, key: string, textHash: string): string | null {
   const pushed = mirror.outbox.pushedPage(spaceId, key);
   for (const text of [pushed && !pushed.deleted ? pushed.text : null, mirror.content.baseText(spaceId, key)]) {
     if (text !== null && sha256(text) === textHash) return text;

@@ -33,12 +33,12 @@ export interface PathDeviation {
  * name rules and the pages waiting to be pushed too; else worked out now. What `quire status`
  * reads: working them out costs ~30-60 ms over 2,000 pages, reading them back two queries.
  */
-export function pathDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
+export function pathDeviations(mirror: Pick<Mirror, 'catalog' | 'content' | 'folder'>, spaceId: string): PathDeviation[] {
   return keptDeviations(mirror, spaceId, inputsNow(mirror, spaceId)) ?? workOutDeviations(mirror, spaceId);
 }
 
 /** After a cycle: the space's deviations kept for `pathDeviations`, unless those kept are still current. */
-export function keepPathDeviations(mirror: Mirror, spaceId: string): void {
+export function keepPathDeviations(mirror: Pick<Mirror, 'catalog' | 'content' | 'folder'>, spaceId: string): void {
   const now = inputsNow(mirror, spaceId);
   if (keptDeviations(mirror, spaceId, now)) return;
   mirror.folder.keepDeviations(spaceId, { ...now, deviations: JSON.stringify(workOutDeviations(mirror, spaceId)) });
@@ -47,12 +47,12 @@ export function keepPathDeviations(mirror: Mirror, spaceId: string): void {
 type DeviationInputs = { rules: string; pending: string };
 
 /** What the deviations depend on besides the two trees. */
-const inputsNow = (mirror: Mirror, spaceId: string): DeviationInputs => ({
+const inputsNow = (mirror: Pick<Mirror, 'catalog' | 'folder'>, spaceId: string): DeviationInputs => ({
   rules: JSON.stringify(storedRules(mirror)),
   pending: JSON.stringify(mirror.folder.pending(spaceId).sort()),
 });
 
-function keptDeviations(mirror: Mirror, spaceId: string, now: DeviationInputs): PathDeviation[] | null {
+function keptDeviations(mirror: Pick<Mirror, 'folder'>, spaceId: string, now: DeviationInputs): PathDeviation[] | null {
   const kept = mirror.folder.keptDeviations(spaceId);
   if (!kept || kept.rules !== now.rules || kept.pending !== now.pending) return null;
   try {
@@ -63,7 +63,7 @@ function keptDeviations(mirror: Mirror, spaceId: string, now: DeviationInputs): 
   }
 }
 
-function workOutDeviations(mirror: Mirror, spaceId: string): PathDeviation[] {
+function workOutDeviations(mirror: Pick<Mirror, 'catalog' | 'content' | 'folder'>, spaceId: string): PathDeviation[] {
   const rows = mirror.content.baseOutline(spaceId, GONE_REMOTELY).filter((r) => r.flagged === 0);
   const children = new Map<string | null, typeof rows>();
   for (const r of rows) {

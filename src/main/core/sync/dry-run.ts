@@ -6,7 +6,7 @@ import type { PushHolds } from './push-holds';
 import type { DryRunReport } from './report';
 
 /** `holds`: what the sync would hold back (push-holds.ts), said in the sync's words; its pushes are the ones listed. */
-export function dryRunOf(plan: Plan, holds: PushHolds, mirror: Mirror, spaceId: string): DryRunReport {
+export function dryRunOf(plan: Plan, holds: PushHolds, mirror: Pick<Mirror, 'folder'>, spaceId: string): DryRunReport {
   const pathOf = (key: string) => mirror.folder.node(spaceId, key)?.path ?? key.replace(/^new:/, '');
   const out: DryRunReport = {
     pull: { new: [], changed: [], moved: [], deleted: [] },

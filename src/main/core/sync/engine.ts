@@ -290,7 +290,7 @@ interface CycleTarget {
 }
 
 /** The cycle's report: each space's, in the catalog's order, and the totals. */
-function cycleReport(mirror: Mirror, targets: readonly CycleTarget[], reports: SpaceReport[], requests: number, dryRun: boolean): CycleReport {
+function cycleReport(mirror: Pick<Mirror, 'content'>, targets: readonly CycleTarget[], reports: SpaceReport[], requests: number, dryRun: boolean): CycleReport {
   reports.sort((a, b) => targets.findIndex((t) => t.id === a.spaceId) - targets.findIndex((t) => t.id === b.spaceId));
   const open = dryRun ? [] : mirror.content.conflicts();
   const conflicted = new Set(dryRun ? reports.filter((r) => (r.dryRun?.conflicts.length ?? 0) > 0).map((r) => r.spaceId) : open.map((c) => c.spaceId));

@@ -50,7 +50,7 @@ export interface ExtrasRecord {
 
 const KEY = (spaceId: string) => `space-extras:${spaceId}`;
 
-export function readExtras(mirror: Mirror, spaceId: string): ExtrasRecord {
+export function readExtras(mirror: Pick<Mirror, 'catalog'>, spaceId: string): ExtrasRecord {
   const raw = mirror.catalog.getMeta(KEY(spaceId));
   if (!raw) return { includes: [], vars: null };
   try {
@@ -65,7 +65,7 @@ export function readExtras(mirror: Mirror, spaceId: string): ExtrasRecord {
   }
 }
 
-export function writeExtras(mirror: Mirror, spaceId: string, record: ExtrasRecord): void {
+export function writeExtras(mirror: Pick<Mirror, 'catalog'>, spaceId: string, record: ExtrasRecord): void {
   mirror.catalog.setMeta(KEY(spaceId), JSON.stringify(record));
 }
 

@@ -16,7 +16,7 @@ export interface HeldDelete {
 }
 
 /** The pages the space's mass-delete stop holds, named by file and title (none without a stop). */
-export function heldDeletes(mirror: Mirror, spaceId: string): HeldDelete[] {
+export function heldDeletes(mirror: Pick<Mirror, 'content' | 'folder' | 'history' | 'outbox'>, spaceId: string): HeldDelete[] {
   const hold = mirror.outbox.hold(spaceId);
   if (!hold) return [];
   const named = (pageId: string, on: HeldDelete['on']): HeldDelete => {

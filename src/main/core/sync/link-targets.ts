@@ -38,7 +38,7 @@ export class LinkResolver {
   private readonly spaces = new Map<string, string | null>();
   private readonly overlays = new Map<string, LinkOverlay>();
 
-  constructor(private readonly mirror: Mirror) {}
+  constructor(private readonly mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'outbox'>) {}
 
   /** Lays this cycle's changes of one space over what the mirror says. */
   overlay(spaceId: string, overlay: LinkOverlay): void {

@@ -66,6 +66,6 @@ export function pendingEdits(mirror: Mirror, spaceId: string, spaceDir: string):
 }
 
 /** Where a page no file holds had its file: as pushed, as main has it, or as history last saw it. */
-function lastPath(mirror: Mirror, spaceId: string, key: string): string | null {
+function lastPath(mirror: Pick<Mirror, 'content' | 'history' | 'outbox'>, spaceId: string, key: string): string | null {
   return mirror.outbox.pushedPage(spaceId, key)?.path ?? mirror.content.page(spaceId, key)?.path ?? mirror.history.page(spaceId, key)?.path ?? null;
 }

@@ -23,7 +23,7 @@ const RULES_META = 'layout.names';
 const onWindows = process.platform === 'win32';
 
 /** What the volume of `root` holds; `write: false` (a dry run) only reads. */
-export function nameRulesOf(root: string, mirror: Mirror, options: { write: boolean }): NameRules {
+export function nameRulesOf(root: string, mirror: Pick<Mirror, 'catalog'>, options: { write: boolean }): NameRules {
   if (options.write) {
     const probed = probe(root);
     if (probed) {
@@ -36,7 +36,7 @@ export function nameRulesOf(root: string, mirror: Mirror, options: { write: bool
 }
 
 /** The rules the last sync found (`quire status` explains names by them), null before any. */
-export function storedRules(mirror: Mirror): NameRules | null {
+export function storedRules(mirror: Pick<Mirror, 'catalog'>): NameRules | null {
   const raw = mirror.catalog.getMeta(RULES_META);
   if (!raw) return null;
   try {
@@ -52,12 +52,12 @@ export function storedRules(mirror: Mirror): NameRules | null {
 }
 
 /** True when the folder was laid out under other rules (or an older layout) than `rules`: every folder is laid out again. */
-export function layoutOutdated(mirror: Mirror, rules: NameRules): boolean {
+export function layoutOutdated(mirror: Pick<Mirror, 'catalog'>, rules: NameRules): boolean {
   return mirror.catalog.getMeta(LAYOUT_META) !== layoutSignature(rules);
 }
 
 /** Records that every folder is now laid out under `rules`. */
-export function recordLayout(mirror: Mirror, rules: NameRules): void {
+export function recordLayout(mirror: Pick<Mirror, 'catalog'>, rules: NameRules): void {
   mirror.catalog.setMeta(LAYOUT_META, layoutSignature(rules));
 }
 

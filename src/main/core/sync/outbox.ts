@@ -17,7 +17,7 @@ export type PushStore = OutboxStore<ApiChange, PushEffect>;
 export type OutboxRow = StoredBatch<ApiChange, PushEffect>;
 
 /** The mirror's outbox store, typed with what push.ts records in it. */
-export function pushStoreOf(mirror: Mirror): PushStore {
+export function pushStoreOf(mirror: Pick<Mirror, 'outbox'>): PushStore {
   return mirror.outbox as PushStore;
 }
 

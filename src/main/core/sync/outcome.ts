@@ -11,7 +11,7 @@ import type { FailureKind, Mirror } from '../mirror';
 import type { SpaceReport } from './report';
 
 /** A space's cycle reached the server and completed. */
-export function recordReached(mirror: Mirror, report: SpaceReport, at: string): void {
+export function recordReached(mirror: Pick<Mirror, 'catalog' | 'outbox' | 'transaction'>, report: SpaceReport, at: string): void {
   mirror.transaction(() => {
     mirror.catalog.markReached(report.spaceId, at);
     // A mass-delete stop or a missing folder ends the cycle before the pages were looked at: what was left before stands.
@@ -32,7 +32,7 @@ export function recordReached(mirror: Mirror, report: SpaceReport, at: string): 
 }
 
 /** An attempt to sync these spaces failed with `err` (not recorded when the mirror itself cannot be written). */
-export function recordFailed(mirror: Mirror, spaceIds: readonly string[], err: unknown, at = new Date().toISOString()): void {
+export function recordFailed(mirror: Pick<Mirror, 'catalog' | 'transaction'>, spaceIds: readonly string[], err: unknown, at = new Date().toISOString()): void {
   const kind = failureKind(err);
   const message = err instanceof Error ? err.message : String(err);
   try {

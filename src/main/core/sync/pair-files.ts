@@ -102,7 +102,7 @@ function deletedHere(mirror: Mirror, spaceId: string): Vanished[] {
 }
 
 /** The last version history kept of a page (what its file held before it went, and where). */
-function lastKept(mirror: Mirror, spaceId: string, key: string): { text: string; path: string | null } | null {
+function lastKept(mirror: Pick<Mirror, 'history'>, spaceId: string, key: string): { text: string; path: string | null } | null {
   try {
     const [latest] = mirror.history.versions(spaceId, key);
     const text = latest ? mirror.history.text(spaceId, key, latest.number) : undefined;

@@ -26,7 +26,7 @@ export interface PushHolds {
 
 /** `assetsGone`: the assets deleted from the folder; `dryRun`: read only, the mirror left as it is. */
 export function pushHolds(
-  ctx: { mirror: Mirror; spaceId: string; pushGuard?: PushGuard | undefined; dryRun: boolean },
+  ctx: { mirror: Pick<Mirror, 'content' | 'folder' | 'outbox' | 'reviewRecords'>; spaceId: string; pushGuard?: PushGuard | undefined; dryRun: boolean },
   plan: Plan,
   assetsGone: readonly string[],
 ): PushHolds {
@@ -52,7 +52,7 @@ export function pushHolds(
 }
 
 /** Pages whose `vars:` say otherwise than the server's page variables: held, as the push could not carry them. */
-function pageVariablesChanged(mirror: Mirror, spaceId: string, push: readonly PushOp[]): Held[] {
+function pageVariablesChanged(mirror: Pick<Mirror, 'content'>, spaceId: string, push: readonly PushOp[]): Held[] {
   return push.flatMap((op): Held[] => {
     if ((op.op !== 'insert' && op.op !== 'update') || op.text === null) return [];
     const mine = pageVariables(op.text);

@@ -79,7 +79,7 @@ export async function matchFolder(input: RebuildInput): Promise<RebuiltRecord | 
 export const rebuiltCount = (r: RebuiltRecord): number => r.files.size + r.assets.length;
 
 /** Writes the rebuilt record: main's rows and the folder's tree for the pages matched, every group and link, the assets. */
-export function recordRebuilt(mirror: Mirror, r: RebuiltRecord): void {
+export function recordRebuilt(mirror: Pick<Mirror, 'content' | 'folder' | 'log' | 'transaction'>, r: RebuiltRecord): void {
   const { spaceId, tree, layout } = r;
   mirror.transaction(() => {
     for (const p of tree.pages.values()) {

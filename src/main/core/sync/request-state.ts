@@ -16,7 +16,7 @@ import type { ChangeRequestState, PushOp } from './plan';
 
 export interface PushContext {
   api: ApiClient;
-  mirror: Mirror;
+  mirror: Pick<Mirror, 'content' | 'log' | 'reviewRecords'>;
   store: PushStore;
   spaceId: string;
   signal?: AbortSignal;
@@ -116,8 +116,8 @@ async function settleCreate(ctx: PushContext): Promise<{ id: string; number: num
     { signal: ctx.signal },
   );
   // Ours: the user's, with the subject we sent, created since we sent it (the newest, should there be two).
-  const me = ctx.mirror.review.knowsMe()
-    ? ctx.mirror.review.me().id
+  const me = ctx.mirror.reviewRecords.knowsMe()
+    ? ctx.mirror.reviewRecords.me().id
     : (await ctx.api.call<User>((c, p) => c.user.getAuthenticatedUser(p), { signal: ctx.signal })).id;
   const since = Date.parse(row.createdAt) - SKEW_MS;
   const mine = open

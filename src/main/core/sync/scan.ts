@@ -297,7 +297,7 @@ export function readPagesUsing(input: ScanInput, result: ScanResult, fileIds: re
   return { ...result, local: { ...result.local, edited } };
 }
 
-function filesUnder(mirror: Mirror, spaceId: string, dir: string): FileStatRow[] {
+function filesUnder(mirror: Pick<Mirror, 'folder'>, spaceId: string, dir: string): FileStatRow[] {
   return mirror.folder.files(spaceId).filter((r) => r.path === dir || r.path.startsWith(`${dir}/`));
 }
 
@@ -415,7 +415,7 @@ export function readText(abs: string, st: Stats, maxBytes = MAX_PAGE_BYTES): str
  * when it is not text Quire can take (reported: it is left alone, never written over).
  */
 function readSummary(
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'catalog'>,
   spaceId: string,
   spaceDir: string,
   st: Stats,
@@ -432,18 +432,25 @@ function readSummary(
 }
 
 /** SUMMARY.md as Quire last wrote (or read) it, or null. */
-export function summaryAsRecorded(mirror: Mirror, spaceId: string): SeenFile | null {
+export function summaryAsRecorded(mirror: Pick<Mirror, 'catalog'>, spaceId: string): SeenFile | null {
   const recorded = mirror.catalog.getMeta(SUMMARY_META(spaceId));
   return recorded ? (JSON.parse(recorded) as SeenFile) : null;
 }
 
 /** Records SUMMARY.md as Quire wrote (or read) it, so the next scan sees only the writer's edits. */
-export function recordSummary(mirror: Mirror, spaceId: string, seen: SeenFile): void {
+export function recordSummary(mirror: Pick<Mirror, 'catalog'>, spaceId: string, seen: SeenFile): void {
   mirror.catalog.setMeta(SUMMARY_META(spaceId), JSON.stringify(seen));
 }
 
 /** Assets new, changed or gone; `looked`: a recorded asset not found there is gone (one behind a symbolic link is not). */
-function scanAssets(mirror: Mirror, spaceId: string, spaceDir: string, result: ScanResult, assets: AssetEntry[], looked: (p: string) => boolean): void {
+function scanAssets(
+  mirror: Pick<Mirror, 'content' | 'folder' | 'outbox'>,
+  spaceId: string,
+  spaceDir: string,
+  result: ScanResult,
+  assets: AssetEntry[],
+  looked: (p: string) => boolean,
+): void {
   const recorded = new Map(mirror.folder.assets(spaceId).map((a) => [a.path, a]));
   const onServer = (path: string) => mirror.content.fileIdAt(spaceId, path) ?? mirror.outbox.pushedFileIdAt(spaceId, path);
   for (const a of assets) {

@@ -51,7 +51,7 @@ import type { ScanHint } from './scan';
 
 export interface ExtrasContext {
   api: ApiClient;
-  mirror: Mirror;
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'history' | 'log' | 'search' | 'transaction'>;
   spaceId: string;
   spaceDir: string;
   links: LinkResolver;
@@ -102,7 +102,12 @@ function fileState(spaceDir: string, path: string, seen: FileSeen | null): { sta
  * The record, with what the writer did to the files since: looked at only when the watcher's
  * paths reach them (`looked`), else as recorded. `edits`: files found changed this time.
  */
-export function seeExtras(mirror: Mirror, spaceId: string, spaceDir: string, hint: ScanHint): { record: ExtrasRecord; looked: boolean; edits: ExtrasEdit[] } {
+export function seeExtras(
+  mirror: Pick<Mirror, 'catalog'>,
+  spaceId: string,
+  spaceDir: string,
+  hint: ScanHint,
+): { record: ExtrasRecord; looked: boolean; edits: ExtrasEdit[] } {
   const record = readExtras(mirror, spaceId);
   if (!touches(hint) || (record.includes.length === 0 && record.vars === null)) return { record, looked: false, edits: [] };
   const edits: ExtrasEdit[] = [];
@@ -120,7 +125,7 @@ export function seeExtras(mirror: Mirror, spaceId: string, spaceDir: string, hin
 }
 
 /** Search and history follow the writer's edits to the includes (kept as versions: they are never pushed). */
-export function followExtrasEdits(mirror: Mirror, spaceId: string, edits: readonly ExtrasEdit[], at: string): void {
+export function followExtrasEdits(mirror: Pick<Mirror, 'history' | 'search' | 'transaction'>, spaceId: string, edits: readonly ExtrasEdit[], at: string): void {
   if (edits.length === 0) return;
   mirror.transaction(() => {
     for (const e of edits) {

@@ -37,7 +37,7 @@ export function afterPush(mirror: Mirror, spaceId: string, plan: Plan, applied: 
 }
 
 /** Assets uploaded by this push are, from now on, the files the change request has at their paths. */
-export function recordUploadedAssets(mirror: Mirror, spaceId: string, scan: ScanResult): void {
+export function recordUploadedAssets(mirror: Pick<Mirror, 'folder' | 'outbox' | 'transaction'>, spaceId: string, scan: ScanResult): void {
   const uploads = [...scan.assets.added, ...scan.assets.changed.filter((c) => c.fileId !== null)];
   mirror.transaction(() => {
     for (const a of uploads) {

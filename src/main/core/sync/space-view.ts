@@ -18,7 +18,7 @@ import { relSpelledOnDisk } from './spelling';
 import { pushedForPlan } from './targets';
 
 export interface ViewSources {
-  mirror: Mirror;
+  mirror: Pick<Mirror, 'content' | 'folder'>;
   spaceId: string;
   spaceDir: string;
   /** Main now, when it moved since the last cycle (null: main is as last synced). */
@@ -35,7 +35,7 @@ export interface ViewSources {
 
 /** What a cycle's views of a space are made from (space-sync.ts). */
 export interface CycleSources {
-  mirror: Mirror;
+  mirror: Pick<Mirror, 'content' | 'folder' | 'outbox' | 'reviewRecords'>;
   links: LinkResolver;
   spaceId: string;
   spaceDir: string;

@@ -23,7 +23,7 @@ type SummaryPlacement = Parameters<typeof renderSummary>[1];
  * entry's file is; with the writer's held lines (`kept`) where the writer put them. Built in one
  * pass over the tree's rows: a large space has tens of thousands.
  */
-function summaryTree(mirror: Mirror, spaceId: string, kept: SummaryKept | null): { pages: SummaryPage[]; placement: SummaryPlacement } {
+function summaryTree(mirror: Pick<Mirror, 'folder'>, spaceId: string, kept: SummaryKept | null): { pages: SummaryPage[]; placement: SummaryPlacement } {
   const rows = new Map<string, OutlineRow>();
   const children = new Map<string | null, string[]>();
   const sorted = mirror.folder.outline(spaceId).sort((a, b) => a.position - b.position || (a.key < b.key ? -1 : 1));
@@ -90,7 +90,12 @@ function placeKept(kept: SummaryKept, rows: ReadonlyMap<string, OutlineRow>, chi
  * ~7 MB of it (see utf8Blocks). Beside a SUMMARY.md already there, it is made twice: once to
  * compare, once to write.
  */
-export async function writeSummaryFile(mirror: Mirror, spaceId: string, spaceDir: string, options: SummaryWrite = {}): Promise<void> {
+export async function writeSummaryFile(
+  mirror: Pick<Mirror, 'catalog' | 'folder'>,
+  spaceId: string,
+  spaceDir: string,
+  options: SummaryWrite = {},
+): Promise<void> {
   const current = currentText(spaceDir);
   if (current === undefined) return;
   // Saved by the writer while this cycle ran: theirs, read by the next cycle (the watcher starts it), never written over.
@@ -128,7 +133,7 @@ function asExpected(spaceDir: string, expected: NonNullable<SummaryWrite['expect
 }
 
 /** The last cycle held lines of the space's SUMMARY.md: they stay said until settled, so it is read at every cycle. */
-export function summaryHeld(mirror: Mirror, spaceId: string): boolean {
+export function summaryHeld(mirror: Pick<Mirror, 'outbox'>, spaceId: string): boolean {
   return mirror.outbox.attention(spaceId).some((a) => a.path === SUMMARY_FILE && isSummaryHold(a.reason));
 }
 

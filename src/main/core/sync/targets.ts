@@ -42,7 +42,7 @@ export interface ChangeRequestTarget {
   setAside: { changeRequestId: string; number: number | null; subject: string; pages: number }[];
 }
 
-export function changeRequestTarget(mirror: Mirror, spaceId: string): ChangeRequestTarget {
+export function changeRequestTarget(mirror: Pick<Mirror, 'outbox' | 'reviewRecords'>, spaceId: string): ChangeRequestTarget {
   const store = pushStoreOf(mirror);
   const row = store.changeRequest(spaceId);
   return {
@@ -62,8 +62,8 @@ export function changeRequestTarget(mirror: Mirror, spaceId: string): ChangeRequ
   };
 }
 
-const closed = (mirror: Mirror, changeRequestId: string): boolean => {
-  const status = mirror.review.serverChangeRequest(changeRequestId)?.status;
+const closed = (mirror: Pick<Mirror, 'reviewRecords'>, changeRequestId: string): boolean => {
+  const status = mirror.reviewRecords.serverChangeRequest(changeRequestId)?.status;
   return status === 'merged' || status === 'archived';
 };
 
@@ -73,7 +73,12 @@ const closed = (mirror: Mirror, changeRequestId: string): boolean => {
  * The subject is put on one line, and one with a control character refused (shared/subject.ts).
  * The caller holds the folder's lock.
  */
-export async function startChangeRequest(api: ApiClient | null, mirror: Mirror, spaceId: string, given: string | null): Promise<ChangeRequestTarget> {
+export async function startChangeRequest(
+  api: ApiClient | null,
+  mirror: Pick<Mirror, 'log' | 'outbox' | 'reviewRecords' | 'transaction'>,
+  spaceId: string,
+  given: string | null,
+): Promise<ChangeRequestTarget> {
   const subject = given === null ? null : oneLineSubject(given);
   const problem = subject === null ? null : subjectProblem(subject);
   if (problem) throw new Error(`The subject ${problem}.`);
@@ -96,7 +101,7 @@ export async function startChangeRequest(api: ApiClient | null, mirror: Mirror, 
     mirror.transaction(() => {
       store.markOpen(spaceId, cr.id, cr.number);
       store.setStatusSeen(spaceId, cr.status);
-      mirror.review.putChangeRequest(spaceId, cr);
+      mirror.reviewRecords.putChangeRequest(spaceId, cr);
       mirror.log.add('pushed', `opened change request #${cr.number}: ${subject}`, spaceId);
     });
   }
@@ -108,7 +113,11 @@ export async function startChangeRequest(api: ApiClient | null, mirror: Mirror, 
  * Quire pushed into it before (when it was set aside) is its record again. The caller checked
  * it is open or a draft, and the user's; and holds the folder's lock.
  */
-export function pointPushesAt(mirror: Mirror, spaceId: string, cr: { id: string; number: number; subject: string; status: string }): ChangeRequestTarget {
+export function pointPushesAt(
+  mirror: Pick<Mirror, 'log' | 'outbox' | 'reviewRecords' | 'transaction'>,
+  spaceId: string,
+  cr: { id: string; number: number; subject: string; status: string },
+): ChangeRequestTarget {
   const store = pushStoreOf(mirror);
   const at = new Date().toISOString();
   mirror.transaction(() => {
@@ -127,7 +136,7 @@ export function pointPushesAt(mirror: Mirror, spaceId: string, cr: { id: string;
 }
 
 /** The user set a change request's subject: if Quire pushes (or pushed) into it, that subject is never replaced. */
-export function keepUserSubject(mirror: Mirror, spaceId: string, changeRequestId: string, subject: string): void {
+export function keepUserSubject(mirror: Pick<Mirror, 'outbox' | 'transaction'>, spaceId: string, changeRequestId: string, subject: string): void {
   const store = pushStoreOf(mirror);
   mirror.transaction(() => {
     if (store.changeRequest(spaceId)?.changeRequestId === changeRequestId) store.setSubject(spaceId, subject, true);
@@ -136,7 +145,7 @@ export function keepUserSubject(mirror: Mirror, spaceId: string, changeRequestId
 }
 
 /** What the change request holds now, page by page, for its subject. */
-export function subjectItemsOfRecord(mirror: Mirror, spaceId: string): SubjectItem[] {
+export function subjectItemsOfRecord(mirror: Pick<Mirror, 'content' | 'folder' | 'outbox'>, spaceId: string): SubjectItem[] {
   const store = pushStoreOf(mirror);
   const items: SubjectItem[] = [];
   for (const p of store.pushedPages(spaceId).values()) {
@@ -161,7 +170,12 @@ export function subjectItemsOfRecord(mirror: Mirror, spaceId: string): SubjectIt
  * here, or on GitBook since Quire last wrote it (then it is the user's from now on). Never fails
  * a push: a subject is only words.
  */
-export async function followSubject(api: ApiClient, mirror: Mirror, spaceId: string, signal?: AbortSignal): Promise<void> {
+export async function followSubject(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'content' | 'folder' | 'log' | 'outbox' | 'reviewRecords' | 'transaction'>,
+  spaceId: string,
+  signal?: AbortSignal,
+): Promise<void> {
   const store = pushStoreOf(mirror);
   const row = store.changeRequest(spaceId);
   if (row?.state !== 'open' || !row.changeRequestId || row.subjectByUser) return;
@@ -177,7 +191,7 @@ export async function followSubject(api: ApiClient, mirror: Mirror, spaceId: str
     const updated = await api.call<ChangeRequest>((c, p) => c.spaces.updateChangeRequestById(spaceId, id, { subject }, p), { signal });
     mirror.transaction(() => {
       store.setSubject(spaceId, subject, false);
-      if (updated && typeof updated === 'object') mirror.review.putChangeRequest(spaceId, updated);
+      if (updated && typeof updated === 'object') mirror.reviewRecords.putChangeRequest(spaceId, updated);
     });
   } catch (err) {
     mirror.log.add('info', `could not update the subject of change request #${row.number}: ${(err as Error).message}`, spaceId);
@@ -190,7 +204,7 @@ export async function followSubject(api: ApiClient, mirror: Mirror, spaceId: str
  * the server has, not new pages: heldForOtherChangeRequests keeps them back. Reads only (a dry
  * run plans with it too).
  */
-export function pushedForPlan(mirror: Mirror, spaceId: string): Map<string, PushedPageRow> {
+export function pushedForPlan(mirror: Pick<Mirror, 'content' | 'outbox' | 'reviewRecords'>, spaceId: string): Map<string, PushedPageRow> {
   const store = pushStoreOf(mirror);
   const pushed = store.pushedPages(spaceId);
   for (const [id, { row }] of onlyInOthers(mirror, spaceId, false)) if (!pushed.has(id)) pushed.set(id, row);
@@ -201,7 +215,11 @@ export function pushedForPlan(mirror: Mirror, spaceId: string): Map<string, Push
  * Pages created in a change request set aside (and so on no other side yet), by id, with its
  * number. `prune`: forget change requests set aside that were merged or archived since.
  */
-function onlyInOthers(mirror: Mirror, spaceId: string, prune: boolean): Map<string, { number: number | null; row: PushedPageRow }> {
+function onlyInOthers(
+  mirror: Pick<Mirror, 'content' | 'outbox' | 'reviewRecords'>,
+  spaceId: string,
+  prune: boolean,
+): Map<string, { number: number | null; row: PushedPageRow }> {
   const store = pushStoreOf(mirror);
   const out = new Map<string, { number: number | null; row: PushedPageRow }>();
   for (const p of store.parkedChangeRequests(spaceId)) {
@@ -222,7 +240,12 @@ function onlyInOthers(mirror: Mirror, spaceId: string, prune: boolean): Map<stri
  * a new page under it): held, with what to do, rather than sent where that page is not. `prune`:
  * forget the ones set aside that are closed now (never in a dry run, which writes nothing).
  */
-export function heldForOtherChangeRequests(mirror: Mirror, spaceId: string, ops: readonly PushOp[], prune = true): Held[] {
+export function heldForOtherChangeRequests(
+  mirror: Pick<Mirror, 'content' | 'outbox' | 'reviewRecords'>,
+  spaceId: string,
+  ops: readonly PushOp[],
+  prune = true,
+): Held[] {
   const elsewhere = onlyInOthers(mirror, spaceId, prune);
   if (elsewhere.size === 0) return [];
   const held: Held[] = [];

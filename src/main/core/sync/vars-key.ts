@@ -12,11 +12,11 @@ import type { Mirror } from '../mirror';
 const KEY = (spaceId: string) => `vars-key:${spaceId}`;
 
 /** Whether this space's folder has not caught up yet. */
-export function varsKeyToMove(mirror: Mirror, spaceId: string): boolean {
+export function varsKeyToMove(mirror: Pick<Mirror, 'catalog'>, spaceId: string): boolean {
   return mirror.catalog.getMeta(KEY(spaceId)) === undefined;
 }
 
 /** A cycle pulled main's tree: the folder has caught up. */
-export function markVarsKeyMoved(mirror: Mirror, spaceId: string): void {
+export function markVarsKeyMoved(mirror: Pick<Mirror, 'catalog'>, spaceId: string): void {
   if (varsKeyToMove(mirror, spaceId)) mirror.catalog.setMeta(KEY(spaceId), '1');
 }

@@ -38,7 +38,7 @@ export async function refreshTranslations(
 /** Asks GitBook to run the translation again, then reads it back (its status now) into the mirror. */
 export async function runTranslation(
   api: ApiClient,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'catalog' | 'transaction' | 'translations'>,
   organizationId: string,
   translationId: string,
   signal?: AbortSignal,
@@ -66,7 +66,7 @@ export function translationView(mirror: Pick<Mirror, 'catalog'>, row: Translatio
 }
 
 /** The translations as last listed (of one organization, or all). */
-export function translationViews(mirror: Mirror, organizationId?: string): TranslationView[] {
+export function translationViews(mirror: Pick<Mirror, 'catalog' | 'translations'>, organizationId?: string): TranslationView[] {
   return mirror.translations.list(organizationId).map((row) => translationView(mirror, row));
 }
 

@@ -77,7 +77,7 @@ export class CliContext {
     throw new Error(`No API token for ${apiUrl}. Run \`quire login --api ${apiUrl}\` (reads the token from stdin) or set QUIRE_TOKEN.`);
   }
 
-  async apiFor(mirror: Mirror, explicitUrl?: string): Promise<ApiClient> {
+  async apiFor(mirror: Pick<Mirror, 'catalog' | 'syncFolder'>, explicitUrl?: string): Promise<ApiClient> {
     const baseUrl = this.apiUrlFor(mirror, explicitUrl);
     return this.client(baseUrl, await this.token(baseUrl));
   }

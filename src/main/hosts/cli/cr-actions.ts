@@ -27,7 +27,7 @@ const REVIEW_MODES = ['approve', 'request-changes', 'comment', 'start', 'pending
 
 export interface CrContext {
   openMirror(dir: string): Mirror;
-  apiFor(mirror: Mirror): Promise<ApiClient>;
+  apiFor(mirror: Pick<Mirror, 'catalog' | 'syncFolder'>): Promise<ApiClient>;
 }
 
 export interface Session {
@@ -284,7 +284,8 @@ async function use(s: Session, cr: ChangeRequestView): Promise<number> {
   }
   const current = s.review.changeRequest(cr.id) ?? cr;
   if (current.status !== 'open' && current.status !== 'draft') return refuse(closed(current.status));
-  if (whose === 'theirs') return refuse(`it is ${safeField(current.author?.displayName ?? 'someone else')}'s; Quire pushes only into your own change requests`);
+  const maker = safeField(current.createdBy?.displayName ?? 'someone else');
+  if (whose === 'theirs') return refuse(`it is ${maker}'s; Quire pushes only into your own change requests`);
   const target = changeRequestTarget(s.mirror, cr.spaceId);
   const pushedHere = target.changeRequestId === cr.id || target.setAside.some((p) => p.changeRequestId === cr.id);
   if (whose === 'unknown' && !pushedHere) {

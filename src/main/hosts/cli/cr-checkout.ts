@@ -63,7 +63,11 @@ function sayKept(r: CheckoutReport, io: CliIo): void {
 }
 
 /** After a sync's review refresh: brings the folder's checkouts to their change requests' latest revisions, and says so. */
-export async function followCheckoutsAfterSync(api: ApiClient, mirror: Mirror, io: CliIo): Promise<void> {
+export async function followCheckoutsAfterSync(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'checkouts' | 'reviewRecords' | 'reviewViews' | 'revisionPages' | 'syncFolder' | 'transaction'>,
+  io: CliIo,
+): Promise<void> {
   if (mirror.checkouts.list().length === 0) return;
   sayFollowed(await followCheckouts(api, mirror, io.signal), mirror, io);
 }

@@ -13,7 +13,11 @@ import { safeField } from './terminal-text';
 import { plural } from '../../../shared/plural';
 
 /** What in the folder holds the merge of `cr` back, as far as its pages are known (empty: nothing). */
-export function localHolds(mirror: Mirror, review: ReviewService, cr: ChangeRequestView): MergeHold[] {
+export function localHolds(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'openapi' | 'syncFolder'>,
+  review: ReviewService,
+  cr: ChangeRequestView,
+): MergeHold[] {
   if (cr.status === 'merged' || cr.status === 'archived') return [];
   const pages = review.changeRequestDiff(cr.id)?.pages ?? [];
   return mergeHolds(

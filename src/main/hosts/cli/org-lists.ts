@@ -13,7 +13,10 @@ import { errorMessage, shellWord } from './messages';
 import { safeField } from './terminal-text';
 
 /** The API client when one can be had (an address and a token); otherwise why not. */
-export async function tryApi(ctx: { apiFor(mirror: Mirror): Promise<ApiClient> }, mirror: Mirror): Promise<{ api: ApiClient | null; why: string | null }> {
+export async function tryApi(
+  ctx: { apiFor(mirror: Pick<Mirror, 'catalog' | 'syncFolder'>): Promise<ApiClient> },
+  mirror: Pick<Mirror, 'catalog' | 'syncFolder'>,
+): Promise<{ api: ApiClient | null; why: string | null }> {
   try {
     return { api: await ctx.apiFor(mirror), why: null };
   } catch (err) {
@@ -46,8 +49,8 @@ export function organizationsFor(mirror: Pick<Mirror, 'catalog'>, args: ParsedAr
  * answer, the mirror's lists stand, and stderr says since when (`listedAt`).
  */
 export async function refreshOrFallBack(
-  ctx: { apiFor(mirror: Mirror): Promise<ApiClient> },
-  mirror: Mirror,
+  ctx: { apiFor(mirror: Pick<Mirror, 'catalog' | 'syncFolder'>): Promise<ApiClient> },
+  mirror: Pick<Mirror, 'catalog' | 'syncFolder'>,
   io: CliIo,
   orgs: readonly OrganizationRow[],
   what: string,

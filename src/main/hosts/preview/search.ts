@@ -25,7 +25,7 @@ export const MAX_QUERY_CHARS = 200;
 
 const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-export function searchPreview(site: PreviewSite, mirror: Mirror | null, query: string): PreviewSearchResult[] {
+export function searchPreview(site: PreviewSite, mirror: Pick<Mirror, 'catalog' | 'search'> | null, query: string): PreviewSearchResult[] {
   const q = query.trim();
   if (q === '') return [];
   if (mirror) {

@@ -31,7 +31,7 @@ export interface PreviewOptions {
   /** 0 or absent: any free port. */
   port?: number;
   /** The sync folder's mirror, when it has one (space titles, stable references). */
-  mirror?: Mirror | null;
+  mirror?: Pick<Mirror, 'catalog' | 'content' | 'openapi' | 'search'> | null;
   log?: (line: string) => void;
 }
 

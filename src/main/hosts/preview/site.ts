@@ -52,7 +52,7 @@ export class PreviewSite {
   ) {}
 
   /** Reads the folder (a sync folder, a Git Sync repository of spaces, or one space folder); its URLs live below `base`. */
-  static load(root: string, mirror: Mirror | null, base: string): PreviewSite {
+  static load(root: string, mirror: Pick<Mirror, 'catalog' | 'content' | 'openapi'> | null, base: string): PreviewSite {
     return new PreviewSite(root, loadFolder(root, mirror).index, siteUrls(base));
   }
 

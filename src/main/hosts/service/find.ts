@@ -154,7 +154,7 @@ export function findHandlers(state: ServiceState, runner: Pick<SyncRunner, 'hold
     },
   };
 
-  function pageAtPathOrNull(mirror: Mirror, file: string) {
+  function pageAtPathOrNull(mirror: Pick<Mirror, 'catalog' | 'content' | 'history' | 'search'>, file: string) {
     try {
       return findPage(mirror, state.folder, file);
     } catch (e) {

@@ -33,7 +33,7 @@ const ACTIONS: (keyof ChangeRequestActionsVM & LifecycleAction)[] = ['merge', 'u
 /** The review core seen through the contract's view models. */
 export interface ReviewAdapter {
   /** What the request handlers of review-lifecycle.ts act on. */
-  readonly core: { review: ReviewService; api: ApiClient; mirror: Mirror };
+  readonly core: { review: ReviewService; api: ApiClient; mirror: Pick<Mirror, 'reviewActions'> };
   /** What review after a sync cycle did (core/continuous runs it on its cadence); null: it failed. */
   reviewed(report: CadenceReport | null): void;
   /** Checkouts brought up to date after a sync cycle, said in the log. */
@@ -244,7 +244,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
         .changeRequests({ statuses: ['open', 'draft'] })
         .map((cr) => {
           const reasons = [...(needing.get(cr.id) ?? [])];
-          if (cr.author?.id === me) reasons.push('mine');
+          if (cr.createdBy?.id === me) reasons.push('mine');
           if (reasons.length === 0) reasons.push('open');
           return changeRequestVM(cr, reasons, spaceTitles, fail);
         })
@@ -337,7 +337,7 @@ export function createReviewAdapter(api: ApiClient, mirror: Mirror, online: () =
       const mine = new Set(
         review
           .changeRequests()
-          .filter((cr) => cr.author?.id === me)
+          .filter((cr) => cr.createdBy?.id === me)
           .map((cr) => cr.id),
       );
       const all = review.comments({ status: 'all', includeClosedChangeRequests: true });

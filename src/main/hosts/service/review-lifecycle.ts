@@ -284,7 +284,7 @@ export function reviewLifecycleHandlers(state: ServiceState, runner: SyncRunner)
       if (whose === 'theirs')
         throw new QuireError(
           'forbidden',
-          `Change request #${cr.number} is ${cr.author?.displayName ?? 'someone else'}'s: Quire pushes only into your own change requests.`,
+          `Change request #${cr.number} is ${cr.createdBy?.displayName ?? 'someone else'}'s: Quire pushes only into your own change requests.`,
         );
       const now = changeRequestTarget(state.mirror, cr.spaceId);
       if (whose === 'unknown' && now.changeRequestId !== cr.id && !now.setAside.some((x) => x.changeRequestId === cr.id))

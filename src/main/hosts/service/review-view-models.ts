@@ -106,7 +106,7 @@ export function changeRequestVM(
     ...changeRequestSummary(cr),
     spaceTitle: spaceTitles.get(cr.spaceId) ?? cr.spaceId,
     comments: cr.comments,
-    createdBy: person(cr.author),
+    createdBy: person(cr.createdBy),
     updatedAt: cr.updatedAt ?? cr.createdAt ?? '',
     reasons,
     pending: cr.pending,

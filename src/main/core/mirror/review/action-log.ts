@@ -4,7 +4,7 @@
  * a comment of a pending review, queued when the review is finished), the
  * process sending it right now (its claim), and when one the server failed on is tried again.
  * What the actions do is core/review's (queue.ts, send.ts); their effect on the mirrored
- * objects is folded in by ReviewStore (store.ts).
+ * objects is folded in by ReviewRecords (records.ts).
  */
 import { redactOptional, redactSecrets } from '../../secrets';
 import type { Db } from '../database';

@@ -7,7 +7,7 @@
 import type { Db } from '../database';
 import type { ReviewActionLog } from './action-log';
 import { statementCache } from './statements';
-import type { ReviewStore } from './store';
+import type { ReviewRecords } from './records';
 import type { Person, RemoteRequestedReviewer, RemoteReview, RemoteUser, RequestedReviewerView, ReviewView } from './types';
 
 export class ReviewerStore {
@@ -15,7 +15,7 @@ export class ReviewerStore {
 
   constructor(
     db: Db,
-    private readonly review: ReviewStore,
+    private readonly records: ReviewRecords,
     private readonly actions: ReviewActionLog,
   ) {
     this.sql = statementCache(db);
@@ -24,12 +24,12 @@ export class ReviewerStore {
   /** A change request's reviews and requested reviewers as just listed (null: leave that list as it was). */
   setReviews(changeRequestId: string, reviews: RemoteReview[] | null, reviewers: RemoteRequestedReviewer[] | null): void {
     for (const r of reviews ?? []) {
-      this.review.rememberUser(r.reviewer);
-      this.review.rememberUser(r.requestedBy);
+      this.records.rememberUser(r.reviewer);
+      this.records.rememberUser(r.requestedBy);
     }
     for (const r of reviewers ?? []) {
-      this.review.rememberUser(r.user);
-      this.review.rememberUser(r.requestedBy);
+      this.records.rememberUser(r.user);
+      this.records.rememberUser(r.requestedBy);
     }
     this.sql(`UPDATE change_requests SET reviews_json = COALESCE(?, reviews_json), reviewers_json = COALESCE(?, reviewers_json) WHERE id = ?`).run(
       reviews ? JSON.stringify(reviews) : null,
@@ -91,7 +91,7 @@ export class ReviewerStore {
           out.set(userId, {
             id: userId,
             displayName: a.payload.displayName ?? this.nameOf(userId),
-            requestedBy: this.person(this.review.me()),
+            requestedBy: this.person(this.records.me()),
             pending: 'add',
           });
       } else if (known) {
@@ -106,7 +106,7 @@ export class ReviewerStore {
   setMembers(organizationId: string, users: RemoteUser[]): void {
     this.sql(`DELETE FROM review_members WHERE organization_id = ?`).run(organizationId);
     for (const u of users) {
-      this.review.rememberUser(u);
+      this.records.rememberUser(u);
       this.sql(`INSERT OR IGNORE INTO review_members (organization_id, user_id) VALUES (?, ?)`).run(organizationId, u.id);
     }
   }

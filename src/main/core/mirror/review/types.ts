@@ -109,8 +109,8 @@ export interface ChangeRequestView {
   subject: string;
   status: string;
   outdated: boolean;
-  /** Who made it: the API's `createdBy`, stored as `author_id`. Above the API it is the author, as a comment's is. */
-  author: Person | null;
+  /** Who made it, by the API's name for it from the API to the view (the column `author_id`: views.ts maps it, records.ts writes it). */
+  createdBy: Person | null;
   createdAt: string | null;
   updatedAt: string | null;
   revision: string | null;

@@ -95,10 +95,16 @@ export function checkoutFolder(mirror: Pick<Mirror, 'syncFolder'>, folder: strin
 }
 
 /** Writes the change request's latest revision (and main at its base) into `folder`, or brings the checkout there to it. */
-export async function checkOut(api: ApiClient, mirror: Mirror, changeRequestId: string, folder: string, signal?: AbortSignal): Promise<CheckoutReport> {
+export async function checkOut(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'checkouts' | 'reviewRecords' | 'reviewViews' | 'revisionPages' | 'syncFolder' | 'transaction'>,
+  changeRequestId: string,
+  folder: string,
+  signal?: AbortSignal,
+): Promise<CheckoutReport> {
   const abs = checkoutFolder(mirror, folder, changeRequestId);
   const cr = await readChangeRequest(api, mirror, changeRequestId, signal);
-  const spaceId = cr.space ?? mirror.reviewQueries.changeRequest(changeRequestId)!.spaceId;
+  const spaceId = cr.space ?? mirror.reviewViews.changeRequest(changeRequestId)!.spaceId;
   if (!cr.revision) throw new Error(`The API sent change request #${cr.number} without its revision; nothing was written. Try again later.`);
   const baseRevision = cr.revisionMergedAncestor ?? cr.revisionInitial ?? null;
   const revisions = new Map<string, ReturnType<Mirror['revisionPages']['pages']>>();
@@ -181,10 +187,14 @@ export interface FollowReport {
  * Brings every checkout of this sync folder to its change request's revision as the mirror has
  * it now (after a refresh): only those whose revision moved are read from the server.
  */
-export async function followCheckouts(api: ApiClient, mirror: Mirror, signal?: AbortSignal): Promise<FollowReport> {
+export async function followCheckouts(
+  api: ApiClient,
+  mirror: Pick<Mirror, 'catalog' | 'checkouts' | 'reviewRecords' | 'reviewViews' | 'revisionPages' | 'syncFolder' | 'transaction'>,
+  signal?: AbortSignal,
+): Promise<FollowReport> {
   const out: FollowReport = { updated: [], dropped: [], failed: [] };
   for (const row of mirror.checkouts.list()) {
-    const cr = mirror.review.serverChangeRequest(row.changeRequestId);
+    const cr = mirror.reviewRecords.serverChangeRequest(row.changeRequestId);
     const manifest = readManifest(row.folder);
     if (manifest === null || manifest.changeRequest.id !== row.changeRequestId || resolve(manifest.syncFolder) !== resolve(mirror.syncFolder)) {
       mirror.transaction(() => mirror.checkouts.remove(row.folder));

@@ -75,7 +75,7 @@ function detail(review: ReviewService, planned: Planned, r: ActResult): string {
 /** `comment new`: where it goes — a page (a file or a page id), a change request, or a page of one. */
 async function planNew(
   review: ReviewService,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'history' | 'search'>,
   dir: string,
   args: ParsedArgs,
   api: Parameters<typeof changeRequestFor>[4],
@@ -164,7 +164,13 @@ async function readContent(review: ReviewService, changeRequestId: string, api: 
 }
 
 /** A page the change request adds, moves or changes, named by its file there (from the sync folder, or its space folder). */
-function changedPage(review: ReviewService, mirror: Mirror, changeRequestId: string, dir: string, given: string): { pageId: string; title: string } | null {
+function changedPage(
+  review: ReviewService,
+  mirror: Pick<Mirror, 'catalog'>,
+  changeRequestId: string,
+  dir: string,
+  given: string,
+): { pageId: string; title: string } | null {
   const files = review.changeRequestFiles(changeRequestId);
   if (!files) return null;
   const folder = mirror.catalog.space(files.spaceId)?.folder ?? '';

@@ -36,7 +36,7 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<
 }
 
 /** Refreshes review data when the API answers; otherwise says the list is the mirror's, as of when. */
-async function refreshed(review: ReviewService, mirror: Mirror, dir: string, io: CliIo, ctx: CrContext) {
+async function refreshed(review: ReviewService, mirror: Pick<Mirror, 'catalog' | 'syncFolder'>, dir: string, io: CliIo, ctx: CrContext) {
   const { api, why } = await tryApi(ctx, mirror);
   let problem = why;
   if (api) {
@@ -87,7 +87,7 @@ async function list(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number
       ].filter(Boolean);
       const space = mirror.catalog.space(cr.spaceId)?.title ?? cr.spaceId;
       io.stdout(
-        `#${cr.number} ${safeField(cr.subject) || '(no subject)'} — ${safeField(cr.author?.displayName ?? 'unknown')} in ${safeField(space)} [${notes.join(', ')}]`,
+        `#${cr.number} ${safeField(cr.subject) || '(no subject)'} — ${safeField(cr.createdBy?.displayName ?? 'unknown')} in ${safeField(space)} [${notes.join(', ')}]`,
       );
     }
     return EXIT.ok;
@@ -98,7 +98,7 @@ async function list(args: ParsedArgs, io: CliIo, ctx: CrContext): Promise<number
 
 const listJson = (cr: ChangeRequestView) => ({
   ...changeRequestSummary(cr),
-  author: cr.author?.displayName ?? null,
+  author: cr.createdBy?.displayName ?? null,
   updatedAt: cr.updatedAt,
   comments: cr.comments,
   reviewRequested: cr.reviewRequested,
@@ -189,7 +189,7 @@ async function show(n: number, args: ParsedArgs, io: CliIo, ctx: CrContext): Pro
     const space = mirror.catalog.space(cr.spaceId)?.title ?? cr.spaceId;
     const lines = [
       `#${current.number} ${safeField(current.subject) || '(no subject)'}`,
-      `  ${current.status}${current.outdated ? ', behind main (outdated)' : ''}${current.pending ? ', changes pending' : ''} — in ${safeField(space)}, by ${safeField(current.author?.displayName ?? 'unknown')}${current.updatedAt ? `, updated ${when(current.updatedAt)}` : ''}`,
+      `  ${current.status}${current.outdated ? ', behind main (outdated)' : ''}${current.pending ? ', changes pending' : ''} — in ${safeField(space)}, by ${safeField(current.createdBy?.displayName ?? 'unknown')}${current.updatedAt ? `, updated ${when(current.updatedAt)}` : ''}`,
       ...(target.changeRequestId === cr.id ? ['  your edits of this space go here'] : []),
       ...(description ? ['  description:', ...description.split('\n').map((l) => `    ${safeField(l)}`)] : []),
       reviews.length ? '  reviews:' : '  reviews: none yet',

@@ -89,7 +89,7 @@ export async function history(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
   }
 }
 
-function refJson(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined): HistoryJson['page'] {
+function refJson(mirror: Pick<Mirror, 'catalog'>, ref: PageRef, page: HistoryPage | undefined): HistoryJson['page'] {
   return {
     spaceId: ref.spaceId,
     pageKey: ref.pageKey,
@@ -101,7 +101,7 @@ function refJson(mirror: Mirror, ref: PageRef, page: HistoryPage | undefined): H
   };
 }
 
-function pageJson(mirror: Mirror, p: HistoryPage) {
+function pageJson(mirror: Pick<Mirror, 'catalog'>, p: HistoryPage) {
   return { ...refJson(mirror, { spaceId: p.spaceId, pageKey: p.pageKey, path: p.path }, p), versions: p.versions, lastAt: p.lastAt, lastReason: p.lastReason };
 }
 
@@ -147,7 +147,7 @@ interface Deletion {
   detail: string | null;
 }
 
-function deletionOf(mirror: Mirror, p: HistoryPage, pending: DeletedPage | undefined): Deletion | null {
+function deletionOf(mirror: Pick<Mirror, 'history'>, p: HistoryPage, pending: DeletedPage | undefined): Deletion | null {
   if (pending) return { by: 'here', at: pending.at, pending: true, detail: null };
   if (!p.deleted) return null;
   const last = mirror.history.version(p.spaceId, p.pageKey, p.lastNumber);
@@ -156,7 +156,7 @@ function deletionOf(mirror: Mirror, p: HistoryPage, pending: DeletedPage | undef
   return { by: here ? 'here' : 'server', at: p.lastAt, pending: false, detail: here ? (last?.detail ?? null) : null };
 }
 
-function formatPages(mirror: Mirror, pages: HistoryPage[], deletion: (p: HistoryPage) => Deletion | null, dir: string): string {
+function formatPages(mirror: Pick<Mirror, 'catalog'>, pages: HistoryPage[], deletion: (p: HistoryPage) => Deletion | null, dir: string): string {
   if (pages.length === 0) return 'No page history in this folder yet: Quire records versions as it syncs.';
   const lines = ['Pages with history, latest change first:'];
   let deleted = 0;

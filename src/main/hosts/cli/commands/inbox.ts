@@ -86,7 +86,13 @@ function parseUntil(raw: string): string {
 }
 
 /** The inbox key `<n>` names: a change request by number, else a thread by its comment id. */
-async function keyOf(review: ReviewService, mirror: Mirror, args: ParsedArgs, handle: string, io: CliIo): Promise<{ key: string; what: string }> {
+async function keyOf(
+  review: ReviewService,
+  mirror: Pick<Mirror, 'catalog'>,
+  args: ParsedArgs,
+  handle: string,
+  io: CliIo,
+): Promise<{ key: string; what: string }> {
   if (/^#?[0-9]+$/.test(handle)) {
     const cr = await changeRequestFor(review, mirror, args, parseNumber(handle), null, io.signal);
     return { key: `cr:${cr.id}`, what: `#${cr.number} ${safeField(cr.subject) || '(no subject)'}` };
@@ -101,7 +107,7 @@ async function keyOf(review: ReviewService, mirror: Mirror, args: ParsedArgs, ha
 
 async function markItem(
   review: ReviewService,
-  mirror: Mirror,
+  mirror: Pick<Mirror, 'catalog'>,
   args: ParsedArgs,
   mark: (typeof MARKS)[number],
   until: string | null,
@@ -167,7 +173,7 @@ function itemLine(mirror: Pick<Mirror, 'catalog' | 'content'>, i: TriageItem): s
   return `  ${marks}${safeField(i.comment.id)} on ${where} — ${why}: ${line} (${by}${at})`;
 }
 
-function formatText(mirror: Mirror, items: TriageItem[]): string {
+function formatText(mirror: Pick<Mirror, 'catalog' | 'content'>, items: TriageItem[]): string {
   const shown = items.filter((i) => !i.snoozed);
   const lines: string[] = [];
   if (shown.length === 0) lines.push('Inbox: nothing needs you.');

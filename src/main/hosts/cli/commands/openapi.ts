@@ -80,7 +80,13 @@ function specNotes(s: RemoteOpenApiSpec): string {
   return s.processingState === 'pending' || s.processingState === 'progress' ? '; GitBook is processing it' : '';
 }
 
-async function list(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: Mirror, dir: string): Promise<number> {
+async function list(
+  args: ParsedArgs,
+  io: CliIo,
+  ctx: CliContext,
+  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'syncFolder' | 'transaction'>,
+  dir: string,
+): Promise<number> {
   const orgs = organizationsFor(mirror, args, dir);
   await refreshOrFallBack(
     ctx,
@@ -132,7 +138,7 @@ async function list(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: Mirror
 }
 
 /** An authenticated client, or an error saying the command needs the server. */
-async function needApi(ctx: CliContext, mirror: Mirror, doing: string): Promise<ApiClient> {
+async function needApi(ctx: CliContext, mirror: Pick<Mirror, 'catalog' | 'syncFolder'>, doing: string): Promise<ApiClient> {
   try {
     return await ctx.apiFor(mirror);
   } catch (err) {
@@ -185,7 +191,13 @@ function describePull(org: OrganizationRow, r: PullResult, dir: string, io: CliI
   }
 }
 
-async function pull(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: Mirror, dir: string): Promise<number> {
+async function pull(
+  args: ParsedArgs,
+  io: CliIo,
+  ctx: CliContext,
+  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'syncFolder' | 'transaction'>,
+  dir: string,
+): Promise<number> {
   const orgs = organizationsFor(mirror, args, dir);
   const wanted = args.positionals[1];
   const api = await needApi(ctx, mirror, 'Pulling OpenAPI specifications');
@@ -250,7 +262,13 @@ function readSpecFile(file: string): string {
   }
 }
 
-async function publish(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: Mirror, dir: string): Promise<number> {
+async function publish(
+  args: ParsedArgs,
+  io: CliIo,
+  ctx: CliContext,
+  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'syncFolder' | 'transaction'>,
+  dir: string,
+): Promise<number> {
   const [, slug = '', given = ''] = args.positionals;
   if (!SPEC_SLUG.test(slug) || slug.length > 100) {
     throw new UsageError(`"${slug}" is not a specification slug: letters and digits, words joined by single hyphens (such as petstore-v2).`, { usage: false });
@@ -286,7 +304,13 @@ export interface OpenApiVersionsJson {
   versions: { id: string; createdAt: string | null; url: string; latest: boolean; pulled: boolean }[];
 }
 
-async function versions(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: Mirror, dir: string): Promise<number> {
+async function versions(
+  args: ParsedArgs,
+  io: CliIo,
+  ctx: CliContext,
+  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'syncFolder' | 'transaction'>,
+  dir: string,
+): Promise<number> {
   const slug = args.positionals[1] ?? '';
   const org = organizationOf(mirror, args, dir, slug);
   let missing = false;

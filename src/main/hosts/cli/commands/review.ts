@@ -24,7 +24,7 @@ import { clipText } from '../../../../shared/clip-text';
 export interface ReviewCliContext {
   openMirror(dir: string): Mirror;
   /** An authenticated client for the API this folder syncs with; throws when there is no token or address. */
-  apiFor(mirror: Mirror): Promise<ApiClient>;
+  apiFor(mirror: Pick<Mirror, 'catalog' | 'syncFolder'>): Promise<ApiClient>;
 }
 
 interface ReactionJson {

@@ -77,7 +77,7 @@ export async function search(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext, 
 }
 
 /** The folder's results for what was typed; a query too large to search is a usage error (one line: what was too large). */
-function find(mirror: Mirror, query: string, options: Parameters<typeof searchFolder>[2]): FolderSearchHit[] {
+function find(mirror: Pick<Mirror, 'catalog' | 'search'>, query: string, options: Parameters<typeof searchFolder>[2]): FolderSearchHit[] {
   try {
     checkQuerySize(query); // as typed: the size said is the size given
     return searchFolder(mirror, prefixLastWord(query), options);
@@ -88,7 +88,7 @@ function find(mirror: Mirror, query: string, options: Parameters<typeof searchFo
 }
 
 /** Spaces synced before search existed are indexed from their files once (a long read on a large folder: it says so first). */
-async function catchUp(mirror: Mirror, dir: string, io: CliIo): Promise<void> {
+async function catchUp(mirror: Pick<Mirror, 'catalog' | 'content' | 'search' | 'transaction'>, dir: string, io: CliIo): Promise<void> {
   const spaces = mirror.catalog.selectedSpaces().filter((s) => s.folder && !mirror.search.spaceIndexed(s.id));
   if (spaces.length === 0) return;
   io.stderr(`Indexing ${plural(spaces.length, 'space')} for search (once per space)…`);

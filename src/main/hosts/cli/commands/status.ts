@@ -116,7 +116,7 @@ export async function status(args: ParsedArgs, io: CliIo, ctx: CliContext): Prom
       const trusted = f.unsafe === null;
       const held = trusted ? heldEditsOf(mirror, f.spaceId, cr) : null;
       const open = new Set(
-        mirror.reviewQueries
+        mirror.reviewViews
           .changeRequests({ spaceId: f.spaceId, statuses: ['open'] })
           .map((c) => c.id)
           .concat(held ? [held.id] : []),
@@ -197,7 +197,7 @@ function selectionLine(selection: 'all' | 'listed', spaces: SpaceStatus[]): stri
     : `Spaces: ${names} — every space the token reaches (--space with a space id keeps sync to some).`;
 }
 
-function translationOf(mirror: Mirror, spaceId: string): SpaceStatus['translation'] {
+function translationOf(mirror: Pick<Mirror, 'catalog' | 'translations'>, spaceId: string): SpaceStatus['translation'] {
   const t = translationInto(mirror, spaceId);
   if (!t) return null;
   const { id, source, language, status, lastRunAt } = t;
@@ -205,7 +205,7 @@ function translationOf(mirror: Mirror, spaceId: string): SpaceStatus['translatio
 }
 
 /** The change request holding the space's edits while it is open, and its pages. */
-function heldEditsOf(mirror: Mirror, spaceId: string, cr: ReturnType<Mirror['outbox']['changeRequest']>): HeldEdits | null {
+function heldEditsOf(mirror: Pick<Mirror, 'outbox'>, spaceId: string, cr: ReturnType<Mirror['outbox']['changeRequest']>): HeldEdits | null {
   if (!cr?.changeRequestId) return null;
   const pages = [...mirror.outbox.pushedPages(spaceId).values()]
     .map((p) => ({ path: p.path, deleted: p.deleted }))

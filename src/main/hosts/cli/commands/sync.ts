@@ -249,7 +249,11 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
  * The pages `--gitbook-path` names, by space: each must be a page whose file is kept where the
  * writer put it (`quire status` lists them); anything else is one line, before anything is sent.
  */
-function keptPages(mirror: Mirror, root: string, targets: readonly string[]): Map<string, Set<string>> {
+function keptPages(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'history' | 'search'>,
+  root: string,
+  targets: readonly string[],
+): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const target of targets) {
     let page: { spaceId: string; pageKey: string };
@@ -276,7 +280,11 @@ function keptPages(mirror: Mirror, root: string, targets: readonly string[]): Ma
  * to this directory, or absolute) or page id that a mass-delete stop holds (`quire status` lists
  * them); anything else is one line, before anything is sent.
  */
-function heldByName(mirror: Mirror, root: string, names: readonly string[]): Map<string, Set<string>> {
+function heldByName(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'history' | 'outbox'>,
+  root: string,
+  names: readonly string[],
+): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   if (names.length === 0) return out;
   const held = mirror.catalog
@@ -317,7 +325,13 @@ function sayWhatNeedsYou(report: CycleReport, io: CliIo): void {
  * `spaceIds` (those a cycle pushed to: their change request may be new), refreshes only theirs.
  * A failure here is said, and does not change the sync's exit code.
  */
-async function reviewAfterCycle(review: ReviewService, mirror: Mirror, api: ApiClient, io: CliIo, spaceIds?: string[]): Promise<void> {
+async function reviewAfterCycle(
+  review: ReviewService,
+  mirror: Pick<Mirror, 'syncFolder' | 'withRepair'>,
+  api: ApiClient,
+  io: CliIo,
+  spaceIds?: string[],
+): Promise<void> {
   try {
     // Search damaged (comments are indexed as they are written): made again, said in one line, and the refresh runs again.
     if (spaceIds) {
@@ -359,7 +373,7 @@ function printReplay(review: ReviewService, { replay }: Pick<CadenceReport, 'rep
   }
 }
 
-function logError(mirror: Mirror, err: unknown) {
+function logError(mirror: Pick<Mirror, 'log'>, err: unknown) {
   try {
     mirror.log.add('error', (err as Error).message);
   } catch {

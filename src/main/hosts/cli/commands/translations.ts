@@ -62,7 +62,14 @@ export async function translations(args: ParsedArgs, io: CliIo, ctx: CliContext)
   }
 }
 
-async function run(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: Mirror, dir: string, id: string): Promise<number> {
+async function run(
+  args: ParsedArgs,
+  io: CliIo,
+  ctx: CliContext,
+  mirror: Pick<Mirror, 'catalog' | 'syncFolder' | 'transaction' | 'translations'>,
+  dir: string,
+  id: string,
+): Promise<number> {
   const orgs = organizationsFor(mirror, args, dir);
   const offline = (why: string) =>
     new Error(`running a translation needs the server's answer, and the API is not reachable now (${why}). Nothing was queued: run it again when online.`);

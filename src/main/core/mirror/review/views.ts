@@ -1,5 +1,6 @@
 /**
- * Read-only questions the UI asks, answered from the mirror alone. Effective
+ * The review records (records.ts writes them) read as the views show them: the read-only
+ * questions the UI asks, answered from the mirror alone. Effective
  * columns already include pending actions, so what a user did offline shows
  * at once, flagged `pending`.
  */
@@ -80,7 +81,7 @@ function reactionsOf(raw: string, meId: string): Reaction[] {
   return list.map((r) => ({ emoji: r.emoji, count: r.count, users: r.users, mine: r.users.some((u) => u.id === meId) }));
 }
 
-export class ReviewQueries {
+export class ReviewViews {
   constructor(
     private readonly db: Db,
     private readonly meId: () => string,
@@ -202,7 +203,7 @@ export class ReviewQueries {
       subject: r.subject,
       status: r.status,
       outdated: r.outdated === 1,
-      author: person(r.author_id, r.author_name),
+      createdBy: person(r.author_id, r.author_name),
       createdAt: r.created_at,
       updatedAt: r.updated_at,
       revision: r.revision,
@@ -244,7 +245,7 @@ export class ReviewQueries {
       .map((cr) => {
         const reasons: NeedingUser['reasons'] = [];
         if (cr.reviewRequested) reasons.push('review-requested');
-        if (cr.outdated && cr.author?.id === meId) reasons.push('outdated');
+        if (cr.outdated && cr.createdBy?.id === meId) reasons.push('outdated');
         return { ...cr, reasons };
       })
       .filter((cr) => cr.reasons.length > 0);

@@ -1,8 +1,9 @@
 /**
- * Writes of change requests, comments and replies (queries.ts reads them). Every row keeps the
- * server's object (in server_json, or comment_sources / reply_sources) and effective columns: the
- * server object with the pending actions that touch it folded in. Rewriting either side goes through
- * `materialize*`, so pending effects survive refreshes and restarts.
+ * The records of change requests, comments and replies, written here (views.ts reads them as
+ * the views show them). Every row keeps the server's object (in server_json, or comment_sources /
+ * reply_sources) and effective columns: the server object with the pending actions that touch it
+ * folded in. Rewriting either side goes through `materialize*`, so pending effects survive
+ * refreshes and restarts.
  *
  * The search index follows every comment and reply row written or deleted here (what search
  * finds is what the review views show, pending edits included).
@@ -41,7 +42,7 @@ export function changeRequestFingerprint(cr: RemoteChangeRequest): string {
   return `${cr.updatedAt ?? ''}|${cr.comments ?? 0}`;
 }
 
-export class ReviewStore {
+export class ReviewRecords {
   private readonly sql: ReturnType<typeof statementCache>;
   private cachedMe: RemoteUser | undefined;
   /** Display names already written, so mirroring thousands of comments does not rewrite the same users. */
