@@ -26,8 +26,12 @@ const OUT = `${OUT_DIR}/quire.cjs`;
 const INPUTS = `${OUT_DIR}/inputs.json`;
 const BUILD_ID = `${OUT_DIR}/build-id`;
 const SOURCES = ['src/main', 'src/shared', 'package.json', 'package-lock.json'];
-/** Native packages (and ws's optional native helpers): required from node_modules at run time. */
-const NATIVE = ['better-sqlite3', 'keytar', 'bufferutil', 'utf-8-validate'];
+/**
+ * Native packages (and ws's optional native helpers): required from node_modules at run time.
+ * better-sqlite3 is bundled but for its addon, which the mirror loads from where its build put it
+ * (core/mirror/sqlite.ts): `bindings`, its way of finding the addon, is never called in the bundle.
+ */
+const NATIVE = ['bindings', 'keytar', 'bufferutil', 'utf-8-validate'];
 
 function newestMtime(path) {
   const st = statSync(path);
