@@ -26,8 +26,12 @@ const OUT = `${OUT_DIR}/quire.cjs`;
 const INPUTS = `${OUT_DIR}/inputs.json`;
 const BUILD_ID = `${OUT_DIR}/build-id`;
 const SOURCES = ['src/main', 'src/shared', 'package.json', 'package-lock.json'];
-/** Native packages (and ws's optional native helpers): required from node_modules at run time. */
-const NATIVE = ['better-sqlite3', 'keytar', 'bufferutil', 'utf-8-validate'];
+/**
+ * Native packages (and ws's optional native helpers): required from node_modules at run time.
+ * better-sqlite3 is bundled but for its addon, which the mirror loads from where its build put it
+ * (core/mirror/sqlite.ts): `bindings`, its way of finding the addon, is never called in the bundle.
+ */
+const NATIVE = ['bindings', 'keytar', 'bufferutil', 'utf-8-validate'];
 
 function newestMtime(path) {
   const st = statSync(path);
@@ -53,6 +57,20 @@ const requireOnDemand = {
   },
 };
 
+/**
+ * Writes what esbuild leaves outside ASCII (in comments and regular expressions; it escapes the
+ * rest) as `\uXXXX`, which means the same character there, in strings and in names. An
+ * ASCII bundle is read by the launcher as one byte a character: V8 keeps it as such, where one
+ * character outside ASCII makes Node decode the whole 2.5 MB as UTF-8 and V8 hold it as two
+ * bytes a character (tens of milliseconds of every command, `--version` too). A tagged template's raw text
+ * (String.raw) would read the escape itself: the sources have none holding such characters.
+ */
+function asciiOnly(file) {
+  const code = readFileSync(file, 'utf8');
+  const ascii = code.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii !== code) writeFileSync(file, ascii);
+}
+
 let builtAt = 0;
 try {
   builtAt = statSync(OUT).mtimeMs;
@@ -76,13 +94,18 @@ if (force || !existsSync(INPUTS) || !existsSync(BUILD_ID) || SOURCES.some((s) =>
     define: { 'import.meta.url': '__quireBundleUrl' },
     banner: { js: 'const __quireBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
     sourcemap: true,
+    // Without comments and indentation: a quarter less for every command to read and hold as it
+    // starts. Names are kept (stack traces name functions; the source map gives lines).
+    minifyWhitespace: true,
     metafile: true,
     logLevel: 'warning',
   });
   const loadedLater = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
   if (loadedLater.length > 0) throw new Error(`the bundle still imports ${loadedLater.join(', ')} with import(), which bin/quire.cjs cannot load`);
-  // Our files, and the lock file for the packages (not the one-line modules above).
-  const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('on-demand:') && !path.startsWith('node_modules/'));
+  asciiOnly(OUT);
+  // Our files, and the lock file for the packages (not the one-line modules above, nor a package
+  // reached through a linked node_modules, which esbuild names by where the link points).
+  const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('on-demand:') && !path.split('/').includes('node_modules'));
   writeFileSync(INPUTS, `${JSON.stringify([...inputs, 'package-lock.json'].sort(), null, 1)}\n`);
   writeFileSync(BUILD_ID, `${createHash('sha256').update(readFileSync(OUT)).digest('hex').slice(0, 16)}\n`);
 }

@@ -84,6 +84,12 @@ it('builds a missing bundle, then runs it as it is until a file it was built fro
   expect(run.stderr).toBe('');
 });
 
+it('runs a bundle holding text outside ASCII as written (the build escapes it; one built otherwise still runs)', () => {
+  launch('--version');
+  writeFileSync(join(root, 'out/cli/quire.cjs'), "console.log('bundle … ¹ café ' + /…/.test('a…b'))\n");
+  for (let run = 0; run < 2; run++) expect(launch('status').stdout).toBe('bundle … ¹ café true\n'); // without its code cache, then with it
+});
+
 it('builds the app’s web files for `quire ui` only', () => {
   launch('status');
   launch('ui', '--api', 'https://api.example.com');

@@ -1,7 +1,8 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { MIRROR_FILE } from './corrupt';
 import { migrations as defaultMigrations, type Migration } from './migrations';
+import { openSqlite } from './sqlite';
 import { checkStateFile, lstatOrNull, stateDir } from './state-files';
 
 export type Db = Database.Database;
@@ -25,7 +26,7 @@ export function checkMirrorFiles(syncFolder: string, options: { create: boolean 
  */
 export function openDatabase(syncFolder: string, migrations: Migration[] = defaultMigrations): Db {
   const dir = checkMirrorFiles(syncFolder, { create: true });
-  const db = new Database(join(dir, MIRROR_FILE), { timeout: BUSY_TIMEOUT_MS });
+  const db = openSqlite(join(dir, MIRROR_FILE), { timeout: BUSY_TIMEOUT_MS });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -51,7 +52,7 @@ export function openDatabaseToPlan(syncFolder: string, migrations: Migration[] =
   const dir = checkMirrorFiles(syncFolder, { create: false });
   const found = lstatOrNull(join(dir, MIRROR_FILE));
   if (!found || found.size === 0) return inMemory(null, migrations);
-  const db = new Database(join(dir, MIRROR_FILE), { timeout: BUSY_TIMEOUT_MS, fileMustExist: true });
+  const db = openSqlite(join(dir, MIRROR_FILE), { timeout: BUSY_TIMEOUT_MS, fileMustExist: true });
   try {
     const current = db.pragma('user_version', { simple: true }) as number;
     const newest = Math.max(0, ...migrations.map((m) => m.version));
@@ -73,7 +74,7 @@ export function openDatabaseToPlan(syncFolder: string, migrations: Migration[] =
 function inMemory(image: Buffer | null, migrations: Migration[]): Db {
   // A WAL file's header says so (bytes 18-19 = 2), which an in-memory database cannot open: say rollback (1).
   if (image && image.length >= 20) image.fill(1, 18, 20);
-  const db = image ? new Database(image) : new Database(':memory:');
+  const db = openSqlite(image ?? ':memory:');
   configure(db);
   migrate(db, migrations);
   return db;

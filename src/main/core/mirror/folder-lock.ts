@@ -20,12 +20,13 @@
  * replaced by a file of Quire's own (state-files.ts: nothing in `.quire` is used through a link).
  * Each is said in one line. A folder in its place is refused by name.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { closeSync, constants, ftruncateSync, openSync, rmSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isCorruptionError } from './corrupt';
 import { describeHolder, HOLDER_FILE, type LockHolder, readHolder, writeHolder } from './lock-holder';
+import { openSqlite } from './sqlite';
 import { checkStateFile, linkTarget, lstatOrNull, stateDir as checkedStateDir } from './state-files';
 import { STATE_DIR } from './state-dir';
 import { explainStorageError } from './storage-errors';
@@ -93,7 +94,7 @@ export class FolderLock {
       let db: Database.Database | null = null;
       try {
         // timeout 0: busy is an answer, not something to block the event loop on.
-        db = new Database(join(stateDir, LOCK_FILE), { timeout: 0 });
+        db = openSqlite(join(stateDir, LOCK_FILE), { timeout: 0 });
         db.exec('BEGIN IMMEDIATE');
       } catch (err) {
         db?.close();
@@ -132,7 +133,7 @@ export function folderBusy(syncFolder: string): { holder: LockHolder | null } | 
   if (!lstatOrNull(path)?.isFile()) return null;
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { timeout: 0 });
+    db = openSqlite(path, { timeout: 0 });
     db.exec('BEGIN IMMEDIATE');
     db.exec('ROLLBACK');
     return null;

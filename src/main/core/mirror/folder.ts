@@ -161,9 +161,15 @@ export class FolderStore {
   /**
    * Throws UnsafeStatePathError when a node's file or folder, or an asset, leaves the space's
    * folder: for a reader that reports on the whole space (`quire status`) and must not vouch
-   * for one whose state cannot be trusted. One small row per node.
+   * for one whose state cannot be trusted. One small row per node; with `scanned` (the reader
+   * scans the folder next, which checks every file and asset it reads: scan.ts), only the folders.
    */
-  checkPaths(spaceId: string): void {
+  checkPaths(spaceId: string, options: { scanned?: boolean } = {}): void {
+    if (options.scanned) {
+      const folders = this.sql(`SELECT folder FROM folder_nodes WHERE space_id = ? AND folder IS NOT NULL`).all(spaceId) as { folder: string }[];
+      for (const r of folders) this.paths.inSpace(spaceId, r.folder, "a page's folder");
+      return;
+    }
     const rows = this.sql(`SELECT path, folder FROM folder_nodes WHERE space_id = ? AND (path IS NOT NULL OR folder IS NOT NULL)`).all(spaceId) as {
       path: string | null;
       folder: string | null;

@@ -30,6 +30,12 @@ export class UnsafeStatePathError extends Error {
 const DOTS_SEGMENT = /(?:^|[\\/])(?:\.[. ]+|[ ][. ]*)(?=[\\/]|$)/;
 /** Only separators and `.` segments: the folder itself. */
 const NO_NAME = /^[\\/.]*$/;
+/**
+ * Names of letters, digits, `_`, `-` and `.`, none starting with `.`, joined by `/`: what nearly
+ * every stored path is, and none of what the rules below refuse (no space, NUL, `\` or `:`; no
+ * segment of dots; not absolute). One test instead of all of them, for a large space's every path.
+ */
+const PLAIN = /^[\w-][\w.-]*(?:\/[\w-][\w.-]*)*$/;
 
 /**
  * Why `relPath` cannot name a file inside a folder, or null when it can: empty, a NUL byte, an
@@ -37,6 +43,7 @@ const NO_NAME = /^[\\/.]*$/;
  * `/` or `\`. Allocates nothing for a path that passes (a large space's every path is checked).
  */
 export function pathProblem(relPath: string): string | null {
+  if (typeof relPath === 'string' && PLAIN.test(relPath)) return null;
   if (typeof relPath !== 'string' || relPath.trim() === '') return 'the path is empty';
   if (relPath.includes('\0')) return 'the path contains a NUL character';
   // `c:x` names drive C's current folder on Windows; elsewhere it is a file name like any other.

@@ -130,13 +130,14 @@ async function spaceFacts(mirror: Mirror, root: string, s: SpaceRow, options: Fa
   const dir = s.folder === null ? null : join(root, s.folder);
   const folderMissing = dir !== null && mirror.folder.count(s.id) > 0 && !existsSync(dir);
   const hold = mirror.outbox.hold(s.id);
-  if (options.edits !== 'recorded') mirror.folder.checkPaths(s.id); // a cost per file, as the scan's
-  const edits =
-    !dir || folderMissing
+  const scanned = dir !== null && !folderMissing && options.edits !== 'recorded';
+  // A cost per node, as the scan's; only the folders when the scan follows (it checks the files it reads).
+  if (options.edits !== 'recorded') mirror.folder.checkPaths(s.id, { scanned });
+  const edits = scanned
+    ? await pendingEdits(mirror, s.id, dir)
+    : !dir || folderMissing
       ? { modified: [], moved: [], added: [], deleted: [] }
-      : options.edits === 'recorded'
-        ? recordedEdits(mirror, s.id)
-        : await pendingEdits(mirror, s.id, dir);
+      : recordedEdits(mirror, s.id);
   const changed = new Set([...changedPaths(edits)]);
   const refused = [...mirror.outbox.refused(s.id).values()].flatMap((r) => {
     const fileGone = dir !== null && r.path !== null && !existsSync(join(dir, r.path));

@@ -12,15 +12,20 @@ export type DirName = { name: string; isDirectory: boolean; badName: boolean };
 
 /** The NFC forms of a folder's names that more than one of its entries spells (null: none). */
 export function twoSpellings(names: readonly DirName[]): Set<string> | null {
-  const seen = new Set<string>();
-  const twice = new Set<string>();
+  // Made only for a name spelt otherwise: a folder of plain names (nearly every one) allocates nothing.
+  let seen: Set<string> | null = null;
+  let twice: Set<string> | null = null;
   for (const { name } of names) {
     if (!hasOtherSpelling(name)) continue;
     const nfc = name.normalize('NFC');
-    if (seen.has(nfc)) twice.add(nfc);
-    else seen.add(nfc);
+    seen ??= new Set();
+    if (!seen.has(nfc)) seen.add(nfc);
+    else {
+      twice ??= new Set();
+      twice.add(nfc);
+    }
   }
-  return twice.size > 0 ? twice : null;
+  return twice;
 }
 
 /**

@@ -68,6 +68,7 @@ const SUMMARY_META = (spaceId: string) => `summary-stat:${spaceId}`;
 /** SUMMARY.md lists every page: a large space's is larger than a page may be. */
 export const MAX_SUMMARY_BYTES = 64 * 1024 * 1024;
 const decoder = new TextDecoder('utf-8', { fatal: true });
+const PAGE_FILE = /\.md$/i;
 
 /** `path` is NFC (what Quire calls the file); `disk` is the path as spelt on disk (NFD, say: spelling.ts). */
 type Entry =
@@ -364,8 +365,8 @@ function walk(spaceDir: string, rel: string, visit: (e: Entry) => void): void {
     }
     if (isTempName(name) || (name.startsWith('.') && rel === '')) continue;
     const entry = classify(childRel.normalize('NFC'), st, childRel);
-    if (entry.kind === 'page' && !/\.md$/i.test(name) && !st.isSymbolicLink()) continue;
-    if (entry.kind === 'unreadable' && !/\.md$/i.test(name) && entry.reason !== 'symlink') continue;
+    if (entry.kind === 'page' && !PAGE_FILE.test(name) && !st.isSymbolicLink()) continue;
+    if (entry.kind === 'unreadable' && !PAGE_FILE.test(name) && entry.reason !== 'symlink') continue;
     visit(entry);
   }
 }

@@ -8,10 +8,12 @@
 import { lstatSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is spelt one way only
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** True when `name` may be spelt otherwise (it holds a character Unicode composes or decomposes). */
 export function hasOtherSpelling(name: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is spelt one way only
-  return !/^[\x00-\x7f]*$/.test(name) && name.normalize('NFC') !== name.normalize('NFD');
+  return !ASCII.test(name) && name.normalize('NFC') !== name.normalize('NFD');
 }
 
 /**
