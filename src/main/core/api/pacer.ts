@@ -38,7 +38,8 @@ interface Waiter {
 }
 
 /**
- * Admits requests in FIFO order: at most `concurrency` in flight, and, once the server has told us its
+ * Admits requests in FIFO order (those of work run behind other work after every other waiting
+ * one: `later`): at most `concurrency` in flight, and, once the server has told us its
  * rate limit, never more than its remaining budget per window. While the budget is ample relative to
  * demand (in flight + queued) requests go out at once; when it gets short, the rest of the budget is
  * spread evenly until the reset, so we neither hit 429 nor burst and then stall. Before any header is
@@ -47,6 +48,7 @@ interface Waiter {
 export class Pacer {
   private inFlight = 0;
   private readonly queue: Waiter[] = [];
+  private readonly later: Waiter[] = [];
   private window: Window | undefined;
   private blockedUntil = 0;
   private lastDispatchAt: number | undefined;
@@ -64,12 +66,16 @@ export class Pacer {
     return this.heldTotal + current;
   }
 
-  /** Resolves when the request may go out; rejects with CancelledError if `signal` aborts first. */
-  acquire(signal: AbortSignal, budgeted: boolean): Promise<Permit> {
+  /**
+   * Resolves when the request may go out; rejects with CancelledError if `signal` aborts first.
+   * `behind`: only once no other request is waiting.
+   */
+  acquire(signal: AbortSignal, budgeted: boolean, behind = false): Promise<Permit> {
     if (signal.aborted) return Promise.reject(new CancelledError());
+    const queue = behind ? this.later : this.queue;
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
-        this.queue.splice(this.queue.indexOf(waiter), 1);
+        queue.splice(queue.indexOf(waiter), 1);
         reject(new CancelledError());
         this.pump();
       };
@@ -81,7 +87,7 @@ export class Pacer {
         },
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(waiter);
+      queue.push(waiter);
       this.pump();
     });
   }
@@ -112,18 +118,23 @@ export class Pacer {
   }
 
   private pump(): void {
-    while (this.queue.length > 0 && this.inFlight < this.options.concurrency) {
-      const head = this.queue[0]!;
+    while (this.waiting > 0 && this.inFlight < this.options.concurrency) {
+      const from = this.queue.length > 0 ? this.queue : this.later;
+      const head = from[0]!;
       const now = this.options.now();
       const delay = head.budgeted ? this.budgetDelay(now) : 0;
       if (delay > 0) {
         this.hold(now, delay);
         return;
       }
-      this.queue.shift();
+      from.shift();
       this.dispatch(head, now);
     }
-    if (this.queue.length === 0) this.stopHolding(this.options.now());
+    if (this.waiting === 0) this.stopHolding(this.options.now());
+  }
+
+  private get waiting(): number {
+    return this.queue.length + this.later.length;
   }
 
   private dispatch(waiter: Waiter, now: number): void {
@@ -148,7 +159,7 @@ export class Pacer {
     // One probe per new window rather than a burst; if its answer carried no headers, probe again.
     if (w.kind === 'next') return w.probed && this.inFlight > 0 ? Infinity : 0;
     if (w.remaining <= 0) return w.resetAt + RESET_GRACE_MS - now;
-    const demand = this.inFlight + this.queue.length;
+    const demand = this.inFlight + this.waiting;
     if (w.remaining >= 2 * demand || this.lastDispatchAt === undefined) return 0;
     const spacing = (w.resetAt - this.lastDispatchAt) / w.remaining;
     return Math.max(0, this.lastDispatchAt + spacing - now);

@@ -19,3 +19,19 @@ export function countRequest(): void {
   const count = counts.getStore();
   if (count) count.requests++;
 }
+
+const behind = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` with its requests sent behind other work's: each waits until no request of other
+ * work is waiting (review refreshed beside a pull goes in the gaps the pull leaves, and after it,
+ * not in a block of one request per space before the pull's pages).
+ */
+export function behindOtherWork<T>(fn: () => Promise<T>): Promise<T> {
+  return behind.run(true, fn);
+}
+
+/** Whether the request being sent is for work run behind other work. */
+export function sentBehind(): boolean {
+  return behind.getStore() === true;
+}
