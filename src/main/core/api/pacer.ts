@@ -34,12 +34,21 @@ export interface PacerOptions {
 interface Waiter {
   /** Counts against the API's rate limit (false for downloads from another host). */
   budgeted: boolean;
+  /** For work run behind other work. */
+  behind: boolean;
   grant(): void;
 }
 
 /**
- * Admits requests in FIFO order (those of work run behind other work after every other waiting
- * one: `later`): at most `concurrency` in flight, and, once the server has told us its
+ * While other work's requests wait, one in this many sent may be of work run behind it (one of
+ * its requests at a time): review beside a pull takes an eighth of the requests, where it needs
+ * them, and its few dependent ones do not wait for the pull's last page.
+ */
+const BEHIND_SHARE = 8;
+
+/**
+ * Admits requests in FIFO order (those of work run behind other work in their own queue, `later`,
+ * one in BEHIND_SHARE while others wait): at most `concurrency` in flight, and, once the server has told us its
  * rate limit, never more than its remaining budget per window. While the budget is ample relative to
  * demand (in flight + queued) requests go out at once; when it gets short, the rest of the budget is
  * spread evenly until the reset, so we neither hit 429 nor burst and then stall. Before any header is
@@ -49,6 +58,9 @@ export class Pacer {
   private inFlight = 0;
   private readonly queue: Waiter[] = [];
   private readonly later: Waiter[] = [];
+  private behindInFlight = 0;
+  /** Requests sent for other work since the last one for work behind it. */
+  private sinceBehind = 0;
   private window: Window | undefined;
   private blockedUntil = 0;
   private lastDispatchAt: number | undefined;
@@ -81,9 +93,10 @@ export class Pacer {
       };
       const waiter: Waiter = {
         budgeted,
+        behind,
         grant: () => {
           signal.removeEventListener('abort', onAbort);
-          resolve(this.permit());
+          resolve(this.permit(behind));
         },
       };
       signal.addEventListener('abort', onAbort, { once: true });
@@ -104,13 +117,14 @@ export class Pacer {
     return this.options.maxHoldMs ?? DEFAULT_MAX_HOLD_MS;
   }
 
-  private permit(): Permit {
+  private permit(behind: boolean): Permit {
     let released = false;
     return {
       release: (info) => {
         if (released) return;
         released = true;
         this.inFlight--;
+        if (behind) this.behindInFlight--;
         if (info) this.observe(info);
         this.pump();
       },
@@ -119,7 +133,7 @@ export class Pacer {
 
   private pump(): void {
     while (this.waiting > 0 && this.inFlight < this.options.concurrency) {
-      const from = this.queue.length > 0 ? this.queue : this.later;
+      const from = this.nextQueue();
       const head = from[0]!;
       const now = this.options.now();
       const delay = head.budgeted ? this.budgetDelay(now) : 0;
@@ -137,9 +151,20 @@ export class Pacer {
     return this.queue.length + this.later.length;
   }
 
+  /** Where the next request comes from: other work's queue, but for one in BEHIND_SHARE. */
+  private nextQueue(): Waiter[] {
+    if (this.later.length === 0) return this.queue;
+    if (this.queue.length === 0) return this.later;
+    return this.behindInFlight === 0 && this.sinceBehind >= BEHIND_SHARE ? this.later : this.queue;
+  }
+
   private dispatch(waiter: Waiter, now: number): void {
     this.stopHolding(now);
     this.inFlight++;
+    if (waiter.behind) {
+      this.behindInFlight++;
+      this.sinceBehind = 0;
+    } else this.sinceBehind++;
     if (waiter.budgeted) {
       this.lastDispatchAt = now;
       if (this.window?.kind === 'known') this.window.remaining--;
