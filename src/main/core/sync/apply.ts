@@ -28,7 +28,7 @@ import { runMoves } from './moves';
 import { DELETED_REMOTELY_NOTE, type FileOp, type Plan, type RemotePage } from './plan';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
-import { COLLECT_EVERY, collectGarbage } from './memory';
+import { COLLECT_EVERY, collectGarbage, LARGE_PULL } from './memory';
 import { forEachBounded } from './bounded';
 import { fetchPageText, knownText } from './remote';
 import { explainFsError, RealRoot, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
@@ -132,6 +132,7 @@ class ApplyRun {
   private fatal = false;
   /** Page files written so far (a large pull collects garbage every COLLECT_EVERY). */
   private writes = 0;
+  private large = false;
   /** Files written since the last flush, with the server text fetched for each (null: none). */
   private pending: { page: WrittenPage; fetched: string | null }[] = [];
 
@@ -147,6 +148,7 @@ class ApplyRun {
 
   async apply(plan: Plan): Promise<void> {
     const { ctx, result } = this;
+    this.large = plan.fileOps.length > LARGE_PULL;
     const ops = <K extends FileOp['op']>(kind: K) => plan.fileOps.filter((o): o is Extract<FileOp, { op: K }> => o.op === kind);
 
     for (const op of ops('delete')) {
@@ -273,7 +275,7 @@ class ApplyRun {
     });
     this.pending.push({ page: { key, path, text: local.text, relinked: how.relinked }, fetched: how.fetched ? stable : null });
     if (this.pending.length >= FOLLOW_BATCH) this.flush();
-    if (++this.writes % COLLECT_EVERY === 0) collectGarbage();
+    if (++this.writes % COLLECT_EVERY === 0 && this.large) collectGarbage();
     return true;
   }
 
