@@ -23,9 +23,9 @@ export function countRequest(): void {
 const behind = new AsyncLocalStorage<true>();
 
 /**
- * Runs `fn` with its requests sent behind other work's: each waits until no request of other
- * work is waiting (review refreshed beside a pull goes in the gaps the pull leaves, and after it,
- * not in a block of one request per space before the pull's pages).
+ * Runs `fn` with its requests sent behind other work's: while other work's wait, one in eight
+ * sent is one of these, one at a time (review refreshed beside a pull takes an eighth of the
+ * requests, not a block of one per space before the pull's pages; pacer.ts).
  */
 export function behindOtherWork<T>(fn: () => Promise<T>): Promise<T> {
   return behind.run(true, fn);

@@ -159,7 +159,7 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     const later = heldLines(io);
     let report: CycleReport;
     onPull = () => {
-      // Its requests go in the gaps the pull's leave, and after them: not a block of one a space before the pages.
+      // One request in eight while the pull's wait: not a block of one a space before the pages.
       if (beside.length === 0) beside.push(behindOtherWork(() => reviewAfterCycle(review, mirror, api, later.io)));
     };
     try {
