@@ -89,9 +89,9 @@ const PAGE_CACHE_KIB = 4096;
 /**
  * The write-ahead log is copied into the mirror's file (a checkpoint: two fsyncs, on the thread
  * that commits) once it holds this many pages. At SQLite's 1,000 (4 MB) a first pull of 2,000
- * pages stopped for 40 such fsyncs, a third of a second with its requests waiting; at 2,000
- * (8 MB), half as many, and a page written again between two checkpoints is copied once. (At
- * 4,000, a 20,000-page pull peaked 2-4 MB higher, past its 150 MB.)
+ * pages stopped for 39 such fsyncs (a third of a second on a busy disk, its requests waiting);
+ * at 2,000 (8 MB), for 27, and a page written again between two checkpoints is copied once.
+ * (At 4,000, a 20,000-page pull peaked 2-4 MB higher, past its 150 MB.)
  */
 const WAL_PAGES_BEFORE_CHECKPOINT = 2000;
 
