@@ -18,6 +18,6 @@ export {
 } from './errors';
 export type { ApiEvent } from './events';
 
-export { withRequestCount } from './request-count';
+export { behindOtherWork, withRequestCount } from './request-count';
 export { API_URL_META, InvalidApiUrlError, normaliseApiUrl } from './url';
 export { sleep } from './signals';

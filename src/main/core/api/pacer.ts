@@ -34,11 +34,21 @@ export interface PacerOptions {
 interface Waiter {
   /** Counts against the API's rate limit (false for downloads from another host). */
   budgeted: boolean;
+  /** For work run behind other work. */
+  behind: boolean;
   grant(): void;
 }
 
 /**
- * Admits requests in FIFO order: at most `concurrency` in flight, and, once the server has told us its
+ * While other work's requests wait, one in this many sent may be of work run behind it (one of
+ * its requests at a time): review beside a pull takes an eighth of the requests, where it needs
+ * them, and its few dependent ones do not wait for the pull's last page.
+ */
+const BEHIND_SHARE = 8;
+
+/**
+ * Admits requests in FIFO order (those of work run behind other work in their own queue, `later`,
+ * one in BEHIND_SHARE while others wait): at most `concurrency` in flight, and, once the server has told us its
  * rate limit, never more than its remaining budget per window. While the budget is ample relative to
  * demand (in flight + queued) requests go out at once; when it gets short, the rest of the budget is
  * spread evenly until the reset, so we neither hit 429 nor burst and then stall. Before any header is
@@ -47,6 +57,10 @@ interface Waiter {
 export class Pacer {
   private inFlight = 0;
   private readonly queue: Waiter[] = [];
+  private readonly later: Waiter[] = [];
+  private behindInFlight = 0;
+  /** Requests sent for other work since the last one for work behind it. */
+  private sinceBehind = 0;
   private window: Window | undefined;
   private blockedUntil = 0;
   private lastDispatchAt: number | undefined;
@@ -64,24 +78,29 @@ export class Pacer {
     return this.heldTotal + current;
   }
 
-  /** Resolves when the request may go out; rejects with CancelledError if `signal` aborts first. */
-  acquire(signal: AbortSignal, budgeted: boolean): Promise<Permit> {
+  /**
+   * Resolves when the request may go out; rejects with CancelledError if `signal` aborts first.
+   * `behind`: only once no other request is waiting.
+   */
+  acquire(signal: AbortSignal, budgeted: boolean, behind = false): Promise<Permit> {
     if (signal.aborted) return Promise.reject(new CancelledError());
+    const queue = behind ? this.later : this.queue;
     return new Promise((resolve, reject) => {
       const onAbort = (): void => {
-        this.queue.splice(this.queue.indexOf(waiter), 1);
+        queue.splice(queue.indexOf(waiter), 1);
         reject(new CancelledError());
         this.pump();
       };
       const waiter: Waiter = {
         budgeted,
+        behind,
         grant: () => {
           signal.removeEventListener('abort', onAbort);
-          resolve(this.permit());
+          resolve(this.permit(behind));
         },
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(waiter);
+      queue.push(waiter);
       this.pump();
     });
   }
@@ -98,13 +117,14 @@ export class Pacer {
     return this.options.maxHoldMs ?? DEFAULT_MAX_HOLD_MS;
   }
 
-  private permit(): Permit {
+  private permit(behind: boolean): Permit {
     let released = false;
     return {
       release: (info) => {
         if (released) return;
         released = true;
         this.inFlight--;
+        if (behind) this.behindInFlight--;
         if (info) this.observe(info);
         this.pump();
       },
@@ -112,23 +132,39 @@ export class Pacer {
   }
 
   private pump(): void {
-    while (this.queue.length > 0 && this.inFlight < this.options.concurrency) {
-      const head = this.queue[0]!;
+    while (this.waiting > 0 && this.inFlight < this.options.concurrency) {
+      const from = this.nextQueue();
+      const head = from[0]!;
       const now = this.options.now();
       const delay = head.budgeted ? this.budgetDelay(now) : 0;
       if (delay > 0) {
         this.hold(now, delay);
         return;
       }
-      this.queue.shift();
+      from.shift();
       this.dispatch(head, now);
     }
-    if (this.queue.length === 0) this.stopHolding(this.options.now());
+    if (this.waiting === 0) this.stopHolding(this.options.now());
+  }
+
+  private get waiting(): number {
+    return this.queue.length + this.later.length;
+  }
+
+  /** Where the next request comes from: other work's queue, but for one in BEHIND_SHARE. */
+  private nextQueue(): Waiter[] {
+    if (this.later.length === 0) return this.queue;
+    if (this.queue.length === 0) return this.later;
+    return this.behindInFlight === 0 && this.sinceBehind >= BEHIND_SHARE ? this.later : this.queue;
   }
 
   private dispatch(waiter: Waiter, now: number): void {
     this.stopHolding(now);
     this.inFlight++;
+    if (waiter.behind) {
+      this.behindInFlight++;
+      this.sinceBehind = 0;
+    } else this.sinceBehind++;
     if (waiter.budgeted) {
       this.lastDispatchAt = now;
       if (this.window?.kind === 'known') this.window.remaining--;
@@ -148,7 +184,7 @@ export class Pacer {
     // One probe per new window rather than a burst; if its answer carried no headers, probe again.
     if (w.kind === 'next') return w.probed && this.inFlight > 0 ? Infinity : 0;
     if (w.remaining <= 0) return w.resetAt + RESET_GRACE_MS - now;
-    const demand = this.inFlight + this.queue.length;
+    const demand = this.inFlight + this.waiting;
     if (w.remaining >= 2 * demand || this.lastDispatchAt === undefined) return 0;
     const spacing = (w.resetAt - this.lastDispatchAt) / w.remaining;
     return Math.max(0, this.lastDispatchAt + spacing - now);

@@ -19,3 +19,19 @@ export function countRequest(): void {
   const count = counts.getStore();
   if (count) count.requests++;
 }
+
+const behind = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `fn` with its requests sent behind other work's: while other work's wait, one in eight
+ * sent is one of these, one at a time (review refreshed beside a pull takes an eighth of the
+ * requests, not a block of one per space before the pull's pages; pacer.ts).
+ */
+export function behindOtherWork<T>(fn: () => Promise<T>): Promise<T> {
+  return behind.run(true, fn);
+}
+
+/** Whether the request being sent is for work run behind other work. */
+export function sentBehind(): boolean {
+  return behind.getStore() === true;
+}

@@ -21,7 +21,7 @@ import type { ServerVerdict } from './verdict';
 import { readRateLimit, type RateLimitInfo } from './rate-limit-headers';
 import { backoffDelayMs, isIdempotent, parseRetryAfter, shouldRetry, type Failure } from './retry';
 import { linkSignals, sleep } from './signals';
-import { countRequest } from './request-count';
+import { countRequest, sentBehind } from './request-count';
 
 export interface TransportOptions {
   /** Sends a request and reads its answer (node:http, or a fetch a test gives). */
@@ -143,7 +143,7 @@ export class Transport {
   }
 
   private async attempt(target: Target, attempt: number, signal: AbortSignal, sending: () => { since: number }): Promise<Outcome> {
-    const permit = await this.o.pacer.acquire(signal, target.budgeted);
+    const permit = await this.o.pacer.acquire(signal, target.budgeted, sentBehind());
     let info: RateLimitInfo | undefined;
     try {
       // The server was found unusable earlier in this cycle: this one is not sent.

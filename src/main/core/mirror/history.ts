@@ -156,7 +156,7 @@ export class HistoryStore {
       throw new RangeError(`Unknown history reason ${JSON.stringify(r.reason)}: use one of ${HISTORY_REASONS.join(', ')}.`);
     }
     if (Number.isNaN(Date.parse(r.at))) throw new RangeError(`A history version needs the time of the change as an ISO date (got ${JSON.stringify(r.at)}).`);
-    return this.db.transaction(() => {
+    const write = (): VersionInfo | null => {
       const hash = sha256(r.text);
       const page = this.pageRecord(r.spaceId, r.pageId);
       const latest = page ? this.latestBlob(r.spaceId, r.pageId, page.last_number) : null;
@@ -203,7 +203,9 @@ export class HistoryStore {
         hash: hash.toString('hex'),
       };
       return version;
-    })();
+    };
+    // Inside the engine's transaction, a part of it: a savepoint of its own would first copy each page it changes.
+    return this.db.inTransaction ? write() : this.db.transaction(write)();
   }
 
   /** A new page got its id: its history (kept under `new:<path>`) moves to it, after any versions the id already has. */

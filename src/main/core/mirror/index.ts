@@ -311,6 +311,23 @@ export class Mirror {
   }
 
   /**
+   * Runs `fn` as a part of the transaction already open, else in one of its own: inside one, a
+   * failure fails the whole, with no savepoint of its own (whose journal copies every page `fn`
+   * changes, to a temporary file past 64 KB: the record of a large pull wrote it all twice).
+   */
+  within<T>(fn: () => T): T {
+    return this.db.inTransaction ? fn() : this.transaction(fn);
+  }
+
+  /**
+   * Runs `fn`, which only reads, over one snapshot of the mirror: one read lock for all its
+   * queries, where each query on its own takes and drops one (a plan asks thousands).
+   */
+  reading<T>(fn: () => T): T {
+    return this.db.inTransaction ? fn() : this.db.transaction(fn).deferred();
+  }
+
+  /**
    * Runs `fn` over the mirror, then undoes every write it made: a dry run reads what the mirror
    * would say after a write it must not make. `fn` must not await (the transaction would span it).
    */

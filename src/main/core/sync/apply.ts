@@ -11,7 +11,9 @@
  *   only a window of pages in memory: a text fetched goes to the mirror's spool as its file is
  *   written (record.ts takes it from there), and `onWritten` hears of each file written (search
  *   and history follow it), a batch at a time, one transaction per batch.
- * - Each folder written into is fsynced once, after its files, before the cycle is recorded.
+ * - Each folder written into is fsynced after its files, before the cycle is recorded: those of
+ *   each batch as the batch is followed, in the background, and again at the end any written
+ *   into since (a large pull's thousands of folders no longer wait for the end, one after another).
  * - The first error from the disk (full, read-only) stops the remaining operations; the error
  *   says what to do.
  */
@@ -26,7 +28,7 @@ import { runMoves } from './moves';
 import { DELETED_REMOTELY_NOTE, type FileOp, type Plan, type RemotePage } from './plan';
 import type { OwnWrites } from './own-writes';
 import type { ProgressListener } from './progress';
-import { COLLECT_EVERY, collectGarbage } from './memory';
+import { COLLECT_EVERY, collectGarbage, LARGE_PULL } from './memory';
 import { forEachBounded } from './bounded';
 import { fetchPageText, knownText } from './remote';
 import { explainFsError, RealRoot, removeFileInside, resolveInside, SafeFsError, syncDirectories, UnsafePathError, writeFileAtomicStat } from './safe-fs';
@@ -113,7 +115,7 @@ export async function applyFileOps(ctx: ApplyContext, plan: Plan): Promise<Apply
   try {
     await run.apply(plan);
   } finally {
-    await syncDirectories(run.folders);
+    await run.syncFolders();
   }
   run.flush();
   return run.result;
@@ -121,13 +123,16 @@ export async function applyFileOps(ctx: ApplyContext, plan: Plan): Promise<Apply
 
 class ApplyRun {
   readonly result: ApplyResult = { written: new Map(), fetched: new Set(), moved: new Map(), deleted: new Map(), copies: [], failed: new Set(), error: null };
-  /** Folders written into (each fsynced once, at the end). */
-  readonly folders = new Set<string>();
+  /** Folders written into since their last fsync was started. */
+  private unsynced = new Set<string>();
+  /** The folders' fsyncs started so far, one batch after another. */
+  private syncing: Promise<void> = Promise.resolve();
   /** The space folder's real path, looked up once for all the files written into it. */
   private readonly root = new RealRoot();
   private fatal = false;
   /** Page files written so far (a large pull collects garbage every COLLECT_EVERY). */
   private writes = 0;
+  private large = false;
   /** Files written since the last flush, with the server text fetched for each (null: none). */
   private pending: { page: WrittenPage; fetched: string | null }[] = [];
 
@@ -143,6 +148,7 @@ class ApplyRun {
 
   async apply(plan: Plan): Promise<void> {
     const { ctx, result } = this;
+    this.large = plan.fileOps.length > LARGE_PULL;
     const ops = <K extends FileOp['op']>(kind: K) => plan.fileOps.filter((o): o is Extract<FileOp, { op: K }> => o.op === kind);
 
     for (const op of ops('delete')) {
@@ -223,7 +229,7 @@ class ApplyRun {
       try {
         const text = op.text === null ? DELETED_REMOTELY_NOTE : toLocalLinks(op.text, ctx.links.targetsFor(ctx.spaceId, op.path)).text;
         const written = await writeFileAtomicStat(ctx.spaceDir, op.path, text, { syncDirectory: false, root: this.root });
-        this.folders.add(dirname(written!.path));
+        this.unsynced.add(dirname(written!.path));
         ctx.ownWrites?.note(ctx.spaceId, op.path, written!.stats);
         result.copies.push(op.path);
       } catch (err) {
@@ -252,7 +258,7 @@ class ApplyRun {
       ...(how.ifHolds !== undefined ? { ifHolds: how.ifHolds } : {}),
     });
     if (!done) return false;
-    this.folders.add(dirname(done.path));
+    this.unsynced.add(dirname(done.path));
     const st = done.stats;
     ctx.ownWrites?.note(ctx.spaceId, path, st);
     const textHash = sha256(stable);
@@ -269,11 +275,14 @@ class ApplyRun {
     });
     this.pending.push({ page: { key, path, text: local.text, relinked: how.relinked }, fetched: how.fetched ? stable : null });
     if (this.pending.length >= FOLLOW_BATCH) this.flush();
-    if (++this.writes % COLLECT_EVERY === 0) collectGarbage();
+    if (++this.writes % COLLECT_EVERY === 0 && this.large) collectGarbage();
     return true;
   }
 
-  /** Spools the texts fetched for the files written since the last flush, and tells `onWritten` of those files. */
+  /**
+   * Spools the texts fetched for the files written since the last flush, and tells `onWritten` of
+   * those files; their folders are fsynced meanwhile.
+   */
   flush(): void {
     const batch = this.pending;
     if (batch.length === 0) return;
@@ -285,6 +294,17 @@ class ApplyRun {
         onWritten?.(page);
       }
     });
+    if (this.unsynced.size === 0) return;
+    const folders = this.unsynced;
+    this.unsynced = new Set();
+    this.syncing = this.syncing.then(() => syncDirectories(folders));
+  }
+
+  /** Every folder written into fsynced since its last file was: those still under way, then those written into since. */
+  async syncFolders(): Promise<void> {
+    await this.syncing;
+    await syncDirectories(this.unsynced);
+    this.unsynced.clear();
   }
 }
 

@@ -82,7 +82,7 @@ export function followCycle(f: CycleFacts): void {
   for (const [key, w] of applied.written) current.set(key, w.path);
   const gone = new Set([...applied.deleted.keys(), ...scan.local.vanished.keys()].filter((k) => !current.has(k)));
 
-  mirror.transaction(() => {
+  mirror.within(() => {
     for (const op of plan.fileOps) {
       if (op.op !== 'remote-copy' || !applied.copies.includes(op.path)) continue;
       const text = read(op.path);

@@ -34,7 +34,7 @@ export function recordCycle(input: RecordInput): { clean: boolean } {
   const { mirror, spaceId, plan, applied, scan, at } = input;
   const failed = applied.failed;
   const clean = failed.size === 0 && applied.error === null;
-  mirror.transaction(() => {
+  mirror.within(() => {
     const paths = new Map<string, string | null>();
     for (const row of plan.folder.upsert) if (!failed.has(row.key)) paths.set(row.key, applied.written.get(row.key)?.path ?? row.path);
 

@@ -230,6 +230,10 @@ async function planSpace(c: SpaceCycle, seen: Seen): Promise<{ plan: Plan; notRe
 
 /** One plan over what the cycle saw, with the files of the pages whose server text it needs, and the files it could not read. */
 function planOnce(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<string, string | null>; notRead: Set<string> } {
+  return c.ctx.mirror.reading(() => planOver(c, seen));
+}
+
+function planOver(c: SpaceCycle, seen: Seen): { plan: Plan; local: ReadonlyMap<string, string | null>; notRead: Set<string> } {
   const { mirror, links } = c.ctx;
   const notRead = new Set<string>();
   const view = cycleView({

@@ -25,7 +25,7 @@ import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
 import { describeHolder, hasMirror, isCorruptionError, Mirror } from '../../../core/mirror';
 import { findPage, PageNotFoundError } from '../../../core/history';
-import { API_URL_META, type ApiClient } from '../../../core/api';
+import { API_URL_META, type ApiClient, behindOtherWork } from '../../../core/api';
 import { type CadenceReport, ReviewService } from '../../../core/review';
 import { plural } from '../../../../shared/plural';
 import { safeField } from '../terminal-text';
@@ -159,7 +159,8 @@ export async function sync(args: ParsedArgs, io: CliIo, ctx: CliContext): Promis
     const later = heldLines(io);
     let report: CycleReport;
     onPull = () => {
-      if (beside.length === 0) beside.push(reviewAfterCycle(review, mirror, api, later.io));
+      // One request in eight while the pull's wait: not a block of one a space before the pages.
+      if (beside.length === 0) beside.push(behindOtherWork(() => reviewAfterCycle(review, mirror, api, later.io)));
     };
     try {
       // Another process syncing this folder: wait briefly for it, then say who it is (exit 1).
