@@ -32,7 +32,11 @@ export interface DeletedPage {
  * sync) and, with `since` (ISO), those history recorded as deleted at or after it. Pending ones
  * first, then latest first. A stat per file (the scan), as `quire status`.
  */
-export async function deletedPages(mirror: Mirror, root: string, options: { since?: string | null; spaceId?: string } = {}): Promise<DeletedPage[]> {
+export async function deletedPages(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'history' | 'outbox' | 'search'>,
+  root: string,
+  options: { since?: string | null; spaceId?: string } = {},
+): Promise<DeletedPage[]> {
   const out: DeletedPage[] = [];
   const seen = new Set<string>();
   for (const space of mirror.catalog.selectedSpaces()) {

@@ -100,7 +100,11 @@ export interface FactsOptions {
   edits?: 'scan' | 'recorded';
 }
 
-export async function readSyncFacts(mirror: Mirror, root: string, options: FactsOptions = {}): Promise<SyncFacts> {
+export async function readSyncFacts(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'history' | 'outbox' | 'reviewActions' | 'reviewRecords'>,
+  root: string,
+  options: FactsOptions = {},
+): Promise<SyncFacts> {
   const spaces: SpaceFacts[] = [];
   for (const s of mirror.catalog.selectedSpaces()) {
     try {
@@ -126,7 +130,12 @@ export async function readSyncFacts(mirror: Mirror, root: string, options: Facts
   };
 }
 
-async function spaceFacts(mirror: Mirror, root: string, s: SpaceRow, options: FactsOptions): Promise<SpaceFacts> {
+async function spaceFacts(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'history' | 'outbox'>,
+  root: string,
+  s: SpaceRow,
+  options: FactsOptions,
+): Promise<SpaceFacts> {
   const dir = s.folder === null ? null : join(root, s.folder);
   const folderMissing = dir !== null && mirror.folder.count(s.id) > 0 && !existsSync(dir);
   const hold = mirror.outbox.hold(s.id);

@@ -123,7 +123,7 @@ export function followPush(mirror: Mirror, spaceId: string, ops: readonly PushOp
 }
 
 /** A new page's key became the id the server gave it. */
-export function followNewId(mirror: Mirror, spaceId: string, from: string, to: string): void {
+export function followNewId(mirror: Pick<Mirror, 'history' | 'search'>, spaceId: string, from: string, to: string): void {
   mirror.search.renamePage(spaceId, from, to);
   mirror.history.renameKey(spaceId, from, to);
 }

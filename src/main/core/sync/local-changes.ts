@@ -28,7 +28,11 @@ export function changedPaths(c: LocalChanges): string[] {
 }
 
 /** Pending edits of one space. */
-export function pendingEdits(mirror: Mirror, spaceId: string, spaceDir: string): Promise<LocalChanges> {
+export function pendingEdits(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'history' | 'outbox'>,
+  spaceId: string,
+  spaceDir: string,
+): Promise<LocalChanges> {
   const scan = scanSpace({ mirror, spaceId, spaceDir, hint: 'all' });
   const conflictPaths = new Set(mirror.content.conflicts(spaceId).map((c) => c.path));
   const changes: LocalChanges = { modified: [], moved: [], added: [], deleted: [] };

@@ -35,7 +35,13 @@ export interface Paired {
 }
 
 /** Pairs the vanished and appeared files of one scan (`across`: also with pages deleted here in earlier cycles). */
-export function pairFiles(mirror: Mirror, spaceId: string, vanished: readonly SeenVanished[], appeared: readonly SeenAppeared[], across: boolean): Paired {
+export function pairFiles(
+  mirror: Pick<Mirror, 'content' | 'folder' | 'history' | 'outbox'>,
+  spaceId: string,
+  vanished: readonly SeenVanished[],
+  appeared: readonly SeenAppeared[],
+  across: boolean,
+): Paired {
   const moved: Paired['moved'] = new Map();
   const left = [...appeared];
   const take = (path: string) =>
@@ -79,7 +85,7 @@ export function pairFiles(mirror: Mirror, spaceId: string, vanished: readonly Se
  * change request), or only the open change request has it (main still has the page). Each with
  * the path it had and the last text Quire kept of it.
  */
-function deletedHere(mirror: Mirror, spaceId: string): Vanished[] {
+function deletedHere(mirror: Pick<Mirror, 'content' | 'folder' | 'history' | 'outbox'>, spaceId: string): Vanished[] {
   // Deletes not pushed yet: the page is on the server (main's, or one Quire created in the change request).
   const waiting = new Set<string>();
   for (const key of mirror.folder.pending(spaceId)) {

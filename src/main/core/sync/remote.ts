@@ -232,7 +232,7 @@ export function diffRemote(tree: RemoteTree, base: readonly BaseRow[]): RemoteDi
 }
 
 /** What the server was last known to hold for a page (page-file.ts): what the change request was sent, else main's as last synced. */
-export function knownText(mirror: Mirror, spaceId: string, pageId: string): string | null {
+export function knownText(mirror: Pick<Mirror, 'content' | 'outbox'>, spaceId: string, pageId: string): string | null {
   const pushed = mirror.outbox.pushedPage(spaceId, pageId);
   return (pushed && !pushed.deleted ? pushed.text : null) ?? mirror.content.baseText(spaceId, pageId);
 }

@@ -55,7 +55,7 @@ export interface ScanResult {
 export type ScanHint = 'all' | readonly string[];
 
 export interface ScanInput {
-  mirror: Mirror;
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'history' | 'outbox'>;
   spaceId: string;
   spaceDir: string;
   /** Paths (relative to the space folder) the watcher saw change, or 'all'. */

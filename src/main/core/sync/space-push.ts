@@ -28,7 +28,12 @@ export async function readAssets(spaceDir: string, ops: readonly PushOp[]): Prom
 }
 
 /** The folder's tree after a push: confirmed changes stop being pending, new pages take their ids. */
-export function afterPush(mirror: Mirror, spaceId: string, plan: Plan, applied: ReadonlySet<string>): void {
+export function afterPush(
+  mirror: Pick<Mirror, 'folder' | 'history' | 'outbox' | 'search' | 'transaction'>,
+  spaceId: string,
+  plan: Plan,
+  applied: ReadonlySet<string>,
+): void {
   mirror.transaction(() => {
     for (const key of applied) mirror.folder.setPending(spaceId, key, false);
     for (const key of plan.folder.removeWhenPushed) if (applied.has(key)) mirror.folder.remove(spaceId, key);
@@ -51,7 +56,7 @@ export function recordUploadedAssets(mirror: Pick<Mirror, 'folder' | 'outbox' | 
  * A file that was a new page when pushed is known by the id the server gave it, found by where
  * the change request recorded its file (also after a push whose answer was lost and settled).
  */
-export function adoptCreatedIds(mirror: Mirror, spaceId: string): void {
+export function adoptCreatedIds(mirror: Pick<Mirror, 'folder' | 'history' | 'outbox' | 'search' | 'transaction'>, spaceId: string): void {
   const store = pushStoreOf(mirror);
   const found = mirror.folder.newNodes(spaceId).flatMap((n) => {
     // The page the change request holds at its path that no node of the tree is yet.

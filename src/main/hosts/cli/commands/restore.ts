@@ -50,7 +50,13 @@ export async function restore(args: ParsedArgs, io: CliIo, ctx: Pick<CliContext,
   }
 }
 
-async function restoreOne(mirror: Mirror, dir: string, io: CliIo, target: string, version: number | null): Promise<number> {
+async function restoreOne(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'history' | 'outbox' | 'search' | 'transaction'>,
+  dir: string,
+  io: CliIo,
+  target: string,
+  version: number | null,
+): Promise<number> {
   if (version === null) {
     // No version: a page whose file is gone comes back as last kept; one still there needs its version.
     const gone = (await deletedPages(mirror, dir, { since: '' })).find((p) => named(p, target, dir));
@@ -79,7 +85,13 @@ async function restoreOne(mirror: Mirror, dir: string, io: CliIo, target: string
 }
 
 /** Every deleted page (since the last sync; with `since`, since then), or those `names` names. */
-async function restoreAllDeleted(mirror: Mirror, dir: string, io: CliIo, names: readonly string[], since: string | null): Promise<number> {
+async function restoreAllDeleted(
+  mirror: Pick<Mirror, 'catalog' | 'content' | 'folder' | 'history' | 'outbox' | 'search' | 'transaction'>,
+  dir: string,
+  io: CliIo,
+  names: readonly string[],
+  since: string | null,
+): Promise<number> {
   const all = await deletedPages(mirror, dir, { since: names.length > 0 ? '' : since });
   const chosen = names.length === 0 ? all : all.filter((p) => names.some((n) => named(p, n, dir)));
   const unknown = names.filter((n) => !all.some((p) => named(p, n, dir)));
