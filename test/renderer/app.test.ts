@@ -154,6 +154,8 @@ describe('status bar', () => {
 
   it('offers each action of the banner: restore deleted files, resolve, choose spaces, resume', async () => {
     await mount();
+    // The app listens for events once it has rendered: an event sent before is not heard (one CI run in many).
+    await page.getByTestId('sync-words').waitFor();
     const reasons = [
       { kind: 'mass-delete', spaceId: 's1', message: 'Stopped before deleting most of “Handbook”.', action: 'restore-deleted' as const },
       { kind: 'conflict', spaceId: 's1', path: 'a.md', message: 'a.md: edited here and on the server.', action: 'resolve-conflict' as const },
