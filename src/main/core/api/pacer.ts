@@ -80,7 +80,7 @@ export class Pacer {
 
   /**
    * Resolves when the request may go out; rejects with CancelledError if `signal` aborts first.
-   * `behind`: only once no other request is waiting.
+   * `behind`: work run behind other work, which goes one in BEHIND_SHARE while the other's wait.
    */
   acquire(signal: AbortSignal, budgeted: boolean, behind = false): Promise<Permit> {
     if (signal.aborted) return Promise.reject(new CancelledError());

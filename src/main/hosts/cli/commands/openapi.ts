@@ -65,6 +65,9 @@ export async function openapi(args: ParsedArgs, io: CliIo, ctx: CliContext): Pro
   }
 }
 
+/** What the sub-commands read and write: the organizations, their specifications, the folder. */
+type SpecStores = Pick<Mirror, 'catalog' | 'openapi' | 'syncFolder' | 'transaction'>;
+
 const LOCAL_WORDS: Record<PulledState, (file: string | null) => string> = {
   'not-pulled': () => 'not pulled',
   'as-pulled': (f) => `${f} (as pulled)`,
@@ -80,13 +83,7 @@ function specNotes(s: RemoteOpenApiSpec): string {
   return s.processingState === 'pending' || s.processingState === 'progress' ? '; GitBook is processing it' : '';
 }
 
-async function list(
-  args: ParsedArgs,
-  io: CliIo,
-  ctx: CliContext,
-  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'syncFolder' | 'transaction'>,
-  dir: string,
-): Promise<number> {
+async function list(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: SpecStores, dir: string): Promise<number> {
   const orgs = organizationsFor(mirror, args, dir);
   await refreshOrFallBack(
     ctx,
@@ -191,13 +188,7 @@ function describePull(org: OrganizationRow, r: PullResult, dir: string, io: CliI
   }
 }
 
-async function pull(
-  args: ParsedArgs,
-  io: CliIo,
-  ctx: CliContext,
-  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'syncFolder' | 'transaction'>,
-  dir: string,
-): Promise<number> {
+async function pull(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: SpecStores, dir: string): Promise<number> {
   const orgs = organizationsFor(mirror, args, dir);
   const wanted = args.positionals[1];
   const api = await needApi(ctx, mirror, 'Pulling OpenAPI specifications');
@@ -262,13 +253,7 @@ function readSpecFile(file: string): string {
   }
 }
 
-async function publish(
-  args: ParsedArgs,
-  io: CliIo,
-  ctx: CliContext,
-  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'syncFolder' | 'transaction'>,
-  dir: string,
-): Promise<number> {
+async function publish(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: SpecStores, dir: string): Promise<number> {
   const [, slug = '', given = ''] = args.positionals;
   if (!SPEC_SLUG.test(slug) || slug.length > 100) {
     throw new UsageError(`"${slug}" is not a specification slug: letters and digits, words joined by single hyphens (such as petstore-v2).`, { usage: false });
@@ -304,13 +289,7 @@ export interface OpenApiVersionsJson {
   versions: { id: string; createdAt: string | null; url: string; latest: boolean; pulled: boolean }[];
 }
 
-async function versions(
-  args: ParsedArgs,
-  io: CliIo,
-  ctx: CliContext,
-  mirror: Pick<Mirror, 'catalog' | 'openapi' | 'syncFolder' | 'transaction'>,
-  dir: string,
-): Promise<number> {
+async function versions(args: ParsedArgs, io: CliIo, ctx: CliContext, mirror: SpecStores, dir: string): Promise<number> {
   const slug = args.positionals[1] ?? '';
   const org = organizationOf(mirror, args, dir, slug);
   let missing = false;
