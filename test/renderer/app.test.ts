@@ -61,6 +61,23 @@ describe('sign-in', () => {
 });
 
 describe('status bar', () => {
+  it('hears a status the host sends the moment the window has mounted', async () => {
+    await mount();
+    const needsYou = fx.status({
+      state: 'needs-you',
+      seq: 2,
+      reasons: [{ kind: 'paused', spaceId: null, message: 'Sync is paused; 1 edit waits.', action: 'resume' }],
+    });
+    // Mounted again and the status sent in the same task: nothing runs in between to subscribe late.
+    await page.evaluate((status) => {
+      const { harness } = globalThis as unknown as PageGlobals;
+      harness.unmount();
+      harness.mount();
+      harness.bridge.emit('sync.status', status);
+    }, needsYou);
+    await page.getByTestId('state-banner').getByRole('button', { name: 'Resume' }).waitFor();
+  });
+
   it('shows live progress and each state change pushed by the host, in words, each reason on one line with its action, in full when unfolded', async () => {
     await mount();
     const state = page.getByTestId('sync-state');
@@ -154,8 +171,6 @@ describe('status bar', () => {
 
   it('offers each action of the banner: restore deleted files, resolve, choose spaces, resume', async () => {
     await mount();
-    // The app listens for events once it has rendered: an event sent before is not heard (one CI run in many).
-    await page.getByTestId('sync-words').waitFor();
     const reasons = [
       { kind: 'mass-delete', spaceId: 's1', message: 'Stopped before deleting most of “Handbook”.', action: 'restore-deleted' as const },
       { kind: 'conflict', spaceId: 's1', path: 'a.md', message: 'a.md: edited here and on the server.', action: 'resolve-conflict' as const },

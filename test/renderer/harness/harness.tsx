@@ -1,3 +1,4 @@
+import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from '../../../src/renderer/App';
 import '../../../src/renderer/styles/index.css';
@@ -19,7 +20,10 @@ const harness: Harness = {
   },
   mount() {
     root = createRoot(document.getElementById('root')!);
-    root.render(<App bridge={bridge} />);
+    // Rendered, and its effects run, before mount returns: the app listens for the host's events
+    // by then, as it does before a real host sends any (an event a test sent earlier was lost).
+    const mounted = root;
+    flushSync(() => mounted.render(<App bridge={bridge} />));
   },
   unmount() {
     root?.unmount();
