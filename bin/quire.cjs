@@ -8,6 +8,10 @@
  * those files changed, and for `quire ui` the app's web files (scripts/build-app.mjs, which
  * checks its own sources). A copy without the sources runs the bundle as it is.
  *
+ * `status` and `search` run from a bundle of their own where the build made one
+ * (out/cli/quire-<command>.cjs: the same sources without the other commands, 40% of the bytes to
+ * read and a smaller code cache to load); every other command runs from the whole one.
+ *
  * The bundle is compiled with V8's code cache, one per command, kept in out/cli/code-cache and
  * named by the bundle's build id (out/cli/build-id, a digest of it): a command's second run
  * starts without parsing and compiling what its first run compiled (~30 ms of `quire status`).
@@ -214,8 +218,15 @@ function keepCodeCache(path, script, stamp) {
   }
 }
 
+/** The command's own bundle when the build made one, else the whole one. */
+function bundleFor(command) {
+  if (!/^[a-z]+$/.test(command ?? '')) return bundle;
+  const own = join(outDir, `quire-${command}.cjs`);
+  return existsSync(own) ? own : bundle;
+}
+
 /** Runs the bundle as Node's CommonJS loader would, compiled with its code cache. */
-function run() {
+function run(bundle) {
   if (process.sourceMapsEnabled) return require(bundle);
   const vm = require('node:vm');
   const { createRequire } = require('node:module');
@@ -247,4 +258,4 @@ if (existsSync(join(root, 'scripts/build-cli.mjs'))) {
   process.stderr.write(`quire: ${bundle} is missing: this copy of Quire was installed without its build. Run \`npm install\` in the Quire folder.\n`);
   process.exit(1);
 }
-run();
+run(bundleFor(process.argv[2]));

@@ -90,6 +90,15 @@ it('runs a bundle holding text outside ASCII as written (the build escapes it; o
   for (let run = 0; run < 2; run++) expect(launch('status').stdout).toBe('bundle … ¹ café true\n'); // without its code cache, then with it
 });
 
+it('runs a command from its own bundle where the build made one, every other from the whole one', () => {
+  launch('--version');
+  writeFileSync(join(root, 'out/cli/quire-status.cjs'), "console.log('status bundle ' + process.argv.slice(2).join(' '))\n");
+  for (let run = 0; run < 2; run++) expect(launch('status', '--dir', 'x').stdout).toBe('status bundle status --dir x\n'); // its cache made, then taken
+  expect(launch('search', 'x').stdout).toBe('bundle search x\n');
+  expect(launch('sync', '--once').stdout).toBe('bundle sync --once\n');
+  expect(launch('../quire-status').stdout).toBe('bundle ../quire-status\n'); // a name, never a path
+});
+
 it('builds the app’s web files for `quire ui` only', () => {
   launch('status');
   launch('ui', '--api', 'https://api.example.com');
