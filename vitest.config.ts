@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
@@ -67,6 +67,13 @@ const TIMED = new Set([
   'test/sync/engine/continuous.test.ts',
 ]);
 /**
+ * Files that replace a module (`vi.mock`) run each in a fresh module graph, as the mock needs; the
+ * others share their worker's loaded modules from file to file (isolate: false), as the unit
+ * project does: importing the sources and the fake afresh for each of ~150 files was ~40% of the
+ * suite's CPU time.
+ */
+const mocksModules = (f: string) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(f, 'utf8'));
+/**
  * The other integration files spend much of their time waiting (for the processes they start, the
  * sync's timers and polls, Chromium), yet run one a core: at two, Chromium's renders in one file
  * and another file's processes stretched a banner's render past the browser tests' waits in a CI
@@ -92,7 +99,18 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: all.filter((f) => !isUnit(f) && !TIMED.has(f)),
+          include: all.filter((f) => !isUnit(f) && !TIMED.has(f) && !mocksModules(f)),
+          isolate: false,
+          globalSetup: ['test/global-setup.ts'],
+          maxWorkers: CORES * WAITING_FILES_PER_CORE,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration-mocks',
+          include: all.filter((f) => !isUnit(f) && !TIMED.has(f) && mocksModules(f)),
           globalSetup: ['test/global-setup.ts'],
           maxWorkers: CORES * WAITING_FILES_PER_CORE,
           sequence: { groupOrder: 1 },
