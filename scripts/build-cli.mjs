@@ -28,7 +28,8 @@ const OUT_DIR = 'out/cli';
 const OUT = `${OUT_DIR}/quire.cjs`;
 const INPUTS = `${OUT_DIR}/inputs.json`;
 const BUILD_ID = `${OUT_DIR}/build-id`;
-const SOURCES = ['src/main', 'src/shared', 'package.json', 'package-lock.json'];
+/** What the bundles are made from: a change to any (this script too: how they are made) makes them again. */
+const SOURCES = ['src/main', 'src/shared', 'package.json', 'package-lock.json', 'scripts/build-cli.mjs'];
 /**
  * Native packages (and ws's optional native helpers): required from node_modules at run time.
  * better-sqlite3 is bundled but for its addon, which the mirror loads from where its build put it
@@ -134,10 +135,10 @@ if (force || !existsSync(INPUTS) || !existsSync(BUILD_ID) || SOURCES.some((s) =>
   );
   if (loadedLater.length > 0) throw new Error(`the bundle still imports ${loadedLater.join(', ')} with import(), which bin/quire.cjs cannot load`);
   for (const file of [OUT, ...own]) asciiOnly(file);
-  // Our files, and the lock file for the packages (not the one-line modules above, nor a package
+  // Our files, the lock file for the packages and this script (not the one-line modules above, nor a package
   // reached through a linked node_modules, which esbuild names by where the link points).
   const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('on-demand:') && !path.split('/').includes('node_modules'));
-  writeFileSync(INPUTS, `${JSON.stringify([...inputs, 'package-lock.json'].sort(), null, 1)}\n`);
+  writeFileSync(INPUTS, `${JSON.stringify([...inputs, 'package-lock.json', 'scripts/build-cli.mjs'].sort(), null, 1)}\n`);
   const digest = createHash('sha256');
   for (const file of [OUT, ...own]) digest.update(readFileSync(file));
   writeFileSync(BUILD_ID, `${digest.digest('hex').slice(0, 16)}\n`);
