@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
  * Projects over one list of test files, so every test is in exactly one of them.
@@ -72,7 +72,7 @@ const TIMED = new Set([
  * project does: importing the sources and the fake afresh for each of ~150 files was ~40% of the
  * suite's CPU time.
  */
-const mocksModules = (f: string) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(f, 'utf8'));
+const MOCKING = new Set(all.filter((f) => !isUnit(f) && /\bvi\.(do)?[mM]ock\(/.test(readFileSync(f, 'utf8'))));
 /**
  * The other integration files spend much of their time waiting (for the processes they start, the
  * sync's timers and polls, Chromium), yet run one a core: at two, Chromium's renders in one file
@@ -80,6 +80,21 @@ const mocksModules = (f: string) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(f, 
  * run, for about a minute saved.
  */
 const WAITING_FILES_PER_CORE = 1;
+
+/** An integration project: the files of `include` not in the unit project, with the fake's global set-up. */
+function integration(name: string, include: (f: string) => boolean, test: TestProjectInlineConfiguration['test'] = {}): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name,
+      include: all.filter((f) => !isUnit(f) && include(f)),
+      globalSetup: ['test/global-setup.ts'],
+      maxWorkers: CORES * WAITING_FILES_PER_CORE,
+      sequence: { groupOrder: 1 },
+      ...test,
+    },
+  };
+}
 
 export default defineConfig({
   test: {
@@ -95,37 +110,9 @@ export default defineConfig({
       // The unit project first (groupOrder), so its time is its own. Its files share a worker's
       // loaded modules (isolate: false halves its CPU time): a unit test mocks no module (vi.mock).
       { extends: true, test: { name: 'unit', include: all.filter(isUnit), maxWorkers: CORES, isolate: false, sequence: { groupOrder: 0 } } },
-      {
-        extends: true,
-        test: {
-          name: 'integration',
-          include: all.filter((f) => !isUnit(f) && !TIMED.has(f) && !mocksModules(f)),
-          isolate: false,
-          globalSetup: ['test/global-setup.ts'],
-          maxWorkers: CORES * WAITING_FILES_PER_CORE,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'integration-mocks',
-          include: all.filter((f) => !isUnit(f) && !TIMED.has(f) && mocksModules(f)),
-          globalSetup: ['test/global-setup.ts'],
-          maxWorkers: CORES * WAITING_FILES_PER_CORE,
-          sequence: { groupOrder: 1 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'integration-timed',
-          include: all.filter((f) => TIMED.has(f)),
-          globalSetup: ['test/global-setup.ts'],
-          maxWorkers: CORES,
-          sequence: { groupOrder: 2 },
-        },
-      },
+      integration('integration', (f) => !TIMED.has(f) && !MOCKING.has(f), { isolate: false }),
+      integration('integration-mocks', (f) => MOCKING.has(f) && !TIMED.has(f)),
+      integration('integration-timed', (f) => TIMED.has(f), { maxWorkers: CORES, sequence: { groupOrder: 2 } }),
     ],
   },
 });

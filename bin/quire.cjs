@@ -85,6 +85,9 @@ function build(script) {
   }
 }
 
+/** The command asked for, when its name is a plain word (it names a file: a cache, a bundle); else null. */
+const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : null;
+
 /** Where this command's code cache is: named by the bundle's build id and the command; null without a build id. */
 function codeCachePath() {
   let id;
@@ -93,8 +96,7 @@ function codeCachePath() {
   } catch {
     return null;
   }
-  const command = /^[a-z]+$/.test(process.argv[2] ?? '') ? process.argv[2] : 'other';
-  return /^[0-9a-f]+$/.test(id) ? join(cacheDir, `${id}-${command}.bin`) : null;
+  return /^[0-9a-f]+$/.test(id) ? join(cacheDir, `${id}-${command ?? 'other'}.bin`) : null;
 }
 
 /** Only the user may write it: theirs, and no group or other bits (anything goes where there are no owners). */
@@ -219,10 +221,9 @@ function keepCodeCache(path, script, stamp) {
 }
 
 /** The command's own bundle when the build made one, else the whole one. */
-function bundleFor(command) {
-  if (!/^[a-z]+$/.test(command ?? '')) return bundle;
-  const own = join(outDir, `quire-${command}.cjs`);
-  return existsSync(own) ? own : bundle;
+function bundleFor(name) {
+  const own = name === null ? null : join(outDir, `quire-${name}.cjs`);
+  return own !== null && existsSync(own) ? own : bundle;
 }
 
 /** Runs the bundle as Node's CommonJS loader would, compiled with its code cache. */
@@ -258,4 +259,4 @@ if (existsSync(join(root, 'scripts/build-cli.mjs'))) {
   process.stderr.write(`quire: ${bundle} is missing: this copy of Quire was installed without its build. Run \`npm install\` in the Quire folder.\n`);
   process.exit(1);
 }
-run(bundleFor(process.argv[2]));
+run(bundleFor(command));

@@ -28,8 +28,10 @@ const OUT_DIR = 'out/cli';
 const OUT = `${OUT_DIR}/quire.cjs`;
 const INPUTS = `${OUT_DIR}/inputs.json`;
 const BUILD_ID = `${OUT_DIR}/build-id`;
-/** What the bundles are made from: a change to any (this script too: how they are made) makes them again. */
-const SOURCES = ['src/main', 'src/shared', 'package.json', 'package-lock.json', 'scripts/build-cli.mjs'];
+/** Inputs esbuild does not name: the lock file stands for the packages, and this script says how the bundles are made. */
+const ALSO_INPUTS = ['package-lock.json', 'scripts/build-cli.mjs'];
+/** What the bundles are made from: a change to any makes them again. */
+const SOURCES = ['src/main', 'src/shared', 'package.json', ...ALSO_INPUTS];
 /**
  * Native packages (and ws's optional native helpers): required from node_modules at run time.
  * better-sqlite3 is bundled but for its addon, which the mirror loads from where its build put it
@@ -127,19 +129,19 @@ if (force || !existsSync(INPUTS) || !existsSync(BUILD_ID) || SOURCES.some((s) =>
       metafile: true,
       logLevel: 'warning',
     });
-  const own = OWN_BUNDLE.map((command) => `${OUT_DIR}/quire-${command}.cjs`);
-  const results = await Promise.all([bundle(OUT, []), ...OWN_BUNDLE.map((command, i) => bundle(own[i], [onlyCommand(command)]))]);
-  const result = results[0];
+  const bundles = [{ file: OUT, plugins: [] }, ...OWN_BUNDLE.map((command) => ({ file: `${OUT_DIR}/quire-${command}.cjs`, plugins: [onlyCommand(command)] }))];
+  const files = bundles.map((b) => b.file);
+  const results = await Promise.all(bundles.map((b) => bundle(b.file, b.plugins)));
   const loadedLater = results.flatMap((r) =>
     Object.values(r.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path)),
   );
   if (loadedLater.length > 0) throw new Error(`the bundle still imports ${loadedLater.join(', ')} with import(), which bin/quire.cjs cannot load`);
-  for (const file of [OUT, ...own]) asciiOnly(file);
-  // Our files, the lock file for the packages and this script (not the one-line modules above, nor a package
-  // reached through a linked node_modules, which esbuild names by where the link points).
-  const inputs = Object.keys(result.metafile.inputs).filter((path) => !path.startsWith('on-demand:') && !path.split('/').includes('node_modules'));
-  writeFileSync(INPUTS, `${JSON.stringify([...inputs, 'package-lock.json', 'scripts/build-cli.mjs'].sort(), null, 1)}\n`);
+  for (const file of files) asciiOnly(file);
+  // Our files (not the one-line modules above, nor a package reached through a linked
+  // node_modules, which esbuild names by where the link points): the whole bundle's hold every other's.
+  const inputs = Object.keys(results[0].metafile.inputs).filter((path) => !path.startsWith('on-demand:') && !path.split('/').includes('node_modules'));
+  writeFileSync(INPUTS, `${JSON.stringify([...inputs, ...ALSO_INPUTS].sort(), null, 1)}\n`);
   const digest = createHash('sha256');
-  for (const file of [OUT, ...own]) digest.update(readFileSync(file));
+  for (const file of files) digest.update(readFileSync(file));
   writeFileSync(BUILD_ID, `${digest.digest('hex').slice(0, 16)}\n`);
 }

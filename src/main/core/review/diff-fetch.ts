@@ -83,7 +83,7 @@ export async function refreshDiff(api: ApiClient, mirror: Mirror, spaceId: strin
   if (!base || !head) return false;
   const fingerprint = `${base}..${head}`;
   // Set once everything below was stored, and revisions never change: nothing to fetch or compare.
-  if (mirror.reviewRecords.changeRequestStates(spaceId).get(cr.id)?.diffFingerprint === fingerprint) return true;
+  if (mirror.reviewRecords.diffFingerprint(cr.id) === fingerprint) return true;
   await Promise.all([ensureRevisionPages(api, mirror, spaceId, base), ensureRevisionPages(api, mirror, spaceId, head)]);
   const { changed, gone } = mirror.revisionPages.differing(base, head);
   const fetches: Promise<unknown>[] = [];

@@ -166,6 +166,12 @@ export class ReviewRecords {
     return rows.map((r) => r.id);
   }
 
+  /** The base..head whose page diff is stored for the change request (null: none yet). */
+  diffFingerprint(changeRequestId: string): string | null {
+    const row = this.sql(`SELECT diff_fingerprint FROM change_requests WHERE id = ?`).get(changeRequestId) as { diff_fingerprint: string | null } | undefined;
+    return row?.diff_fingerprint ?? null;
+  }
+
   setDiffFingerprint(changeRequestId: string, fingerprint: string | null): void {
     this.sql(`UPDATE change_requests SET diff_fingerprint = ? WHERE id = ?`).run(fingerprint, changeRequestId);
   }
