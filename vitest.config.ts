@@ -33,6 +33,7 @@ const NOT_UNIT = new Set([
   'test/search/comments.test.ts', // review refreshes against the fake API
   'test/history/restore.test.ts', // quire sync against the fake API
   'test/history/crash.test.ts', // spawns a writer and kills it
+  'test/mirror/other-writer.test.ts', // waits out SQLite's 5 s for another writer
 ]);
 
 function testFiles(dir: string): string[] {

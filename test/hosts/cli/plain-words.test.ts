@@ -120,6 +120,8 @@ it('another program writing the mirror is said in plain words by `review` and `c
       expect(run.stdout + run.stderr).not.toMatch(/database is locked/);
       expect(run.stdout + run.stderr).toMatch(/is being written by another program \(another Quire, or a tool that opened it\)/);
     }
+    // What the mirror holds is shown, and not followed by an error for not marking it read.
+    expect(review.code, review.stderr).toBe(0);
     // Nothing could be kept for the next push: not said to be queued.
     expect(crNew.code).toBe(1);
     expect(crNew.stdout).toBe('');

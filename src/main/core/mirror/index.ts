@@ -69,7 +69,7 @@ export { CorruptMirrorError, hasMirror, isCorruptionError, type SetAside } from 
 export { FolderBusyError, FolderLock, folderBusy, type FolderLockOptions, withFolderLock } from './folder-lock';
 export { currentHolder, describeHolder, type LockHolder } from './lock-holder';
 export { StateFileError, stagingDir } from './state-files';
-export { explainStorageError, type ExplainOptions, StorageError } from './storage-errors';
+export { explainStorageError, type ExplainOptions, isOtherWriter, StorageError } from './storage-errors';
 export { refuseSyncFolder, UnsafeSyncFolderError } from './sync-folder';
 export { pathProblem, UnsafeStatePathError } from './stored-paths';
 
@@ -308,6 +308,21 @@ export class Mirror {
    */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  /**
+   * Runs `fn` (writes) without waiting for another program's write: SQLITE_BUSY at once, not after
+   * the busy timeout. For what follows a write that waited its 5 s and failed (the failure's own
+   * record, a list shown marked read): each wait would say the failure 5 s later, and fail anyway.
+   */
+  withoutWaiting<T>(fn: () => T): T {
+    const waitMs = this.db.pragma('busy_timeout', { simple: true }) as number;
+    this.db.pragma('busy_timeout = 0');
+    try {
+      return fn();
+    } finally {
+      this.db.pragma(`busy_timeout = ${waitMs}`);
+    }
   }
 
   /**

@@ -35,6 +35,13 @@ export interface ExplainOptions {
   reassurance?: string;
 }
 
+/** `err` is another connection holding the write lock past the wait (SQLITE_BUSY), as said or as SQLite said it. */
+export function isOtherWriter(err: unknown): boolean {
+  if (err instanceof StorageError) return err.reason === 'busy';
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
 /**
  * `err` in plain words when it is SQLite failing to open or write `file` (in `<syncFolder>/.quire`)
  * for lack of space, a read-only or failing disk, or another writer; anything else unchanged.
@@ -58,7 +65,7 @@ export function explainStorageError(err: unknown, syncFolder: string, file = MIR
       `Could not read or save Quire's sync state in ${path}: the disk reported an input/output error (a failing disk, or a network or removable drive that went away). Check the drive, then ${again}.`,
     );
   }
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+  if (isOtherWriter(err)) {
     // After waiting 5 s (database.ts), or at once when waiting could not help (a read turning into a write).
     const holder = currentHolder(syncFolder);
     const who = holder ? `${describeHolder(holder)}, which holds this folder` : 'another program (another Quire, or a tool that opened it)';

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../../core/api';
-import type { Mirror } from '../../../core/mirror';
+import { isOtherWriter, type Mirror } from '../../../core/mirror';
 import {
   type ChangeRequestSummary,
   changeRequestSummary,
@@ -152,12 +152,14 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
       const at = review.refreshedAt();
       io.stderr(`Showing the local mirror, ${at ? `last refreshed ${when(at)}` : 'never refreshed from the server'} (${safeField(reason)})`);
     };
+    let otherWriter = false;
     if (api) {
       try {
         const { replay, refresh } = await mirror.withRepair(() => review.sync(api, { signal: io.signal }), io.stderr);
         if (!refresh) local(replay.unreachable ? UNREACHABLE : (replay.stoppedBy ?? UNREACHABLE));
       } catch (err) {
         if (io.signal.aborted) throw err;
+        otherWriter = isOtherWriter(err);
         local(whyNotRefreshed(err, dir));
       }
     } else {
@@ -175,15 +177,31 @@ export async function run(args: ParsedArgs, io: CliIo, ctx: ReviewCliContext): P
       }
       for (const a of review.refusedActions()) io.stderr(`Refused by the server: ${a.seq}. ${safeField(review.describeAction(a))} — ${safeField(a.message)}`);
       io.stdout(JSON.stringify(reviewJson(review.refreshedAt(), inbox, changeRequests, comments, replies, places), null, 2));
-      if (markRead) review.markShownRead(inbox);
+      if (markRead) markShownRead(mirror, review, inbox, otherWriter);
       return EXIT.ok;
     }
     io.stdout([formatText(mirror, inbox, changeRequests, comments, replies, places), ...needingYou(review)].join('\n'));
-    // Looking counts as reading: what was shown is not new the next time.
-    review.markShownRead(inbox);
+    markShownRead(mirror, review, inbox, otherWriter);
     return EXIT.ok;
   } finally {
     mirror.close();
+  }
+}
+
+/**
+ * Looking counts as reading: what was shown is not new the next time. When another program held
+ * the mirror past the refresh's wait, only if it is done by now (no second wait, and no error
+ * after the list): else what was shown is new again next time.
+ */
+function markShownRead(mirror: Pick<Mirror, 'withoutWaiting'>, review: ReviewService, inbox: readonly InboxItem[], otherWriter: boolean): void {
+  if (!otherWriter) {
+    review.markShownRead(inbox);
+    return;
+  }
+  try {
+    mirror.withoutWaiting(() => review.markShownRead(inbox));
+  } catch (err) {
+    if (!isOtherWriter(err)) throw err;
   }
 }
 
