@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser as PlaywrightBrowser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Debian's chromium; never a downloaded browser. */
 export const CHROMIUM = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
@@ -14,27 +11,49 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** Headless chromium on a fresh profile (a persistent context: `launch()` refuses --user-data-dir). */
+/**
+ * One headless chromium per test process, launched on first use and shared by the files that
+ * process runs (kept on globalThis, so a file run in a fresh module graph finds it too); Playwright
+ * ends it when the process exits. Each `launchBrowser` is a context of its own in it (its own
+ * cookies, storage and permissions, as a fresh profile has): a launch costs about four times a
+ * context in CPU, and a test suite opened ~20.
+ */
+const SHARED = Symbol.for('quire.test.chromium');
+type Shared = { [SHARED]?: Promise<PlaywrightBrowser> };
+
+function sharedChromium(): Promise<PlaywrightBrowser> {
+  const holder = globalThis as Shared;
+  const running = holder[SHARED];
+  const launch = async (): Promise<PlaywrightBrowser> => {
+    const browser = await running?.catch(() => undefined);
+    if (browser?.isConnected()) return browser;
+    return chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  };
+  const next = launch();
+  holder[SHARED] = next;
+  return next;
+}
+
+/** Headless chromium in a fresh context (no cookies, storage or permissions from another test). */
 export async function launchBrowser(options: { width?: number; height?: number } = {}): Promise<Browser> {
-  const profile = await mkdtemp(join(tmpdir(), 'quire-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: options.width ?? 1280, height: options.height ?? 820 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await sharedChromium();
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 820 } });
   // tsx (esbuild keepNames) wraps functions in __name(...); functions sent to page.evaluate need it defined.
   await context.addInitScript('globalThis.__name = globalThis.__name || ((f) => f)');
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
@@ -46,7 +65,6 @@ export async function launchBrowser(options: { width?: number; height?: number }
     pageErrors,
     async close() {
       await context.close();
-      await rm(profile, { recursive: true, force: true });
     },
   };
 }
