@@ -20,7 +20,7 @@
 // out/cli/build-id, a digest of the bundle that names its code caches.
 // package.json's `prepare` runs it, so `npm install` and `npm ci` leave it built.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ENTRY = 'src/main/hosts/cli/main.ts';
@@ -108,6 +108,10 @@ try {
 const force = process.argv.includes('--force');
 if (force || !existsSync(INPUTS) || !existsSync(BUILD_ID) || SOURCES.some((s) => newestMtime(s) > builtAt)) {
   rmSync(OUT_DIR, { recursive: true, force: true }); // no stale bundle or code cache from an earlier build
+  // The bundles are dated from before esbuild reads a source: a source saved while it builds is
+  // newer than them, so the next check builds again (dated when written, the bundle kept the
+  // source as it was read, and ran it, unseen, until the next edit).
+  const startedAt = new Date();
   const { build } = await import('esbuild'); // only when building: a fresh bundle costs a walk, not esbuild's start-up
   const bundle = (outfile, plugins) =>
     build({
@@ -144,4 +148,5 @@ if (force || !existsSync(INPUTS) || !existsSync(BUILD_ID) || SOURCES.some((s) =>
   const digest = createHash('sha256');
   for (const file of files) digest.update(readFileSync(file));
   writeFileSync(BUILD_ID, `${digest.digest('hex').slice(0, 16)}\n`);
+  for (const file of files) utimesSync(file, startedAt, startedAt);
 }
