@@ -27,6 +27,7 @@ import { ReviewRecords } from './review/records';
 import { ViewedPageStore } from './review/viewed-pages';
 import { SearchIndex } from './search';
 import { STATE_DIR } from './state-dir';
+import { isOtherWriter } from './storage-errors';
 import { StoredPaths } from './stored-paths';
 import { TranslationStore } from './translations';
 import { plural } from '../../../shared/plural';
@@ -323,6 +324,11 @@ export class Mirror {
     } finally {
       this.db.pragma(`busy_timeout = ${waitMs}`);
     }
+  }
+
+  /** Runs `fn`, which records the failure `err` (the failed attempt, its log line): without waiting when `err` is another writer's. */
+  recordingFailure<T>(err: unknown, fn: () => T): T {
+    return isOtherWriter(err) ? this.withoutWaiting(fn) : fn();
   }
 
   /**

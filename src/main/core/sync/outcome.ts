@@ -7,7 +7,7 @@
  * cycle keeps them already.
  */
 import { ApiError, isUnreachable, NetworkError, TokenRejectedError } from '../api';
-import { type FailureKind, isOtherWriter, type Mirror } from '../mirror';
+import type { FailureKind, Mirror } from '../mirror';
 import type { SpaceReport } from './report';
 
 /** A space's cycle reached the server and completed. */
@@ -33,21 +33,19 @@ export function recordReached(mirror: Pick<Mirror, 'catalog' | 'outbox' | 'trans
 
 /** An attempt to sync these spaces failed with `err` (not recorded when the mirror itself cannot be written). */
 export function recordFailed(
-  mirror: Pick<Mirror, 'catalog' | 'transaction' | 'withoutWaiting'>,
+  mirror: Pick<Mirror, 'catalog' | 'transaction' | 'recordingFailure'>,
   spaceIds: readonly string[],
   err: unknown,
   at = new Date().toISOString(),
 ): void {
   const kind = failureKind(err);
   const message = err instanceof Error ? err.message : String(err);
-  const record = () =>
-    mirror.transaction(() => {
-      for (const id of spaceIds) mirror.catalog.markFailed(id, kind, message, at);
-    });
   try {
-    // Another program's write stopped the cycle after its wait: the record does not wait again.
-    if (isOtherWriter(err)) mirror.withoutWaiting(record);
-    else record();
+    mirror.recordingFailure(err, () =>
+      mirror.transaction(() => {
+        for (const id of spaceIds) mirror.catalog.markFailed(id, kind, message, at);
+      }),
+    );
   } catch {
     // The mirror cannot be written (a full disk): the error that stopped the cycle says so already.
   }

@@ -8,7 +8,7 @@
 import { QuireError, type SyncProgressVM } from '../../../shared/contract';
 import { API_URL_META } from '../../core/api';
 import { type Connection, continuousSync, type SyncFailure } from '../../core/continuous';
-import { describeHolder, explainStorageError, isOtherWriter, Mirror, withFolderLock } from '../../core/mirror';
+import { describeHolder, explainStorageError, Mirror, withFolderLock } from '../../core/mirror';
 import { BACK_ONLINE, type ContinuousSync, type SyncProgress } from '../../core/sync';
 import { pausedSince, setPaused } from '../../core/status';
 import { describeError, toQuireError } from './errors';
@@ -139,9 +139,7 @@ export function createSyncRunner(state: ServiceState): SyncRunner {
     }
     const message = err.code === 'token-rejected' ? `The API rejected the token (${plain}).` : `Sync failed: ${plain}`;
     status.setFailure({ kind: err.code === 'token-rejected' ? 'token-rejected' : 'error', message: plain });
-    // Another program's write stopped the cycle after its wait: the line does not wait again.
-    if (isOtherWriter(e)) state.mirror.withoutWaiting(() => logLine('error', message));
-    else logLine('error', message);
+    state.mirror.recordingFailure(e, () => logLine('error', message));
     // The engine recorded the failed attempt in the mirror: the state (offline, a rejected token, a failed sync) comes
     // from there. A failure it may not have been able to record (the mirror itself failing) is also said beside it.
     if (err.code !== 'token-rejected') status.update({ message });

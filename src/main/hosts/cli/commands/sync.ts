@@ -23,7 +23,7 @@ import { describeDryRun, dryRunJson } from '../dry-run-text';
 import { errorMessage, heldMessage, shellWord } from '../messages';
 import { withFolderTurn } from '../folder-turn';
 import { progressPrinter } from '../progress-printer';
-import { describeHolder, hasMirror, isCorruptionError, isOtherWriter, Mirror } from '../../../core/mirror';
+import { describeHolder, hasMirror, isCorruptionError, Mirror } from '../../../core/mirror';
 import { findPage, PageNotFoundError } from '../../../core/history';
 import { API_URL_META, type ApiClient, behindOtherWork } from '../../../core/api';
 import { type CadenceReport, ReviewService } from '../../../core/review';
@@ -374,12 +374,9 @@ function printReplay(review: ReviewService, { replay }: Pick<CadenceReport, 'rep
   }
 }
 
-function logError(mirror: Pick<Mirror, 'log' | 'withoutWaiting'>, err: unknown) {
-  const add = () => mirror.log.add('error', (err as Error).message);
+function logError(mirror: Pick<Mirror, 'log' | 'recordingFailure'>, err: unknown) {
   try {
-    // Another program's write stopped the cycle after its wait: the line does not wait again.
-    if (isOtherWriter(err)) mirror.withoutWaiting(add);
-    else add();
+    mirror.recordingFailure(err, () => mirror.log.add('error', (err as Error).message));
   } catch {
     // The mirror itself may be what failed (disk full): the message was printed already.
   }
