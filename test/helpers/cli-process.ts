@@ -8,9 +8,18 @@ import { CLI, CLI_NODE_FLAGS, cliEnv } from '../bench/cli-process';
 
 const REPORT_USAGE = new URL('../bench/report-usage.cjs', import.meta.url).pathname;
 
-/** Bundles the CLI when a source is newer than the bundle (scripts/build-cli.mjs decides). */
+const CHECKED = Symbol.for('quire.test.cli-built');
+
+/**
+ * Bundles the CLI when a source is newer than the bundle (scripts/build-cli.mjs decides), once per
+ * test process (the files it runs one after the other each asked; the launcher still rebuilds a
+ * bundle a later edit made stale).
+ */
 export function buildCli(): void {
+  const shared = globalThis as { [CHECKED]?: true };
+  if (shared[CHECKED]) return;
   execFileSync(process.execPath, ['scripts/build-cli.mjs'], { stdio: 'inherit' });
+  shared[CHECKED] = true;
 }
 
 export interface Exited {
