@@ -17,6 +17,7 @@ import { benchStartup } from './startup';
 import { benchManySpaces } from './many-spaces';
 import { benchBigSpace } from './big-space';
 import { benchSimplestClient } from './simplest-client';
+import { closeSharedChromium } from '../helpers/chromium';
 
 type Section = { title: string; run: () => Promise<Record<string, string | number>> };
 
@@ -45,3 +46,5 @@ for (const section of sections) {
   const width = Math.max(...Object.keys(figures).map((k) => k.length));
   for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(width)}  ${v}`);
 }
+// The Chromium sections share one browser (test/helpers/chromium.ts): ended here, or the bench never exits.
+await closeSharedChromium();

@@ -13,8 +13,8 @@ export interface Browser {
 
 /**
  * One headless chromium per test process, launched on first use and shared by the files that
- * process runs (kept on globalThis, so a file run in a fresh module graph finds it too); Playwright
- * ends it when the process exits. Each `launchBrowser` is a context of its own in it (its own
+ * process runs (kept on globalThis, so a file run in a fresh module graph finds it too); it ends
+ * with the test process, or, in a script (the bench), at `closeSharedChromium`. Each `launchBrowser` is a context of its own in it (its own
  * cookies, storage and permissions, as a fresh profile has): a launch costs about four times a
  * context in CPU, and a test suite opened ~20.
  */
@@ -45,6 +45,14 @@ function sharedChromium(): Promise<PlaywrightBrowser> {
   const next = launch();
   holder[SHARED] = next;
   return next;
+}
+
+/** Ends the shared chromium, if one runs: a script (not a test process, which vitest ends) calls it last, or it keeps the script running. */
+export async function closeSharedChromium(): Promise<void> {
+  const holder = globalThis as Shared;
+  const running = holder[SHARED];
+  delete holder[SHARED];
+  await (await running?.catch(() => undefined))?.close();
 }
 
 /** Headless chromium in a fresh context (no cookies, storage or permissions from another test). */
