@@ -14,18 +14,19 @@ export interface Browser {
 /**
  * One headless chromium per test process, launched on first use and shared by the files that
  * process runs (kept on globalThis, so a file run in a fresh module graph finds it too); it ends
- * with the test process, or, in a script (the bench), at `closeSharedChromium`. Each `launchBrowser` is a context of its own in it (its own
- * cookies, storage and permissions, as a fresh profile has): a launch costs about four times a
- * context in CPU, and a test suite opened ~20.
+ * with the test process, or, in a script (the bench), at `closeSharedChromium`. Each
+ * `launchBrowser` is a context of its own in it (its own cookies, storage and permissions, as a
+ * fresh profile has): a launch costs about four times a context in CPU, and a test suite opened ~20.
  */
 const SHARED = Symbol.for('quire.test.chromium');
 type Shared = { [SHARED]?: Promise<PlaywrightBrowser> };
 
+/** The shared chromium, launched (again) when there is none or it went away; each call waits for the one before. */
 function sharedChromium(): Promise<PlaywrightBrowser> {
   const holder = globalThis as Shared;
-  const running = holder[SHARED];
-  const launch = async (): Promise<PlaywrightBrowser> => {
-    const browser = await running?.catch(() => undefined);
+  const earlier = holder[SHARED];
+  const next = (async () => {
+    const browser = await earlier?.catch(() => undefined);
     if (browser?.isConnected()) return browser;
     return chromium.launch({
       executablePath: CHROMIUM,
@@ -41,8 +42,7 @@ function sharedChromium(): Promise<PlaywrightBrowser> {
         '--disable-sync',
       ],
     });
-  };
-  const next = launch();
+  })();
   holder[SHARED] = next;
   return next;
 }
