@@ -23,6 +23,7 @@ const UNIT_FOLDERS = [
   'test/sync/layout/',
   'test/hosts/electron/',
   'test/sync/moves.test.ts',
+  'test/sync/memory.test.ts',
   'test/sync/scan.test.ts',
   'test/sync/apply.test.ts',
   'test/review/queue.test.ts',

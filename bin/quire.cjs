@@ -226,8 +226,29 @@ function bundleFor(name) {
   return own !== null && existsSync(own) ? own : bundle;
 }
 
+/**
+ * How far V8 lets the heap grow between two full collections, bounded for the commands that talk
+ * to the API (answers of up to 32 MiB, lists of up to 100 pages). Left to itself V8 lets the heap
+ * reach up to 4x what survived the last full collection, so a command's peak memory depends on
+ * when that one happened: 100 pages of a list that never ends peaked at ~181 MB on Node 20 and
+ * ~209 MB on Node 24, whose V8 ran its second full collection later (live data ~38 MB then, not
+ * ~28), and the heap then grew to ~140 MB before the next. At 2x, V8's own bound on machines with
+ * less memory, the same runs peak at ~165-177 and ~172-184 MB, with no CPU cost beyond the noise.
+ *
+ * V8 reads it at every full collection, so it need not be on the first line; it is set before
+ * the bundle is compiled because a code cache carries a digest of V8's flags as they were when it
+ * was made: set later (as the bundle once did), every cache made at exit was refused by the next
+ * run, which compiled the whole bundle again and wrote a new cache (~45 ms of CPU a sync). Only
+ * for a command run from the whole bundle: `status` and `search` send no request, nor does
+ * `--version`, and node:v8 loads the stream modules (~5 ms).
+ */
+function boundHeapGrowth(file) {
+  if (command !== null && file === bundle) require('node:v8').setFlagsFromString('--heap-growing-percent=100');
+}
+
 /** Runs the bundle as Node's CommonJS loader would, compiled with its code cache. */
 function run(bundle) {
+  boundHeapGrowth(bundle);
   if (process.sourceMapsEnabled) return require(bundle);
   const vm = require('node:vm');
   const { createRequire } = require('node:module');

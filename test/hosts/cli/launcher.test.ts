@@ -6,12 +6,15 @@
  * keeps a code cache per command, named by the bundle's build id, and never runs one made for
  * another bundle, one whose bytes changed, nor one anyone but the user could have written (issue
  * 27, item 11): the cache folder is the user's alone (0700, 0600 files, whatever the umask), and
- * a folder of another owner, open to others, or a link is neither read nor written.
+ * a folder of another owner, open to others, or a link is neither read nor written. With the
+ * real bundle, a sync's cache is taken by the next sync: nothing changes V8's flags after the
+ * bundle is compiled, so the cache made at exit matches the next start.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chownSync,
   copyFileSync,
+  cpSync,
   existsSync,
   lstatSync,
   mkdirSync,
@@ -25,8 +28,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CLI_NODE_FLAGS, cliEnv } from '../../bench/cli-process';
+import { startFakeApi, type FakeApi } from '../../fake';
 import { tempDir } from '../../helpers/cli';
+import { buildCli } from '../../helpers/cli-process';
 
 let root: string;
 const calls = () => (existsSync(join(root, 'calls')) ? readFileSync(join(root, 'calls'), 'utf8').trim().split('\n') : []);
@@ -255,5 +261,44 @@ describe('the code cache', () => {
     expect(run.stdout).toBe('bundle status\n');
     expect(run.stderr).toBe('');
     expect(readFileSync(join(root, 'out/cli/code-cache'), 'utf8')).toBe('not a folder\n');
+  });
+});
+
+describe('the code cache of the real bundle', () => {
+  let fake: FakeApi;
+  beforeAll(async () => {
+    buildCli();
+    fake = await startFakeApi();
+  }, 120_000);
+  afterAll(() => fake.close());
+
+  /** A copy of the installed layout (the launcher, the build, the packages), so no other test's run writes its caches. */
+  function installedCopy(): string {
+    const copy = tempDir('quire-installed-');
+    mkdirSync(join(copy, 'bin'));
+    copyFileSync('bin/quire.cjs', join(copy, 'bin/quire.cjs'));
+    copyFileSync('package.json', join(copy, 'package.json'));
+    cpSync('out/cli', join(copy, 'out/cli'), { recursive: true, filter: (from) => !from.includes('code-cache') });
+    symlinkSync(join(process.cwd(), 'node_modules'), join(copy, 'node_modules'));
+    return copy;
+  }
+
+  it('made by a sync that talked to the API is taken by the next sync, not made again', async () => {
+    const copy = installedCopy();
+    const dir = tempDir();
+    const sync = () =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [...CLI_NODE_FLAGS, join(copy, 'bin/quire.cjs'), 'sync', '--api', fake.url, '--dir', dir, '--once'], {
+          env: cliEnv({ ...process.env, QUIRE_TOKEN: fake.token }),
+          stdio: 'ignore',
+        });
+        child.on('exit', resolve);
+      });
+    expect(await sync()).toBe(0);
+    const [cache] = readdirSync(join(copy, 'out/cli/code-cache')).filter((f) => f.endsWith('-sync.bin'));
+    const made = statSync(join(copy, 'out/cli/code-cache', cache!));
+    expect(await sync()).toBe(0);
+    const after = statSync(join(copy, 'out/cli/code-cache', cache!));
+    expect([after.ino, after.mtimeMs]).toEqual([made.ino, made.mtimeMs]);
   });
 });

@@ -15,14 +15,28 @@ let collect: (() => void) | null | undefined;
 
 /** A full garbage collection, where the runtime lets us ask for one (otherwise nothing). */
 export function collectGarbage(): void {
-  if (collect === undefined) {
-    try {
-      // The flag exposes `gc` to contexts created from now on; the sync's own context is left as it is.
-      process.getBuiltinModule('node:v8').setFlagsFromString('--expose-gc');
-      collect = process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
-    } catch {
-      collect = null;
-    }
-  }
+  if (collect === undefined) collect = findCollector();
   collect?.();
+}
+
+/**
+ * V8's `gc`: the one `node --expose-gc` gives, else one taken from a new context while that flag
+ * is on, the flag put back at once (the sync's own context is left as it is): a code cache V8
+ * makes later carries a digest of its flags, and with the flag left on, the one `quire` makes as
+ * it exits would be refused by its next run, which would compile everything again.
+ */
+function findCollector(): (() => void) | null {
+  const given = (globalThis as { gc?: () => void }).gc;
+  if (given) return given;
+  try {
+    const v8 = process.getBuiltinModule('node:v8');
+    v8.setFlagsFromString('--expose-gc');
+    try {
+      return process.getBuiltinModule('node:vm').runInNewContext('gc') as () => void;
+    } finally {
+      v8.setFlagsFromString('--no-expose-gc');
+    }
+  } catch {
+    return null;
+  }
 }

@@ -2,7 +2,6 @@ import { ApiClient, type ApiClientOptions, type ApiEvent, API_URL_META, InvalidA
 import { Mirror, type OpenOptions, refuseSyncFolder, UnsafeSyncFolderError } from '../../core/mirror';
 import { FileGivenAddresses, type GivenAddresses, KeytarTokenStore, redactSecrets, type TokenStore } from '../../core/secrets';
 import { UsageError } from './args';
-import { boundHeapGrowth } from './heap-growth';
 import type { CliIo } from './io';
 import { safeField, shellWord } from './terminal-text';
 
@@ -84,7 +83,6 @@ export class CliContext {
 
   /** A client for `baseUrl` that says each retry on stderr as it is decided. */
   client(baseUrl: string, token: string, options: Partial<ApiClientOptions> = {}): ApiClient {
-    boundHeapGrowth();
     const given = { ...this.apiOptions, ...options };
     const onEvent = (event: ApiEvent): void => {
       given.onEvent?.(event);
