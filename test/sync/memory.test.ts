@@ -9,11 +9,9 @@ import { expect, it } from 'vitest';
 import { collectGarbage } from '../../src/main/core/sync/memory';
 
 it('collects without leaving `gc` to contexts made afterwards', async () => {
-  const kept = { data: new Array(1000).fill('x') };
   const unreachable = new WeakRef({ data: new Array(1000).fill('y') });
   await new Promise((resolve) => setImmediate(resolve)); // a WeakRef holds its target to the end of the job that made it
   collectGarbage();
   expect(unreachable.deref()).toBeUndefined();
-  expect(kept.data).toHaveLength(1000);
   expect(runInNewContext('typeof gc')).toBe('undefined');
 });
