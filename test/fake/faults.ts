@@ -1,7 +1,7 @@
 /**
  * Runtime fault switches of the fake: latency, a fixed-window rate limit, and queued one-shot
  * faults (fail with a status, drop the connection, answer 429, lose or hold back the answer
- * of a request the fake applied) optionally aimed at some paths.
+ * of a request the fake applied, run the test's code around one) optionally aimed at some paths.
  */
 
 /** A RegExp is tested against the request path (e.g. `/v1/spaces/x/content`); a function gets method and path. */
@@ -17,7 +17,8 @@ export type QueuedFault =
   | { kind: 'drop' }
   | { kind: 'storm429'; retryAfter: number }
   | { kind: 'lose-answer'; afterwards: (() => void) | undefined }
-  | { kind: 'late'; ms: number };
+  | { kind: 'late'; ms: number }
+  | { kind: 'around'; before: (() => Promise<void> | void) | undefined; after: (() => void) | undefined };
 
 interface Queued {
   fault: QueuedFault;
@@ -73,6 +74,15 @@ export class Faults {
    */
   loseAnswer(count: number, options: { match?: RequestMatcher; afterwards?: () => void } = {}): this {
     return this.enqueue({ kind: 'lose-answer', afterwards: options.afterwards }, count, options.match);
+  }
+
+  /**
+   * The next `count` (matching) requests wait for `before` before they are carried out, and
+   * `after` runs once they are, before the answer goes: what happens between two requests the
+   * client sent together (a merge landing between them) is then the test's to choose.
+   */
+  around(count: number, hooks: { before?: () => Promise<void> | void; after?: () => void }, options: { match?: RequestMatcher } = {}): this {
+    return this.enqueue({ kind: 'around', before: hooks.before, after: hooks.after }, count, options.match);
   }
 
   /** The next `count` (matching) requests answer 429 with `Retry-After: retryAfter` (default 1 s). */

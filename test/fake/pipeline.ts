@@ -123,7 +123,9 @@ export function createPipeline(deps: PipelineDeps): (req: IncomingMessage, res: 
         // Not JSON: the route answers 400 and says why.
       }
     }
+    if (fault?.kind === 'around') await fault.before?.();
     const reply = route(method, url, rawBody, req);
+    if (fault?.kind === 'around') fault.after?.();
     if (fault?.kind === 'lose-answer') {
       dropConnection();
       fault.afterwards?.();

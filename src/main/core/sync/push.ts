@@ -31,7 +31,7 @@ import {
 } from './request-state';
 import { reconcileRow } from './settle';
 
-export { ChangeRequestGoneError, changeRequestInfo, rebaseChangeRequest, type PushContext, type PushReport } from './request-state';
+export { ChangeRequestGoneError, changeRequestInfo, type ChangeRequestInfo, rebaseChangeRequest, type PushContext, type PushReport } from './request-state';
 export { settleOutbox } from './settle';
 
 /** Keys of refused pushes, by the page (id or new-page key) they concern. */

@@ -55,23 +55,29 @@ export async function changeRequestState(ctx: PushContext): Promise<ChangeReques
   return (await changeRequestInfo(ctx)).state;
 }
 
-/** The change request's state, and the revision of main it is based on (null when none). */
-export async function changeRequestInfo(ctx: PushContext): Promise<{ state: ChangeRequestState; baseRevision: string | null }> {
+/** Where the change request stands: its state, the revision of main it is based on, and the one its merge made (null when none). */
+export interface ChangeRequestInfo {
+  state: ChangeRequestState;
+  baseRevision: string | null;
+  mergedRevision: string | null;
+}
+
+/** Where the change request Quire writes into stands (one request when there is one). */
+export async function changeRequestInfo(ctx: PushContext): Promise<ChangeRequestInfo> {
   let row = ctx.store.changeRequest(ctx.spaceId);
   if (row?.state === 'creating') {
     await settleCreate(ctx);
     row = ctx.store.changeRequest(ctx.spaceId);
   }
-  if (!row || row.changeRequestId === null) return { state: 'none', baseRevision: null };
+  if (!row || row.changeRequestId === null) return { state: 'none', baseRevision: null, mergedRevision: null };
   const crId = row.changeRequestId;
   try {
     const cr = await ctx.api.call<ChangeRequest>((c, p) => c.spaces.getChangeRequestById(ctx.spaceId, crId, p), { signal: ctx.signal });
     const baseRevision = cr.revisionMergedAncestor ?? cr.revisionInitial ?? null;
-    if (cr.status === 'merged') return { state: 'merged', baseRevision };
-    if (cr.status === 'archived') return { state: 'closed', baseRevision };
-    return { state: 'open', baseRevision };
+    if (cr.status === 'merged') return { state: 'merged', baseRevision, mergedRevision: cr.revisionMerged ?? null };
+    return { state: cr.status === 'archived' ? 'closed' : 'open', baseRevision, mergedRevision: null };
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) return { state: 'closed', baseRevision: null };
+    if (err instanceof ApiError && err.status === 404) return { state: 'closed', baseRevision: null, mergedRevision: null };
     throw err;
   }
 }

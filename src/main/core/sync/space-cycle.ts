@@ -5,9 +5,9 @@ import type { ExtrasRecord } from './extras-record';
 import type { LinkResolver } from './link-targets';
 import type { PushStore } from './outbox';
 import type { OwnWrites } from './own-writes';
-import type { ChangeRequestState, HeldDeletes } from './plan';
+import type { HeldDeletes } from './plan';
 import type { ProgressListener } from './progress';
-import type { PushContext } from './push';
+import type { ChangeRequestInfo, PushContext } from './push';
 import type { RebuiltRecord } from './rebuild';
 import type { RemoteDiff, RemoteTree } from './remote';
 import type { SpaceReport } from './report';
@@ -74,7 +74,7 @@ export interface SpaceCycle {
 export interface Seen {
   /** The folder has no tree recorded yet (a first sync here, or a lost mirror). */
   firstSync: boolean;
-  changeRequest: { state: ChangeRequestState; baseRevision: string | null };
+  changeRequest: ChangeRequestInfo;
   /** Main now, when it moved (or on a first sync, or once the change request is merged). */
   remote: RemoteNow | null;
   scan: ScanResult;

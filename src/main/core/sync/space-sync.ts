@@ -21,7 +21,8 @@ import { collectGarbage, LARGE_PULL } from './memory';
 import { recoverStaging } from './moves';
 import { pushStoreOf } from './outbox';
 import { type MassDeleteHold, type Plan, planSync, type PushOp } from './plan';
-import { ChangeRequestGoneError, changeRequestInfo, pushChanges, rebaseChangeRequest, settleOutbox } from './push';
+import { ChangeRequestGoneError, pushChanges, rebaseChangeRequest, settleOutbox } from './push';
+import { answersOfOneMoment, askServer } from './ask-server';
 import { type PushHolds, pushHolds } from './push-holds';
 import { writeExtras } from './extras-record';
 import { extrasHeld, extrasNeedTree, followExtrasEdits, pullExtras, seeExtras } from './space-extras';
@@ -29,7 +30,7 @@ import { markVarsKeyMoved, varsKeyToMove } from './vars-key';
 import { matchFolder, type RebuiltRecord, rebuiltCount, recordRebuilt } from './rebuild';
 import { recordCycle } from './record';
 import { forEachBounded } from './bounded';
-import { diffRemote, fetchPageText, fetchRemoteTree, knownText, type RemoteTree } from './remote';
+import { diffRemote, fetchPageText, knownText, type RemoteTree } from './remote';
 import type { DryRunReport, SpaceReport } from './report';
 import { readPagesUsing, type ScanHint, type ScanResult, scanSpace, summaryAsRecorded } from './scan';
 import { adoptCreatedIds, afterPush, readAssets, recordUploadedAssets } from './space-push';
@@ -130,13 +131,14 @@ async function see(c: SpaceCycle, hint: ScanHint): Promise<Seen | null> {
     followExtrasEdits(mirror, spaceId, extras.edits, c.startedAt);
   }
   const treeNeeded = extrasNeedTree(extras.record) || varsKeyToMove(mirror, spaceId);
-  const { changeRequest, treeComing } = await askServer(c, firstSync || treeNeeded);
+  const asked = await askServer(c, firstSync || treeNeeded);
 
   // The folder is scanned while main's tree is on its way (the scan only reads).
-  if (treeComing) await new Promise((resolve) => setImmediate(resolve));
+  if (asked.treeComing) await new Promise((resolve) => setImmediate(resolve));
   // SUMMARY.md holding lines Quire could not take is read at every cycle: they are said until settled.
   let scan = scanSpace({ mirror, spaceId, spaceDir: c.spaceDir, hint: firstSync ? 'all' : hint, rereadSummary: summaryHeld(mirror, spaceId) });
-  let remote = treeComing ? await remoteNow(mirror, spaceId, await treeComing) : null;
+  const { changeRequest, tree } = await answersOfOneMoment(c, asked);
+  let remote = tree ? await remoteNow(mirror, spaceId, tree) : null;
   if (scan.missing) {
     c.report.missingFolder = true;
     return null;
@@ -171,27 +173,6 @@ function seenAgain(c: SpaceCycle, remote: RemoteNow): { remote: RemoteNow; scan:
     remote: { ...remote, diff: diffRemote(remote.tree, mirror.content.baseIndex(spaceId)) },
     scan: scanSpace({ mirror, spaceId, spaceDir: c.spaceDir, hint: 'all' }),
   };
-}
-
-/**
- * Where the change request stands and, at once beside it, main's tree when main moved (or on a
- * first sync, or when the cycle needs it: `wanted`); main's tree is asked for afterwards when the
- * change request turns out merged.
- */
-async function askServer(c: SpaceCycle, wanted: boolean): Promise<{ changeRequest: Seen['changeRequest']; treeComing: Promise<RemoteTree> | null }> {
-  const { api, signal } = c.ctx;
-  const spaceId = c.space.id;
-  const treeWanted = c.space.syncedRevision !== c.space.remoteRevision || wanted;
-  let treeComing = treeWanted ? handledLater(fetchRemoteTree(api, spaceId, signal)) : null;
-  let changeRequest: Seen['changeRequest'];
-  try {
-    changeRequest = await changeRequestInfo(c.pushCtx);
-  } catch (err) {
-    await treeComing?.catch(() => undefined);
-    throw err;
-  }
-  if (!treeComing && changeRequest.state === 'merged') treeComing = handledLater(fetchRemoteTree(api, spaceId, signal));
-  return { changeRequest, treeComing };
 }
 
 /** Main now, diffed against main as last synced. */
@@ -474,10 +455,4 @@ function pullReport(plan: Plan, applied: ApplyResult, remote: { tree: RemoteTree
     merged: plan.stats.merged,
     read: scan.readCount,
   };
-}
-
-/** The same promise, marked as handled: it is awaited later, and may fail before that. */
-function handledLater<T>(promise: Promise<T>): Promise<T> {
-  promise.catch(() => undefined);
-  return promise;
 }
