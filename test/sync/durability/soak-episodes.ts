@@ -6,8 +6,9 @@
  *   update that creates it is lost; at that very moment a reviewer merges the change request and
  *   the sync process is killed, before it can reconcile. The soak's own checks then find a second
  *   page, should one be pulled beside the writer's file or pushed again.
- * - A collaborator merging while a mass-delete stop waits (item 2), once the first is over:
- *   with the sync process down, the writer deletes the files of most pages; nothing else happens
+ * - A collaborator merging while a mass-delete stop waits (item 2), once the first is over and
+ *   the sync process has caught up with main: with it down, the writer deletes the files of most
+ *   pages; nothing else happens
  *   until the process says it stopped; then a collaborator's change request that edits one of
  *   those pages and another one is merged into main, and the soak goes on. Until the writer
  *   answers the stop (restoring the files, or `sync --once --allow-deletes`), none of those pages
@@ -52,6 +53,10 @@ export interface SoakWorld {
   removedOnMain: Set<string>;
   /** The server's pages a mass-delete stop recorded in the mirror holds (read with the sync process down). */
   heldDeletes(): readonly string[];
+  /** Main's revision the running sync process last synced (read-only, beside it), null before its first. */
+  syncedRevision(): string | null;
+  /** Each page's file text as the mirror last synced it with main, by page id (read with the sync process down). */
+  syncedTexts(ids: readonly string[]): Map<string, string | null>;
   failures: string[];
   syncOnce(...extra: string[]): Promise<CliRun>;
 }
@@ -100,7 +105,9 @@ export function lostAnswerThenMerge(world: SoakWorld, at: number): Episode {
 /** Begins once `after` is over, or at `latest` (ms into the soak) whatever it is doing. */
 export function massDeleteStop(world: SoakWorld, after: Episode, latest: number): Episode {
   /** answering: the writer let the deletes through, and the run that sends them is to be tried again. */
-  let state: 'waiting' | 'stopping' | 'held' | 'answering' | 'done' = 'waiting';
+  let state: 'waiting' | 'catching-up' | 'stopping' | 'held' | 'answering' | 'done' = 'waiting';
+  /** Until when the episode waits for the sync process to catch up with main. */
+  let catchUpUntil = 0;
   /** The deleted files, their texts, and the pages on main they stood for. */
   let deleted: { rel: string; text: string; pageId: string }[] = [];
   let stopsBefore = 0;
@@ -164,23 +171,34 @@ export function massDeleteStop(world: SoakWorld, after: Episode, latest: number)
   return {
     async step(now) {
       if (state === 'waiting' && (after.over() || now >= latest)) {
-        // The files here of the pages main has (but the first) that hold all main says: they go
-        // while the sync process is down. (A page main changed since would be a conflict, not a
-        // delete: with enough of them the first cycle would count too few deletes to stop.)
+        // Nothing else happens until the sync process has synced main as it is now (at most 20 s).
+        state = 'catching-up';
+        catchUpUntil = now + 20_000;
+        world.note('mass delete: waiting for the sync process to catch up with main');
+        return;
+      }
+      if (state === 'catching-up' && (world.syncedRevision() === world.api.store.currentRevision(world.spaceId).id || now >= catchUpUntil)) {
+        // With the sync process down, the files here of the pages main has (but the first) that
+        // hold all main says, main unchanged since the mirror last synced them, go. (A page main
+        // changed since — say a change request merged just before a kill — would be a conflict,
+        // not a delete: with enough of them the first cycle would count too few deletes to stop,
+        // and the soak would wait out its time for a stop never said.)
+        await world.down();
         const main = world.mainPages();
+        const synced = world.syncedTexts(main.map((p) => p.id));
         deleted = world.files().flatMap((rel) => {
           if (rel === 'README.md') return [];
           const text = world.read(rel);
-          const page = main.find((p) => text?.startsWith(`# ${p.title}\n\n`) && text.endsWith(p.markdown));
+          const page = main.find((p) => text?.startsWith(`# ${p.title}\n\n`) && text.endsWith(p.markdown) && synced.get(p.id) === text);
           return text !== null && page ? [{ rel, text, pageId: page.id }] : [];
         });
         if (deleted.length * 2 <= main.length + 1) {
           answer = `only ${deleted.length} of ${main.length} pages to delete`;
           world.note(`mass delete: ${answer}, not tried`);
+          world.start();
           state = 'done';
           return;
         }
-        await world.down();
         for (const d of deleted) world.remove(d.rel);
         stopsBefore = world.stopsSaid();
         world.start();
@@ -213,12 +231,13 @@ export function massDeleteStop(world: SoakWorld, after: Episode, latest: number)
     },
     async finish() {
       if (state === 'held') checkHeld();
+      if (state === 'catching-up') answer = 'the sync process never caught up with main, not tried';
       // Not answered yet (or the stop not said before the end): the writer answers now.
       for (let i = 0; i < 3 && (state === 'held' || state === 'stopping' || state === 'answering'); i++) await respond();
       if (restored) await stillStopped();
     },
     outcome: () => `mass delete: ${answer}`,
     over: () => state === 'done',
-    busy: () => state === 'stopping',
+    busy: () => state === 'catching-up' || state === 'stopping',
   };
 }

@@ -26,6 +26,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { canonicalPageText, pickPageMeta } from '../../../src/main/core/content';
 import { Mirror } from '../../../src/main/core/mirror';
@@ -371,6 +372,24 @@ it.each(SEEDS)(
           mirror.close();
         }
       },
+      syncedRevision: () => {
+        const path = join(root, '.quire', 'mirror.db');
+        if (!existsSync(path)) return null;
+        const db = new Database(path, { readonly: true, fileMustExist: true });
+        try {
+          return (db.prepare('SELECT synced_revision AS id FROM spaces WHERE id = ?').get(space.id) as { id: string | null } | undefined)?.id ?? null;
+        } finally {
+          db.close();
+        }
+      },
+      syncedTexts: (ids) => {
+        const mirror = Mirror.open(root);
+        try {
+          return new Map(ids.map((id) => [id, mirror.content.baseText(space.id, id)]));
+        } finally {
+          mirror.close();
+        }
+      },
       failures: episodeFailures,
       syncOnce: (...extra) => syncOnce(api, root, ...extra),
     };
@@ -504,6 +523,24 @@ it.each(SEEDS)(
       const mirror = Mirror.open(root);
       failures.push(`open conflicts: ${JSON.stringify(mirror.content.conflicts(space.id))}`);
       failures.push(`refused: ${JSON.stringify([...mirror.outbox.refused(space.id).values()])}`);
+      // Each page the folder and the server disagree on, as main, the open change request, its base and the mirror have it.
+      const [openCr] = openChangeRequests(api, space.id);
+      const revisions: [string, ReturnType<typeof api.store.revision>][] = [['main', api.store.currentRevision(space.id)]];
+      if (openCr)
+        revisions.push(
+          [`#${openCr.number}`, api.store.revision(space.id, openCr.revisionId)],
+          ['its base', api.store.revision(space.id, api.store.baseRevisionId(openCr))],
+        );
+      const disputed = failures.flatMap((x) => {
+        const id = /\((page_\w+)\) is not in the folder$/.exec(x)?.[1] ?? mirror.folder.byPath(space.id, /^(.+) is on the server \d+ time/.exec(x)?.[1] ?? '');
+        return id === undefined ? [] : [id];
+      });
+      for (const id of new Set(disputed)) {
+        const sides = revisions.map(([name, r]) => `${name}: ${JSON.stringify(r.pages.get(id)?.markdown ?? null)}`);
+        failures.push(
+          `  ${id}: ${sides.join('; ')}; synced: ${JSON.stringify(mirror.content.baseText(space.id, id))}; pushed: ${JSON.stringify(mirror.outbox.pushedPage(space.id, id) ?? null)}`,
+        );
+      }
       const missing = new Set(failures.flatMap((x) => /^(?:lost: )?([LR]\d+x\d+)(?:: in 0 page\(s\) on the server and 0 file)?/.exec(x)?.slice(1, 2) ?? []));
       for (const t of missing) {
         for (const page of mirror.history.pages({ spaceId: space.id, limit: 10_000 })) {
