@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { LogJson } from '../../../src/main/hosts/cli/commands/log';
 import type { FakeApi, SpaceRec } from '../../fake';
 import { quire } from '../../helpers/cli';
-import { contentBatches, exists, openChangeRequests, pageByTitle, read, syncedGuideEachTest, syncOnce, write } from '../../helpers/sync';
+import { contentBatches, exists, openChangeRequests, pageByTitle, read, remove, syncedGuideEachTest, syncOnce, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let space: SpaceRec;
@@ -99,5 +99,29 @@ describe('a conflict on a page the change request holds', () => {
     fake.store.editPage(space.id, install.id, { markdown: `${install.markdown}\n${later}\n` });
     expect((await syncOnce(fake, root)).code).toBe(3);
     expect(read(dir, 'getting-started/install.remote.md')).toContain(later);
+  });
+});
+
+describe('a page held by a conflict that must move', () => {
+  it('is recorded with the text the change request holds, so the writer’s text is pushed once the conflict is settled', async () => {
+    // Found by the soak (seed 988031380): the page above a conflicting page is deleted here, so
+    // the push moves the held page out from under it; the record took the writer's file for
+    // what the change request held, and once the writer settled the conflict nothing was pushed.
+    write(dir, INSTALL, read(dir, INSTALL).replace('Line three.', MINE));
+    collaboratorRewrites();
+    expect((await syncOnce(fake, root)).code).toBe(3);
+    expect(exists(dir, 'getting-started/install.remote.md')).toBe(true);
+
+    remove(dir, 'getting-started/README.md');
+    expect((await syncOnce(fake, root)).code).toBe(3);
+    const [cr] = openChangeRequests(fake, space.id);
+    const held = pageByTitle(fake, space.id, 'Install', cr!.id);
+    expect(held.parentId).toBeNull(); // moved out, its text left as main has it
+    expect(held.markdown).not.toContain(MINE);
+
+    // The writer settles the conflict, keeping their file.
+    remove(dir, 'getting-started/install.remote.md');
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(pageByTitle(fake, space.id, 'Install', cr!.id).markdown).toContain(MINE);
   });
 });

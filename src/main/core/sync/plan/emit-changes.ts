@@ -188,9 +188,11 @@ function opsPerPage(input: EmitInput, tree: FinalTree, server: ServerAfterPush, 
     }
   }
   // Pages that only move (a folder around them reordered, a parent going away) or are retitled.
+  // The change request keeps the text it holds: the file's, unless a conflict holds the page
+  // (its file is not what the change request holds: main's text stays there until settled).
   for (const key of new Set([...place.keys(), ...input.retitled.keys()])) {
     if (ops.has(key) || isNewPageKey(key) || input.removed.has(key)) continue;
-    const op = placeOp(key, null, false, input.tree.text(key));
+    const op = placeOp(key, null, false, server.held(key) ? null : input.tree.text(key));
     if (op) ops.set(key, op);
   }
   return ops;
