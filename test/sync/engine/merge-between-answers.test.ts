@@ -6,9 +6,12 @@
  * again as a new page (refused: its slug was taken) and main's page came down beside it.
  *
  * The fake carries the two requests out in the order each test chooses, the merge between them.
- * Either way the writer ends with one file and one page, holding both their lines.
+ * Either way the writer ends with one file and one page, holding both their lines. The last test
+ * puts the merge between the state and the push itself (the cycle runs again, into a new change
+ * request): the page keeps the name the writer gave its file since.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FakeApi, SpaceRec } from '../../fake';
 import { openChangeRequests, pageByTitle, read, status, syncedGuideEachTest, syncOnce, write } from '../../helpers/sync';
@@ -114,5 +117,38 @@ describe('a merge between the change request’s state and main’s tree', () =>
     expect(fake.requests.filter(isRevision)).toHaveLength(1);
     expect(fake.requests.filter(isStateOf(crId))).toHaveLength(1);
     await expectOneNotes();
+  });
+
+  it('a merge between the state and the push: the cycle runs again on what the server says, and the renamed page moves', async () => {
+    // Soak seed 6006: the push found the change request merged and the cycle ran again, but with
+    // the change request's record forgotten first and main's tree from before the merge: the page
+    // it had created, its file renamed, was pushed again as a new page.
+    write(dir, 'notes.md', `# Notes\n\n${FIRST}\n`);
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    const [cr] = openChangeRequests(fake, space.id);
+    rmSync(join(dir, 'notes.md'));
+    write(dir, 'notes-renamed.md', `# Notes\n\n${FIRST}\n\n${LATER}\n`);
+    let merged = false;
+    fake.faults.around(
+      1,
+      {
+        before: () => {
+          fake.store.mergeChangeRequest(space.id, cr!.id);
+          merged = true;
+        },
+      },
+      { match: (r) => r.method === 'POST' && r.path.endsWith(`/change-requests/${cr!.id}/content`) },
+    );
+
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(merged).toBe(true);
+    expect((await syncOnce(fake, root)).code).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.startsWith('notes'))).toEqual(['notes-renamed.md']);
+    const [next] = openChangeRequests(fake, space.id);
+    const inNext = [...fake.store.revisionOf(space.id, { changeRequest: next!.id }).pages.values()].filter((p) => p.title === 'Notes');
+    expect(inNext).toHaveLength(1);
+    expect(inNext[0]!.markdown).toContain(LATER);
+    expect(inNext[0]!.slug).toBe('notes-renamed');
+    expect([...fake.store.currentRevision(space.id).pages.values()].filter((p) => p.title === 'Notes')).toHaveLength(1);
   });
 });

@@ -76,8 +76,10 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
     await pushPlan(c, seen, plan, holds.push);
   } catch (err) {
     if (!(err instanceof ChangeRequestGoneError) || round > 0) throw err;
-    // Merged or closed while Quire wrote into it (or under review, for a new topic): the cycle runs once more, into a new one.
-    c.store.forgetChangeRequest(space.id);
+    // Merged or closed while Quire wrote into it (or set aside, under review, for a new topic): the
+    // cycle runs once more, into a new one. Its record is kept until that cycle has seen the state
+    // and main as they are now: forgotten before, a page it created (its file since renamed) would
+    // look gone from the server and be pushed again as a new page.
     ctx.mirror.log.add('info', err.message, space.id);
     report.notice = err.message;
     return syncSpace(ctx, space, hint, report, round + 1);

@@ -82,8 +82,14 @@ function filesAfterThisCycle({ view, sides, tree }: PlaceInput): (path: string) 
 function placeEach(input: PlaceInput, keyAtPath: (path: string) => string | null, out: Placing): void {
   const { view, tree, sides, decisions } = input;
   const { removed } = out;
-  // The change request that carried the writer's placement was merged: main places it now.
-  const mergedMove = (key: string): boolean => view.changeRequest === 'merged' && view.pushed.get(key)?.moved === true;
+  // The change request that carried the writer's placement was merged: main places it now. Not
+  // once the writer placed it elsewhere since (a rename the push did not carry, the change
+  // request merged under it): that place is theirs, for the next change request.
+  const mergedMove = (key: string): boolean => {
+    const P = view.changeRequest === 'merged' ? view.pushed.get(key) : undefined;
+    const node = tree.node(key);
+    return P?.moved === true && (!node || (P.name === node.name && P.parentId === node.parentKey));
+  };
   const ownerOf = (dir: string, self: string): string | null => {
     for (let d = dir; d !== ''; d = dirOf(d)) {
       const readme = keyAtPath(`${d}/${README_FILE}`);
