@@ -10,11 +10,10 @@
  * puts the merge between the state and the push itself (the cycle runs again, into a new change
  * request): the page keeps the name the writer gave its file since.
  */
-import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FakeApi, SpaceRec } from '../../fake';
-import { openChangeRequests, pageByTitle, read, status, syncedGuideEachTest, syncOnce, write } from '../../helpers/sync';
+import { openChangeRequests, pageByTitle, read, remove, status, syncedGuideEachTest, syncOnce, write } from '../../helpers/sync';
 
 let fake: FakeApi;
 let space: SpaceRec;
@@ -64,6 +63,10 @@ function mergeBetween(crId: string, first: (r: Sent) => boolean, second: (r: Sen
   return () => merged;
 }
 
+/** The pages titled Notes on main, or in a change request. */
+const notesPages = (changeRequest?: string) =>
+  [...fake.store.revisionOf(space.id, changeRequest ? { changeRequest } : {}).pages.values()].filter((p) => p.title === 'Notes');
+
 /** One file and one page for Notes, holding both lines; nothing refused, no conflict. */
 async function expectOneNotes(): Promise<void> {
   const files = readdirSync(dir).filter((f) => f.startsWith('notes'));
@@ -72,11 +75,7 @@ async function expectOneNotes(): Promise<void> {
   const st = JSON.parse((await status(root)).stdout) as { spaces: { refused: unknown[]; conflicts: unknown[] }[] };
   expect(st.spaces[0]!.refused).toEqual([]);
   expect(st.spaces[0]!.conflicts).toEqual([]);
-  const mainAndOpen = [space.id, ...openChangeRequests(fake, space.id).map((cr) => cr.id)];
-  for (const where of mainAndOpen) {
-    const revision = fake.store.revisionOf(space.id, where === space.id ? {} : { changeRequest: where });
-    expect([...revision.pages.values()].filter((p) => p.title === 'Notes')).toHaveLength(1);
-  }
+  for (const where of [undefined, ...openChangeRequests(fake, space.id).map((cr) => cr.id)]) expect(notesPages(where)).toHaveLength(1);
   // The later line goes into a new change request; merged, main has both.
   const [next] = openChangeRequests(fake, space.id);
   expect(next).toBeDefined();
@@ -126,7 +125,7 @@ describe('a merge between the change request’s state and main’s tree', () =>
     write(dir, 'notes.md', `# Notes\n\n${FIRST}\n`);
     expect((await syncOnce(fake, root)).code).toBe(0);
     const [cr] = openChangeRequests(fake, space.id);
-    rmSync(join(dir, 'notes.md'));
+    remove(dir, 'notes.md');
     write(dir, 'notes-renamed.md', `# Notes\n\n${FIRST}\n\n${LATER}\n`);
     let merged = false;
     fake.faults.around(
@@ -145,10 +144,10 @@ describe('a merge between the change request’s state and main’s tree', () =>
     expect((await syncOnce(fake, root)).code).toBe(0);
     expect(readdirSync(dir).filter((f) => f.startsWith('notes'))).toEqual(['notes-renamed.md']);
     const [next] = openChangeRequests(fake, space.id);
-    const inNext = [...fake.store.revisionOf(space.id, { changeRequest: next!.id }).pages.values()].filter((p) => p.title === 'Notes');
+    const inNext = notesPages(next!.id);
     expect(inNext).toHaveLength(1);
     expect(inNext[0]!.markdown).toContain(LATER);
     expect(inNext[0]!.slug).toBe('notes-renamed');
-    expect([...fake.store.currentRevision(space.id).pages.values()].filter((p) => p.title === 'Notes')).toHaveLength(1);
+    expect(notesPages()).toHaveLength(1);
   });
 });
