@@ -241,14 +241,78 @@ describe('review refresh across the spaces of organizations', () => {
 
     // Every status in one listing, the ones awaiting my review in another: not five per space.
     expect(listings(idle)).toEqual([`/v1/orgs/${w.org.id}/change-requests`, `/v1/orgs/${w.org.id}/change-requests`]);
-    // Beside them: the user and each space's own comments.
-    expect(idle).toHaveLength(1 + 2 + spaces.length);
+    // Beside them: the user, and the organization's spaces for their counts of open comments
+    // (none has one: no space's comments are listed).
+    expect(idle).toHaveLength(1 + 2 + 1);
     expect(
       w.review
         .changeRequests()
         .map((cr) => cr.spaceId)
         .sort(),
     ).toEqual([...spaces].sort());
+  });
+
+  const spaceCommentLists = (requests: { path: string }[]) =>
+    requests
+      .map((r) => /^\/v1\/spaces\/([^/]+)\/comments$/.exec(r.path)?.[1])
+      .filter((id): id is string => id !== undefined)
+      .sort();
+
+  it("lists a space's own comments only where the server counts one open, or the mirror still holds one open", async () => {
+    const spaces = [w.space.id, ...(await moreSpaces(5))];
+    await w.review.refresh(w.api, { sites: false, sweep: 0 });
+    const asked = w.fake.store.addComment(spaces[3]!, { body: 'Is this still true?', by: w.alice.id });
+
+    // Posted: the space's count says one is open, and only its comments are listed.
+    const posted = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0 }));
+    expect(spaceCommentLists(posted)).toEqual([spaces[3]]);
+    expect(w.review.comment(asked.id)).toMatchObject({ status: 'open', body: 'Is this still true?' });
+
+    // Resolved: the count is 0 again, but the mirror holds it open, so it is listed once more.
+    w.fake.store.updateComment(w.fake.store.comment(spaces[3]!, asked.id), { resolved: true }, w.bob.id);
+    const resolved = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0 }));
+    expect(spaceCommentLists(resolved)).toEqual([spaces[3]]);
+    expect(w.review.comment(asked.id)?.status).toBe('resolved');
+
+    // Then nothing is open anywhere: no space's comments are listed.
+    const idle = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0 }));
+    expect(spaceCommentLists(idle)).toEqual([]);
+    // A full refresh lists every space's.
+    const full = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0, full: true }));
+    expect(spaceCommentLists(full)).toEqual([...spaces].sort());
+  });
+
+  it('a comment resolved before any refresh saw it open arrives through the sweep, the spaces listed longest ago first', async () => {
+    const spaces = [w.space.id, ...(await moreSpaces(5))];
+    const sweep = 2;
+    // The first refreshes list the spaces never listed, two at a time, each space once.
+    const swept: string[] = [];
+    for (let i = 0; i < spaces.length / sweep; i++)
+      swept.push(...spaceCommentLists(await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep }))));
+    expect(swept.sort()).toEqual([...spaces].sort());
+
+    // A comment posted and resolved between two refreshes moves no count.
+    const quiet = w.fake.store.addComment(spaces[4]!, { body: 'Fixed it myself.', by: w.alice.id, resolved: true });
+    const seen: string[] = [];
+    for (let i = 0; i < spaces.length / sweep && !w.review.comment(quiet.id); i++) {
+      seen.push(...spaceCommentLists(await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep }))));
+    }
+    expect(w.review.comment(quiet.id)).toMatchObject({ status: 'resolved', body: 'Fixed it myself.' });
+    // Never more than the sweep's spaces a refresh, none listed twice before the others.
+    expect(new Set(seen).size).toBe(seen.length);
+  });
+
+  it("a space's comments are listed whatever its count where the organization's spaces are not listed: one space refreshed, or the listing refused", async () => {
+    const spaces = [w.space.id, ...(await moreSpaces(2))];
+    await w.review.refresh(w.api, { sites: false, sweep: 0 });
+    // One space of the organization: its own comment list costs no more than the organization's spaces would.
+    const one = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0, spaceIds: [spaces[1]!] }));
+    expect(spaceCommentLists(one)).toEqual([spaces[1]]);
+    expect(one.filter((r) => r.path === `/v1/orgs/${w.org.id}/spaces`)).toEqual([]);
+    // The organization's spaces refused: every space's comments are listed, as the count is not known.
+    w.fake.faults.fail(1, 403, { match: /^\/v1\/orgs\/[^/]+\/spaces$/ });
+    const refused = await requestsDuring(() => w.review.refresh(w.api, { sites: false, sweep: 0 }));
+    expect(spaceCommentLists(refused)).toEqual([...spaces].sort());
   });
 
   it('two listings per organization, narrowed to the space when the organization has one refreshed', async () => {

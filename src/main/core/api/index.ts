@@ -1,4 +1,4 @@
-export { ApiClient } from './client';
+export { ApiClient, MAX_PAGE_LIMIT } from './client';
 export type { ApiClientOptions } from './client';
 export {
   AnswerTooLargeError,

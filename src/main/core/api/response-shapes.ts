@@ -20,6 +20,8 @@ const space = object({
   emoji: optional(string),
   visibility: optional(string),
   deletedAt: optional(string),
+  /** Open comments on the space: a review refresh lists its comments only where there may be some (review/refresh.ts). */
+  comments: optional(number),
 });
 
 const collection = object({ id: string, organization: string, title: string, parent: optional(string) });

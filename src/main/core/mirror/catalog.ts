@@ -124,6 +124,12 @@ export class CatalogStore {
     ).run(c.id, c.organization, c.parent ?? null, c.title, JSON.stringify(json));
   }
 
+  /** How many spaces the mirror knows in each organization (synced or not). */
+  spaceCounts(): Map<string, number> {
+    const rows = this.sql(`SELECT organization_id AS id, count(*) AS n FROM spaces GROUP BY organization_id`).all() as { id: string; n: number }[];
+    return new Map(rows.map((r) => [r.id, r.n]));
+  }
+
   knownCollectionIds(): Set<string> {
     const rows = this.sql(`SELECT id FROM collections`).all() as { id: string }[];
     return new Set(rows.map((r) => r.id));

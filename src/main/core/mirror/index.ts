@@ -97,7 +97,8 @@ export type { ReviewerStore } from './review/reviewers';
 export type { CommentAnchor } from './review/anchors';
 export type { RevisionPageRow, RevisionTreePage, StoredRevisionPage } from './review/revision-pages';
 export type { RemoteSection, RemoteSectionGroup, RemoteShareLink, RemoteSite, RemoteSiteSpace, SiteParts } from './review/sites';
-export { changeRequestFingerprint, commentFingerprint, type ReviewRecords } from './review/records';
+export { changeRequestFingerprint, commentFingerprint } from './review/listed';
+export type { ReviewRecords } from './review/records';
 export type * from './review/types';
 
 /** Thrown to roll back `Mirror.undone`'s transaction. */

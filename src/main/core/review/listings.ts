@@ -6,13 +6,17 @@
  * A space of unknown organization, or of one whose listing is refused (403), is listed on its
  * own: one listing per status plus the one awaiting review.
  *
+ * Beside them, where it costs fewer requests than the refreshed spaces of the organization, the
+ * organization's spaces are listed for each space's count of open comments: refresh.ts lists a
+ * space's own comments only where that count says there may be something to see.
+ *
  * Both listings are ordered by creation: a change request that moves while a long listing is
  * paged then shifts nothing past the page being read, so none is skipped (ordered by
  * `updatedAt`, one edited mid-listing would jump to a page already read and look deleted).
  */
-import type { ChangeRequestOrderBy, ChangeRequestStatus } from '@gitbook/api';
+import type { ChangeRequestOrderBy, ChangeRequestStatus, Space } from '@gitbook/api';
 import type { ApiClient } from '../api';
-import { ApiError } from '../api';
+import { ApiError, MAX_PAGE_LIMIT } from '../api';
 import type { RemoteChangeRequest } from '../mirror';
 
 // The client's types are enums; the wire values are these strings.
@@ -20,10 +24,12 @@ const STATUSES = ['open', 'draft', 'archived', 'merged'] as ChangeRequestStatus[
 const OPEN = 'open' as ChangeRequestStatus;
 const BY_CREATION = 'createdAt' as ChangeRequestOrderBy;
 
-/** What the listings say of one space: every change request, and those awaiting the user's review. */
+/** What the listings say of one space: every change request, those awaiting the user's review, and its open comments. */
 export interface SpaceListing {
   changeRequests: RemoteChangeRequest[];
   awaitingMe: Set<string>;
+  /** The open comments on the space (the server's count); null when not asked. */
+  openComments: number | null;
 }
 
 export interface ListedSpace {
@@ -31,9 +37,18 @@ export interface ListedSpace {
   organizationId: string | null;
 }
 
-/** Every refreshed space gets a listing, empty when it has no change request. */
-export async function listChangeRequests(api: ApiClient, spaces: ListedSpace[], meId: string, signal?: AbortSignal): Promise<Map<string, SpaceListing>> {
-  const listings = new Map(spaces.map((s) => [s.id, { changeRequests: [], awaitingMe: new Set<string>() } as SpaceListing]));
+/**
+ * Every refreshed space gets a listing, empty when it has no change request. `knownSpaces`: how
+ * many spaces the mirror knows in each organization (the pages its spaces' listing would take).
+ */
+export async function listChangeRequests(
+  api: ApiClient,
+  spaces: ListedSpace[],
+  meId: string,
+  knownSpaces: ReadonlyMap<string, number>,
+  signal?: AbortSignal,
+): Promise<Map<string, SpaceListing>> {
+  const listings = new Map(spaces.map((s) => [s.id, { changeRequests: [], awaitingMe: new Set<string>(), openComments: null } as SpaceListing]));
   const byOrganization = new Map<string, string[]>();
   const alone: string[] = [];
   for (const s of spaces) {
@@ -43,6 +58,10 @@ export async function listChangeRequests(api: ApiClient, spaces: ListedSpace[], 
   const listAlone = (ids: string[]) => Promise.all(ids.map((id) => listSpace(api, id, meId, listings.get(id)!, signal)));
   await Promise.all([
     listAlone(alone),
+    ...[...byOrganization].map(async ([organizationId, ids]) => {
+      const countsOnce = Math.ceil(Math.max(1, knownSpaces.get(organizationId) ?? 0) / MAX_PAGE_LIMIT);
+      if (ids.length > countsOnce) await countOpenComments(api, organizationId, listings, signal);
+    }),
     ...[...byOrganization].map(async ([organizationId, ids]) => {
       try {
         await listOrganization(api, organizationId, ids, meId, listings, signal);
@@ -84,4 +103,19 @@ async function listSpace(api: ApiClient, spaceId: string, meId: string, listing:
   const [byStatus, awaitingMe] = await Promise.all([Promise.all(STATUSES.map((status) => list({ status }))), list({ status: OPEN, requestedReviewer: meId })]);
   listing.changeRequests.push(...byStatus.flat());
   for (const cr of awaitingMe) listing.awaitingMe.add(cr.id);
+}
+
+/** Each refreshed space's open comments, from its organization's spaces; a refused listing (403) leaves them unknown. */
+async function countOpenComments(api: ApiClient, organizationId: string, listings: Map<string, SpaceListing>, signal: AbortSignal | undefined): Promise<void> {
+  let spaces: Space[];
+  try {
+    spaces = await api.listAll<Space>((c, query, params) => c.orgs.listSpacesInOrganizationById(organizationId, query, params), { signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) return;
+    throw error;
+  }
+  for (const s of spaces) {
+    const listing = listings.get(s.id);
+    if (listing && typeof s.comments === 'number') listing.openComments = s.comments;
+  }
 }

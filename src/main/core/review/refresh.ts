@@ -1,13 +1,15 @@
 /**
  * Mirrors review and site state. Incremental: a refresh lists the change
- * requests of each organization's refreshed spaces (two listings per
- * organization, see listings.ts) and each space's own comments, then fetches
- * only what those lists show has changed: the comments of a change request
- * whose `updatedAt` or open-comment count moved, the replies of a comment whose
- * reply count or latest replier moved, and page diffs of change requests whose
- * revisions moved (not by this folder's own push alone: that diff is fetched when opened). With nothing changed that is two list requests per
- * organization and one per space, plus the comment lists of the `sweep` (see
- * below), plus one for the signed-in user.
+ * requests of each organization's refreshed spaces and their counts of open
+ * comments (three listings per organization, see listings.ts), then fetches
+ * only what those lists show has changed: a space's own comments where it has
+ * open ones (or the mirror still holds some open), the comments of a change
+ * request whose `updatedAt` or open-comment count moved, the replies of a
+ * comment whose reply count or latest replier moved, and page diffs of change
+ * requests whose revisions moved (not by this folder's own push alone: that diff
+ * is fetched when opened). With nothing changed that is three list requests per
+ * organization, plus the comment lists of the `sweep` (see below), plus one for
+ * the signed-in user.
  */
 import type { ApiClient } from '../api';
 import { withRequestCount } from '../api';
@@ -45,7 +47,9 @@ export interface RefreshOptions {
    * Replies, reactions and edits on a change request's comments leave the change
    * request's `updatedAt` and open-comment count alone, so each refresh also lists
    * the comments of this many open change requests per space, those checked longest
-   * ago, so such changes arrive within a bounded number of refreshes. Default 2.
+   * ago, so such changes arrive within a bounded number of refreshes. Likewise the
+   * own comments of this many spaces, listed longest ago: a comment resolved before a
+   * refresh saw it open, or a resolved one edited or deleted, moves no count. Default 2.
    */
   sweep?: number;
   signal?: AbortSignal;
@@ -57,6 +61,8 @@ export interface RefreshReport {
   comments: number;
   replies: number;
   sites: number;
+  /** Spaces whose own comments were listed. */
+  spacesListed: number;
   /** Change requests whose comments were listed again. */
   changeRequestsRelisted: number;
   /** Comments whose replies were listed again. */
@@ -74,6 +80,8 @@ interface Context {
   store: ReviewRecords;
   options: RefreshOptions;
   report: RefreshReport;
+  /** The spaces whose own comments are listed whatever their count says (the sweep). */
+  sweptSpaces: ReadonlySet<string>;
 }
 
 /** One refresh; its report counts the requests it sent itself (a sync cycle may run beside it). */
@@ -90,6 +98,7 @@ async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOp
     comments: 0,
     replies: 0,
     sites: 0,
+    spacesListed: 0,
     changeRequestsRelisted: 0,
     commentsRelisted: 0,
     reviewsListed: 0,
@@ -97,11 +106,16 @@ async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOp
     requests: 0,
     ms: 0,
   };
-  const ctx: Context = { api, mirror, store, options, report };
-
   const spaces = options.spaceIds
     ? options.spaceIds.map((id) => ({ id, organizationId: mirror.catalog.space(id)?.organizationId ?? null }))
     : mirror.catalog.selectedSpaces().map((s) => ({ id: s.id, organizationId: s.organizationId }));
+  const sweptSpaces = new Set(
+    store.spaceCommentLists.longestUnlisted(
+      spaces.map((s) => s.id),
+      options.sweep ?? DEFAULT_SWEEP,
+    ),
+  );
+  const ctx: Context = { api, mirror, store, options, report, sweptSpaces };
   // Sites need nothing of the rest: listed beside it from the start, not after it.
   const orgs = [...new Set(spaces.map((s) => s.organizationId).filter((o): o is string => !!o))];
   const sitesListed = options.sites === false ? Promise.resolve([]) : Promise.all(orgs.map((org) => mirrorSites(api, mirror, org)));
@@ -113,7 +127,7 @@ async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOp
   const me = await api.call<RemoteUser>((c, params) => c.user.getAuthenticatedUser(params), { signal: options.signal });
   mirror.transaction(() => store.setMe(me));
 
-  const listed = listChangeRequests(api, spaces, me.id, options.signal);
+  const listed = listChangeRequests(api, spaces, me.id, mirror.catalog.spaceCounts(), options.signal);
   listed.catch(() => undefined); // awaited by each space's refresh
   await Promise.all(spaces.map((s) => refreshSpace(ctx, s.id, listed)));
   report.spaces = spaces.length;
@@ -143,11 +157,13 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
   const { api, mirror, store, options } = ctx;
   options.signal?.throwIfAborted();
   const call = { signal: options.signal };
-  const [listings, spaceComments] = await Promise.all([
-    listed,
-    api.listAll<RemoteComment>((c, query, params) => c.spaces.listCommentsInSpace(spaceId, { ...query, status: 'all', format: 'markdown' }, params), call),
-  ]);
-  const { changeRequests, awaitingMe: reviewRequested } = listings.get(spaceId)!;
+  const { changeRequests, awaitingMe: reviewRequested, openComments } = (await listed).get(spaceId)!;
+  const spaceComments = ownCommentsToList(ctx, spaceId, openComments)
+    ? await api.listAll<RemoteComment>(
+        (c, query, params) => c.spaces.listCommentsInSpace(spaceId, { ...query, status: 'all', format: 'markdown' }, params),
+        call,
+      )
+    : null;
 
   const known = store.changeRequestStates(spaceId);
   const relist: RemoteChangeRequest[] = [];
@@ -177,7 +193,11 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
       .slice(0, sweep);
     relistedByFingerprint = relist.length;
     for (const id of swept) relist.push(byId.get(id)!);
-    repliesToFetch.push(...mergeComments(ctx, spaceId, null, spaceComments));
+    if (spaceComments) {
+      repliesToFetch.push(...mergeComments(ctx, spaceId, null, spaceComments));
+      store.spaceCommentLists.setListed(spaceId);
+      ctx.report.spacesListed += 1;
+    }
   });
 
   // Reviews and review requests move a change request's updatedAt: those whose fingerprint moved (not the sweep's).
@@ -235,6 +255,17 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
   // Where new threads on a block were made (most cost nothing: made on a revision just stored).
   const reviewable = [...relist, ...diffs].filter((cr) => cr.status === 'open' || cr.status === 'draft');
   for (const id of new Set(reviewable.map((cr) => cr.id))) await ensureAnchors(api, mirror, id, options.signal);
+}
+
+/**
+ * A space's own comments are listed where the server counts open ones, where the mirror still
+ * holds one open (resolved or deleted since), where the count is not known (its organization's
+ * spaces were not listed), in a full refresh, and for the sweep: elsewhere nothing is open, and
+ * nothing that was is left to close.
+ */
+function ownCommentsToList(ctx: Context, spaceId: string, openComments: number | null): boolean {
+  if (ctx.options.full || openComments === null || openComments > 0 || ctx.sweptSpaces.has(spaceId)) return true;
+  return ctx.store.spaceCommentLists.holdsOpen(spaceId);
 }
 
 /**

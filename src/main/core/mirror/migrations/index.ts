@@ -21,6 +21,7 @@ import { triageAndCheckouts } from './v24-triage-checkouts';
 import { reviewLines } from './v25-review-lines';
 import { pagesByType } from './v26-pages-by-type';
 import { pushedRevision } from './v27-pushed-revision';
+import { spaceCommentLists } from './v28-space-comment-lists';
 import type { Migration } from './migration';
 
 export type { Migration } from './migration';
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   reviewLines,
   pagesByType,
   pushedRevision,
+  spaceCommentLists,
 ];

@@ -12,6 +12,7 @@ import type { Db } from '../database';
 import type { SearchIndex } from '../search';
 import type { ReviewActionLog } from './action-log';
 import { applyToChangeRequest, applyToComment, applyToReply, CHANGE_REQUEST_KINDS } from './effects';
+import { SpaceCommentLists } from './listed';
 import { statementCache } from './statements';
 import type { ActionRecord, RemoteChangeRequest, RemoteComment, RemoteReaction, RemoteReply, RemoteUser } from './types';
 
@@ -32,21 +33,13 @@ function authorName(u: RemoteUser | undefined): string {
   return u?.displayName ?? u?.email ?? '';
 }
 
-export function commentFingerprint(c: RemoteComment): string {
-  // biome-ignore lint/complexity/useMathMinMax: ISO timestamps are strings; Math.max would compare numbers.
-  const latest = (c.repliers ?? []).reduce((max, r) => (r.updatedAt > max ? r.updatedAt : max), '');
-  return `${c.replies ?? 0}|${latest}`;
-}
-
-export function changeRequestFingerprint(cr: RemoteChangeRequest): string {
-  return `${cr.updatedAt ?? ''}|${cr.comments ?? 0}`;
-}
-
 export class ReviewRecords {
   private readonly sql: ReturnType<typeof statementCache>;
   private cachedMe: RemoteUser | undefined;
   /** Display names already written, so mirroring thousands of comments does not rewrite the same users. */
   private readonly knownNames = new Map<string, string>();
+  /** When each space's own comments were last listed. */
+  readonly spaceCommentLists: SpaceCommentLists;
 
   constructor(
     db: Db,
@@ -54,6 +47,7 @@ export class ReviewRecords {
     private readonly search: SearchIndex,
   ) {
     this.sql = statementCache(db);
+    this.spaceCommentLists = new SpaceCommentLists(db);
   }
 
   me(): RemoteUser {
@@ -469,6 +463,7 @@ export class ReviewRecords {
     this.sql(`DELETE FROM comment_sources WHERE id IN (SELECT id FROM comments WHERE ${notKept})`).run(keepJson);
     this.sql(`DELETE FROM comments WHERE ${notKept}`).run(keepJson);
     this.sql(`DELETE FROM change_requests WHERE ${notKept}`).run(keepJson);
+    this.spaceCommentLists.forgetSpacesExcept(keep);
   }
 
   /** The merge rules that apply in a space (its own, else its organization's), as the server last sent them. */
