@@ -3,7 +3,8 @@
  * same job (simple-client.cjs: keep-alive, 8 in flight, each page's markdown to a file of its own,
  * nothing else), both as whole processes against the same fake at 20 ms latency, in turn (Quire,
  * client, Quire, client…) so a busy moment slows both: the ratio of each pair, its median and spread,
- * of their wall times (the issue's measure) and of the CPU each used (steadier on a busy machine).
+ * of their wall times (the issue's measure, against its target) and of the CPU each used (shown
+ * beside it, steadier on a busy machine).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,7 +71,9 @@ async function againstSimplest(name: string, spaces: number, pagesEach: number):
         seconds,
       )}, CPU ${cpu(simple)}`,
       [`${name}: Quire / simplest client, wall time, each pair in turn (target <= ${TARGET}x)`]: against(spread(ratios, x), median(ratios) <= TARGET),
-      [`${name}: Quire / simplest client, CPU time, the same pairs (target <= ${TARGET}x)`]: against(spread(cpuRatios, x), median(cpuRatios) <= TARGET),
+      // The issue's measure is the wall time: the CPU is shown beside it, with no target (Quire also
+      // keeps the mirror, the search index and the pages' history, which the simplest client does not).
+      [`${name}: Quire / simplest client, CPU time, the same pairs (no target)`]: spread(cpuRatios, x),
     };
   } finally {
     await fake.close();

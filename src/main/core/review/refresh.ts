@@ -166,6 +166,8 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
     : null;
 
   const known = store.changeRequestStates(spaceId);
+  // No change request, listed or known, and no comment list: nothing to write (most spaces, most refreshes).
+  if (changeRequests.length === 0 && known.size === 0 && !spaceComments) return;
   const relist: RemoteChangeRequest[] = [];
   let relistedByFingerprint = 0;
   const diffs: RemoteChangeRequest[] = [];

@@ -64,7 +64,6 @@ export async function syncSpace(ctx: SpaceSyncContext, space: SyncSpace, hint: S
   // their operations failed: the next cycle plans them again.
   for (const key of notRead) applied.failed.add(key);
   const clean = recordApplied(c, seen, plan, applied);
-  if (seen.remote) markVarsKeyMoved(c.ctx.mirror, space.id);
   await writeSummaryIfChanged(c, seen, plan);
   c.touched.keys = touchedKeys(plan, applied, seen.scan);
   report.pull = pullReport(plan, applied, seen.remote, seen.scan);
@@ -369,6 +368,7 @@ function recordApplied(c: SpaceCycle, seen: Seen, plan: Plan, applied: ApplyResu
     const recorded = recordCycle({ mirror, spaceId, plan, applied, scan, remote: remote?.tree ?? null, at: c.startedAt, activity });
     for (const moved of movesActivity(mirror, spaceId, plan, applied)) mirror.log.add('info', describeActivity(moved), spaceId, c.startedAt, moved);
     if (seen.firstSync) mirror.search.markSpaceIndexed(spaceId, c.startedAt);
+    if (remote) markVarsKeyMoved(mirror, spaceId);
     return recorded;
   });
   c.ctx.links.overlay(spaceId, {});
