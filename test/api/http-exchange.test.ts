@@ -2,11 +2,12 @@
  * What the client's node:http exchange must do as fetch did: decode compressed answers, follow
  * redirects (the token never carried to another origin; an API request never followed off the
  * API's origin), and take an answer cut short for a
- * dropped connection, retried like any other.
+ * dropped connection, retried like any other; a GET whose kept-alive connection turns out closed
+ * goes again on a new one.
  */
 import { gzipSync, brotliCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RedirectRefusedError } from '../../src/main/core/api';
+import { NetworkError, RedirectRefusedError } from '../../src/main/core/api';
 import { mayFollow } from '../../src/main/core/api/http-exchange';
 import { clientFor, json, spaceBody, startServer, TOKEN, type ScriptedServer } from './scripted-server';
 
@@ -127,5 +128,31 @@ describe('the HTTP exchange', () => {
     await expect(client.call((api, p) => api.spaces.getSpaceById('abc', {}, p))).resolves.toMatchObject({ id: 'abc' });
     expect(server.seen).toHaveLength(2);
     expect(events.find((e) => e.type === 'retry')).toMatchObject({ reason: expect.stringMatching(/connection dropped/) });
+  });
+
+  it('sends a GET again on a new connection when the kept-alive one turns out closed, with no retry left; a POST it does not', async () => {
+    // The server answers once per connection and closes any connection it answered on when the
+    // next request arrives, as a server does with a connection it dropped while the client slept.
+    const answered = new WeakSet<object>();
+    const server = await serve((_req, res) => {
+      const connection = res.socket!;
+      if (answered.has(connection)) {
+        connection.destroy();
+        return;
+      }
+      answered.add(connection);
+      json(res, 200, spaceBody('abc'));
+    });
+    const { client } = clientFor(server, { maxAttempts: 1 });
+    const get = () => client.call((api, p) => api.spaces.getSpaceById('abc', {}, p));
+
+    await get();
+    expect(await get()).toMatchObject({ id: 'abc' });
+    expect(server.seen.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
+
+    // A POST on a connection closed under it may have been seen: the caller's retry rules decide (none here).
+    const post = client.call((api, p) => api.spaces.createChangeRequest('abc', { subject: 'Once' }, p));
+    await expect(post).rejects.toBeInstanceOf(NetworkError);
+    expect(server.seen.map((r) => r.method)).toEqual(['GET', 'GET', 'GET', 'POST']);
   });
 });

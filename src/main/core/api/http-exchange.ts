@@ -92,8 +92,37 @@ const viaFetch = exchangeThroughFetch((input, init) => globalThis.fetch(input, i
 export const nodeHttpExchange: HttpExchange = async (url, request) => {
   const payload = bytesOf(request.body);
   if (payload === undefined) return viaFetch(url, request);
-  return followRedirects(new URL(url), request, payload, (target, method, headers, body) => exchangeOnce(target, method, headers, body, request));
+  return followRedirects(new URL(url), request, payload, (target, method, headers, body) => exchangeOnFreshSocket(target, method, headers, body, request));
 };
+
+/** Stale kept-alive connections a request may meet in a row (a pool's worth) before a new one is made. */
+const STALE_SOCKETS_AT_MOST = 16;
+
+/**
+ * exchangeOnce, sent again when a kept-alive connection turns out closed by the server before
+ * any answer (after an idle spell, a restart, the laptop's sleep): node:http hands out such a
+ * socket before it has read its end. Only a GET or HEAD, which change nothing if the server did
+ * see them; a POST's failure goes to the caller's retry rules.
+ */
+async function exchangeOnFreshSocket<F extends BodyForm>(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Uint8Array | null,
+  request: ExchangeRequest<F>,
+): Promise<ExchangeAnswer<F>> {
+  for (let stale = 0; ; stale++) {
+    try {
+      return await exchangeOnce(url, method, headers, body, request);
+    } catch (err) {
+      if (!(err instanceof StaleSocket)) throw err;
+      if (stale >= STALE_SOCKETS_AT_MOST || !(method === 'GET' || method === 'HEAD') || request.signal?.aborted) throw err.cause;
+    }
+  }
+}
+
+/** A request's failure on a reused kept-alive connection, before any answer came (its `cause`). */
+class StaleSocket extends Error {}
 
 /** Sends the request, then again where each redirect points, as far as `request.redirects` allows. */
 async function followRedirects<B, F extends BodyForm>(
@@ -152,7 +181,10 @@ function exchangeOnce<F extends BodyForm>(
         (err: unknown) => reject(err instanceof OverLimit || err instanceof UnreadableBody ? err : dropped(err)),
       );
     });
-    req.on('error', reject);
+    req.on('error', (err) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      reject(req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE') ? new StaleSocket(err.message, { cause: err }) : err);
+    });
     req.end(body ?? undefined);
   });
 }
