@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runCli } from '../../src/main/hosts/cli/run';
 import { CliContext } from '../../src/main/hosts/cli/context';
 import { MemoryTokenStore, type TokenStore } from '../../src/main/core/secrets';
@@ -31,6 +28,4 @@ export async function quire(
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
-export function tempDir(prefix = 'quire-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
+export { tempDir } from './temp-dir';
