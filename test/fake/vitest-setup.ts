@@ -3,24 +3,15 @@
  * (a request the spec rejects, an unknown route, or a response that breaks the spec).
  * Tests that provoke violations on purpose must consume them with `fake.takeViolations()`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach } from 'vitest';
-import { removeTempDirs } from '../helpers/temp-dir';
+import { afterEach } from 'vitest';
 import { takeUnreportedViolations } from './registry';
 
 // What Quire keeps in the user's configuration folder (the API address given for each sync folder) goes to a
 // folder of this test file's own, for the commands it runs in process and those it spawns: never the real one.
-const configHome = mkdtempSync(join(tmpdir(), 'quire-config-'));
-process.env.XDG_CONFIG_HOME = configHome;
-
-// After the file's own after-hooks (they run last to first): its temp folders (tempDir) and that one, so a
-// run leaves nothing in the system's temp folder (it left ~1,000 folders a run).
-afterAll(() => {
-  removeTempDirs();
-  rmSync(configHome, { recursive: true, force: true, maxRetries: 2 });
-});
+process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), 'quire-config-'));
 
 afterEach(() => {
   const violations = takeUnreportedViolations();

@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runCli } from '../../src/main/hosts/cli/run';
 import { CliContext } from '../../src/main/hosts/cli/context';
 import { MemoryTokenStore, type TokenStore } from '../../src/main/core/secrets';
@@ -28,4 +31,6 @@ export async function quire(
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
-export { tempDir } from './temp-dir';
+export function tempDir(prefix = 'quire-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
