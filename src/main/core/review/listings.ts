@@ -58,17 +58,14 @@ export async function listChangeRequests(
   const listAlone = (ids: string[]) => Promise.all(ids.map((id) => listSpace(api, id, meId, listings.get(id)!, signal)));
   await Promise.all([
     listAlone(alone),
-    ...[...byOrganization].map(async ([organizationId, ids]) => {
+    ...[...byOrganization].map(([organizationId, ids]) => {
+      // The organization's spaces once, where that is fewer requests than its spaces' own comment lists.
       const countsOnce = Math.ceil(Math.max(1, knownSpaces.get(organizationId) ?? 0) / MAX_PAGE_LIMIT);
-      if (ids.length > countsOnce) await countOpenComments(api, organizationId, listings, signal);
-    }),
-    ...[...byOrganization].map(async ([organizationId, ids]) => {
-      try {
-        await listOrganization(api, organizationId, ids, meId, listings, signal);
-      } catch (error) {
+      const listed = listOrganization(api, organizationId, ids, meId, listings, signal).catch(async (error: unknown) => {
         if (!(error instanceof ApiError) || error.status !== 403) throw error;
         await listAlone(ids); // nothing of the refused listings was kept
-      }
+      });
+      return Promise.all([listed, ids.length > countsOnce ? countOpenComments(api, organizationId, listings, signal) : undefined]);
     }),
   ]);
   return listings;

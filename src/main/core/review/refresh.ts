@@ -61,8 +61,6 @@ export interface RefreshReport {
   comments: number;
   replies: number;
   sites: number;
-  /** Spaces whose own comments were listed. */
-  spacesListed: number;
   /** Change requests whose comments were listed again. */
   changeRequestsRelisted: number;
   /** Comments whose replies were listed again. */
@@ -98,7 +96,6 @@ async function refreshCounted(api: ApiClient, mirror: Mirror, options: RefreshOp
     comments: 0,
     replies: 0,
     sites: 0,
-    spacesListed: 0,
     changeRequestsRelisted: 0,
     commentsRelisted: 0,
     reviewsListed: 0,
@@ -198,7 +195,6 @@ async function refreshSpace(ctx: Context, spaceId: string, listed: Promise<Map<s
     if (spaceComments) {
       repliesToFetch.push(...mergeComments(ctx, spaceId, null, spaceComments));
       store.spaceCommentLists.setListed(spaceId);
-      ctx.report.spacesListed += 1;
     }
   });
 

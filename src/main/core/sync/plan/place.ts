@@ -86,9 +86,9 @@ function placeEach(input: PlaceInput, keyAtPath: (path: string) => string | null
   // once the writer placed it elsewhere since (a rename the push did not carry, the change
   // request merged under it): that place is theirs, for the next change request.
   const mergedMove = (key: string): boolean => {
-    const P = view.changeRequest === 'merged' ? view.pushed.get(key) : undefined;
+    const pushed = view.changeRequest === 'merged' ? view.pushed.get(key) : undefined;
     const node = tree.node(key);
-    return P?.moved === true && (!node || (P.name === node.name && P.parentId === node.parentKey));
+    return pushed?.moved === true && (!node || (pushed.name === node.name && pushed.parentId === node.parentKey));
   };
   const ownerOf = (dir: string, self: string): string | null => {
     for (let d = dir; d !== ''; d = dirOf(d)) {
